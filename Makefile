@@ -1,0 +1,34 @@
+# `make test` and `make demo` work on a fresh machine: they create .venv and install what they need.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: test lint typecheck unit demo bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+test: lint typecheck unit
+
+lint: $(STAMP)
+	$(BIN)/ruff check controller drivers tests bench
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+unit: $(STAMP)
+	$(BIN)/pytest -q
+
+demo: $(STAMP)
+	$(BIN)/pokertable demo
+
+bench: $(STAMP)
+	$(BIN)/python bench/replay_throughput.py
+	$(BIN)/python bench/evaluators.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
