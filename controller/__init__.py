@@ -1,0 +1,1 @@
+"""pokertable controller: hand engine, table service, MQTT, clock and floor."""

@@ -1,0 +1,59 @@
+"""Cards as small integers, in the encoding the evaluator library uses.
+
+A card is ``rank * 4 + suit`` with ranks ``23456789TJQKA`` and suits ``cdhs`` (so ``2c`` is 0 and
+``As`` is 51). Integers keep the hot replay path cheap; text only appears at the boundaries.
+"""
+
+from __future__ import annotations
+
+from controller.errors import FouledDeck
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+SUIT_NAMES = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+RANK_NAMES = {
+    "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven", "8": "eight",
+    "9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king", "A": "ace",
+}
+
+_CODES: dict[str, int] = {r + s: i * 4 + j for i, r in enumerate(RANKS) for j, s in enumerate(SUITS)}
+_TEXT: list[str] = [r + s for r in RANKS for s in SUITS]
+
+DECK: tuple[int, ...] = tuple(range(52))
+
+
+def parse_card(text: str) -> int:
+    """``"As"`` -> 51. An unknown text is a foreign card (RULES I4)."""
+    try:
+        return _CODES[text]
+    except KeyError:
+        raise FouledDeck(f"{text!r} is not a card of a standard deck", "PVB 33") from None
+
+
+def parse_cards(text: str) -> list[int | None]:
+    """``"AsKs"`` -> [51, 47]; ``"????"`` -> [None, None] (cards nobody saw)."""
+    if len(text) % 2:
+        raise FouledDeck(f"{text!r} is not a sequence of two-character cards", "PVB 33")
+    out: list[int | None] = []
+    for k in range(0, len(text), 2):
+        pair = text[k : k + 2]
+        out.append(None if pair == "??" else parse_card(pair))
+    return out
+
+
+def card_text(card: int | None) -> str:
+    return "??" if card is None else _TEXT[card]
+
+
+def cards_text(cards: list[int | None] | tuple[int | None, ...]) -> str:
+    return "".join(card_text(c) for c in cards)
+
+
+def rank_of(card: int) -> int:
+    """0 for a deuce ... 12 for an ace."""
+    return card >> 2
+
+
+def suit_of(card: int) -> int:
+    """0 clubs, 1 diamonds, 2 hearts, 3 spades: also the suit order of the high-card draw (B1)."""
+    return card & 3

@@ -1,0 +1,640 @@
+"""One hand of no-limit hold'em or pot-limit Omaha, from forced bets to payout.
+
+`Hand` is pure: cards are passed in (the RFID antennas read them; PHH files name them), nothing is
+drawn, timed or printed. Each method checks the rules first and raises a `RuleViolation` naming
+the rule; a refused operation changes nothing. Players are indices in action order: index 0 is
+the first seat left of the button (in heads-up, the big blind).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum, IntEnum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from controller.engine.cards import card_text
+from controller.engine.evaluate import holdem_strength, omaha_strength
+from controller.engine.pots import Pot, build_pots, split_pot
+from controller.errors import (
+    FouledDeck,
+    HandStateError,
+    IllegalAmount,
+    NotYourTurn,
+    RuleViolation,
+    UnknownCards,
+)
+
+Game = Literal["NT", "PO"]
+HOLE_CARDS: dict[str, int] = {"NT": 2, "PO": 4}
+
+
+class Street(IntEnum):
+    PREFLOP = 0
+    FLOP = 1
+    TURN = 2
+    RIVER = 3
+
+
+BOARD_CARDS = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
+STREET_NAMES = {Street.PREFLOP: "preflop", Street.FLOP: "flop", Street.TURN: "turn",
+                Street.RIVER: "river"}
+
+
+class Stage(Enum):
+    BETTING = "betting"  # a player is to act
+    DEALING = "dealing"  # the betting round is over; the next street's cards are due
+    SHOWDOWN = "showdown"  # board complete, betting over: cards are shown, then `settle`
+    OVER = "over"  # every pot has been awarded
+
+
+class PlayerSetup(BaseModel):
+    """One player dealt into the hand, with the forced bets he owes."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    label: str = Field(description="How the dealer names him: 'seat 3', or 'p2' in a PHH file")
+    stack: int = Field(gt=0, description="Chips before the forced bets")
+    ante: int = Field(default=0, ge=0)
+    blind: int = Field(default=0, ge=0, description="Small blind, big blind or straddle owed")
+
+
+class HandSetup(BaseModel):
+    """Everything a hand needs before the first card: players in action order and the stakes."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    game: Game = "NT"
+    players: list[PlayerSetup] = Field(min_length=2, max_length=10)
+    min_bet: int = Field(gt=0, description="The big blind: the smallest bet (PVB 42(2))")
+    big_blind: int | None = Field(
+        default=None, ge=0,
+        description="The bet everyone must match preflop even when the big blind is short "
+        "(RULES R4); defaults to the largest blind owed",
+    )
+    dead_antes: bool = Field(
+        default=True,
+        description="Antes are dead money in the main pot (big-blind ante). If false, each ante "
+        "counts as that player's contribution, so a player all-in on his ante only wins his "
+        "share (S1). A lone ante is always dead money.",
+    )
+    odd_chip_unit: int = Field(default=1, gt=0, description="Smallest chip in play (PVB 62)")
+    showdown_fallback: Literal["left-of-button", "last-aggressor"] = "left-of-button"
+
+    @model_validator(mode="after")
+    def _labels_unique(self) -> HandSetup:
+        labels = [p.label for p in self.players]
+        if len(set(labels)) != len(labels):
+            raise ValueError("player labels must be unique")
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """One entry of the hand's log. ``amount``: chips put in, or the total for bet/raise."""
+
+    street: Street
+    player: int | None  # None for the dealer's own operations (board cards)
+    kind: str  # ante blind fold check call bet raise return deal_hole deal_board show muck win
+    amount: int = 0
+    cards: tuple[int | None, ...] = ()
+    all_in: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PotResult:
+    amount: int
+    eligible: tuple[int, ...]
+    winners: tuple[int, ...]
+    shares: tuple[tuple[int, int], ...]  # (player, chips)
+    strength: int | None  # of the winning hand, None when uncontested
+
+
+class Hand:
+    """A hand's state. Methods are PokerKit's trio: ``verify_x`` raises, ``can_x`` answers, ``x``
+    acts. All state changes go through the action methods and are logged in ``log``."""
+
+    def __init__(self, setup: HandSetup) -> None:
+        self.setup = setup
+        players = setup.players
+        n = len(players)
+        self.n = n
+        self.game: Game = setup.game
+        self.labels = [p.label for p in players]
+        self.starting_stacks = [p.stack for p in players]
+        self.stacks = list(self.starting_stacks)
+        self.bets = [0] * n  # this betting round
+        self.contributions = [0] * n  # all rounds, counted towards side pots (S1)
+        self.dead_money = 0
+        self.folded = [False] * n
+        self.all_in = [False] * n
+        self.mucked = [False] * n
+        self.shown = [False] * n
+        self.hole: list[list[int | None]] = [[] for _ in range(n)]
+        self.board: list[int] = []
+        self._seen: set[int] = set()
+        self.street = Street.PREFLOP
+        self.stage = Stage.BETTING
+        self.current_bet = 0
+        self.min_raise = setup.min_bet  # the last full bet or raise increment of the round
+        self._acted_at: list[int | None] = [None] * n  # current bet when he last acted
+        self._to_act = [False] * n
+        self.actor: int | None = None
+        self.aggressor: dict[Street, int] = {}  # last bettor or raiser of each round
+        self.log: list[Act] = []
+        self.results: list[PotResult] = []
+        self._post_forced_bets()
+
+    # ---------------------------------------------------------------- set-up
+
+    def _post_forced_bets(self) -> None:
+        """Antes and blinds, posted together before the deal (APSA 5.4.1, RULES H4).
+
+        A player who cannot cover them is all-in for what he has (RULES R4); the ante comes first.
+        """
+        players = self.setup.players
+        ante_posters = sum(1 for p in players if p.ante)
+        dead = self.setup.dead_antes or ante_posters == 1
+        for i, p in enumerate(players):
+            ante = min(p.ante, self.stacks[i])
+            if ante:
+                self.stacks[i] -= ante
+                if dead:
+                    self.dead_money += ante
+                else:
+                    self.contributions[i] += ante
+                self._log(i, "ante", ante)
+        for i, p in enumerate(players):
+            blind = min(p.blind, self.stacks[i])
+            if blind:
+                self.stacks[i] -= blind
+                self.bets[i] = blind
+                self.contributions[i] += blind
+                self._log(i, "blind", blind)
+        for i in range(self.n):
+            self.all_in[i] = self.stacks[i] == 0
+        blinds = [p.blind for p in players]
+        top_blind = max(blinds)
+        big_blind = self.setup.big_blind if self.setup.big_blind is not None else top_blind
+        self.current_bet = max(big_blind, max(self.bets))
+        self.min_raise = max(self.setup.min_bet, top_blind)
+        # Preflop the first to act sits after the largest blind (the later one on a tie).
+        opener = 0
+        if top_blind:
+            largest = max(i for i in range(self.n) if blinds[i] == top_blind)
+            opener = (largest + 1) % self.n
+        self._to_act = [not a for a in self.all_in]
+        self._continue_from(opener)
+
+    # ---------------------------------------------------------------- queries
+
+    @property
+    def live(self) -> list[int]:
+        """Players still holding cards (not folded)."""
+        return [i for i in range(self.n) if not self.folded[i]]
+
+    def _can_bet(self, i: int) -> bool:
+        return not self.folded[i] and not self.all_in[i]
+
+    def _others_can_bet(self, i: int) -> bool:
+        return any(self._can_bet(j) for j in range(self.n) if j != i)
+
+    def target(self, i: int) -> int:
+        """The bet player ``i`` must reach to stay in: the current bet, or only the largest other
+        live bet when nobody else could act on anything more."""
+        if self._others_can_bet(i):
+            return self.current_bet
+        others = [self.bets[j] for j in range(self.n) if j != i and not self.folded[j]]
+        return min(self.current_bet, max(others, default=0))
+
+    def to_call(self, i: int) -> int:
+        return max(0, min(self.target(i) - self.bets[i], self.stacks[i]))
+
+    def _must_act(self, i: int) -> bool:
+        if not self._can_bet(i):
+            return False
+        if self.bets[i] < self.target(i):
+            return True
+        return self._to_act[i] and self._others_can_bet(i)
+
+    def pot_total(self) -> int:
+        return self.dead_money + sum(self.contributions)
+
+    def betting_reopened(self, i: int) -> bool:
+        """Whether ``i`` may raise: he has not acted this round, or faces at least a full raise
+        in total since he acted (PVB 42(6)(7); several short all-ins add up)."""
+        acted_at = self._acted_at[i]
+        return acted_at is None or self.current_bet - acted_at >= self.min_raise
+
+    def min_raise_to(self, i: int) -> int:
+        """The smallest legal bet or raise total for ``i`` (ignoring his stack)."""
+        if self.current_bet == 0:
+            return self.setup.min_bet
+        return self.current_bet + self.min_raise
+
+    def max_raise_to(self, i: int) -> int:
+        """All-in in no-limit; the pot in pot-limit (call first, then raise the pot: RULES R1)."""
+        everything = self.bets[i] + self.stacks[i]
+        if self.game == "PO":
+            call = self.current_bet - self.bets[i]
+            pot_limit = self.current_bet + self.pot_total() + call
+            return min(everything, pot_limit)
+        return everything
+
+    def showdown_order(self) -> list[int]:
+        """Who tables first at showdown (RULES S3): the last bettor or raiser of the final round,
+        else the first live player left of the button (PVB 55), then clockwise. Under the
+        ``last-aggressor`` profile (BPS 37) the last aggressor of an earlier round comes first.
+        When a player is all-in and betting is over, all hands are turned at once (PVB 54)."""
+        contenders = [i for i in self.live if not self.mucked[i]]
+        first = self.aggressor.get(self.street)
+        if first is None and self.setup.showdown_fallback == "last-aggressor":
+            for street in sorted(self.aggressor, reverse=True):
+                first = self.aggressor[street]
+                break
+        if first is None or first not in contenders:
+            return contenders
+        k = contenders.index(first)
+        return contenders[k:] + contenders[:k]
+
+    def all_in_showdown(self) -> bool:
+        """No more betting is possible while two or more hands are live: cards face up (PVB 54)."""
+        return len(self.live) > 1 and sum(1 for i in self.live if not self.all_in[i]) <= 1 and (
+            self.stage is not Stage.BETTING
+        )
+
+    # ---------------------------------------------------------------- verification
+
+    def _verify_turn(self, i: int) -> None:
+        if not 0 <= i < self.n:
+            raise NotYourTurn(f"there is no player {i + 1} in this hand", "PVB 36")
+        if self.stage is Stage.OVER:
+            raise HandStateError(f"{self.labels[i]} acted, but the hand is over", "PVB 64(1)")
+        if self.folded[i]:
+            raise NotYourTurn(f"{self.labels[i]} has folded and cannot act", "PVB 39")
+        if self.stage is not Stage.BETTING:
+            raise HandStateError(
+                f"{self.labels[i]} acted, but the {STREET_NAMES[self.street]} betting is over",
+                "PVB 36",
+            )
+        if self.actor != i:
+            assert self.actor is not None
+            raise NotYourTurn(
+                f"{self.labels[i]} acted out of turn: it is {self.labels[self.actor]}'s turn",
+                "PVB 36, 37",
+            )
+
+    def verify_fold(self, i: int) -> None:
+        self._verify_turn(i)
+
+    def verify_check(self, i: int) -> None:
+        self._verify_turn(i)
+        owed = self.to_call(i)
+        if owed:
+            raise IllegalAmount(
+                f"{self.labels[i]} cannot check: {owed:,} to call", "PVB 36"
+            )
+
+    def verify_call(self, i: int) -> None:
+        self._verify_turn(i)
+        if not self.to_call(i):
+            raise IllegalAmount(f"{self.labels[i]} has nothing to call: check", "PVB 36")
+
+    def verify_bet_or_raise_to(self, i: int, amount: int) -> None:
+        self._verify_turn(i)
+        who = self.labels[i]
+        word = "bet" if self.current_bet == 0 else "raise to"
+        everything = self.bets[i] + self.stacks[i]
+        if everything <= self.current_bet:
+            raise IllegalAmount(
+                f"{who} cannot {word.split()[0]}: his {everything:,} do not exceed the "
+                f"bet of {self.current_bet:,}; he can only call all-in or fold", "PVB 42(7)"
+            )
+        if not self._others_can_bet(i):
+            raise IllegalAmount(
+                f"{who} cannot {word.split()[0]}: every other player is all-in; call or fold",
+                "PVB 42(7)",
+            )
+        if not self.betting_reopened(i):
+            raise IllegalAmount(
+                f"{who} cannot raise: the all-in was less than a full raise and does not reopen "
+                f"the betting for a player who already acted; call or fold", "PVB 42(6)"
+            )
+        if amount <= self.current_bet:
+            raise IllegalAmount(
+                f"{word} {amount:,} does not exceed the current bet of {self.current_bet:,}",
+                "PVB 42(2)",
+            )
+        if amount > everything:
+            raise IllegalAmount(
+                f"{word} {amount:,} is more than {who} has ({everything:,} in all)", "PVB 43"
+            )
+        if self.game == "PO":
+            limit = self.max_raise_to(i)
+            if amount > limit:
+                raise IllegalAmount(
+                    f"{word} {amount:,} is over the pot limit of {limit:,}", "APSA 5.2"
+                )
+        minimum = self.min_raise_to(i)
+        if amount < minimum and amount < everything:
+            if self.current_bet == 0:
+                raise IllegalAmount(
+                    f"bet of {amount:,} is below the minimum bet of {minimum:,}", "PVB 42(2)"
+                )
+            rule = "PVB 42(2)" if self.street is Street.PREFLOP else "PVB 42(3)"
+            raise IllegalAmount(
+                f"raise to {amount:,} is below the minimum raise to {minimum:,}", rule
+            )
+
+    def can(self, check: str, *args: int) -> bool:
+        """``hand.can("bet_or_raise_to", 2, 500)``: would the action be accepted?"""
+        try:
+            getattr(self, f"verify_{check}")(*args)
+        except RuleViolation:
+            return False
+        return True
+
+    # ---------------------------------------------------------------- betting actions
+
+    def fold(self, i: int) -> None:
+        """A fold in turn; also binding when a check was possible (PVB 38(1))."""
+        self.verify_fold(i)
+        self.folded[i] = True
+        self._log(i, "fold")
+        self._acted(i)
+
+    def check(self, i: int) -> None:
+        self.verify_check(i)
+        self._log(i, "check")
+        self._acted(i)
+
+    def call(self, i: int) -> None:
+        self.verify_call(i)
+        amount = self.to_call(i)
+        self._put_in(i, amount)
+        self._log(i, "call", amount, all_in=self.all_in[i])
+        self._acted(i)
+
+    def check_or_call(self, i: int) -> None:
+        if self.stage is Stage.BETTING and self.actor == i and self.to_call(i):
+            self.call(i)
+        else:
+            self.check(i)
+
+    def bet_or_raise_to(self, i: int, amount: int) -> None:
+        """Bet or raise to ``amount`` in total this round (what the dealer announces)."""
+        self.verify_bet_or_raise_to(i, amount)
+        kind = "bet" if self.current_bet == 0 else "raise"
+        increment = amount - self.current_bet
+        if self.current_bet == 0 or increment >= self.min_raise:
+            self.min_raise = max(self.min_raise, increment)  # a full bet or raise
+        self._put_in(i, amount - self.bets[i])
+        self.current_bet = amount
+        self.aggressor[self.street] = i
+        for j in range(self.n):
+            if j != i and self._can_bet(j):
+                self._to_act[j] = True
+        self._log(i, kind, amount, all_in=self.all_in[i])
+        self._acted(i)
+
+    def _put_in(self, i: int, amount: int) -> None:
+        self.stacks[i] -= amount
+        self.bets[i] += amount
+        self.contributions[i] += amount
+        if self.stacks[i] == 0:
+            self.all_in[i] = True
+
+    def _acted(self, i: int) -> None:
+        self._to_act[i] = False
+        self._acted_at[i] = self.current_bet
+        if len(self.live) == 1:
+            self._end_round()
+            return
+        self._continue_from(i + 1)
+
+    def _continue_from(self, start: int) -> None:
+        for k in range(self.n):
+            j = (start + k) % self.n
+            if self._must_act(j):
+                self.actor = j
+                self.stage = Stage.BETTING
+                return
+        self._end_round()
+
+    def _end_round(self) -> None:
+        """Close the betting round: return an uncalled bet, then await cards or settle."""
+        self.actor = None
+        ordered = sorted(self.bets, reverse=True)
+        if ordered[0] > ordered[1]:
+            top = self.bets.index(ordered[0])
+            excess = ordered[0] - ordered[1]
+            self.bets[top] -= excess
+            self.stacks[top] += excess
+            self.contributions[top] -= excess
+            if self.stacks[top]:
+                self.all_in[top] = False
+            self._log(top, "return", excess)
+        self.bets = [0] * self.n
+        if len(self.live) == 1:
+            self._award_uncontested()
+        elif self.street is Street.RIVER:
+            self.stage = Stage.SHOWDOWN
+        else:
+            self.stage = Stage.DEALING
+
+    def _start_round(self) -> None:
+        self.current_bet = 0
+        self.min_raise = self.setup.min_bet
+        self._acted_at = [None] * self.n
+        self._to_act = [self._can_bet(j) for j in range(self.n)]
+        if sum(self._to_act) >= 2:
+            self._continue_from(0)  # after the flop the first live player left of the button
+        elif self.street is Street.RIVER:
+            self.stage = Stage.SHOWDOWN
+        else:
+            self.stage = Stage.DEALING
+
+    # ---------------------------------------------------------------- cards
+
+    def _take_cards(self, cards: list[int | None]) -> None:
+        """Register cards as seen this hand; a card seen twice fouls the deck (RULES I4)."""
+        known = [c for c in cards if c is not None]
+        for k, c in enumerate(known):
+            if c in self._seen or c in known[:k]:
+                raise FouledDeck(
+                    f"{card_text(c)} was seen twice in this hand: fouled deck, the hand is void",
+                    "PVB 33",
+                )
+        self._seen.update(known)
+
+    def verify_deal_hole(self, i: int, cards: list[int | None]) -> None:
+        if not 0 <= i < self.n:
+            raise HandStateError(f"there is no player {i + 1} in this hand", "PVB 30(2)")
+        wanted = HOLE_CARDS[self.game]
+        if self.hole[i] or len(cards) != wanted:
+            had = len(self.hole[i]) + len(cards)
+            raise HandStateError(
+                f"{self.labels[i]} would hold {had} cards instead of {wanted}", "PVB 30(6)"
+            )
+        if self.stage is Stage.OVER:
+            raise HandStateError("the hand is over", "PVB 22")
+
+    def deal_hole(self, i: int, cards: list[int | None]) -> None:
+        """Hole cards for player ``i`` (``None`` for a card nobody saw)."""
+        self.verify_deal_hole(i, cards)
+        self._take_cards(cards)
+        self.hole[i] = list(cards)
+        self._log(i, "deal_hole", cards=tuple(cards))
+
+    def verify_deal_board(self, cards: list[int]) -> None:
+        if self.stage is Stage.OVER or self.stage is Stage.SHOWDOWN:
+            raise HandStateError(
+                "no rabbit hunting: no card is turned after the hand is decided", "PVB 22"
+            )
+        if self.stage is Stage.BETTING:
+            raise HandStateError(
+                f"a board card came before the {STREET_NAMES[self.street]} betting finished",
+                "PVB 35(5)",
+            )
+        street = Street(self.street + 1)
+        wanted = BOARD_CARDS[street]
+        if len(cards) != wanted:
+            rule = "PVB 34" if street is Street.FLOP and len(cards) > 3 else "PVB 35"
+            raise HandStateError(
+                f"the {STREET_NAMES[street]} is {wanted} card{'s' if wanted > 1 else ''}, "
+                f"not {len(cards)}", rule
+            )
+
+    def deal_board(self, cards: list[int]) -> None:
+        """The next street's board cards, all of them at once (flop 3, turn 1, river 1)."""
+        self.verify_deal_board(cards)
+        self._take_cards(list(cards))
+        self.street = Street(self.street + 1)
+        self.board.extend(cards)
+        self._log(None, "deal_board", cards=tuple(cards))
+        self._start_round()
+
+    # ---------------------------------------------------------------- showdown
+
+    def _verify_showing(self, i: int) -> None:
+        if not 0 <= i < self.n or self.folded[i]:
+            raise HandStateError("only a live hand can be shown", "PVB 39")
+        if self.stage is Stage.OVER:
+            raise HandStateError("the hand is over", "PVB 64(1)")
+        if self.stage is Stage.BETTING or not (
+            self.stage is Stage.SHOWDOWN or self.all_in_showdown()
+        ):
+            raise HandStateError(
+                f"{self.labels[i]} cannot show or muck while the betting is still open", "PVB 55"
+            )
+
+    def show(self, i: int, cards: list[int | None]) -> None:
+        """Player ``i`` tables his cards. Cards speak (PVB 53); unseen cards may be passed as
+        ``None``; shown cards must match the cards dealt."""
+        self._verify_showing(i)
+        dealt = self.hole[i]
+        if dealt and len(cards) != len(dealt):
+            raise HandStateError(
+                f"{self.labels[i]} shows {len(cards)} cards but holds {len(dealt)}", "PVB 56"
+            )
+        if dealt:
+            merged: list[int | None] = []
+            fresh: list[int | None] = []
+            for old, new in zip(dealt, cards, strict=True):
+                if old is not None and new is not None and old != new:
+                    raise FouledDeck(
+                        f"{self.labels[i]} shows {card_text(new)} but was dealt {card_text(old)}",
+                        "PVB 33",
+                    )
+                if old is None and new is not None:
+                    fresh.append(new)
+                merged.append(old if old is not None else new)
+            self._take_cards(fresh)
+            self.hole[i] = merged
+        else:
+            self._take_cards(cards)
+            self.hole[i] = list(cards)
+        self.shown[i] = True
+        self._log(i, "show", cards=tuple(self.hole[i]))
+
+    def muck(self, i: int) -> None:
+        """A hand mucked at showdown forfeits its claim to every pot (PVB 56)."""
+        self._verify_showing(i)
+        self.mucked[i] = True
+        self._log(i, "muck")
+
+    def _strength(self, i: int) -> int:
+        hole = self.hole[i]
+        if len(hole) != HOLE_CARDS[self.game] or any(c is None for c in hole):
+            raise UnknownCards(
+                f"the pot cannot be decided: the hole cards of {self.labels[i]} were never seen "
+                "(cards speak, PVB 53)"
+            )
+        cards = [c for c in hole if c is not None]
+        if self.game == "PO":
+            return omaha_strength(cards, self.board)
+        return holdem_strength(cards, self.board)
+
+    def pots(self) -> list[Pot]:
+        return build_pots(self.contributions, self.dead_money, [not f for f in self.folded])
+
+    def settle(self) -> list[PotResult]:
+        """Award every pot at showdown: each on its own (PVB 63), cards speak (PVB 53), split
+        pots with odd chips left of the button (PVB 62). Returns the results."""
+        if self.stage is not Stage.SHOWDOWN:
+            raise HandStateError(
+                f"the hand cannot be settled yet: it is at the {STREET_NAMES[self.street]} "
+                f"({self.stage.value})", "PVB 55"
+            )
+        strengths: dict[int, int] = {}
+        results: list[PotResult] = []
+        for pot in self.pots():
+            contenders = [i for i in pot.eligible if not self.mucked[i]] or list(pot.eligible)
+            best: int | None = None
+            if len(contenders) == 1:
+                winners = contenders  # a lone claimant wins without showing (PVB 56(2))
+            else:
+                for i in contenders:
+                    if i not in strengths:
+                        strengths[i] = self._strength(i)
+                best = max(strengths[i] for i in contenders)
+                winners = [i for i in contenders if strengths[i] == best]
+            results.append(self._pay(pot, winners, best))
+        self._finish(results)
+        return results
+
+    def _award_uncontested(self) -> None:
+        (winner,) = self.live
+        results = [self._pay(pot, [winner], None) for pot in self.pots()]
+        self._finish(results)
+
+    def _pay(self, pot: Pot, winners: list[int], strength: int | None) -> PotResult:
+        payout = split_pot(pot.amount, winners, self.setup.odd_chip_unit)
+        for i, chips in payout.items():
+            self.stacks[i] += chips
+        return PotResult(
+            pot.amount, pot.eligible, tuple(winners), tuple(payout.items()), strength
+        )
+
+    def _finish(self, results: list[PotResult]) -> None:
+        for r in results:
+            for i, chips in r.shares:
+                self._log(i, "win", chips)
+        self.results = results
+        self.actor = None
+        self.stage = Stage.OVER
+
+    # ---------------------------------------------------------------- bookkeeping
+
+    def _log(
+        self, player: int | None, kind: str, amount: int = 0,
+        cards: tuple[int | None, ...] = (), all_in: bool = False,
+    ) -> None:
+        self.log.append(Act(self.street, player, kind, amount, cards, all_in))
+
+    def chips_in_play(self) -> int:
+        """Stacks plus everything in the middle: constant for the whole hand."""
+        return sum(self.stacks) + sum(self.contributions) + self.dead_money - (
+            sum(sum(s for _, s in r.shares) for r in self.results)
+        )

@@ -1,0 +1,60 @@
+"""Main and side pots (RULES S1) and the split of a pot with odd chips (RULES S2)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Pot:
+    amount: int
+    eligible: tuple[int, ...]  # player indices, in order from the first seat left of the button
+
+
+def build_pots(contributions: list[int], dead_money: int, live: list[bool]) -> list[Pot]:
+    """Pots from what each player put in; never merged, each settled on its own (PVB 63).
+
+    A player can only win, from each opponent, as much as he put in himself (APSA 5.3): one pot per
+    all-in level. ``dead_money`` (a big-blind ante, antes the profile treats as dead) goes into
+    the main pot, which every live player can win.
+    """
+    levels = sorted({c for c, alive in zip(contributions, live, strict=True) if alive and c > 0})
+    pots: list[Pot] = []
+    previous = 0
+    for level in levels:
+        amount = sum(min(c, level) - min(c, previous) for c in contributions)
+        eligible = tuple(
+            i for i, (c, alive) in enumerate(zip(contributions, live, strict=True))
+            if alive and c >= level
+        )
+        pots.append(Pot(amount, eligible))
+        previous = level
+    # Money above the top live level (only possible from players who folded) stays in play.
+    beyond = sum(max(0, c - previous) for c in contributions)
+    if beyond:
+        top = pots[-1] if pots else Pot(0, tuple(i for i, alive in enumerate(live) if alive))
+        pots[-1:] = [Pot(top.amount + beyond, top.eligible)]
+    if dead_money:
+        main = pots[0] if pots else Pot(0, tuple(i for i, alive in enumerate(live) if alive))
+        pots[:1] = [Pot(main.amount + dead_money, main.eligible)]
+    return pots
+
+
+def split_pot(amount: int, winners: list[int], unit: int) -> dict[int, int]:
+    """Share ``amount`` among ``winners`` (ordered from the first seat left of the button).
+
+    Shares are whole multiples of ``unit`` (the smallest chip in play, PVB 62; or the small blind
+    under the cash profile); the odd units go one each to the winners in seat order starting left
+    of the button (PVB 62, BPS 3, APSA 5.3).
+    """
+    count = len(winners)
+    share = amount // (count * unit) * unit
+    payout = dict.fromkeys(winners, share)
+    odd = amount - share * count
+    k = 0
+    while odd > 0:
+        piece = min(unit, odd)
+        payout[winners[k % count]] += piece
+        odd -= piece
+        k += 1
+    return payout

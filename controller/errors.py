@@ -1,0 +1,51 @@
+"""The project's one exception hierarchy.
+
+Every error also inherits the builtin it resembles, so callers that only know Python's own
+exceptions still catch it (the habit STYLE.md admires in gpiozero).
+"""
+
+from __future__ import annotations
+
+
+class PokertableError(Exception):
+    """Base of every error pokertable raises on purpose."""
+
+
+class RuleViolation(PokertableError, ValueError):
+    """An action the rules refuse. ``rule`` is the tag from RULES.md, e.g. ``PVB 42(3)``.
+
+    The message is written for the dealer: what was refused and why, in the floor's words.
+    """
+
+    def __init__(self, reason: str, rule: str) -> None:
+        self.reason = reason
+        self.rule = rule
+        super().__init__(f"{reason} ({rule})")
+
+
+class NotYourTurn(RuleViolation):
+    """Someone acted while another seat was to act (PVB 36, 37)."""
+
+
+class IllegalAmount(RuleViolation):
+    """A bet or raise of an amount the betting rules do not allow (PVB 42, pot limit)."""
+
+
+class FouledDeck(RuleViolation):
+    """A card seen twice in one hand, or a card no deck knows (RULES I4, PVB 33)."""
+
+
+class HandStateError(RuleViolation):
+    """An operation that does not fit the stage the hand is in (e.g. a card before betting ended)."""
+
+
+class UnknownCards(PokertableError, ValueError):
+    """A pot cannot be decided because a contender's hole cards are not known."""
+
+
+class ConfigError(PokertableError, ValueError):
+    """A rule profile or table configuration that does not validate."""
+
+
+class PhhError(PokertableError, ValueError):
+    """A PHH file that cannot be read as a hand (syntax, missing fields, unsupported variant)."""

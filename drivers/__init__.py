@@ -1,0 +1,1 @@
+"""pokertable drivers: RFID readers, GPIO buttons and their simulators."""
