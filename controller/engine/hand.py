@@ -103,6 +103,16 @@ class Act:
 
 
 @dataclass(frozen=True, slots=True)
+class Options:
+    """What the player to act may do: the dealer console and simulated players read this."""
+
+    player: int
+    to_call: int  # 0: he may check
+    min_raise_to: int | None  # None: he may not bet or raise
+    max_raise_to: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class PotResult:
     amount: int
     eligible: tuple[int, ...]
@@ -241,6 +251,21 @@ class Hand:
             pot_limit = self.current_bet + self.pot_total() + call
             return min(everything, pot_limit)
         return everything
+
+    def options(self) -> Options | None:
+        """The legal choices of the player to act, or None when nobody is to act."""
+        i = self.actor
+        if i is None:
+            return None
+        low: int | None = None
+        high: int | None = None
+        everything = self.bets[i] + self.stacks[i]
+        if everything > self.current_bet and self._others_can_bet(i) and (
+            self.betting_reopened(i)
+        ):
+            high = self.max_raise_to(i)
+            low = min(self.min_raise_to(i), high)
+        return Options(i, self.to_call(i), low, high)
 
     def showdown_order(self) -> list[int]:
         """Who tables first at showdown (RULES S3): the last bettor or raiser of the final round,

@@ -1,0 +1,429 @@
+"""A table across hands: seats, the button, blinds and levels, one `Hand` at a time.
+
+`Table.apply(operation)` is the only way in. Operations are pydantic models; the table is a pure
+function of the operations applied to it, so replaying its ``log`` into a fresh table rebuilds the
+same state (crash recovery and undo rely on this).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from controller.engine.cards import parse_card, parse_cards
+from controller.engine.hand import Hand, HandSetup, PlayerSetup, Stage
+from controller.engine.profiles import RuleProfile, load_profile
+from controller.engine.records import HandRecord, build_record
+from controller.errors import HandStateError, RuleViolation
+
+MAX_SEATS = 10
+
+
+class Level(BaseModel):
+    """Blinds of one level. ``ante`` is paid by every player; ``bb_ante`` by the big blind alone
+    for the whole table (dead money in the main pot)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    level: int = Field(default=1, ge=1)
+    sb: int = Field(ge=0)
+    bb: int = Field(gt=0)
+    ante: int = Field(default=0, ge=0)
+    bb_ante: int = Field(default=0, ge=0)
+    smallest_chip: int = Field(default=1, gt=0, description="Smallest chip in play (PVB 62)")
+
+
+class _Op(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class SitDown(_Op):
+    op: Literal["sit_down"] = "sit_down"
+    seat: int = Field(ge=1, le=MAX_SEATS)
+    player: str = Field(min_length=1)
+    stack: int = Field(gt=0)
+
+
+class Leave(_Op):
+    op: Literal["leave"] = "leave"
+    seat: int = Field(ge=1, le=MAX_SEATS)
+
+
+class SetLevel(_Op):
+    """The clock announced a level: it applies from the next hand (RULES H2)."""
+
+    op: Literal["set_level"] = "set_level"
+    level: Level
+
+
+class DrawForButton(_Op):
+    """High-card draw for the first button (RULES B1, PVB 26b): one card per seat."""
+
+    op: Literal["draw_for_button"] = "draw_for_button"
+    cards: dict[int, str]
+
+
+class StartHand(_Op):
+    """The shuffle press: seal the last hand, post blinds and antes (RULES H1, H3, H4)."""
+
+    op: Literal["start_hand"] = "start_hand"
+
+
+class DealHole(_Op):
+    op: Literal["deal_hole"] = "deal_hole"
+    seat: int
+    cards: str
+
+
+class DealBoard(_Op):
+    op: Literal["deal_board"] = "deal_board"
+    cards: str
+
+
+class Fold(_Op):
+    op: Literal["fold"] = "fold"
+    seat: int
+
+
+class Check(_Op):
+    op: Literal["check"] = "check"
+    seat: int
+
+
+class Call(_Op):
+    op: Literal["call"] = "call"
+    seat: int
+
+
+class BetOrRaise(_Op):
+    op: Literal["bet_or_raise"] = "bet_or_raise"
+    seat: int
+    to: int = Field(gt=0, description="Total of the bet or raise this round")
+
+
+class Show(_Op):
+    op: Literal["show"] = "show"
+    seat: int
+    cards: str | None = None
+
+
+class Muck(_Op):
+    op: Literal["muck"] = "muck"
+    seat: int
+
+
+class Settle(_Op):
+    """Showdown is over: award the pots."""
+
+    op: Literal["settle"] = "settle"
+
+
+class VoidHand(_Op):
+    """Void the hand (misdeal, fouled deck): every chip goes back, the button stays (PVB 30, 33)."""
+
+    op: Literal["void_hand"] = "void_hand"
+    reason: str = ""
+    status: Literal["void", "misdeal"] = "void"
+
+
+Operation = Annotated[
+    SitDown | Leave | SetLevel | DrawForButton | StartHand | DealHole | DealBoard | Fold | Check
+    | Call | BetOrRaise | Show | Muck | Settle | VoidHand,
+    Field(discriminator="op"),
+]
+OPERATION = TypeAdapter(Operation)
+
+
+class Positions(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    button: int  # a seat; an empty one is a dead button
+    sb: int  # the small blind's position; dead when ``sb_live`` is false
+    sb_live: bool
+    bb: int
+    dealt: tuple[int, ...]  # seats dealt in, in action order from left of the button
+
+
+class SeatState(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    player: str
+    stack: int
+    new: bool = True  # sat down since the last hand: B4 applies
+
+
+class Table:
+    """Seats and button across hands; the current `Hand`; the records of finished hands."""
+
+    def __init__(
+        self, *, table_id: str = "1", profile: RuleProfile | None = None,
+        level: Level | None = None, seats: int = MAX_SEATS,
+    ) -> None:
+        self.table_id = table_id
+        self.profile = profile or load_profile()
+        self.seat_count = seats
+        self.level = level or Level(sb=50, bb=100)
+        self.pending_level: Level | None = None
+        self.seats: dict[int, SeatState] = {}
+        self.positions: Positions | None = None  # of the current or last hand
+        self._redeal_positions: Positions | None = None  # after a void hand
+        self.draw_winner: int | None = None
+        self.hand: Hand | None = None
+        self.hand_number = 0
+        self.hand_level = self.level
+        self.records: list[HandRecord] = []
+        self.eliminated: list[tuple[int, str]] = []  # (hand number, player)
+        self.log: list[BaseModel] = []
+
+    # ---------------------------------------------------------------- entry point
+
+    def apply(self, operation: BaseModel | dict[str, object]) -> HandRecord | None:
+        """Apply one operation; returns the hand record when it finishes a hand. A refused
+        operation raises a `RuleViolation` and changes nothing."""
+        op = operation if isinstance(operation, BaseModel) else OPERATION.validate_python(
+            operation
+        )
+        handler = getattr(self, f"_op_{op.op}")  # type: ignore[attr-defined]
+        record: HandRecord | None = handler(op)
+        self.log.append(op)
+        return record
+
+    # ---------------------------------------------------------------- between hands
+
+    def _between_hands(self, what: str) -> None:
+        if self.hand is not None and self.hand.stage is not Stage.OVER:
+            raise HandStateError(f"{what} waits until the hand is over", "PVB 14(1)")
+
+    def _op_sit_down(self, op: SitDown) -> None:
+        self._between_hands("seating a player")
+        if op.seat > self.seat_count:
+            raise RuleViolation(f"seat {op.seat} does not exist at this table", "PVB 09")
+        if op.seat in self.seats:
+            raise RuleViolation(f"seat {op.seat} is taken by {self.seats[op.seat].player}",
+                                "PVB 09")
+        self.seats[op.seat] = SeatState(player=op.player, stack=op.stack)
+
+    def _op_leave(self, op: Leave) -> None:
+        self._between_hands("a player leaving")
+        if op.seat not in self.seats:
+            raise RuleViolation(f"seat {op.seat} is empty", "PVB 09")
+        del self.seats[op.seat]
+
+    def _op_set_level(self, op: SetLevel) -> None:
+        self.pending_level = op.level  # H2: from the next shuffle, never mid-hand
+
+    def _op_draw_for_button(self, op: DrawForButton) -> None:
+        if self.positions is not None:
+            raise HandStateError("the button is drawn only before the first hand", "PVB 26b")
+        cards = {seat: parse_card(text) for seat, text in op.cards.items()}
+        unknown = set(cards) - set(self.seats)
+        if unknown or len(set(cards.values())) != len(cards):
+            raise RuleViolation("each seated player draws exactly one distinct card", "PVB 26b")
+        # Card codes grow with rank, then suit clubs < diamonds < hearts < spades (APSA 5.2).
+        self.draw_winner = max(cards, key=lambda seat: cards[seat])
+
+    # ---------------------------------------------------------------- positions
+
+    def _clockwise(self, after: int) -> list[int]:
+        """Seat numbers clockwise, starting with the seat after ``after``."""
+        n = self.seat_count
+        return [(after + k - 1) % n + 1 for k in range(1, n + 1)]
+
+    def _in_play(self, seat: int) -> bool:
+        state = self.seats.get(seat)
+        return state is not None and state.stack > 0
+
+    def next_positions(self) -> Positions:
+        """Button, blinds and the seats dealt in for the next hand (RULES B1 to B4)."""
+        if self._redeal_positions is not None:
+            return self._redeal_positions
+        players = [s for s in range(1, self.seat_count + 1) if self._in_play(s)]
+        if len(players) < 2:
+            raise HandStateError("a hand needs at least two players with chips", "PVB 27")
+        last = self.positions
+        if last is None:  # B1: seat 1 (PVB 26a) or the high-card draw (PVB 26b)
+            start = 1
+            if self.profile.button_start == "high-card":
+                if self.draw_winner is None:
+                    raise HandStateError("draw for the button first (high-card draw)", "PVB 26b")
+                start = self.draw_winner
+            button = next(s for s in self._clockwise(start - 1) if self._in_play(s))
+            if len(players) == 2:
+                (bb,) = [s for s in players if s != button]
+                return self._positions(button, button, True, bb)
+            sb = next(s for s in self._clockwise(button) if self._in_play(s))
+            bb = next(s for s in self._clockwise(sb) if self._in_play(s))
+            return self._positions(button, sb, True, bb)
+        # B2: the big blind moves exactly one player clockwise; nobody skips it or pays it twice.
+        bb = next(s for s in self._clockwise(last.bb) if self._in_play(s))
+        if len(players) == 2:
+            # B3: heads-up the button posts the small blind; the big blind has moved on, so
+            # nobody posts it twice in a row (PVB 28(2)).
+            (other,) = [s for s in players if s != bb]
+            return self._positions(other, other, True, bb)
+        old_bb = self.seats.get(last.bb)
+        sb_live = self._in_play(last.bb) and old_bb is not None and not old_bb.new
+        return self._positions(last.sb, last.bb, sb_live, bb)
+
+    def _positions(self, button: int, sb: int, sb_live: bool, bb: int) -> Positions:
+        """Seats dealt in: everyone with chips, except a new player sitting between the button
+        and the small blind (RULES B4, PVB 10(1)); in action order from left of the button."""
+        order = self._clockwise(button)
+        blocked = set(order[: order.index(sb) + 1]) if button != sb else set()
+        dealt = tuple(
+            s for s in order
+            if self._in_play(s)
+            and not (s in blocked and self.seats[s].new and not (s == sb and sb_live))
+        )
+        return Positions(button=button, sb=sb, sb_live=sb_live, bb=bb, dealt=dealt)
+
+    # ---------------------------------------------------------------- a hand
+
+    def _op_start_hand(self, op: StartHand) -> None:
+        self._between_hands("a new hand")
+        if self.pending_level is not None:
+            self.level = self.pending_level
+            self.pending_level = None
+        positions = self.next_positions()
+        level = self.level
+        players = []
+        for seat in positions.dealt:
+            state = self.seats[seat]
+            ante = level.ante + (level.bb_ante if seat == positions.bb else 0)
+            blind = level.bb if seat == positions.bb else (
+                level.sb if seat == positions.sb and positions.sb_live else 0
+            )
+            players.append(PlayerSetup(label=f"seat {seat}", stack=state.stack, ante=ante,
+                                       blind=blind))
+        unit = level.smallest_chip if self.profile.odd_chip_unit == "smallest-chip" else max(
+            1, level.sb
+        )
+        setup = HandSetup(
+            game=self.profile.game, players=players, min_bet=level.bb, big_blind=level.bb,
+            dead_antes=level.ante == 0, odd_chip_unit=unit,
+            showdown_fallback=self.profile.showdown_fallback,
+        )
+        self.hand = Hand(setup)
+        self.hand_number += 1
+        self.hand_level = level
+        self.positions = positions
+        self._redeal_positions = None
+        for seat in positions.dealt:
+            self.seats[seat].new = False
+        self._after_hand_step()
+
+    def _index(self, seat: int) -> int:
+        self._current()
+        assert self.positions is not None
+        if seat not in self.positions.dealt:
+            raise RuleViolation(f"seat {seat} is not dealt in this hand", "PVB 30(2)")
+        return self.positions.dealt.index(seat)
+
+    def _current(self) -> Hand:
+        if self.hand is None or self.hand.stage is Stage.OVER:
+            raise HandStateError("no hand is running: press the shuffle button", "PVB 14(3)")
+        return self.hand
+
+    def _op_deal_hole(self, op: DealHole) -> HandRecord | None:
+        self._current().deal_hole(self._index(op.seat), parse_cards(op.cards))
+        return None
+
+    def _op_deal_board(self, op: DealBoard) -> HandRecord | None:
+        cards = [c for c in parse_cards(op.cards) if c is not None]
+        self._current().deal_board(cards)
+        return self._after_hand_step()
+
+    def _op_fold(self, op: Fold) -> HandRecord | None:
+        self._current().fold(self._index(op.seat))
+        return self._after_hand_step()
+
+    def _op_check(self, op: Check) -> HandRecord | None:
+        self._current().check(self._index(op.seat))
+        return self._after_hand_step()
+
+    def _op_call(self, op: Call) -> HandRecord | None:
+        self._current().call(self._index(op.seat))
+        return self._after_hand_step()
+
+    def _op_bet_or_raise(self, op: BetOrRaise) -> HandRecord | None:
+        self._current().bet_or_raise_to(self._index(op.seat), op.to)
+        return self._after_hand_step()
+
+    def _op_show(self, op: Show) -> None:
+        hand = self._current()
+        i = self._index(op.seat)
+        cards = parse_cards(op.cards) if op.cards else list(hand.hole[i])
+        hand.show(i, cards)
+
+    def _op_muck(self, op: Muck) -> None:
+        self._current().muck(self._index(op.seat))
+
+    def _op_settle(self, op: Settle) -> HandRecord | None:
+        self._current().settle()
+        return self._after_hand_step()
+
+    def _op_void_hand(self, op: VoidHand) -> HandRecord:
+        hand = self._current()
+        assert self.positions is not None
+        record = self._record(hand, status=op.status, irregularities=[op.reason] if op.reason
+                              else [])
+        # Every chip goes back (PVB 33); the same button deals again.
+        for k, seat in enumerate(self.positions.dealt):
+            self.seats[seat].stack = hand.starting_stacks[k]
+        record = record.model_copy(update={"finishing_stacks": dict(record.starting_stacks)})
+        hand.stage = Stage.OVER
+        self._redeal_positions = self.positions
+        self.records.append(record)
+        return record
+
+    def _after_hand_step(self) -> HandRecord | None:
+        """When the hand just ended, pay the stacks, note eliminations and keep the record."""
+        hand = self.hand
+        if hand is None or hand.stage is not Stage.OVER:
+            return None
+        assert self.positions is not None
+        for k, seat in enumerate(self.positions.dealt):
+            self.seats[seat].stack = hand.stacks[k]
+        record = self._record(hand)
+        self.records.append(record)
+        for seat in self.positions.dealt:
+            if self.seats[seat].stack == 0:
+                self.eliminated.append((self.hand_number, self.seats[seat].player))
+                del self.seats[seat]
+        return record
+
+    def _record(self, hand: Hand, **extra: object) -> HandRecord:
+        assert self.positions is not None
+        p = self.positions
+        level = self.hand_level
+        names = {seat: self.seats[seat].player for seat in p.dealt}
+        return build_record(
+            hand, table=self.table_id, number=self.hand_number, level=level.level, sb=level.sb,
+            bb=level.bb, ante=level.ante, bb_ante=level.bb_ante, button=p.button,
+            sb_seat=p.sb if p.sb_live else None, bb_seat=p.bb, seats=list(p.dealt),
+            players=names, **extra,  # type: ignore[arg-type]
+        )
+
+    # ---------------------------------------------------------------- queries
+
+    def stacks(self) -> dict[int, int]:
+        return {seat: state.stack for seat, state in sorted(self.seats.items())}
+
+    def seat_of(self, index: int) -> int:
+        assert self.positions is not None
+        return self.positions.dealt[index]
+
+    def actor_seat(self) -> int | None:
+        hand = self.hand
+        if hand is None or hand.actor is None:
+            return None
+        return self.seat_of(hand.actor)
+
+
+def rebuild(operations: list[BaseModel], **table_args: object) -> Table:
+    """A fresh table with ``operations`` applied again: the same state, deterministically."""
+    table = Table(**table_args)  # type: ignore[arg-type]
+    for op in operations:
+        table.apply(op)
+    return table
