@@ -1,0 +1,238 @@
+"""The table across hands: button and blinds (B1 to B4, B6), levels (H2), multi-hand scripts."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.engine.hand import Stage
+from controller.engine.profiles import load_profile
+from controller.engine.table import (
+    BetOrRaise,
+    Call,
+    DrawForButton,
+    Fold,
+    Leave,
+    Level,
+    SetLevel,
+    SitDown,
+    StartHand,
+    Table,
+    rebuild,
+)
+from controller.errors import HandStateError, RuleViolation
+
+
+def seated(*seats: int, stack: int = 10_000, **kwargs: object) -> Table:
+    table = Table(level=Level(sb=50, bb=100), **kwargs)  # type: ignore[arg-type]
+    for seat in seats:
+        table.apply(SitDown(seat=seat, player=f"P{seat}", stack=stack))
+    return table
+
+
+def fold_around(table: Table) -> None:
+    """Everyone folds to the big blind: a quick hand."""
+    while table.hand is not None and table.hand.stage is not Stage.OVER:
+        seat = table.actor_seat()
+        assert seat is not None
+        table.apply(Fold(seat=seat))
+
+
+def play_hand(table: Table) -> tuple[int, int | None, int]:
+    table.apply(StartHand())
+    p = table.positions
+    assert p is not None
+    fold_around(table)
+    return p.button, p.sb if p.sb_live else None, p.bb
+
+
+def test_b1_pvb_26a_button_starts_at_seat_1() -> None:
+    table = seated(1, 3, 4, 7)
+    assert play_hand(table) == (1, 3, 4)
+
+
+def test_b1_button_starts_at_first_occupied_seat_after_seat_1() -> None:
+    table = seated(2, 5, 9)
+    assert play_hand(table) == (2, 5, 9)
+
+
+def test_b1_pvb_26b_high_card_draw_with_suit_order() -> None:
+    table = seated(1, 2, 3, 4, profile=load_profile("cg-cash"))
+    with pytest.raises(HandStateError, match="draw for the button first"):
+        table.apply(StartHand())
+    # two aces: spades beat hearts (APSA 2.2.20)
+    table.apply(DrawForButton(cards={1: "Ah", 2: "7c", 3: "As", 4: "Kd"}))
+    assert play_hand(table) == (3, 4, 1)
+
+
+def test_b2_pvb_27_big_blind_moves_one_seat_every_hand() -> None:
+    table = seated(1, 2, 3, 4, 5)
+    hands = [play_hand(table) for _ in range(6)]
+    assert [bb for _, _, bb in hands] == [3, 4, 5, 1, 2, 3]
+    assert [b for b, _, _ in hands] == [1, 2, 3, 4, 5, 1]
+
+
+def test_b2_pvb_27_small_blind_eliminated_gives_a_dead_button() -> None:
+    table = seated(1, 2, 3, 4, 5)
+    assert play_hand(table) == (1, 2, 3)
+    table.apply(Leave(seat=3))  # the last big blind is gone (eliminated)
+    # BB moves on to seat 4; the small blind is dead (nobody posts it); the button goes to 2
+    assert play_hand(table) == (2, None, 4)
+    # the hand after: the button on the small blind's old seat 3, which is empty: dead button
+    assert play_hand(table) == (3, 4, 5)
+    assert play_hand(table) == (4, 5, 1)
+
+
+def test_b2_nobody_skips_the_big_blind_or_pays_it_twice_over_many_hands() -> None:
+    table = seated(1, 2, 3, 4, 5, 6)
+    seen: list[int] = []
+    for k in range(14):
+        if k == 3:
+            table.apply(Leave(seat=5))
+        if k == 7:
+            table.apply(Leave(seat=1))
+        if k == 9:
+            table.apply(SitDown(seat=5, player="late", stack=5_000))
+        _, _, bb = play_hand(table)
+        seen.append(bb)
+    assert all(a != b for a, b in zip(seen, seen[1:], strict=False))
+    # between two big blinds of the same seat every other seated player had one
+    assert seen[:3] == [3, 4, 5] and seen[3:7] == [6, 1, 2, 3]
+
+
+def test_b3_pvb_28_heads_up_button_posts_small_blind_and_acts_first() -> None:
+    table = seated(2, 6)
+    table.apply(StartHand())
+    p = table.positions
+    assert p is not None and (p.button, p.sb, p.bb) == (2, 2, 6)
+    assert table.actor_seat() == 2  # the button acts first preflop
+    table.apply(Call(seat=2))
+    table.apply(BetOrRaise(seat=6, to=300))
+    table.apply(Call(seat=2))
+    from controller.engine.table import Check, DealBoard
+    table.apply(DealBoard(cards="2c7d9h"))
+    assert table.actor_seat() == 6  # the big blind acts first after the flop
+    table.apply(Check(seat=6))
+    table.apply(Check(seat=2))
+
+
+def test_b3_pvb_28_2_move_to_heads_up_nobody_posts_the_big_blind_twice() -> None:
+    table = seated(1, 2, 3)
+    assert play_hand(table) == (1, 2, 3)
+    table.apply(Leave(seat=1))  # the button busts: heads-up between 2 and 3
+    button, sb, bb = play_hand(table)
+    assert bb != 3  # seat 3 was big blind last hand
+    assert (button, sb, bb) == (3, 3, 2)
+    assert play_hand(table) == (2, 2, 3)
+
+
+def test_b3_heads_up_when_the_big_blind_busts() -> None:
+    table = seated(1, 2, 3)
+    play_hand(table)
+    table.apply(Leave(seat=3))
+    assert play_hand(table) == (2, 2, 1)
+
+
+def test_b4_pvb_10_new_player_between_button_and_small_blind_waits() -> None:
+    table = seated(1, 3, 5, 7)
+    assert play_hand(table) == (1, 3, 5)
+    # next hand: button 3, SB 5, BB 7; seat 4 is between button and small blind
+    table.apply(SitDown(seat=4, player="from table 9", stack=8_000))
+    table.apply(SitDown(seat=8, player="also new", stack=8_000))
+    table.apply(StartHand())
+    p = table.positions
+    assert p is not None and (p.button, p.sb, p.bb) == (3, 5, 7)
+    assert 4 not in p.dealt and 8 in p.dealt  # seat 8 is dealt in right away
+    fold_around(table)
+    table.apply(StartHand())
+    assert table.positions is not None and 4 in table.positions.dealt
+
+
+def test_b4_new_player_on_the_big_blind_position_is_dealt_in() -> None:
+    table = seated(1, 3, 5)
+    assert play_hand(table) == (1, 3, 5)
+    table.apply(SitDown(seat=6, player="new", stack=8_000))
+    assert play_hand(table) == (3, 5, 6)
+
+
+def test_b6_apsa_3_1_2_8_button_stays_over_a_break() -> None:
+    table = seated(1, 2, 3, 4)
+    assert play_hand(table) == (1, 2, 3)
+    # a break: the level changes, no hand is played, the button does not move
+    table.apply(SetLevel(level=Level(level=2, sb=100, bb=200)))
+    assert play_hand(table) == (2, 3, 4)
+
+
+def test_h2_pvb_14_new_level_applies_from_the_next_hand() -> None:
+    table = seated(1, 2, 3)
+    table.apply(StartHand())
+    table.apply(SetLevel(level=Level(level=2, sb=100, bb=200, ante=25)))
+    hand = table.hand
+    assert hand is not None and hand.current_bet == 100  # this hand keeps level 1
+    fold_around(table)
+    assert table.records[-1].level == 1
+    table.apply(StartHand())
+    assert table.hand is not None and table.hand.current_bet == 200
+    assert table.hand.dead_money == 0 and sum(table.hand.contributions) == 300 + 75
+    fold_around(table)
+    assert table.records[-1].level == 2 and table.records[-1].ante == 25
+
+
+def test_big_blind_ante_is_dead_money_posted_by_the_big_blind() -> None:
+    table = Table(level=Level(sb=100, bb=200, bb_ante=200))
+    for seat in (1, 2, 3):
+        table.apply(SitDown(seat=seat, player=f"P{seat}", stack=10_000))
+    table.apply(StartHand())
+    hand = table.hand
+    assert hand is not None and hand.dead_money == 200
+    assert table.stacks() == {1: 10_000, 2: 10_000, 3: 10_000}  # the table pays at the end
+    fold_around(table)
+    assert table.stacks() == {1: 10_000, 2: 9_900, 3: 10_100}
+
+
+def test_eliminated_players_leave_and_the_engine_goes_on() -> None:
+    table = seated(1, 2, 3)
+    table.apply(StartHand())
+    table.apply(BetOrRaise(seat=1, to=10_000))
+    table.apply(Call(seat=2))
+    table.apply(Fold(seat=3))
+    from controller.engine.table import DealBoard, DealHole, Settle
+    table.apply(DealHole(seat=1, cards="AsAh"))
+    table.apply(DealHole(seat=2, cards="7c2d"))
+    for cards in ("Kd9c4h", "3s", "Jd"):
+        table.apply(DealBoard(cards=cards))
+    record = table.apply(Settle())
+    assert record is not None and record.finishing_stacks[1] == 20_100
+    assert table.eliminated == [(1, "P2")]
+    assert 2 not in table.seats
+    assert play_hand(table) == (3, 3, 1)  # heads-up now
+
+
+def test_seat_errors_are_refused() -> None:
+    table = seated(1, 2)
+    with pytest.raises(RuleViolation, match="seat 2 is taken"):
+        table.apply(SitDown(seat=2, player="x", stack=100))
+    table.apply(StartHand())
+    with pytest.raises(HandStateError, match="waits until the hand is over"):
+        table.apply(SitDown(seat=5, player="x", stack=100))
+
+
+def test_rebuild_from_the_log_gives_the_same_table() -> None:
+    table = seated(1, 2, 3, 4)
+    for _ in range(3):
+        play_hand(table)
+    table.apply(StartHand())
+    table.apply(BetOrRaise(seat=table.actor_seat() or 0, to=300))
+    copy = rebuild(table.log, level=Level(sb=50, bb=100))
+    assert copy.stacks() == table.stacks()
+    assert copy.positions == table.positions
+    assert copy.hand is not None and table.hand is not None
+    assert copy.hand.log == table.hand.log
+    assert copy.records == table.records
+
+
+def test_table_accepts_operations_as_plain_dicts() -> None:
+    table = seated(1, 2, 3)
+    table.apply({"op": "start_hand"})
+    with pytest.raises(ValueError):
+        table.apply({"op": "bet_or_raise", "seat": 1, "to": -5})
+    table.apply({"op": "fold", "seat": 1})
