@@ -210,6 +210,13 @@ class Hand:
     def _others_can_bet(self, i: int) -> bool:
         return any(self._can_bet(j) for j in range(self.n) if j != i)
 
+    def _raise_has_callers(self, i: int) -> bool:
+        """Somebody else could still put in more than the current bet: a raise means something."""
+        return any(
+            self._can_bet(j) and self.bets[j] + self.stacks[j] > self.current_bet
+            for j in range(self.n) if j != i
+        )
+
     def target(self, i: int) -> int:
         """The bet player ``i`` must reach to stay in: the current bet, or only the largest other
         live bet when nobody else could act on anything more."""
@@ -260,7 +267,7 @@ class Hand:
         low: int | None = None
         high: int | None = None
         everything = self.bets[i] + self.stacks[i]
-        if everything > self.current_bet and self._others_can_bet(i) and (
+        if everything > self.current_bet and self._raise_has_callers(i) and (
             self.betting_reopened(i)
         ):
             high = self.max_raise_to(i)
@@ -336,10 +343,10 @@ class Hand:
                 f"{who} cannot {word.split()[0]}: his {everything:,} do not exceed the "
                 f"bet of {self.current_bet:,}; he can only call all-in or fold", "PVB 42(7)"
             )
-        if not self._others_can_bet(i):
+        if not self._raise_has_callers(i):
             raise IllegalAmount(
-                f"{who} cannot {word.split()[0]}: every other player is all-in; call or fold",
-                "PVB 42(7)",
+                f"{who} cannot {word.split()[0]}: every other player is all-in or can only call; "
+                "call or fold", "PVB 42(7)",
             )
         if not self.betting_reopened(i):
             raise IllegalAmount(

@@ -67,6 +67,8 @@ def test_s2_odd_chips_in_the_smallest_denomination() -> None:
     assert split_pot(1_100, [4, 1], unit=100) == {4: 600, 1: 500}
     assert split_pot(1_050, [4, 1], unit=100) == {4: 550, 1: 500}  # below a chip: first
     assert split_pot(1_000, [0, 1, 2], unit=25) == {0: 350, 1: 325, 2: 325}
+    # two odd chips: one each to the first two winners left of the button, as a dealer splits
+    assert split_pot(353, [1, 2, 3], unit=1) == {1: 118, 2: 118, 3: 117}
     # cg-cash splits only down to the small blind unit (RULES S2 [profile])
     assert split_pot(300, [0, 1], unit=50) == {0: 150, 1: 150}
     assert split_pot(350, [0, 1], unit=50) == {0: 200, 1: 150}
