@@ -36,7 +36,7 @@ class FouledDeck(RuleViolation):
 
 
 class HandStateError(RuleViolation):
-    """An operation that does not fit the stage the hand is in (e.g. a card before betting ended)."""
+    """An operation that does not fit the stage of the hand (e.g. a card before betting ended)."""
 
 
 class UnknownCards(PokertableError, ValueError):

@@ -6,13 +6,16 @@ A card is ``rank * 4 + suit`` with ranks ``23456789TJQKA`` and suits ``cdhs`` (s
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from controller.errors import FouledDeck
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 SUIT_NAMES = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
 RANK_NAMES = {
-    "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven", "8": "eight",
+    "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven",
+    "8": "eight",
     "9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king", "A": "ace",
 }
 
@@ -45,7 +48,7 @@ def card_text(card: int | None) -> str:
     return "??" if card is None else _TEXT[card]
 
 
-def cards_text(cards: list[int | None] | tuple[int | None, ...]) -> str:
+def cards_text(cards: Sequence[int | None]) -> str:
     return "".join(card_text(c) for c in cards)
 
 

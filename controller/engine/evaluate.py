@@ -30,12 +30,14 @@ _CATEGORIES: tuple[tuple[int, str], ...] = (
 
 def holdem_strength(hole: Sequence[int], board: Sequence[int]) -> int:
     """Best five of the seven cards (RULES S6, APSA 5.1): any mix of hole and board cards."""
-    return WORST_RANK + 1 - evaluate_cards(*board, *hole)
+    rank: int = evaluate_cards(*board, *hole)
+    return WORST_RANK + 1 - rank
 
 
 def omaha_strength(hole: Sequence[int], board: Sequence[int]) -> int:
     """Omaha: exactly two of the four hole cards and three of the five board cards (RULES S6)."""
-    return WORST_RANK + 1 - evaluate_omaha_cards(*board, *hole)
+    rank: int = evaluate_omaha_cards(*board, *hole)
+    return WORST_RANK + 1 - rank
 
 
 def category(strength: int) -> str:

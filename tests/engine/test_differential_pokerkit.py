@@ -121,7 +121,12 @@ def pokerkit_stacks(text: str) -> list[int]:
     return [int(s) for s in state.stacks]
 
 
-@settings(max_examples=int(os.environ.get("DIFFERENTIAL_EXAMPLES", "300")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    # 300 in CI (a few seconds); DIFFERENTIAL_EXAMPLES=3000 for a deeper local hunt
+    max_examples=int(os.environ.get("DIFFERENTIAL_EXAMPLES", "300")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(hand_texts())
 def test_engine_and_pokerkit_agree_on_finishing_stacks(text: str) -> None:
     from controller.phh import replay_text

@@ -13,6 +13,7 @@ import rtoml
 
 from controller.errors import FouledDeck, IllegalAmount, NotYourTurn, PhhError, UnknownCards
 from controller.phh import replay_text
+from tests.conftest import PHH_DIR
 
 # Hands whose showdown needs cards the file gives as ????: refused, a pot cannot be decided.
 UNDECIDABLE = {"abs100nl_f1_h122_bb_only_antes_showdown.phh"}
@@ -68,15 +69,14 @@ def test_samples_without_finishing_stacks_replay_or_are_refused_clearly(
 
 
 def test_fractional_amounts_replay_in_cents() -> None:
-    text = (Path(__file__).resolve().parents[3] / "shared" / "phh"
-            / "abs100nl_f1_h128_headsup_blinds_1_0.5.phh").read_text()
+    text = (PHH_DIR / "abs100nl_f1_h128_headsup_blinds_1_0.5.phh").read_text()
     replay = replay_text(text)
     assert replay.scale == 100
     assert replay.finishing_stacks() == [42.9, 406.25]  # the small blind folded 0.50
 
 
 def test_wsop_2019_big_blind_ante_is_dead_money_and_omitted_fold_is_inferred() -> None:
-    path = Path(__file__).resolve().parents[3] / "shared" / "phh" / "wsop__2019__42__3__00-01-07.phh"
+    path = PHH_DIR / "wsop__2019__42__3__00-01-07.phh"
     replay = replay_text(path.read_text())
     assert replay.inferred_folds == ["p8"]
     assert replay.finishing_stacks()[:2] == [18_100_000, 5_625_000]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from controller.engine.hand import Stage
@@ -94,7 +96,7 @@ def test_b2_nobody_skips_the_big_blind_or_pays_it_twice_over_many_hands() -> Non
             table.apply(SitDown(seat=5, player="late", stack=5_000))
         _, _, bb = play_hand(table)
         seen.append(bb)
-    assert all(a != b for a, b in zip(seen, seen[1:], strict=False))
+    assert all(a != b for a, b in itertools.pairwise(seen))
     # between two big blinds of the same seat every other seated player had one
     assert seen[:3] == [3, 4, 5] and seen[3:7] == [6, 1, 2, 3]
 
