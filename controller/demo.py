@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import sys
+from collections.abc import Callable
 from typing import TextIO
 
 from controller.engine.cards import card_text, cards_text
@@ -100,9 +101,9 @@ def run_demo(
 
 
 def _play_one(
-    table: Table, bot: SimulatedPlayer, rng: random.Random, game: str, say: object
+    table: Table, bot: SimulatedPlayer, rng: random.Random, game: str,
+    write: Callable[[str], object],
 ) -> HandRecord:
-    write = say  # type: ignore[assignment]
     table.apply({"op": "start_hand"})
     hand = table.hand
     p = table.positions
@@ -160,9 +161,8 @@ def _play_one(
     return table.records[-1]
 
 
-def _narrate_result(record: HandRecord, table: Table, say: object) -> None:
-    write = say  # type: ignore[assignment]
-    shown = {a.seat: a.cards for a in record.actions if a.action == "show"}
+def _narrate_result(record: HandRecord, table: Table, write: Callable[[str], object]) -> None:
+    shown = {a.seat: a.cards for a in record.actions if a.action == "show" and a.seat is not None}
     for seat, cards in shown.items():
         write(f"   seat {seat} {record.players[seat]} tables "
               f"{' '.join(cards[k:k + 2] for k in range(0, len(cards), 2))}\n")

@@ -19,7 +19,9 @@ RANK_NAMES = {
     "9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king", "A": "ace",
 }
 
-_CODES: dict[str, int] = {r + s: i * 4 + j for i, r in enumerate(RANKS) for j, s in enumerate(SUITS)}
+_CODES: dict[str, int] = {
+    r + s: i * 4 + j for i, r in enumerate(RANKS) for j, s in enumerate(SUITS)
+}
 _TEXT: list[str] = [r + s for r in RANKS for s in SUITS]
 
 DECK: tuple[int, ...] = tuple(range(52))
