@@ -115,6 +115,8 @@ class Replay:
 
     def _action_decimals(self) -> int:
         places = 0
+        if not any("." in action for action in self.phh.actions):
+            return 0  # the common case: whole chips
         for action in self.phh.actions:
             parts = action.split("#", 1)[0].split()
             if len(parts) == 3 and parts[1] == "cbr" and "." in parts[2]:

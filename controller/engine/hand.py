@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum, IntEnum
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -90,8 +90,7 @@ class HandSetup(BaseModel):
         return self
 
 
-@dataclass(frozen=True, slots=True)
-class Act:
+class Act(NamedTuple):
     """One entry of the hand's log. ``amount``: chips put in, or the total for bet/raise."""
 
     street: Street
@@ -154,6 +153,10 @@ class Hand:
         self.aggressor: dict[Street, int] = {}  # last bettor or raiser of each round
         self.log: list[Act] = []
         self.results: list[PotResult] = []
+        # Counters kept in step with folded/all_in, so that finding the next actor is not a
+        # scan of every seat for every seat (replay throughput depends on it).
+        self._live_count = n
+        self._betting_count = n  # live and not all-in
         self._post_forced_bets()
 
     # ---------------------------------------------------------------- set-up
@@ -184,6 +187,7 @@ class Hand:
                 self._log(i, "blind", blind)
         for i in range(self.n):
             self.all_in[i] = self.stacks[i] == 0
+        self._betting_count = self.all_in.count(False)
         blinds = [p.blind for p in players]
         top_blind = max(blinds)
         big_blind = self.setup.big_blind if self.setup.big_blind is not None else top_blind
@@ -208,7 +212,8 @@ class Hand:
         return not self.folded[i] and not self.all_in[i]
 
     def _others_can_bet(self, i: int) -> bool:
-        return any(self._can_bet(j) for j in range(self.n) if j != i)
+        mine = 0 if self.folded[i] or self.all_in[i] else 1
+        return self._betting_count - mine > 0
 
     def _raise_has_callers(self, i: int) -> bool:
         """Somebody else could still put in more than the current bet: a raise means something."""
@@ -393,6 +398,8 @@ class Hand:
         """A fold in turn; also binding when a check was possible (PVB 38(1))."""
         self.verify_fold(i)
         self.folded[i] = True
+        self._live_count -= 1
+        self._betting_count -= 1  # only a player who can still bet is ever to act
         self._log(i, "fold")
         self._acted(i)
 
@@ -409,10 +416,15 @@ class Hand:
         self._acted(i)
 
     def check_or_call(self, i: int) -> None:
-        if self.stage is Stage.BETTING and self.actor == i and self.to_call(i):
-            self.call(i)
+        """PHH's ``cc``: a check when nothing is owed, else a call."""
+        self._verify_turn(i)
+        amount = self.to_call(i)
+        if amount:
+            self._put_in(i, amount)
+            self._log(i, "call", amount, all_in=self.all_in[i])
         else:
-            self.check(i)
+            self._log(i, "check")
+        self._acted(i)
 
     def bet_or_raise_to(self, i: int, amount: int) -> None:
         """Bet or raise to ``amount`` in total this round (what the dealer announces)."""
@@ -434,21 +446,30 @@ class Hand:
         self.stacks[i] -= amount
         self.bets[i] += amount
         self.contributions[i] += amount
-        if self.stacks[i] == 0:
+        if self.stacks[i] == 0 and not self.all_in[i]:
             self.all_in[i] = True
+            self._betting_count -= 1
 
     def _acted(self, i: int) -> None:
         self._to_act[i] = False
         self._acted_at[i] = self.current_bet
-        if len(self.live) == 1:
+        if self._live_count == 1:
             self._end_round()
             return
         self._continue_from(i + 1)
 
     def _continue_from(self, start: int) -> None:
-        for k in range(self.n):
-            j = (start + k) % self.n
-            if self._must_act(j):
+        """Hand the action to the next player who must act, or close the round. (`_must_act`
+        inlined: this runs after every action, so it is the replay's hottest loop.)"""
+        n = self.n
+        folded, all_in, bets, to_act = self.folded, self.all_in, self.bets, self._to_act
+        current = self.current_bet
+        others_bet = self._betting_count > 1  # for anyone who can still bet himself
+        for k in range(n):
+            j = (start + k) % n
+            if folded[j] or all_in[j]:
+                continue
+            if (bets[j] < current or to_act[j]) if others_bet else bets[j] < self.target(j):
                 self.actor = j
                 self.stage = Stage.BETTING
                 return
@@ -464,11 +485,12 @@ class Hand:
             self.bets[top] -= excess
             self.stacks[top] += excess
             self.contributions[top] -= excess
-            if self.stacks[top]:
+            if self.all_in[top] and not self.folded[top]:
                 self.all_in[top] = False
+                self._betting_count += 1
             self._log(top, "return", excess)
         self.bets = [0] * self.n
-        if len(self.live) == 1:
+        if self._live_count == 1:
             self._award_uncontested()
         elif self.street is Street.RIVER:
             self.stage = Stage.SHOWDOWN
