@@ -218,18 +218,21 @@ def replay_text(text: str) -> Replay:
     try:
         replay.run()
     except NotYourTurn:
-        if phh.finishing_stacks is None:
-            raise
-        lenient = Replay(phh, infer_omitted_folds=True)
-        try:
-            lenient.run()
-        except ValueError:
-            raise_original = True
-        else:
-            raise_original = lenient.finishing_stacks() != [
-                float(v) if lenient.scale > 1 else v for v in phh.finishing_stacks
-            ]
-        if raise_original:
+        lenient = _replay_with_omitted_folds(phh)
+        if lenient is None:
             raise
         return lenient
     return replay
+
+
+def _replay_with_omitted_folds(phh: PhhHand) -> Replay | None:
+    """The lenient replay, if it succeeds and the file's own result confirms it."""
+    if phh.finishing_stacks is None:
+        return None
+    lenient = Replay(phh, infer_omitted_folds=True)
+    try:
+        lenient.run()
+    except ValueError:
+        return None
+    recorded = [float(v) if lenient.scale > 1 else v for v in phh.finishing_stacks]
+    return lenient if lenient.finishing_stacks() == recorded else None

@@ -65,9 +65,7 @@ class HandRecord(BaseModel):
         """The hand in the PHH format: players from the first seat left of the button."""
         seats = list(self.starting_stacks)  # action order, as recorded
         index = {seat: k + 1 for k, seat in enumerate(seats)}
-        antes = [
-            self.bb_ante if seat == self.bb_seat else self.ante for seat in seats
-        ] if (self.ante or self.bb_ante) else [0] * len(seats)
+        antes = [self.ante + (self.bb_ante if seat == self.bb_seat else 0) for seat in seats]
         blinds = [
             self.bb if seat == self.bb_seat else self.sb if seat == self.sb_seat else 0
             for seat in seats

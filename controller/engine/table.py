@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from controller.engine.cards import parse_card, parse_cards
 from controller.engine.hand import Hand, HandSetup, PlayerSetup, Stage
 from controller.engine.profiles import RuleProfile, load_profile
-from controller.engine.records import HandRecord, build_record
+from controller.engine.records import HandRecord, Status, build_record
 from controller.errors import HandStateError, RuleViolation
 
 MAX_SEATS = 10
@@ -366,8 +366,7 @@ class Table:
     def _op_void_hand(self, op: VoidHand) -> HandRecord:
         hand = self._current()
         assert self.positions is not None
-        record = self._record(hand, status=op.status, irregularities=[op.reason] if op.reason
-                              else [])
+        record = self._record(hand, op.status, [op.reason] if op.reason else [])
         # Every chip goes back (PVB 33); the same button deals again.
         for k, seat in enumerate(self.positions.dealt):
             self.seats[seat].stack = hand.starting_stacks[k]
@@ -393,7 +392,9 @@ class Table:
                 del self.seats[seat]
         return record
 
-    def _record(self, hand: Hand, **extra: object) -> HandRecord:
+    def _record(
+        self, hand: Hand, status: Status = "complete", irregularities: list[str] | None = None
+    ) -> HandRecord:
         assert self.positions is not None
         p = self.positions
         level = self.hand_level
@@ -402,7 +403,7 @@ class Table:
             hand, table=self.table_id, number=self.hand_number, level=level.level, sb=level.sb,
             bb=level.bb, ante=level.ante, bb_ante=level.bb_ante, button=p.button,
             sb_seat=p.sb if p.sb_live else None, bb_seat=p.bb, seats=list(p.dealt),
-            players=names, **extra,  # type: ignore[arg-type]
+            players=names, status=status, irregularities=irregularities,
         )
 
     # ---------------------------------------------------------------- queries

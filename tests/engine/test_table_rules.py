@@ -238,3 +238,24 @@ def test_table_accepts_operations_as_plain_dicts() -> None:
     with pytest.raises(ValueError):
         table.apply({"op": "bet_or_raise", "seat": 1, "to": -5})
     table.apply({"op": "fold", "seat": 1})
+
+
+def test_i4_pvb_33_void_hand_returns_every_chip_and_the_same_button_deals_again() -> None:
+    from controller.engine.table import DealHole, VoidHand
+
+    table = seated(1, 2, 3, 4)
+    play_hand(table)  # an earlier hand stands
+    after_first = table.stacks()
+    table.apply(StartHand())
+    positions = table.positions
+    table.apply(BetOrRaise(seat=1, to=400))
+    table.apply(DealHole(seat=2, cards="AsKs"))
+    with pytest.raises(RuleViolation, match="fouled deck"):
+        table.apply(DealHole(seat=3, cards="As2c"))  # the same ace again: fouled deck
+    record = table.apply(VoidHand(reason="As twice: fouled deck (PVB 33)"))
+    assert record is not None and record.status == "void"
+    assert record.irregularities == ["As twice: fouled deck (PVB 33)"]
+    assert table.stacks() == after_first  # bets go back
+    assert len(table.records) == 2 and table.records[0].status == "complete"
+    table.apply(StartHand())
+    assert table.positions == positions  # the button does not move for a void hand
