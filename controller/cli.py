@@ -33,6 +33,13 @@ def _replay(args: argparse.Namespace) -> int:
     return 1 if refused else 0
 
 
+def _decode(args: argparse.Namespace) -> int:
+    """Raw reader bytes on stdin -> one JSON line per valid frame, then the counts."""
+    from drivers.decode import decode_stream
+
+    return decode_stream(args.protocol, sys.stdin.buffer, sys.stdout)
+
+
 def _demo(args: argparse.Namespace) -> int:
     from controller.demo import run_demo
 
@@ -50,6 +57,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     replay.add_argument("files", nargs="+", metavar="FILE", help="PHH files (.phh)")
     replay.set_defaults(run=_replay)
+
+    decode = sub.add_parser(
+        "decode", help="decode raw card-reader bytes from stdin into JSON lines (inspection)"
+    )
+    decode.add_argument("--protocol", choices=["rdm6300", "pt1"], required=True,
+                        help="rdm6300 (125 kHz module) or pt1 (multi-antenna HF reader)")
+    decode.set_defaults(run=_decode)
 
     demo = sub.add_parser("demo", help="a simulated table playing hands, narrated")
     demo.add_argument("--hands", type=int, default=6, help="hands to play (default 6)")

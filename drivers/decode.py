@@ -1,0 +1,35 @@
+"""`pokertable decode`: what a reader is really sending, for the person wiring up a table."""
+
+from __future__ import annotations
+
+import json
+from typing import BinaryIO, TextIO
+
+from drivers.hf_reader import Pt1Decoder
+from drivers.rdm6300 import Rdm6300Decoder
+
+CHUNK = 4096
+
+
+def decode_stream(protocol: str, source: BinaryIO, out: TextIO) -> int:
+    """Read ``source`` to its end; print each valid frame as JSON, then ``{"frames", "bad"}``."""
+    if protocol == "rdm6300":
+        rdm = Rdm6300Decoder()
+        while chunk := source.read(CHUNK):
+            for tag in rdm.feed(chunk):
+                out.write(json.dumps({"uid": tag.uid}) + "\n")
+        rdm.finish()
+        out.write(json.dumps({"frames": rdm.frames, "bad": rdm.bad}) + "\n")
+        return 0
+    pt1 = Pt1Decoder()
+    while chunk := source.read(CHUNK):
+        for frame in pt1.feed(chunk):
+            line: dict[str, object] = {"uid": frame.uid, "kind": frame.kind, "seq": frame.seq}
+            if frame.kind == "heartbeat":
+                line.update(uptime_ms=frame.uptime_ms, antennas=frame.antennas)
+            else:
+                line["antenna"] = frame.antenna
+            out.write(json.dumps(line) + "\n")
+    pt1.finish()
+    out.write(json.dumps({"frames": pt1.frames, "bad": pt1.bad, "lost": pt1.lost}) + "\n")
+    return 0
