@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import assume, given, settings
@@ -24,7 +25,7 @@ def decode(*chunks: bytes) -> tuple[list[ReaderFrame], Pt1Decoder]:
 
 
 def test_documented_examples_decode() -> None:
-    doc = open("docs/hf-reader-protocol.md", encoding="utf-8").read()
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "hf-reader-protocol.md").read_text()
     examples = [line for line in doc.splitlines() if line.startswith("$PT1,4")]
     frames, decoder = decode("".join(e + "\r\n" for e in examples).encode())
     assert [f.kind for f in frames] == ["heartbeat", "read", "removed"]

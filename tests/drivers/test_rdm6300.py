@@ -99,6 +99,7 @@ def test_frames_in_garbage_all_come_out_in_order_and_nothing_else(
     stream = b"".join(g + encode_frame(uid) for g, uid in pieces) + tail
     assume(len(VALID.findall(stream)) == len(pieces))  # no frame formed across a boundary
     decoder = Rdm6300Decoder()
-    uids = [t.uid for k in range(0, len(stream), chunk) for t in decoder.feed(stream[k : k + chunk])]
+    chunks = [stream[k : k + chunk] for k in range(0, len(stream), chunk)]
+    uids = [t.uid for piece in chunks for t in decoder.feed(piece)]
     decoder.finish()
     assert uids == [uid for _, uid in pieces]
