@@ -1,0 +1,58 @@
+"""Tag presence per antenna: a tag reported again and again is one arrival; it leaves after a
+timeout without reports, or at once when the reader says so. Time is passed in, so this is pure."""
+
+from __future__ import annotations
+
+
+class Presence:
+    def __init__(self, timeout: float) -> None:
+        self.timeout = timeout
+        self._last_seen: dict[tuple[int, str], float] = {}
+
+    def report(self, antenna: int, uid: str, now: float) -> bool:
+        """A read; True when the tag just arrived on that antenna."""
+        key = (antenna, uid)
+        arrived = key not in self._last_seen
+        self._last_seen[key] = now
+        return arrived
+
+    def remove(self, antenna: int, uid: str) -> bool:
+        """The reader says the tag left; True if it was there."""
+        return self._last_seen.pop((antenna, uid), None) is not None
+
+    def expire(self, now: float) -> list[tuple[int, str]]:
+        """Tags not reported for ``timeout`` seconds, now gone, oldest first."""
+        gone = sorted(
+            (seen, key) for key, seen in self._last_seen.items() if now - seen >= self.timeout
+        )
+        for _, key in gone:
+            del self._last_seen[key]
+        return [key for _, key in gone]
+
+    def present(self, antenna: int) -> set[str]:
+        return {uid for (a, uid) in self._last_seen if a == antenna}
+
+    def clear(self) -> list[tuple[int, str]]:
+        """Everything is gone at once (the reader went offline)."""
+        gone = sorted(self._last_seen)
+        self._last_seen.clear()
+        return gone
+
+
+class ZoneSettler:
+    """A chip zone's contents count once they have stayed the same for ``settle`` seconds
+    (RULES R9: the bet is what went in in one motion)."""
+
+    def __init__(self, settle: float) -> None:
+        self.settle = settle
+        self._changed_at: dict[int, float] = {}
+
+    def changed(self, zone: int, now: float) -> None:
+        self._changed_at[zone] = now
+
+    def due(self, now: float) -> list[int]:
+        """Zones that have just settled (each reported once per burst of changes)."""
+        ready = sorted(z for z, t in self._changed_at.items() if now - t >= self.settle)
+        for zone in ready:
+            del self._changed_at[zone]
+        return ready

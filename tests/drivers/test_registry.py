@@ -1,0 +1,59 @@
+"""Decks and chip sets: registration order, refusal of duplicates, file round trips."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from controller.errors import ConfigError, RuleViolation
+from drivers.registry import (
+    REGISTRATION_ORDER,
+    ChipSet,
+    DeckRegistration,
+    load_chips,
+    load_deck,
+    register_chip,
+    save,
+)
+
+
+def uid(k: int) -> str:
+    return f"04{k:012X}"
+
+
+def test_deck_registration_in_order_refuses_a_tag_twice_and_round_trips(tmp_path: Path) -> None:
+    registration = DeckRegistration("blue-1")
+    assert registration.offer(uid(0)) == "2c"
+    with pytest.raises(RuleViolation, match=r"already read as 2c.*\(PVB 33\)"):
+        registration.offer(uid(0))
+    for k in range(1, 52):
+        assert registration.offer(uid(k)) == REGISTRATION_ORDER[k]
+    assert registration.next_card is None
+    with pytest.raises(RuleViolation, match="all 52"):
+        registration.offer(uid(99))
+    path = tmp_path / "deck.json"
+    save(registration.deck(), path)
+    deck = load_deck(path)
+    assert deck.card_of(uid(51)) == "As" and deck.card_of("FFFFFFFF") is None
+
+
+def test_incomplete_or_broken_deck_files_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "deck.json"
+    path.write_text('{"name": "x", "cards": {"04000000000000": "As"}}')
+    with pytest.raises(ConfigError, match="52 different cards"):
+        load_deck(path)
+    path.write_text("not json")
+    with pytest.raises(ConfigError):
+        load_deck(path)
+
+
+def test_chip_registration(tmp_path: Path) -> None:
+    chips = ChipSet(name="house")
+    assert register_chip(chips, "E0040100AABBCCDD", 1000)
+    assert not register_chip(chips, "E0040100AABBCCDD", 1000)  # tapped twice: no change
+    with pytest.raises(RuleViolation, match="already registered as 1,000"):
+        register_chip(chips, "E0040100AABBCCDD", 500)
+    path = tmp_path / "chips.json"
+    save(chips, path)
+    assert load_chips(path).value_of("E0040100AABBCCDD") == 1000
