@@ -1,0 +1,269 @@
+"""Card and chip readers on a serial line: bytes in, table events out.
+
+The port is opened with pyserial's ``serial_for_url`` from configuration, so a
+``/dev/serial/by-id/...`` path, a pty, ``loop://``, ``socket://`` or ``rfc2217://`` all work;
+there is no fake mode. One thread per reader moves bytes through the frame decoder, the presence
+tracker and the registry, and hands finished events to ``emit``. When the device disappears (USB
+unplugged) the thread reports it, forgets what was on the antennas, and reopens the port with
+backoff.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Literal
+
+import serial
+from pydantic import BaseModel, ConfigDict, Field
+
+from controller.events import (
+    CardEvent,
+    ChipsEvent,
+    ForeignEvent,
+    GoneEvent,
+    HealthEvent,
+    TableEvent,
+)
+from drivers.hf_reader import Pt1Decoder
+from drivers.presence import Presence, ZoneSettler
+from drivers.rdm6300 import Rdm6300Decoder
+from drivers.registry import ChipSet, Deck
+
+log = logging.getLogger(__name__)
+
+Emit = Callable[[TableEvent], None]
+
+
+class ReaderConfig(BaseModel):
+    """One reader of the table's configuration file."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1, description="e.g. 'cards' or 'chips-left'")
+    url: str = Field(min_length=1, description="pyserial URL or device path")
+    protocol: Literal["rdm6300", "pt1"]
+    reads: Literal["cards", "chips"] = "cards"
+    baudrate: int = Field(default=0, ge=0, description="0: the protocol's default")
+    zones: dict[int, str] = Field(
+        description="antenna -> zone ('seat:3', 'board', 'muck', 'burn', 'pot'); an RDM6300 "
+        "module is antenna 0"
+    )
+    presence_timeout: float = Field(default=0.6, gt=0, description="s without a read: gone")
+    settle: float = Field(default=0.4, gt=0, description="R9: s a chip zone must stay still")
+    heartbeat_timeout: float = Field(default=3.0, gt=0, description="PT1: s without heartbeat")
+    retry_max: float = Field(default=5.0, gt=0, description="longest wait between reopen tries")
+
+    @property
+    def speed(self) -> int:
+        return self.baudrate or (9600 if self.protocol == "rdm6300" else 115200)
+
+
+class TagReader:
+    """A running reader. ``close()`` is idempotent; the reader is also a context manager."""
+
+    def __init__(
+        self,
+        config: ReaderConfig,
+        emit: Emit,
+        *,
+        deck: Deck | None = None,
+        chips: ChipSet | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.config = config
+        self._emit = emit
+        self._deck = deck
+        self._chips = chips
+        self._clock = clock
+        self._decoder: Rdm6300Decoder | Pt1Decoder = (
+            Rdm6300Decoder() if config.protocol == "rdm6300" else Pt1Decoder()
+        )
+        self._presence = Presence(config.presence_timeout)
+        self._settler = ZoneSettler(config.settle)
+        self._cards_on: dict[tuple[int, str], str] = {}  # what each (antenna, uid) was read as
+        self._bad_times: deque[float] = deque()
+        self._bad_seen = 0
+        self._last_heartbeat: float | None = None
+        self.status: Literal["ok", "reconnecting", "offline", "noisy"] = "reconnecting"
+        self.reconnects = 0
+        self._port: serial.SerialBase | None = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"reader-{config.name}",
+                                        daemon=True)
+
+    # ---------------------------------------------------------------- life cycle
+
+    def start(self) -> TagReader:
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive() and threading.current_thread() is not self._thread:
+            self._thread.join(timeout=2)
+        self._close_port()
+
+    def __enter__(self) -> TagReader:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---------------------------------------------------------------- the read loop
+
+    def _run(self) -> None:
+        backoff = 0.05
+        while not self._stop.is_set():
+            if self._port is None:
+                if not self._open():
+                    self._stop.wait(backoff)
+                    backoff = min(backoff * 2, self.config.retry_max)
+                    continue
+                backoff = 0.05
+            try:
+                assert self._port is not None
+                data = self._port.read(self._port.in_waiting or 1)
+            except (serial.SerialException, OSError, TypeError) as exc:
+                # TypeError: pyserial's own read can fail that way when the fd vanishes.
+                log.warning("reader %s lost its device: %s", self.config.name, exc)
+                self._lost()
+                continue
+            self.process(data, self._clock())
+
+    def _open(self) -> bool:
+        try:
+            self._port = serial.serial_for_url(
+                self.config.url, baudrate=self.config.speed, timeout=0.05
+            )
+        except (serial.SerialException, OSError, ValueError) as exc:
+            self._set_status("reconnecting", reason=str(exc))
+            return False
+        self._last_heartbeat = self._clock()
+        self._set_status("ok")
+        return True
+
+    def _close_port(self) -> None:
+        port, self._port = self._port, None
+        if port is not None:
+            with contextlib.suppress(serial.SerialException, OSError):
+                port.close()  # the device may already be gone
+
+    def _lost(self) -> None:
+        self._close_port()
+        self.reconnects += 1
+        for antenna, uid in self._presence.clear():  # nothing is known to be there any more
+            self._left(antenna, uid)
+        self._set_status("reconnecting", reason="device disconnected")
+
+    # ---------------------------------------------------------------- bytes -> events
+
+    def process(self, data: bytes, now: float) -> None:
+        """Everything that happens when ``data`` arrives at ``now`` (also called with no data,
+        so that timeouts run). Runs on the reader's thread; public for replay-style tests."""
+        decoder = self._decoder
+        if isinstance(decoder, Rdm6300Decoder):
+            for tag in decoder.feed(data):
+                self._read(0, tag.uid, now)
+        else:
+            for frame in decoder.feed(data):
+                if frame.kind == "heartbeat":
+                    self._last_heartbeat = now
+                elif frame.antenna is not None and frame.uid is not None:
+                    if frame.kind == "read":
+                        self._read(frame.antenna, frame.uid, now)
+                    elif self._presence.remove(frame.antenna, frame.uid):
+                        self._left(frame.antenna, frame.uid)
+        for antenna, uid in self._presence.expire(now):
+            self._left(antenna, uid)
+        for antenna in self._settler.due(now):
+            self._chips_settled(antenna)
+        self._check_health(now)
+
+    def _zone(self, antenna: int) -> str | None:
+        zone = self.config.zones.get(antenna)
+        if zone is None:
+            log.warning("reader %s: antenna %d is not in the configuration", self.config.name,
+                        antenna)
+        return zone
+
+    def _read(self, antenna: int, uid: str, now: float) -> None:
+        if not self._presence.report(antenna, uid, now):
+            return
+        zone = self._zone(antenna)
+        if zone is None:
+            return
+        if self.config.reads == "chips":
+            if self._chips is None or self._chips.value_of(uid) is None:
+                self._emit(ForeignEvent(zone=zone, uid=uid, ts=now))
+            self._settler.changed(antenna, now)
+            return
+        card = self._deck.card_of(uid) if self._deck else None
+        if card is None:
+            self._emit(ForeignEvent(zone=zone, uid=uid, ts=now))  # RULES I4
+            return
+        self._cards_on[(antenna, uid)] = card
+        self._emit(CardEvent(zone=zone, card=card, uid=uid, ts=now))
+
+    def _left(self, antenna: int, uid: str) -> None:
+        if self.config.reads == "chips":
+            self._settler.changed(antenna, self._clock())
+            return
+        card = self._cards_on.pop((antenna, uid), None)
+        zone = self.config.zones.get(antenna)
+        if card is not None and zone is not None:
+            self._emit(GoneEvent(zone=zone, card=card, ts=self._clock()))
+
+    def _chips_settled(self, antenna: int) -> None:
+        zone = self.config.zones.get(antenna)
+        if zone is None or self._chips is None:
+            return
+        uids = sorted(u for u in self._presence.present(antenna) if self._chips.value_of(u))
+        values = sorted((self._chips.chips[u] for u in uids), reverse=True)
+        self._emit(ChipsEvent(zone=zone, chips=values, uids=uids, ts=self._clock()))
+
+    # ---------------------------------------------------------------- health
+
+    def bad_per_minute(self, now: float) -> int:
+        while self._bad_times and now - self._bad_times[0] > 60:
+            self._bad_times.popleft()
+        return len(self._bad_times)
+
+    def _check_health(self, now: float) -> None:
+        fresh = self._decoder.bad - self._bad_seen
+        if fresh:
+            self._bad_seen = self._decoder.bad
+            self._bad_times.extend([now] * fresh)
+        if self._port is None and self.status == "reconnecting":
+            return
+        status: Literal["ok", "offline", "noisy"] = "ok"
+        if (
+            self.config.protocol == "pt1" and self._last_heartbeat is not None
+            and now - self._last_heartbeat > self.config.heartbeat_timeout
+        ):
+            status = "offline"
+        elif self.bad_per_minute(now) >= 30:
+            status = "noisy"
+        self._set_status(status)
+
+    def _set_status(
+        self, status: Literal["ok", "reconnecting", "offline", "noisy"], reason: str = ""
+    ) -> None:
+        if status == self.status:
+            return
+        self.status = status
+        self._emit(self.health(reason))
+
+    def health(self, reason: str = "") -> HealthEvent:
+        now = self._clock()
+        details: dict[str, object] = {
+            "frames": self._decoder.frames, "bad": self._decoder.bad,
+            "bad_per_minute": self.bad_per_minute(now), "reconnects": self.reconnects,
+        }
+        if reason:
+            details["reason"] = reason
+        return HealthEvent(device=self.config.name, status=self.status, ts=now, **details)

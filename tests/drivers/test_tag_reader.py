@@ -1,0 +1,140 @@
+"""Card and chip readers over real ptys (pyserial), with unplug and replug; and over loop://."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from controller.events import CardEvent, ChipsEvent, ForeignEvent, GoneEvent, HealthEvent
+from drivers.hf_reader import ReaderFrame, encode_line
+from drivers.rdm6300 import encode_frame
+from drivers.registry import REGISTRATION_ORDER, ChipSet, Deck
+from drivers.tag_reader import ReaderConfig, TagReader
+from tests.drivers.ptys import PluggablePty, wait_for
+
+DECK = Deck(name="t", cards={f"00{k:08X}": card for k, card in enumerate(REGISTRATION_ORDER)})
+AS = "0000000033"  # As is the 52nd card: index 51 = 0x33
+
+
+class Events(list[object]):
+    def __init__(self) -> None:
+        super().__init__()
+        self.lock = threading.Lock()
+
+    def __call__(self, event: object) -> None:
+        with self.lock:
+            self.append(event)
+
+    def of(self, kind: type) -> list[object]:
+        with self.lock:
+            return [e for e in self if isinstance(e, kind)]
+
+
+@pytest.fixture
+def pty(tmp_path: Path) -> PluggablePty:
+    device = PluggablePty(tmp_path / "usb-rdm6300-if00")
+    yield device
+    device.unplug()
+
+
+def test_rdm6300_card_over_a_pty_repeats_are_one_card_then_gone(pty: PluggablePty) -> None:
+    events = Events()
+    config = ReaderConfig(name="seat3", url=str(pty.link), protocol="rdm6300",
+                          zones={0: "seat:3"}, presence_timeout=0.3)
+    with TagReader(config, events, deck=DECK):
+        wait_for(lambda: bool(events.of(HealthEvent)))
+        for _ in range(5):  # the module repeats the frame while the card lies there
+            pty.write(encode_frame(AS))
+        wait_for(lambda: bool(events.of(GoneEvent)))
+    cards = events.of(CardEvent)
+    assert [(c.zone, c.card, c.uid) for c in cards] == [("seat:3", "As", AS)]
+    assert [(g.zone, g.card) for g in events.of(GoneEvent)] == [("seat:3", "As")]
+
+
+def test_unknown_tag_is_a_foreign_event_not_a_crash(pty: PluggablePty) -> None:
+    events = Events()
+    config = ReaderConfig(name="board", url=str(pty.link), protocol="rdm6300", zones={0: "board"})
+    with TagReader(config, events, deck=DECK):
+        pty.write(b"\x02garbage\x03" + encode_frame("ABCDEF0123") + encode_frame(AS))
+        wait_for(lambda: bool(events.of(CardEvent)))
+    foreign = events.of(ForeignEvent)
+    assert [(f.zone, f.uid) for f in foreign] == [("board", "ABCDEF0123")]
+
+
+def test_unplug_and_replug_reconnects_and_reports_health(pty: PluggablePty) -> None:
+    events = Events()
+    config = ReaderConfig(name="cards", url=str(pty.link), protocol="rdm6300",
+                          zones={0: "seat:1"}, presence_timeout=5, retry_max=0.2)
+    with TagReader(config, events, deck=DECK) as reader:
+        wait_for(lambda: reader.status == "ok")
+        pty.write(encode_frame(AS))
+        wait_for(lambda: bool(events.of(CardEvent)))
+        pty.unplug()
+        wait_for(lambda: reader.status == "reconnecting")
+        # what lay on the antenna is no longer known to be there
+        wait_for(lambda: bool(events.of(GoneEvent)))
+        pty.plug()
+        wait_for(lambda: reader.status == "ok")
+        pty.write(encode_frame(AS))
+        wait_for(lambda: len(events.of(CardEvent)) == 2)
+        assert reader.reconnects == 1
+    statuses = [h.status for h in events.of(HealthEvent)]
+    assert statuses == ["ok", "reconnecting", "ok"]
+
+
+def test_a_device_that_is_not_there_yet_is_retried(tmp_path: Path) -> None:
+    events = Events()
+    link = tmp_path / "late-device"
+    config = ReaderConfig(name="cards", url=str(link), protocol="rdm6300", zones={0: "burn"},
+                          retry_max=0.1)
+    with TagReader(config, events, deck=DECK) as reader:
+        threading.Event().wait(0.3)
+        assert reader.status == "reconnecting" and not events
+        late = PluggablePty(link)
+        try:
+            wait_for(lambda: reader.status == "ok")
+        finally:
+            late.unplug()
+
+
+def test_pt1_chip_zones_settle_into_one_chips_event_over_loop_url() -> None:
+    chips = ChipSet(name="house", chips={"E004000000000001": 1000, "E004000000000002": 500,
+                                         "E004000000000003": 500})
+    events = Events()
+    config = ReaderConfig(name="chips", url="loop://", protocol="pt1", reads="chips",
+                          zones={4: "seat:4"}, settle=0.2, presence_timeout=2)
+    reader = TagReader(config, events, chips=chips)
+    # loop:// echoes what is written: the test writes the reader's lines into the same port
+    with reader:
+        wait_for(lambda: reader._port is not None)
+        port = reader._port
+        assert port is not None
+        for seq, uid in enumerate(["E004000000000001", "E004000000000002", "E0040000000000FF",
+                                   "E004000000000003"]):
+            port.write(encode_line(ReaderFrame(seq, "read", antenna=4, uid=uid)))
+        wait_for(lambda: bool(events.of(ChipsEvent)))
+    (bet,) = events.of(ChipsEvent)
+    assert bet.zone == "seat:4" and bet.chips == [1000, 500, 500]
+    assert [f.uid for f in events.of(ForeignEvent)] == ["E0040000000000FF"]
+
+
+def test_pt1_heartbeat_missing_marks_the_reader_offline() -> None:
+    now = [0.0]
+    events = Events()
+    config = ReaderConfig(name="cards", url="loop://", protocol="pt1", zones={0: "seat:1"},
+                          heartbeat_timeout=3)
+    reader = TagReader(config, events, deck=DECK, clock=lambda: now[0])
+    reader._port = object()  # type: ignore[assignment]  # as if open; process() is driven here
+    reader.status = "ok"
+    reader.process(encode_line(ReaderFrame(1, "heartbeat", uptime_ms=5, antennas=13)), 1.0)
+    reader._last_heartbeat = 1.0
+    reader.process(b"", 3.5)
+    assert reader.status == "ok"
+    now[0] = 4.5
+    reader.process(b"", 4.5)
+    assert reader.status == "offline"
+    reader.process(encode_line(ReaderFrame(2, "heartbeat", uptime_ms=9, antennas=13)), 5.0)
+    assert reader.status == "ok"
+    reader._port = None
