@@ -56,7 +56,8 @@ def test_rdm6300_card_over_a_pty_repeats_are_one_card_then_gone(pty: PluggablePt
 def test_unknown_tag_is_a_foreign_event_not_a_crash(pty: PluggablePty) -> None:
     events = Events()
     config = ReaderConfig(name="board", url=str(pty.link), protocol="rdm6300", zones={0: "board"})
-    with TagReader(config, events, deck=DECK):
+    with TagReader(config, events, deck=DECK) as reader:
+        wait_for(lambda: reader.status == "ok")  # pyserial flushes what came before the open
         pty.write(b"\x02garbage\x03" + encode_frame("ABCDEF0123") + encode_frame(AS))
         wait_for(lambda: bool(events.of(CardEvent)))
     foreign = events.of(ForeignEvent)
