@@ -1,0 +1,142 @@
+"""The shuffle button, the dealer keys and the status LEDs, on GPIO through gpiozero.
+
+Pins and the pin factory come from configuration (lgpio on a Pi 5, ``MockFactory`` in tests), as
+gpiozero intends. Debouncing happens twice on purpose: gpiozero's ``bounce_time`` where the pin
+backend supports it, and our own guard, because a chattering shuffle contact must never start two
+hands and not every backend (the mock among them) filters bounces.
+
+- shuffle: a press is a ``shuffle`` event (RULES H1); presses within ``shuffle_guard`` seconds of
+  the last one are ignored.
+- confirm: a press is ``key: confirm``.
+- undo, floor: must be held for ``hold_time`` seconds, so a brushed key does nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Literal
+
+from gpiozero import LED, Button
+from gpiozero.pins import Factory
+from pydantic import BaseModel, ConfigDict, Field
+
+from controller.events import KeyEvent, ShuffleEvent, TableEvent
+
+log = logging.getLogger(__name__)
+
+Emit = Callable[[TableEvent], None]
+Key = Literal["confirm", "undo", "floor"]
+
+
+class PanelConfig(BaseModel):
+    """GPIO pins (BCM numbers) of one table's buttons and LEDs."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    shuffle: int = Field(ge=0, le=27)
+    confirm: int = Field(ge=0, le=27)
+    undo: int = Field(ge=0, le=27)
+    floor: int = Field(ge=0, le=27)
+    led_hand_for_hand: int | None = Field(default=None, ge=0, le=27)
+    led_clock: int | None = Field(default=None, ge=0, le=27)
+    led_irregularity: int | None = Field(default=None, ge=0, le=27)
+    bounce: float = Field(default=0.05, gt=0, description="s: edges closer than this are noise")
+    shuffle_guard: float = Field(default=2.0, ge=0, description="s between two shuffle presses")
+    hold_time: float = Field(default=0.8, gt=0, description="s undo and floor must be held")
+
+
+class ButtonPanel:
+    """The table's buttons and LEDs. ``close()`` is idempotent; also a context manager."""
+
+    def __init__(
+        self,
+        config: PanelConfig,
+        emit: Emit,
+        *,
+        pin_factory: Factory | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.config = config
+        self._emit = emit
+        self._clock = clock
+        self._last: dict[str, float] = {}
+        self.ignored = 0  # presses dropped as bounces
+        pins = [config.shuffle, config.confirm, config.undo, config.floor]
+        if len(set(pins)) != len(pins):
+            raise ValueError("each button needs its own pin")
+        self._buttons: list[Button] = []
+        self._leds: dict[str, LED] = {}
+        try:
+            shuffle = self._button(config.shuffle, pin_factory)
+            shuffle.when_pressed = self._shuffle_pressed
+            confirm = self._button(config.confirm, pin_factory)
+            confirm.when_pressed = lambda: self._key("confirm")
+            for key, pin in (("undo", config.undo), ("floor", config.floor)):
+                button = self._button(pin, pin_factory, hold=True)
+                button.when_held = self._held_handler(key)  # type: ignore[arg-type]
+            for name, led_pin in (("hand_for_hand", config.led_hand_for_hand),
+                                  ("clock", config.led_clock),
+                                  ("irregularity", config.led_irregularity)):
+                if led_pin is not None:
+                    self._leds[name] = LED(led_pin, pin_factory=pin_factory)
+        except Exception:
+            self.close()
+            raise
+
+    def _button(self, pin: int, factory: Factory | None, hold: bool = False) -> Button:
+        button = Button(pin, pull_up=True, bounce_time=self.config.bounce,
+                        hold_time=self.config.hold_time if hold else 1.0, pin_factory=factory)
+        self._buttons.append(button)
+        return button
+
+    def _held_handler(self, key: Key) -> Callable[[], None]:
+        return lambda: self._key(key)
+
+    def _accept(self, name: str, guard: float) -> bool:
+        now = self._clock()
+        last = self._last.get(name)
+        if last is not None and now - last < guard:
+            self.ignored += 1
+            return False
+        self._last[name] = now
+        return True
+
+    def _shuffle_pressed(self) -> None:
+        if self._accept("shuffle", max(self.config.shuffle_guard, self.config.bounce)):
+            self._emit(ShuffleEvent(ts=self._clock()))
+
+    def _key(self, key: Key) -> None:
+        if self._accept(key, self.config.bounce):
+            self._emit(KeyEvent(key=key, ts=self._clock()))
+
+    # ---------------------------------------------------------------- LEDs
+
+    def show(self, *, hand_for_hand: bool = False, clock: bool = False,
+             irregularity: bool = False) -> None:
+        """Hand-for-hand wait: steady; clock called: blinking; irregularity: fast blinking."""
+        for name, on, blink in (("hand_for_hand", hand_for_hand, None),
+                                ("clock", clock, 0.5),
+                                ("irregularity", irregularity, 0.15)):
+            led = self._leds.get(name)
+            if led is None:
+                continue
+            if not on:
+                led.off()
+            elif blink is None:
+                led.on()
+            else:
+                led.blink(on_time=blink, off_time=blink)
+
+    def close(self) -> None:
+        for device in [*self._buttons, *self._leds.values()]:
+            device.close()
+        self._buttons.clear()
+        self._leds.clear()
+
+    def __enter__(self) -> ButtonPanel:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
