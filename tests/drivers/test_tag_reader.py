@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -11,8 +12,9 @@ from controller.events import CardEvent, ChipsEvent, ForeignEvent, GoneEvent, He
 from drivers.hf_reader import ReaderFrame, encode_line
 from drivers.rdm6300 import encode_frame
 from drivers.registry import REGISTRATION_ORDER, ChipSet, Deck
+from drivers.simulators import VirtualSerialDevice
 from drivers.tag_reader import ReaderConfig, TagReader
-from tests.drivers.ptys import PluggablePty, wait_for
+from tests.drivers.ptys import wait_for
 
 DECK = Deck(name="t", cards={f"00{k:08X}": card for k, card in enumerate(REGISTRATION_ORDER)})
 AS = "0000000033"  # As is the 52nd card: index 51 = 0x33
@@ -33,15 +35,15 @@ class Events(list[object]):
 
 
 @pytest.fixture
-def pty(tmp_path: Path) -> PluggablePty:
-    device = PluggablePty(tmp_path / "usb-rdm6300-if00")
+def pty(tmp_path: Path) -> Iterator[VirtualSerialDevice]:
+    device = VirtualSerialDevice(tmp_path / "usb-rdm6300-if00")
     yield device
-    device.unplug()
+    device.close()
 
 
-def test_rdm6300_card_over_a_pty_repeats_are_one_card_then_gone(pty: PluggablePty) -> None:
+def test_rdm6300_card_over_a_pty_repeats_are_one_card_then_gone(pty: VirtualSerialDevice) -> None:
     events = Events()
-    config = ReaderConfig(name="seat3", url=str(pty.link), protocol="rdm6300",
+    config = ReaderConfig(name="seat3", url=str(pty.path), protocol="rdm6300",
                           zones={0: "seat:3"}, presence_timeout=0.3)
     with TagReader(config, events, deck=DECK):
         wait_for(lambda: bool(events.of(HealthEvent)))
@@ -53,9 +55,9 @@ def test_rdm6300_card_over_a_pty_repeats_are_one_card_then_gone(pty: PluggablePt
     assert [(g.zone, g.card) for g in events.of(GoneEvent)] == [("seat:3", "As")]
 
 
-def test_unknown_tag_is_a_foreign_event_not_a_crash(pty: PluggablePty) -> None:
+def test_unknown_tag_is_a_foreign_event_not_a_crash(pty: VirtualSerialDevice) -> None:
     events = Events()
-    config = ReaderConfig(name="board", url=str(pty.link), protocol="rdm6300", zones={0: "board"})
+    config = ReaderConfig(name="board", url=str(pty.path), protocol="rdm6300", zones={0: "board"})
     with TagReader(config, events, deck=DECK) as reader:
         wait_for(lambda: reader.status == "ok")  # pyserial flushes what came before the open
         pty.write(b"\x02garbage\x03" + encode_frame("ABCDEF0123") + encode_frame(AS))
@@ -64,9 +66,9 @@ def test_unknown_tag_is_a_foreign_event_not_a_crash(pty: PluggablePty) -> None:
     assert [(f.zone, f.uid) for f in foreign] == [("board", "ABCDEF0123")]
 
 
-def test_unplug_and_replug_reconnects_and_reports_health(pty: PluggablePty) -> None:
+def test_unplug_and_replug_reconnects_and_reports_health(pty: VirtualSerialDevice) -> None:
     events = Events()
-    config = ReaderConfig(name="cards", url=str(pty.link), protocol="rdm6300",
+    config = ReaderConfig(name="cards", url=str(pty.path), protocol="rdm6300",
                           zones={0: "seat:1"}, presence_timeout=5, retry_max=0.2)
     with TagReader(config, events, deck=DECK) as reader:
         wait_for(lambda: reader.status == "ok")
@@ -93,7 +95,7 @@ def test_a_device_that_is_not_there_yet_is_retried(tmp_path: Path) -> None:
     with TagReader(config, events, deck=DECK) as reader:
         threading.Event().wait(0.3)
         assert reader.status == "reconnecting" and not events
-        late = PluggablePty(link)
+        late = VirtualSerialDevice(link)
         try:
             wait_for(lambda: reader.status == "ok")
         finally:
