@@ -40,6 +40,33 @@ def _decode(args: argparse.Namespace) -> int:
     return decode_stream(args.protocol, sys.stdin.buffer, sys.stdout)
 
 
+def _deck_register(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from drivers.registration import arrivals, register_deck
+
+    uids = arrivals(args.url, args.protocol, args.antenna, idle=args.idle)
+    return 0 if register_deck(uids, args.name, Path(args.out), sys.stdout) else 1
+
+
+def _chips_register(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from drivers.registration import arrivals, register_chips
+
+    uids = arrivals(args.url, args.protocol, args.antenna, idle=args.idle)
+    register_chips(uids, args.value, args.name, Path(args.out), sys.stdout)
+    return 0
+
+
+def _add_reader_options(parser: argparse.ArgumentParser, idle: float) -> None:
+    parser.add_argument("--url", required=True, help="the reader's serial device or pyserial URL")
+    parser.add_argument("--protocol", choices=["rdm6300", "pt1"], default="pt1")
+    parser.add_argument("--antenna", type=int, default=0, help="the antenna to read (PT1)")
+    parser.add_argument("--idle", type=float, default=idle,
+                        help=f"stop after this many seconds without a new tag (default {idle:g})")
+
+
 def _demo(args: argparse.Namespace) -> int:
     from controller.demo import run_demo
 
@@ -64,6 +91,26 @@ def build_parser() -> argparse.ArgumentParser:
     decode.add_argument("--protocol", choices=["rdm6300", "pt1"], required=True,
                         help="rdm6300 (125 kHz module) or pt1 (multi-antenna HF reader)")
     decode.set_defaults(run=_decode)
+
+    deck = sub.add_parser("deck", help="card decks").add_subparsers(dest="what", required=True)
+    deck_register = deck.add_parser(
+        "register", help="register a new deck: place its cards one at a time on one antenna, "
+        "clubs 2 to ace, then diamonds, hearts, spades"
+    )
+    _add_reader_options(deck_register, idle=120)
+    deck_register.add_argument("--name", required=True, help="the deck's name, e.g. blue-1")
+    deck_register.add_argument("--out", required=True, help="deck file to write (JSON)")
+    deck_register.set_defaults(run=_deck_register)
+
+    chips = sub.add_parser("chips", help="chip sets").add_subparsers(dest="what", required=True)
+    chips_register = chips.add_parser(
+        "register", help="add chips of one value to a chip set: tap them on one antenna"
+    )
+    _add_reader_options(chips_register, idle=30)
+    chips_register.add_argument("--value", type=int, required=True, help="denomination")
+    chips_register.add_argument("--name", default="house", help="chip set name (new files)")
+    chips_register.add_argument("--out", required=True, help="chip set file (JSON), extended")
+    chips_register.set_defaults(run=_chips_register)
 
     demo = sub.add_parser("demo", help="a simulated table playing hands, narrated")
     demo.add_argument("--hands", type=int, default=6, help="hands to play (default 6)")

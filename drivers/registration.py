@@ -1,0 +1,95 @@
+"""Registering a new deck or new chips from what one antenna reads (`pokertable deck register`,
+`pokertable chips register`)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TextIO
+
+import serial
+
+from controller.errors import ConfigError, RuleViolation
+from drivers.hf_reader import Pt1Decoder
+from drivers.presence import Presence
+from drivers.rdm6300 import Rdm6300Decoder
+from drivers.registry import ChipSet, DeckRegistration, load_chips, register_chip, save
+
+
+def arrivals(
+    url: str, protocol: str, antenna: int, *, idle: float, presence_timeout: float = 0.6,
+    clock: Callable[[], float] = time.monotonic,
+) -> Iterator[str]:
+    """UIDs as they arrive on ``antenna``, each once per placing; stops after ``idle`` seconds
+    without a new arrival. The port is open when this returns, so nothing placed is missed."""
+    baud = 9600 if protocol == "rdm6300" else 115200
+    try:
+        port = serial.serial_for_url(url, baudrate=baud, timeout=0.05)
+    except (serial.SerialException, OSError, ValueError) as exc:
+        raise ConfigError(f"cannot open the reader at {url}: {exc}") from exc
+    return _arrivals(port, protocol, antenna, idle, Presence(presence_timeout), clock)
+
+
+def _arrivals(
+    port: serial.SerialBase, protocol: str, antenna: int, idle: float, presence: Presence,
+    clock: Callable[[], float],
+) -> Iterator[str]:
+    decoder: Rdm6300Decoder | Pt1Decoder = (
+        Rdm6300Decoder() if protocol == "rdm6300" else Pt1Decoder()
+    )
+    last_arrival = clock()
+    with port:
+        while clock() - last_arrival < idle:
+            data = port.read(port.in_waiting or 1)
+            now = clock()
+            presence.expire(now)
+            if isinstance(decoder, Rdm6300Decoder):
+                reads = [(0, tag.uid) for tag in decoder.feed(data)]
+            else:
+                reads = [(f.antenna, f.uid) for f in decoder.feed(data)
+                         if f.kind == "read" and f.antenna is not None and f.uid is not None]
+            for seen_on, uid in reads:
+                if seen_on == antenna and presence.report(seen_on, uid, now):
+                    last_arrival = now
+                    yield uid
+
+
+def register_deck(
+    uids: Iterator[str], name: str, out_path: Path, say: TextIO,
+) -> bool:
+    """Assign tags to cards in registration order; True when all 52 were read and saved."""
+    registration = DeckRegistration(name)
+    say.write(f"Place the cards one at a time: {registration.next_card} first\n")
+    for uid in uids:
+        try:
+            card = registration.offer(uid)
+        except RuleViolation as refused:
+            say.write(f"  refused: {refused}; place {registration.next_card}\n")
+            continue
+        following = registration.next_card
+        say.write(f"  {card} = {uid}" + (f"; next {following}\n" if following else "\n"))
+        if following is None:
+            save(registration.deck(), out_path)
+            say.write(f"Deck {name} saved to {out_path}\n")
+            return True
+    say.write(f"Stopped after {len(registration.cards)} of 52 cards; nothing saved\n")
+    return False
+
+
+def register_chips(
+    uids: Iterator[str], value: int, name: str, out_path: Path, say: TextIO,
+) -> int:
+    """Add chips of ``value`` to the chip set file (created if missing); returns how many new."""
+    chips = load_chips(out_path) if out_path.exists() else ChipSet(name=name)
+    added = 0
+    for uid in uids:
+        try:
+            if register_chip(chips, uid, value):
+                added += 1
+                save(chips, out_path)  # after every chip: an interruption loses nothing
+                say.write(f"  {uid} = {value:,} ({added} new)\n")
+        except RuleViolation as refused:
+            say.write(f"  refused: {refused}\n")
+    say.write(f"{added} chips of {value:,} added; {len(chips.chips)} chips in {out_path}\n")
+    return added
