@@ -29,6 +29,7 @@ demo: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/replay_throughput.py
 	$(BIN)/python bench/evaluators.py
+	$(BIN)/python bench/readers.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
