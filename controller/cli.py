@@ -70,7 +70,8 @@ def _add_reader_options(parser: argparse.ArgumentParser, idle: float) -> None:
 def _demo(args: argparse.Namespace) -> int:
     from controller.demo import run_demo
 
-    return run_demo(hands=args.hands, players=args.players, seed=args.seed, game=args.game)
+    return run_demo(hands=args.hands, players=args.players, seed=args.seed, game=args.game,
+                    hardware=not args.no_hardware)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -117,6 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--players", type=int, default=6, help="players at the table (2-10)")
     demo.add_argument("--seed", type=int, default=7, help="seed of the simulated shuffles")
     demo.add_argument("--game", choices=["NT", "PO"], default="NT")
+    demo.add_argument("--no-hardware", action="store_true",
+                      help="skip the simulated readers and buttons")
     demo.set_defaults(run=_demo)
     return parser
 

@@ -68,7 +68,7 @@ class SimulatedPlayer:
 
 def run_demo(
     hands: int = 6, players: int = 6, seed: int = 7, game: str = "NT",
-    out: TextIO | None = None,
+    out: TextIO | None = None, hardware: bool = False,
 ) -> int:
     out = out or sys.stdout
     rng = random.Random(seed)
@@ -81,6 +81,11 @@ def run_demo(
             [8_000, 10_000, 12_000])))
     say = out.write
     say(f"pokertable demo: table 1, {players} simulated players, {game}, profile {base.name}\n")
+    if hardware:
+        from controller.demo_hardware import run_hardware_demo
+
+        run_hardware_demo(players, seed, out)
+        say("\n-- the hand engine, hand after hand --\n")
     bot = SimulatedPlayer(rng)
     for number in range(1, hands + 1):
         if len(table.seats) < 2:

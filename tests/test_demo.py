@@ -27,6 +27,16 @@ def _starting_total(seed: int, players: int) -> int:
     return sum(rng.choice([8_000, 10_000, 12_000]) for _ in range(players))
 
 
+def test_demo_hardware_prelude_reads_a_simulated_deal_and_hides_hole_cards() -> None:
+    out = io.StringIO()
+    run_demo(hands=1, players=3, seed=2, out=out, hardware=True)
+    text = out.getvalue().split("-- the hand engine")[0]
+    assert "reader cards: ok" in text and "shuffle button pressed" in text
+    seat_lines = re.findall(r"card on seat:\d+: (.*)", text)
+    assert len(seat_lines) == 6 and set(seat_lines) == {"(hidden until tabled)"}
+    assert len(re.findall(r"card on board: [2-9TJQKA][cdhs]", text)) == 5
+
+
 def test_demo_never_prints_a_hole_card_before_it_is_tabled() -> None:
     out = io.StringIO()
     run_demo(hands=6, players=4, seed=5, game="PO", out=out)
