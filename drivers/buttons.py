@@ -42,9 +42,27 @@ class PanelConfig(BaseModel):
     led_hand_for_hand: int | None = Field(default=None, ge=0, le=27)
     led_clock: int | None = Field(default=None, ge=0, le=27)
     led_irregularity: int | None = Field(default=None, ge=0, le=27)
+    pin_factory: Literal["default", "lgpio", "mock"] = Field(
+        default="default",
+        description="gpiozero pin factory: 'default' lets gpiozero choose (GPIOZERO_PIN_FACTORY), "
+        "'lgpio' for a Pi 5, 'mock' for simulated tables",
+    )
     bounce: float = Field(default=0.05, gt=0, description="s: edges closer than this are noise")
     shuffle_guard: float = Field(default=2.0, ge=0, description="s between two shuffle presses")
     hold_time: float = Field(default=0.8, gt=0, description="s undo and floor must be held")
+
+
+def make_pin_factory(name: str) -> Factory | None:
+    """The configured pin factory; None lets gpiozero pick its default."""
+    if name == "mock":
+        from gpiozero.pins.mock import MockFactory
+
+        return MockFactory()
+    if name == "lgpio":
+        from gpiozero.pins.lgpio import LGPIOFactory
+
+        return LGPIOFactory()
+    return None
 
 
 class ButtonPanel:
@@ -62,6 +80,9 @@ class ButtonPanel:
         self._emit = emit
         self._clock = clock
         self._last: dict[str, float] = {}
+        if pin_factory is None:
+            pin_factory = make_pin_factory(config.pin_factory)
+        self.pin_factory = pin_factory
         self.ignored = 0  # presses dropped as bounces
         pins = [config.shuffle, config.confirm, config.undo, config.floor]
         if len(set(pins)) != len(pins):

@@ -6,7 +6,7 @@
   tag in a field, sends ``X`` on removal and a heartbeat every second.
 - `SimulatedRdm6300`: a 125 kHz module repeating the frame of the tag in its field.
 - `press` / `hold`: a button pressed on a gpiozero pin (``MockFactory`` in tests and the demo).
-- `random_deal`: the tags a dealer's hands would put on the antennas for one hand.
+- `scripted_deal`, `random_deal`: the tags a dealer's hands put on the antennas for one hand.
 """
 
 from __future__ import annotations
@@ -178,6 +178,12 @@ def press(pin: object, seconds: float = 0.0) -> None:
     if seconds:
         time.sleep(seconds)
     pin.drive_high()  # type: ignore[attr-defined]
+
+
+def scripted_deal(deck: Deck, steps: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(zone, card) steps, e.g. ``[("seat:1", "As"), ("board", "Kd")]``, as (zone, uid)."""
+    by_card = {card: uid for uid, card in deck.cards.items()}
+    return [(zone, by_card[card]) for zone, card in steps]
 
 
 def random_deal(

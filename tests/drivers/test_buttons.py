@@ -77,6 +77,14 @@ def test_leds_show_table_state(factory: MockFactory) -> None:
         assert len({s.state for s in factory.pin(6).states}) == 2  # it blinks
 
 
+def test_pin_factory_from_configuration() -> None:
+    events: list[object] = []
+    with ButtonPanel(CONFIG.model_copy(update={"pin_factory": "mock"}), events.append) as panel:
+        assert isinstance(panel.pin_factory, MockFactory)
+        press(panel.pin_factory, 17)
+    assert [type(e) for e in events] == [ShuffleEvent]
+
+
 def test_one_pin_per_button_and_close_is_idempotent(factory: MockFactory) -> None:
     with pytest.raises(ValueError, match="its own pin"):
         ButtonPanel(CONFIG.model_copy(update={"undo": 17}), print, pin_factory=factory)

@@ -13,6 +13,7 @@ from drivers.simulators import (
     SimulatedRdm6300,
     VirtualSerialDevice,
     random_deal,
+    scripted_deal,
 )
 from drivers.tag_reader import ReaderConfig, TagReader
 from tests.drivers.ptys import wait_for
@@ -56,6 +57,12 @@ def test_a_random_deal_through_a_simulated_pt1_reader(tmp_path: Path) -> None:
     cards = [(e.zone, e.card) for e in events if isinstance(e, CardEvent)]
     assert cards == [(zone, DECK.cards[uid]) for zone, uid in deal]  # in dealing order
     assert len({card for _, card in cards}) == 16  # 8 hole cards, 3 burns, 5 board cards
+
+
+def test_scripted_deal_maps_cards_to_their_tags() -> None:
+    steps = scripted_deal(DECK, [("seat:1", "As"), ("seat:2", "Kd"), ("board", "2c")])
+    assert steps == [("seat:1", "04000000000033"), ("seat:2", "04000000000018"),
+                     ("board", "04000000000000")]
 
 
 def test_simulated_rdm6300_module(tmp_path: Path) -> None:
