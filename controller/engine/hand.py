@@ -177,14 +177,14 @@ class Hand:
                     self.dead_money += ante
                 else:
                     self.contributions[i] += ante
-                self._log(i, "ante", ante)
+                self._record_act(i, "ante", ante)
         for i, p in enumerate(players):
             blind = min(p.blind, self.stacks[i])
             if blind:
                 self.stacks[i] -= blind
                 self.bets[i] = blind
                 self.contributions[i] += blind
-                self._log(i, "blind", blind)
+                self._record_act(i, "blind", blind)
         for i in range(self.n):
             self.all_in[i] = self.stacks[i] == 0
         self._betting_count = self.all_in.count(False)
@@ -400,19 +400,19 @@ class Hand:
         self.folded[i] = True
         self._live_count -= 1
         self._betting_count -= 1  # only a player who can still bet is ever to act
-        self._log(i, "fold")
+        self._record_act(i, "fold")
         self._acted(i)
 
     def check(self, i: int) -> None:
         self.verify_check(i)
-        self._log(i, "check")
+        self._record_act(i, "check")
         self._acted(i)
 
     def call(self, i: int) -> None:
         self.verify_call(i)
         amount = self.to_call(i)
         self._put_in(i, amount)
-        self._log(i, "call", amount, all_in=self.all_in[i])
+        self._record_act(i, "call", amount, all_in=self.all_in[i])
         self._acted(i)
 
     def check_or_call(self, i: int) -> None:
@@ -421,9 +421,9 @@ class Hand:
         amount = self.to_call(i)
         if amount:
             self._put_in(i, amount)
-            self._log(i, "call", amount, all_in=self.all_in[i])
+            self._record_act(i, "call", amount, all_in=self.all_in[i])
         else:
-            self._log(i, "check")
+            self._record_act(i, "check")
         self._acted(i)
 
     def bet_or_raise_to(self, i: int, amount: int) -> None:
@@ -439,7 +439,7 @@ class Hand:
         for j in range(self.n):
             if j != i and self._can_bet(j):
                 self._to_act[j] = True
-        self._log(i, kind, amount, all_in=self.all_in[i])
+        self._record_act(i, kind, amount, all_in=self.all_in[i])
         self._acted(i)
 
     def _put_in(self, i: int, amount: int) -> None:
@@ -488,7 +488,7 @@ class Hand:
             if self.all_in[top] and not self.folded[top]:
                 self.all_in[top] = False
                 self._betting_count += 1
-            self._log(top, "return", excess)
+            self._record_act(top, "return", excess)
         self.bets = [0] * self.n
         if self._live_count == 1:
             self._award_uncontested()
@@ -539,7 +539,7 @@ class Hand:
         self.verify_deal_hole(i, cards)
         self._take_cards(cards)
         self.hole[i] = list(cards)
-        self._log(i, "deal_hole", cards=tuple(cards))
+        self._record_act(i, "deal_hole", cards=tuple(cards))
 
     def verify_deal_board(self, cards: list[int]) -> None:
         if self.stage is Stage.OVER or self.stage is Stage.SHOWDOWN:
@@ -566,7 +566,7 @@ class Hand:
         self._take_cards(list(cards))
         self.street = Street(self.street + 1)
         self.board.extend(cards)
-        self._log(None, "deal_board", cards=tuple(cards))
+        self._record_act(None, "deal_board", cards=tuple(cards))
         self._start_round()
 
     # ---------------------------------------------------------------- showdown
@@ -610,13 +610,13 @@ class Hand:
             self._take_cards(cards)
             self.hole[i] = list(cards)
         self.shown[i] = True
-        self._log(i, "show", cards=tuple(self.hole[i]))
+        self._record_act(i, "show", cards=tuple(self.hole[i]))
 
     def muck(self, i: int) -> None:
         """A hand mucked at showdown forfeits its claim to every pot (PVB 56)."""
         self._verify_showing(i)
         self.mucked[i] = True
-        self._log(i, "muck")
+        self._record_act(i, "muck")
 
     def _strength(self, i: int) -> int:
         hole = self.hole[i]
@@ -674,14 +674,14 @@ class Hand:
     def _finish(self, results: list[PotResult]) -> None:
         for r in results:
             for i, chips in r.shares:
-                self._log(i, "win", chips)
+                self._record_act(i, "win", chips)
         self.results = results
         self.actor = None
         self.stage = Stage.OVER
 
     # ---------------------------------------------------------------- bookkeeping
 
-    def _log(
+    def _record_act(
         self, player: int | None, kind: str, amount: int = 0,
         cards: tuple[int | None, ...] = (), all_in: bool = False,
     ) -> None:
