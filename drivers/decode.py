@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from typing import BinaryIO, TextIO
 
 from drivers.hf_reader import Pt1Decoder
@@ -31,5 +32,7 @@ def decode_stream(protocol: str, source: BinaryIO, out: TextIO) -> int:
                 line["antenna"] = frame.antenna
             out.write(json.dumps(line) + "\n")
     pt1.finish()
-    out.write(json.dumps({"frames": pt1.frames, "bad": pt1.bad, "lost": pt1.lost}) + "\n")
+    out.write(json.dumps({"frames": pt1.frames, "bad": pt1.bad}) + "\n")
+    if pt1.lost:
+        sys.stderr.write(f"{pt1.lost} lines missing according to the sequence numbers\n")
     return 0
