@@ -7,6 +7,7 @@ a ``type`` and an optional ``ts`` in seconds. `parse_event` turns a line into a 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -116,6 +117,9 @@ TableEvent = Annotated[
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[TableEvent] = TypeAdapter(TableEvent)
+
+
+Emit = Callable[[TableEvent], None]  # how drivers hand over events (thread-safe on the receiver)
 
 
 def parse_event(line: str | bytes | dict[str, Any]) -> TableEvent:

@@ -22,11 +22,10 @@ from gpiozero import LED, Button
 from gpiozero.pins import Factory
 from pydantic import BaseModel, ConfigDict, Field
 
-from controller.events import KeyEvent, ShuffleEvent, TableEvent
+from controller.events import Emit, KeyEvent, ShuffleEvent
 
 log = logging.getLogger(__name__)
 
-Emit = Callable[[TableEvent], None]
 Key = Literal["confirm", "undo", "floor"]
 
 

@@ -11,8 +11,8 @@ from typing import TextIO
 import serial
 
 from controller.errors import ConfigError, RuleViolation
-from drivers.hf_reader import Pt1Decoder
 from drivers.presence import Presence
+from drivers.protocols import DEFAULT_BAUD, make_decoder
 from drivers.rdm6300 import Rdm6300Decoder
 from drivers.registry import ChipSet, DeckRegistration, load_chips, register_chip, save
 
@@ -23,9 +23,8 @@ def arrivals(
 ) -> Iterator[str]:
     """UIDs as they arrive on ``antenna``, each once per placing; stops after ``idle`` seconds
     without a new arrival. The port is open when this returns, so nothing placed is missed."""
-    baud = 9600 if protocol == "rdm6300" else 115200
     try:
-        port = serial.serial_for_url(url, baudrate=baud, timeout=0.05)
+        port = serial.serial_for_url(url, baudrate=DEFAULT_BAUD[protocol], timeout=0.05)
     except (serial.SerialException, OSError, ValueError) as exc:
         raise ConfigError(f"cannot open the reader at {url}: {exc}") from exc
     return _arrivals(port, protocol, antenna, idle, Presence(presence_timeout), clock)
@@ -35,9 +34,7 @@ def _arrivals(
     port: serial.SerialBase, protocol: str, antenna: int, idle: float, presence: Presence,
     clock: Callable[[], float],
 ) -> Iterator[str]:
-    decoder: Rdm6300Decoder | Pt1Decoder = (
-        Rdm6300Decoder() if protocol == "rdm6300" else Pt1Decoder()
-    )
+    decoder = make_decoder(protocol)
     last_arrival = clock()
     with port:
         while clock() - last_arrival < idle:

@@ -13,9 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from controller.engine.cards import DECK, card_text
 from controller.errors import ConfigError, RuleViolation
-
-Uid = Annotated[str, Field(pattern=r"^[0-9A-F]{8,20}$")]
-CardText = Annotated[str, Field(pattern=r"^[2-9TJQKA][cdhs]$")]
+from controller.events import CardText, Uid
 
 # The order `pokertable deck register` asks for the cards: clubs, diamonds, hearts, spades, each
 # from the deuce up to the ace.

@@ -24,19 +24,18 @@ from pydantic import BaseModel, ConfigDict, Field
 from controller.events import (
     CardEvent,
     ChipsEvent,
+    Emit,
     ForeignEvent,
     GoneEvent,
     HealthEvent,
-    TableEvent,
 )
-from drivers.hf_reader import Pt1Decoder
 from drivers.presence import Presence, ZoneSettler
+from drivers.protocols import DEFAULT_BAUD, Protocol, make_decoder
 from drivers.rdm6300 import Rdm6300Decoder
 from drivers.registry import ChipSet, Deck
 
 log = logging.getLogger(__name__)
 
-Emit = Callable[[TableEvent], None]
 
 
 class ReaderConfig(BaseModel):
@@ -46,7 +45,7 @@ class ReaderConfig(BaseModel):
 
     name: str = Field(min_length=1, description="e.g. 'cards' or 'chips-left'")
     url: str = Field(min_length=1, description="pyserial URL or device path")
-    protocol: Literal["rdm6300", "pt1"]
+    protocol: Protocol
     reads: Literal["cards", "chips"] = "cards"
     baudrate: int = Field(default=0, ge=0, description="0: the protocol's default")
     zones: dict[int, str] = Field(
@@ -60,7 +59,7 @@ class ReaderConfig(BaseModel):
 
     @property
     def speed(self) -> int:
-        return self.baudrate or (9600 if self.protocol == "rdm6300" else 115200)
+        return self.baudrate or DEFAULT_BAUD[self.protocol]
 
 
 class TagReader:
@@ -80,9 +79,7 @@ class TagReader:
         self._deck = deck
         self._chips = chips
         self._clock = clock
-        self._decoder: Rdm6300Decoder | Pt1Decoder = (
-            Rdm6300Decoder() if config.protocol == "rdm6300" else Pt1Decoder()
-        )
+        self._decoder = make_decoder(config.protocol)
         self._presence = Presence(config.presence_timeout)
         self._settler = ZoneSettler(config.settle)
         self._cards_on: dict[tuple[int, str], str] = {}  # what each (antenna, uid) was read as

@@ -233,13 +233,6 @@ class Hand:
     def to_call(self, i: int) -> int:
         return max(0, min(self.target(i) - self.bets[i], self.stacks[i]))
 
-    def _must_act(self, i: int) -> bool:
-        if not self._can_bet(i):
-            return False
-        if self.bets[i] < self.target(i):
-            return True
-        return self._to_act[i] and self._others_can_bet(i)
-
     def pot_total(self) -> int:
         return self.dead_money + sum(self.contributions)
 
@@ -459,8 +452,10 @@ class Hand:
         self._continue_from(i + 1)
 
     def _continue_from(self, start: int) -> None:
-        """Hand the action to the next player who must act, or close the round. (`_must_act`
-        inlined: this runs after every action, so it is the replay's hottest loop.)"""
+        """Hand the action to the next player who must act, or close the round. A player must act
+        when he can still bet and faces more than he put in, or has not acted since the last bet
+        while someone else can still bet. (This runs after every action: the replay's hottest
+        loop.)"""
         n = self.n
         folded, all_in, bets, to_act = self.folded, self.all_in, self.bets, self._to_act
         current = self.current_bet

@@ -16,33 +16,22 @@ from drivers.simulators import (
     scripted_deal,
 )
 from drivers.tag_reader import ReaderConfig, TagReader
-from tests.drivers.ptys import wait_for
+from tests.drivers.helpers import Events, wait_for
 
 DECK = Deck(name="sim", cards={f"04{k:012X}": c for k, c in enumerate(REGISTRATION_ORDER)})
 ZONES = {0: "burn", 1: "seat:1", 2: "seat:2", 3: "seat:3", 4: "seat:4", 11: "board", 12: "muck"}
 
 
-def collect() -> tuple[list[object], object]:
-    events: list[object] = []
-    lock = threading.Lock()
-
-    def emit(event: object) -> None:
-        with lock:
-            events.append(event)
-
-    return events, emit
-
-
 def test_a_random_deal_through_a_simulated_pt1_reader(tmp_path: Path) -> None:
     device = VirtualSerialDevice(tmp_path / "usb-pt1")
     simulator = SimulatedPt1Reader(device, repeat=0.05)
-    events, emit = collect()
+    events = emit = Events()
     config = ReaderConfig(name="cards", url=str(device.path), protocol="pt1", zones=ZONES,
                           presence_timeout=0.5)
     antenna_of = {zone: antenna for antenna, zone in ZONES.items()}
     deal = list(random_deal(DECK, [1, 2, 3, 4], random.Random(3)))
     try:
-        with TagReader(config, emit, deck=DECK) as reader:  # type: ignore[arg-type]
+        with TagReader(config, emit, deck=DECK) as reader:
             wait_for(lambda: reader.status == "ok")
             simulator.noise(b"\x00\xffline noise\r\n")
             for zone, uid in deal:
@@ -68,12 +57,12 @@ def test_scripted_deal_maps_cards_to_their_tags() -> None:
 def test_simulated_rdm6300_module(tmp_path: Path) -> None:
     device = VirtualSerialDevice(tmp_path / "usb-rdm")
     module = SimulatedRdm6300(device, repeat=0.05)
-    events, emit = collect()
+    events = emit = Events()
     config = ReaderConfig(name="badge", url=str(device.path), protocol="rdm6300",
                           zones={0: "seat:7"}, presence_timeout=0.3)
     deck = Deck(name="x", cards={f"{k:010X}": c for k, c in enumerate(REGISTRATION_ORDER)})
     try:
-        with TagReader(config, emit, deck=deck) as reader:  # type: ignore[arg-type]
+        with TagReader(config, emit, deck=deck) as reader:
             wait_for(lambda: reader.status == "ok")
             module.place(f"{12:010X}")
             threading.Event().wait(0.4)  # repeated frames all the while

@@ -14,24 +14,10 @@ from drivers.rdm6300 import encode_frame
 from drivers.registry import REGISTRATION_ORDER, ChipSet, Deck
 from drivers.simulators import VirtualSerialDevice
 from drivers.tag_reader import ReaderConfig, TagReader
-from tests.drivers.ptys import wait_for
+from tests.drivers.helpers import Events, wait_for
 
 DECK = Deck(name="t", cards={f"00{k:08X}": card for k, card in enumerate(REGISTRATION_ORDER)})
 AS = "0000000033"  # As is the 52nd card: index 51 = 0x33
-
-
-class Events(list[object]):
-    def __init__(self) -> None:
-        super().__init__()
-        self.lock = threading.Lock()
-
-    def __call__(self, event: object) -> None:
-        with self.lock:
-            self.append(event)
-
-    def of(self, kind: type) -> list[object]:
-        with self.lock:
-            return [e for e in self if isinstance(e, kind)]
 
 
 @pytest.fixture
