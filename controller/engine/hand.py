@@ -396,6 +396,33 @@ class Hand:
         self._record_act(i, "fold")
         self._acted(i)
 
+    def verify_kill(self, i: int) -> None:
+        if not 0 <= i < self.n:
+            raise HandStateError(f"there is no player {i + 1} in this hand", "PVB 39")
+        if self.stage is Stage.OVER:
+            raise HandStateError("the hand is over", "PVB 64(1)")
+        if self.folded[i]:
+            raise HandStateError(f"{self.labels[i]} has no live hand", "PVB 39")
+
+    def kill(self, i: int) -> None:
+        """A dead hand, in turn or not: a floor decision (at-seat rule, penalty, a fold out of
+        turn, which is binding: PVB 37(5)). His chips stay in the pot."""
+        self.verify_kill(i)
+        self.folded[i] = True
+        self._live_count -= 1
+        if not self.all_in[i]:
+            self._betting_count -= 1
+        self._to_act[i] = False
+        self._record_act(i, "kill")
+        if self._live_count == 1:
+            if self.stage is Stage.BETTING:
+                self._end_round()
+            else:
+                self.bets = [0] * self.n
+                self._award_uncontested()
+        elif self.stage is Stage.BETTING:
+            self._continue_from(i + 1 if self.actor == i else self.actor or 0)
+
     def check(self, i: int) -> None:
         self.verify_check(i)
         self._record_act(i, "check")
@@ -628,20 +655,33 @@ class Hand:
     def pots(self) -> list[Pot]:
         return build_pots(self.contributions, self.dead_money, [not f for f in self.folded])
 
-    def settle(self) -> list[PotResult]:
+    def settle(self, awards: dict[int, list[int]] | None = None) -> list[PotResult]:
         """Award every pot at showdown: each on its own (PVB 63), cards speak (PVB 53), split
-        pots with odd chips left of the button (PVB 62). Returns the results."""
+        pots with odd chips left of the button (PVB 62). ``awards`` are the floor's decisions
+        (pot index -> winners), which replace the evaluation of those pots. Returns the
+        results."""
         if self.stage is not Stage.SHOWDOWN:
             raise HandStateError(
                 f"the hand cannot be settled yet: it is at the {STREET_NAMES[self.street]} "
                 f"({self.stage.value})", "PVB 55"
             )
+        awards = awards or {}
+        pots = self.pots()
+        for k, chosen in awards.items():
+            if not 0 <= k < len(pots):
+                raise HandStateError(f"there is no pot {k + 1}", "PVB 63")
+            if not chosen or any(i not in pots[k].eligible for i in chosen):
+                raise HandStateError(
+                    f"pot {k + 1} can only go to players who are in it", "PVB 63"
+                )
         strengths: dict[int, int] = {}
         results: list[PotResult] = []
-        for pot in self.pots():
+        for k, pot in enumerate(pots):
             contenders = [i for i in pot.eligible if not self.mucked[i]] or list(pot.eligible)
             best: int | None = None
-            if len(contenders) == 1:
+            if k in awards:
+                winners = sorted(awards[k])
+            elif len(contenders) == 1:
                 winners = contenders  # a lone claimant wins without showing (PVB 56(2))
             else:
                 for i in contenders:

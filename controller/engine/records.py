@@ -35,8 +35,29 @@ class PotRecord(BaseModel):
     winning_hand: str | None = Field(default=None, description="e.g. 'two pair'; None unshown")
 
 
+class Blinds(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    sb: int
+    bb: int
+    ante: int = 0
+    bb_ante: int = 0
+
+
+class Irregularity(BaseModel):
+    """Something the table saw or the floor decided, with the rule that applies."""
+
+    model_config = ConfigDict(frozen=True)
+
+    rule: str = Field(description="Rule tag, e.g. 'PVB 30(2)(f)'")
+    text: str = Field(description="What happened, in the floor's words")
+    seat: int | None = None
+    by: str | None = Field(default=None, description="Who decided, for floor decisions")
+
+
 class HandRecord(BaseModel):
-    """One finished hand: sealed at the next shuffle (RULES H3)."""
+    """One finished hand: sealed at the next shuffle (RULES H3). ``button``, ``sb`` and ``bb``
+    are seats (``sb`` None: dead small blind); the amounts are in ``blinds``."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -44,13 +65,11 @@ class HandRecord(BaseModel):
     hand: int
     game: Literal["NT", "PO"]
     level: int
-    sb: int
-    bb: int
-    ante: int
-    bb_ante: int
+    blinds: Blinds
     button: int
-    sb_seat: int | None
-    bb_seat: int
+    sb: int | None
+    bb: int
+    started: float | None = Field(default=None, description="ts of the shuffle press")
     players: dict[int, str]
     starting_stacks: dict[int, int]
     hole_cards: dict[int, str]
@@ -58,17 +77,34 @@ class HandRecord(BaseModel):
     actions: list[ActionRecord]
     pots: list[PotRecord]
     finishing_stacks: dict[int, int]
-    irregularities: list[str] = Field(default_factory=list)
+    irregularities: list[Irregularity] = Field(default_factory=list)
     status: Status = "complete"
+
+    def tabled(self) -> set[int]:
+        """Seats whose cards were shown: the only hole cards that are ever public (PVB 56)."""
+        return {a.seat for a in self.actions if a.action == "show" and a.seat is not None}
+
+    def public(self) -> HandRecord:
+        """The record without a single hole card that was not tabled (DESIGN.md "Secrets")."""
+        shown = self.tabled()
+        actions = [
+            a.model_copy(update={"cards": ""})
+            if a.action == "deal_hole" and a.seat not in shown else a
+            for a in self.actions
+        ]
+        return self.model_copy(update={
+            "hole_cards": {s: c for s, c in self.hole_cards.items() if s in shown},
+            "actions": actions,
+        })
 
     def to_phh(self) -> str:
         """The hand in the PHH format: players from the first seat left of the button."""
         seats = list(self.starting_stacks)  # action order, as recorded
         index = {seat: k + 1 for k, seat in enumerate(seats)}
-        antes = [self.ante + (self.bb_ante if seat == self.bb_seat else 0) for seat in seats]
+        b = self.blinds
+        antes = [b.ante + (b.bb_ante if seat == self.bb else 0) for seat in seats]
         blinds = [
-            self.bb if seat == self.bb_seat else self.sb if seat == self.sb_seat else 0
-            for seat in seats
+            b.bb if seat == self.bb else b.sb if seat == self.sb else 0 for seat in seats
         ]
         if len(seats) == 2:  # heads-up lists read reversed (phh-std)
             antes.reverse()
@@ -81,7 +117,7 @@ class HandRecord(BaseModel):
                     actions.append(f"d dh {p} {a.cards}")
                 case "deal_board":
                     actions.append(f"d db {a.cards}")
-                case "fold":
+                case "fold" | "kill":
                     actions.append(f"{p} f")
                 case "check" | "call":
                     actions.append(f"{p} cc")
@@ -93,10 +129,10 @@ class HandRecord(BaseModel):
                     actions.append(f"{p} sm -")
         document = {
             "variant": self.game,
-            "ante_trimming_status": bool(self.ante) and not self.bb_ante,
+            "ante_trimming_status": bool(b.ante) and not b.bb_ante,
             "antes": antes,
             "blinds_or_straddles": blinds,
-            "min_bet": self.bb,
+            "min_bet": b.bb,
             "starting_stacks": [self.starting_stacks[s] for s in seats],
             "actions": actions,
             "table": self.table,
@@ -116,17 +152,14 @@ def build_record(
     table: str,
     number: int,
     level: int,
-    sb: int,
-    bb: int,
-    ante: int,
-    bb_ante: int,
+    blinds: Blinds,
     button: int,
-    sb_seat: int | None,
-    bb_seat: int,
+    sb: int | None,
+    bb: int,
     seats: list[int],
     players: dict[int, str],
     status: Status = "complete",
-    irregularities: list[str] | None = None,
+    irregularities: list[Irregularity] | None = None,
 ) -> HandRecord:
     """The record of ``hand``, whose player ``k`` sits in ``seats[k]``."""
     actions = [
@@ -151,8 +184,8 @@ def build_record(
         for r in hand.results
     ]
     return HandRecord(
-        table=table, hand=number, game=hand.game, level=level, sb=sb, bb=bb, ante=ante,
-        bb_ante=bb_ante, button=button, sb_seat=sb_seat, bb_seat=bb_seat,
+        table=table, hand=number, game=hand.game, level=level, blinds=blinds, button=button,
+        sb=sb, bb=bb,
         players={s: players[s] for s in seats},
         starting_stacks={s: hand.starting_stacks[k] for k, s in enumerate(seats)},
         hole_cards={s: cards_text(hand.hole[k]) for k, s in enumerate(seats) if hand.hole[k]},

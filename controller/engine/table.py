@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from controller.engine.cards import parse_card, parse_cards
 from controller.engine.hand import Hand, HandSetup, PlayerSetup, Stage
 from controller.engine.profiles import RuleProfile, load_profile
-from controller.engine.records import HandRecord, Status, build_record
+from controller.engine.records import Blinds, HandRecord, Irregularity, Status, build_record
 from controller.errors import HandStateError, RuleViolation
 
 MAX_SEATS = 10
@@ -114,9 +114,18 @@ class Muck(_Op):
 
 
 class Settle(_Op):
-    """Showdown is over: award the pots."""
+    """Showdown is over: award the pots. ``awards``: the floor's decisions, pot index (from 0)
+    -> winning seats, replacing the evaluation of those pots."""
 
     op: Literal["settle"] = "settle"
+    awards: dict[int, list[int]] = Field(default_factory=dict)
+
+
+class KillHand(_Op):
+    """A dead hand by a floor decision or a binding fold out of turn (PVB 37(5), 23(1))."""
+
+    op: Literal["kill_hand"] = "kill_hand"
+    seat: int
 
 
 class VoidHand(_Op):
@@ -124,12 +133,20 @@ class VoidHand(_Op):
 
     op: Literal["void_hand"] = "void_hand"
     reason: str = ""
+    rule: str = "PVB 33"
     status: Literal["void", "misdeal"] = "void"
+
+
+class MoveButton(_Op):
+    """Put the button on ``seat`` for the next hand, blinds following it (PVB 29(2))."""
+
+    op: Literal["move_button"] = "move_button"
+    seat: int = Field(ge=1, le=MAX_SEATS)
 
 
 Operation = Annotated[
     SitDown | Leave | SetLevel | DrawForButton | StartHand | DealHole | DealBoard | Fold | Check
-    | Call | BetOrRaise | Show | Muck | Settle | VoidHand,
+    | Call | BetOrRaise | Show | Muck | Settle | KillHand | VoidHand | MoveButton,
     Field(discriminator="op"),
 ]
 OPERATION = TypeAdapter(Operation)
@@ -153,6 +170,22 @@ class SeatState(BaseModel):
     new: bool = True  # sat down since the last hand: B4 applies
 
 
+class TableSnapshot(BaseModel):
+    """Everything a table carries from one hand to the next."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    seats: dict[int, SeatState]
+    positions: Positions | None
+    redeal_positions: Positions | None
+    draw_winner: int | None
+    forced_button: int | None
+    hand_number: int
+    level: Level
+    pending_level: Level | None
+    eliminated: list[tuple[int, str]]
+
+
 class Table:
     """Seats and button across hands; the current `Hand`; the records of finished hands."""
 
@@ -169,6 +202,7 @@ class Table:
         self.positions: Positions | None = None  # of the current or last hand
         self._redeal_positions: Positions | None = None  # after a void hand
         self.draw_winner: int | None = None
+        self.forced_button: int | None = None  # set by the floor (PVB 29(2))
         self.hand: Hand | None = None
         self.hand_number = 0
         self.hand_level = self.level
@@ -244,7 +278,9 @@ class Table:
         last = self.positions
         if last is None:  # B1: seat 1 (PVB 26a) or the high-card draw (PVB 26b)
             start = 1
-            if self.profile.button_start == "high-card":
+            if self.forced_button is not None:
+                start = self.forced_button
+            elif self.profile.button_start == "high-card":
                 if self.draw_winner is None:
                     raise HandStateError("draw for the button first (high-card draw)", "PVB 26b")
                 start = self.draw_winner
@@ -309,6 +345,7 @@ class Table:
         self.hand_level = level
         self.positions = positions
         self._redeal_positions = None
+        self.forced_button = None
         for seat in positions.dealt:
             self.seats[seat].new = False
         self._after_hand_step()
@@ -360,13 +397,32 @@ class Table:
         self._current().muck(self._index(op.seat))
 
     def _op_settle(self, op: Settle) -> HandRecord | None:
-        self._current().settle()
+        hand = self._current()
+        awards = {k: [self._index(seat) for seat in seats] for k, seats in op.awards.items()}
+        hand.settle(awards)
         return self._after_hand_step()
+
+    def _op_kill_hand(self, op: KillHand) -> HandRecord | None:
+        self._current().kill(self._index(op.seat))
+        return self._after_hand_step()
+
+    def _op_move_button(self, op: MoveButton) -> None:
+        self._between_hands("moving the button")
+        if not self._in_play(op.seat):
+            raise RuleViolation(f"seat {op.seat} has no player with chips for the button",
+                                "PVB 29(2)")
+        # The next hand is laid out as a first hand from this button (RULES B1 with a given seat).
+        self.positions = None
+        self._redeal_positions = None
+        self.draw_winner = None
+        self.forced_button = op.seat
 
     def _op_void_hand(self, op: VoidHand) -> HandRecord:
         hand = self._current()
         assert self.positions is not None
-        record = self._record(hand, op.status, [op.reason] if op.reason else [])
+        record = self._record(
+            hand, op.status, [Irregularity(rule=op.rule, text=op.reason)] if op.reason else []
+        )
         # Every chip goes back (PVB 33); the same button deals again.
         for k, seat in enumerate(self.positions.dealt):
             self.seats[seat].stack = hand.starting_stacks[k]
@@ -393,18 +449,50 @@ class Table:
         return record
 
     def _record(
-        self, hand: Hand, status: Status = "complete", irregularities: list[str] | None = None
+        self, hand: Hand, status: Status = "complete",
+        irregularities: list[Irregularity] | None = None,
     ) -> HandRecord:
         assert self.positions is not None
         p = self.positions
         level = self.hand_level
         names = {seat: self.seats[seat].player for seat in p.dealt}
         return build_record(
-            hand, table=self.table_id, number=self.hand_number, level=level.level, sb=level.sb,
-            bb=level.bb, ante=level.ante, bb_ante=level.bb_ante, button=p.button,
-            sb_seat=p.sb if p.sb_live else None, bb_seat=p.bb, seats=list(p.dealt),
+            hand, table=self.table_id, number=self.hand_number, level=level.level,
+            blinds=Blinds(sb=level.sb, bb=level.bb, ante=level.ante, bb_ante=level.bb_ante),
+            button=p.button, sb=p.sb if p.sb_live else None, bb=p.bb, seats=list(p.dealt),
             players=names, status=status, irregularities=irregularities,
         )
+
+    # ---------------------------------------------------------------- snapshots
+
+    def snapshot(self) -> TableSnapshot:
+        """The table between hands, for a journal checkpoint (crash recovery without replaying
+        the whole day)."""
+        self._between_hands("a snapshot")
+        return TableSnapshot(
+            seats={seat: state.model_copy() for seat, state in self.seats.items()},
+            positions=self.positions, redeal_positions=self._redeal_positions,
+            draw_winner=self.draw_winner, forced_button=self.forced_button,
+            hand_number=self.hand_number, level=self.level, pending_level=self.pending_level,
+            eliminated=list(self.eliminated),
+        )
+
+    @classmethod
+    def from_snapshot(
+        cls, snapshot: TableSnapshot, *, table_id: str = "1", profile: RuleProfile | None = None,
+        seats: int = MAX_SEATS,
+    ) -> Table:
+        table = cls(table_id=table_id, profile=profile, level=snapshot.level, seats=seats)
+        table.seats = {seat: state.model_copy() for seat, state in snapshot.seats.items()}
+        table.positions = snapshot.positions
+        table._redeal_positions = snapshot.redeal_positions
+        table.draw_winner = snapshot.draw_winner
+        table.forced_button = snapshot.forced_button
+        table.hand_number = snapshot.hand_number
+        table.hand_level = snapshot.level
+        table.pending_level = snapshot.pending_level
+        table.eliminated = list(snapshot.eliminated)
+        return table
 
     # ---------------------------------------------------------------- queries
 

@@ -42,8 +42,8 @@ def test_record_of_a_showdown_and_its_phh_export_round_trip() -> None:
         DealBoard(cards="Jc"), Check(seat=4), Check(seat=9),
         Show(seat=4), Show(seat=9), Settle(),
     ])
-    assert (record.table, record.hand, record.level, record.bb_ante) == ("7", 1, 3, 200)
-    assert (record.button, record.sb_seat, record.bb_seat) == (2, 4, 5)
+    assert (record.table, record.hand, record.level, record.blinds.bb_ante) == ("7", 1, 3, 200)
+    assert (record.button, record.sb, record.bb) == (2, 4, 5)
     assert list(record.starting_stacks) == [4, 5, 9, 2]  # action order from left of the button
     assert record.hole_cards[9] == "9s9d" and record.board == "2d3d4sKhJc"
     assert record.status == "complete"
@@ -65,7 +65,7 @@ def test_heads_up_record_exports_with_reversed_blinds() -> None:
         BetOrRaise(seat=3, to=5_000 - 10), Call(seat=6),
         DealBoard(cards="2c7d9h"), DealBoard(cards="Js"), DealBoard(cards="3s"), Settle(),
     ])
-    assert (record.button, record.sb_seat, record.bb_seat) == (3, 3, 6)
+    assert (record.button, record.sb, record.bb) == (3, 3, 6)
     assert record.finishing_stacks == {6: 0, 3: 10_000}
     text = record.to_phh()
     assert "blinds_or_straddles = [50, 100]" in text  # heads-up lists read reversed (phh-std)

@@ -176,7 +176,7 @@ def test_h2_pvb_14_new_level_applies_from_the_next_hand() -> None:
     assert table.hand is not None and table.hand.current_bet == 200
     assert table.hand.dead_money == 0 and sum(table.hand.contributions) == 300 + 75
     fold_around(table)
-    assert table.records[-1].level == 2 and table.records[-1].ante == 25
+    assert table.records[-1].level == 2 and table.records[-1].blinds.ante == 25
 
 
 def test_big_blind_ante_is_dead_money_posted_by_the_big_blind() -> None:
@@ -252,9 +252,10 @@ def test_i4_pvb_33_void_hand_returns_every_chip_and_the_same_button_deals_again(
     table.apply(DealHole(seat=2, cards="AsKs"))
     with pytest.raises(RuleViolation, match="fouled deck"):
         table.apply(DealHole(seat=3, cards="As2c"))  # the same ace again: fouled deck
-    record = table.apply(VoidHand(reason="As twice: fouled deck (PVB 33)"))
+    record = table.apply(VoidHand(reason="As twice: fouled deck", rule="PVB 33"))
     assert record is not None and record.status == "void"
-    assert record.irregularities == ["As twice: fouled deck (PVB 33)"]
+    (irregularity,) = record.irregularities
+    assert (irregularity.rule, irregularity.text) == ("PVB 33", "As twice: fouled deck")
     assert table.stacks() == after_first  # bets go back
     assert len(table.records) == 2 and table.records[0].status == "complete"
     table.apply(StartHand())
