@@ -74,6 +74,20 @@ def _demo(args: argparse.Namespace) -> int:
                     hardware=not args.no_hardware)
 
 
+def _replay_events(args: argparse.Namespace) -> int:
+    from controller.engine.table import Level
+    from controller.replay_events import record_json, replay_events
+    from controller.session import SessionConfig
+
+    config = SessionConfig(table_id=args.table, profile=args.profile, seats=args.seats,
+                           level=Level(sb=args.sb, bb=args.bb), check_burns=args.check_burns)
+    source = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115
+    with source:
+        for record in replay_events(source, config, errors=sys.stderr):
+            sys.stdout.write(record_json(record) + "\n")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pokertable", description="Instrumented live poker tables under tournament rules."
@@ -85,6 +99,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     replay.add_argument("files", nargs="+", metavar="FILE", help="PHH files (.phh)")
     replay.set_defaults(run=_replay)
+
+    events = sub.add_parser(
+        "replay-events", help="replay a table-event stream (JSON lines) and print one JSON hand "
+        "record per finished hand"
+    )
+    events.add_argument("file", metavar="FILE.jsonl", help="event stream, or - for stdin")
+    events.add_argument("--profile", default="pvb-2020", help="rule profile (default pvb-2020)")
+    events.add_argument("--table", default="1", help="table id in the records")
+    events.add_argument("--seats", type=int, default=10, help="seats at the table (default 10)")
+    events.add_argument("--sb", type=int, default=50, help="small blind before any level event")
+    events.add_argument("--bb", type=int, default=100, help="big blind before any level event")
+    events.add_argument("--check-burns", action="store_true",
+                        help="expect a burn card before each street (PVB 35(2))")
+    events.set_defaults(run=_replay_events)
 
     decode = sub.add_parser(
         "decode", help="decode raw card-reader bytes from stdin into JSON lines (inspection)"

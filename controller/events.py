@@ -67,6 +67,9 @@ class ForeignEvent(_Event):
     type: Literal["foreign"] = "foreign"
     zone: str
     uid: Uid
+    reads: Literal["cards", "chips"] = Field(
+        default="cards", description="Which kind of reader saw it: a card or a chip antenna"
+    )
 
 
 class KeyEvent(_Event):
@@ -94,6 +97,7 @@ class CommandEvent(_Event):
     type: Literal["command"] = "command"
     name: str = Field(min_length=1)
     args: dict[str, Any] = Field(default_factory=dict)
+    by: str | None = Field(default=None, description="Who decided: journaled with the decision")
 
 
 class TickEvent(_Event):

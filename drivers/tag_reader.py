@@ -196,7 +196,7 @@ class TagReader:
             return
         if self.config.reads == "chips":
             if self._chips is None or self._chips.value_of(uid) is None:
-                self._emit(ForeignEvent(zone=zone, uid=uid, ts=now))
+                self._emit(ForeignEvent(zone=zone, uid=uid, reads="chips", ts=now))
             self._settler.changed(antenna, now)
             return
         card = self._deck.card_of(uid) if self._deck else None

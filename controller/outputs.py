@@ -1,0 +1,105 @@
+"""What a table publishes: public events, the public table state, sealed hand records.
+
+These models are the boundary between the table service and whatever carries its output (a local
+sink now, MQTT later). Nothing here ever holds a hole card that was not tabled, except
+`HandRecord` itself, which only the recorder sink receives (DESIGN.md "Secrets").
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from controller.engine.records import Blinds, HandRecord
+
+EventKind = Literal[
+    "hand_started", "action", "street", "show", "muck", "showdown", "payout", "hand_over",
+    "alert", "refused", "decision", "level", "seat", "hold", "device",
+]
+
+
+class PublicEvent(BaseModel):
+    """One thing that happened at the table, told in the floor's words."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: EventKind
+    text: str
+    hand: int = Field(description="Hand number (0 before the first hand)")
+    seat: int | None = None
+    rule: str | None = Field(default=None, description="Rule tag, e.g. 'PVB 30(2)(f)'")
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class SeatView(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    player: str
+    stack: int
+    bet: int = 0
+    in_hand: bool = False
+    folded: bool = False
+    all_in: bool = False
+    cards: int = Field(default=0, description="How many hole cards were read; never which")
+    shown: str | None = Field(default=None, description="Tabled cards, the only public ones")
+    absent: bool = False
+
+
+class PotView(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    amount: int
+    eligible: list[int]
+
+
+class TableState(BaseModel):
+    """The public state of a table: what a floor display shows. Retained by receivers."""
+
+    model_config = ConfigDict(frozen=True)
+
+    table: str
+    hand: int
+    stage: Literal["waiting", "betting", "dealing", "showdown", "over"]
+    street: str | None = None
+    level: int
+    blinds: Blinds
+    pending_level: int | None = None
+    button: int | None = None
+    sb: int | None = None
+    bb: int | None = None
+    seats: dict[int, SeatView]
+    board: str = ""
+    pots: list[PotView] = Field(default_factory=list)
+    actor: int | None = None
+    to_call: int | None = None
+    min_raise_to: int | None = None
+    max_raise_to: int | None = None
+    showdown_order: list[int] = Field(default_factory=list)
+    waiting_for: str = Field(description="What the table waits for, in words")
+    hold: str | None = Field(default=None, description="Hand-for-hand: why shuffling waits")
+    alerts: list[str] = Field(default_factory=list, description="Open irregularities this hand")
+    floor_called: bool = False
+    devices: dict[str, str] = Field(default_factory=dict)
+
+
+class Leds(BaseModel):
+    """The dealer panel's LEDs, derived from the state."""
+
+    model_config = ConfigDict(frozen=True)
+
+    hand_for_hand: bool = False
+    clock: bool = False
+    irregularity: bool = False
+
+
+class Sink(Protocol):
+    """Where a table's output goes. Called from the service loop only, in order."""
+
+    def state(self, state: TableState) -> None: ...
+
+    def event(self, event: PublicEvent) -> None: ...
+
+    def record(self, record: HandRecord) -> None:
+        """A sealed hand record, full (all hole cards): for the recorder only."""
+        ...

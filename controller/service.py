@@ -1,0 +1,157 @@
+"""The table service: drivers -> table events -> journal -> session -> outputs.
+
+One loop thread owns the session and the journal; driver threads only put events on a queue
+(`submit`, the drivers' ``emit``). Each event is journaled (durable) before the session sees it;
+after a crash `TableService` replays the journal into the same hand, same stacks, same pending
+action. Sealed records go to the sink once the journal holds them, so a restart re-delivers a
+record the sink may have missed (at least once; receivers drop duplicates by hand number).
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable
+
+from controller.engine.records import HandRecord
+from controller.events import BadEvent, TableEvent, parse_event
+from controller.journal import Journal
+from controller.outputs import Leds, PublicEvent, Sink, TableState
+from controller.session import SessionConfig, Step, TableSession
+
+log = logging.getLogger(__name__)
+
+_STOP = object()
+
+
+class TableService:
+    def __init__(
+        self, config: SessionConfig, journal: Journal, sink: Sink,
+        leds: Callable[[Leds], None] | None = None,
+    ) -> None:
+        self.config = config
+        self.journal = journal
+        self.sink = sink
+        self._leds_out = leds
+        self._queue: queue.Queue[object] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._last_state: TableState | None = None
+        self._last_leds: Leds | None = None
+        self.session = self._recover()
+
+    # ---------------------------------------------------------------- start-up
+
+    def _recover(self) -> TableSession:
+        """The session as the journal left it: latest snapshot, then every event after it."""
+        recovery = self.journal.recovery()
+        session = TableSession(self.config, recovery.snapshot)
+        for event in recovery.events:
+            step = session.handle(event)
+            for record in step.sealed:  # sealed before the crash but perhaps not stored
+                self.journal.store_record(record)
+        if recovery.events:
+            log.info("table %s: recovered %d events after the last snapshot, hand %d",
+                     self.config.table_id, len(recovery.events), session.table.hand_number)
+        for record in self.journal.undelivered():
+            self._deliver(record)
+        self._publish_state(session)
+        return session
+
+    # ---------------------------------------------------------------- input (any thread)
+
+    def submit(self, event: TableEvent) -> None:
+        """Hand over an event from a driver thread (this is the drivers' ``emit``)."""
+        self._queue.put(event)
+
+    def submit_line(self, line: str) -> None:
+        """Hand over a raw JSON line (a console, a pipe); it is validated in the loop."""
+        self._queue.put(line)
+
+    # ---------------------------------------------------------------- the loop
+
+    def start(self) -> TableService:
+        self._thread = threading.Thread(target=self._run, name="table-service", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Finish the queued events, then stop the loop."""
+        self._queue.put(_STOP)
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    def close(self) -> None:
+        self.stop()
+        self.journal.close()
+
+    def __enter__(self) -> TableService:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is _STOP:
+                return
+            try:
+                if isinstance(item, str):
+                    self.process_line(item)
+                else:
+                    self.process(item)  # type: ignore[arg-type]
+            except Exception:  # the table never stops on one bad event
+                log.exception("table %s: event could not be processed", self.config.table_id)
+
+    def process_line(self, line: str) -> Step | None:
+        try:
+            event = parse_event(line)
+        except BadEvent as exc:
+            log.warning("table %s: rejected input: %s", self.config.table_id, exc)
+            self.journal.reject(line, str(exc))
+            self.sink.event(PublicEvent(kind="refused", text=str(exc),
+                                        hand=self.session.table.hand_number))
+            return None
+        return self.process(event)
+
+    def process(self, event: TableEvent) -> Step:
+        """Journal, apply, publish one event (the loop thread, or a test, calls this)."""
+        session = self.session
+        self.journal.append(event, session.checkpoint(event))
+        try:
+            step = session.handle(event)
+        except Exception:
+            log.exception("table %s: internal error on a %s event; the hand is rebuilt from its "
+                          "journal", self.config.table_id, event.type)
+            session.restore_story()
+            step = Step(False, [PublicEvent(
+                kind="refused", text="internal error: the event was not applied, call the floor",
+                hand=session.table.hand_number,
+            )])
+        for record in step.sealed:
+            if self.journal.store_record(record):
+                self._deliver(record)
+        for public in step.events:
+            if public.kind == "refused":
+                log.warning("table %s: refused: %s (%s)", self.config.table_id, public.text,
+                            public.rule)
+            self.sink.event(public)
+        self._publish_state(session)
+        return step
+
+    def _deliver(self, record: HandRecord) -> None:
+        self.sink.record(record)
+        self.journal.mark_delivered(record.hand)
+
+    def _publish_state(self, session: TableSession) -> None:
+        state = session.state()
+        if state != self._last_state:
+            self._last_state = state
+            self.sink.state(state)
+        leds = session.leds()
+        if leds != self._last_leds:
+            self._last_leds = leds
+            if self._leds_out is not None:
+                self._leds_out(leds)

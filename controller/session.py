@@ -1,0 +1,1237 @@
+"""The table session: table events in, engine operations, public events and hand records out.
+
+This is the table's brain between the drivers and the engine, and it is as pure as the engine: no
+clock, no I/O, no threads. ``handle(event)`` returns what to publish. The service around it owns
+the journal and the outputs; replaying the same events into a fresh session gives the same
+state, which is how the table survives a power cut and how undo and floor corrections work (they
+edit the hand's events and replay them from the snapshot taken at the shuffle).
+
+Rules implemented here name their tags (RULES.md): H1-H5 the hand's life, I1-I5 what the
+antennas reveal about the deal, S3-S7 the showdown, R7 the binding fold out of turn.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from controller.engine.cards import card_text
+from controller.engine.evaluate import category
+from controller.engine.hand import BOARD_CARDS, HOLE_CARDS, STREET_NAMES, Hand, Stage, Street
+from controller.engine.profiles import RuleProfile, load_profile
+from controller.engine.records import Blinds, HandRecord, Irregularity
+from controller.engine.table import (
+    BetOrRaise,
+    Call,
+    Check,
+    DealBoard,
+    DealHole,
+    DrawForButton,
+    Fold,
+    KillHand,
+    Leave,
+    Level,
+    MoveButton,
+    Muck,
+    SetLevel,
+    Settle,
+    Show,
+    SitDown,
+    StartHand,
+    Table,
+    TableSnapshot,
+    VoidHand,
+)
+from controller.errors import RuleViolation, UnknownCards
+from controller.events import (
+    CardEvent,
+    ChipsEvent,
+    CommandEvent,
+    DeclareEvent,
+    ForeignEvent,
+    GoneEvent,
+    HealthEvent,
+    KeyEvent,
+    LevelEvent,
+    SeatEvent,
+    ShuffleEvent,
+    TableEvent,
+    TickEvent,
+)
+from controller.outputs import EventKind, Leds, PotView, PublicEvent, SeatView, TableState
+
+log = logging.getLogger(__name__)
+
+BETTING_KINDS = frozenset({"fold", "check", "call", "bet", "raise"})
+AGGRESSIVE_KINDS = frozenset({"call", "bet", "raise"})
+
+
+class Refused(RuleViolation):
+    """An event the session does not accept; it changed nothing."""
+
+
+class SessionConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    table_id: str = "1"
+    profile: str = Field(default="pvb-2020", description="Rule profile name or TOML path")
+    seats: int = Field(default=10, ge=2, le=10)
+    level: Level = Field(default_factory=lambda: Level(sb=50, bb=100))
+    check_burns: bool = Field(
+        default=False, description="PVB 35(2): expect a burn card before each street (needs a "
+        "burn or muck antenna)"
+    )
+
+
+class SessionSnapshot(BaseModel):
+    """The session between hands: the journal's checkpoint at every shuffle press."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    table: TableSnapshot
+    hold: str | None = None
+    queued_seats: list[SeatEvent] = Field(default_factory=list)
+    pending_record: HandRecord | None = None
+    absent: list[int] = Field(default_factory=list)
+    devices: dict[str, str] = Field(default_factory=dict)
+    draw: dict[int, str] = Field(default_factory=dict)
+
+
+@dataclass
+class Step:
+    """What one event did: accepted or refused, what to publish, which records were sealed."""
+
+    accepted: bool
+    events: list[PublicEvent] = field(default_factory=list)
+    sealed: list[HandRecord] = field(default_factory=list)
+
+
+@dataclass
+class HandTrack:
+    """What the antennas told us about the current hand."""
+
+    started: float | None
+    wanted: int  # hole cards per seat (2 hold'em, 4 Omaha)
+    dealt: tuple[int, ...]
+    zone_of: dict[str, str] = field(default_factory=dict)  # card -> where it was seen
+    uid_of: dict[str, str] = field(default_factory=dict)
+    seat_cards: dict[int, list[str]] = field(default_factory=dict)
+    hole_reads: int = 0
+    board_buffer: list[str] = field(default_factory=list)
+    burns: int = 0  # since the last street
+    preset_burn: bool = False  # an extra card became the next burn card (PVB 34, 35(1))
+    zone_chips: dict[int, int] = field(default_factory=dict)
+    irregularities: list[Irregularity] = field(default_factory=list)
+    posting_alerts: dict[int, Irregularity] = field(default_factory=dict)
+    pending_folds: set[int] = field(default_factory=set)
+    awards: dict[int, list[int]] = field(default_factory=dict)
+    deal_checked: bool = False
+    at_seat_done: bool = False
+    showdown_told: bool = False
+    face_up_told: bool = False
+    order_alerted: bool = False
+    settle_at: int | None = None  # index in the hand's events of the event that settled it
+    floor_called: bool = False
+
+
+class TableSession:
+    """One table, from its first seat event on. Not thread-safe: one loop owns it."""
+
+    def __init__(self, config: SessionConfig | None = None,
+                 snapshot: SessionSnapshot | None = None) -> None:
+        self.config = config or SessionConfig()
+        self.profile: RuleProfile = load_profile(self.config.profile)
+        if snapshot is None:
+            self.table = Table(table_id=self.config.table_id, profile=self.profile,
+                               level=self.config.level, seats=self.config.seats)
+            snapshot = self._make_snapshot()
+        self._load(snapshot)
+
+    # ---------------------------------------------------------------- snapshots and replay
+
+    def _load(self, snapshot: SessionSnapshot) -> None:
+        self.table = Table.from_snapshot(snapshot.table, table_id=self.config.table_id,
+                                         profile=self.profile, seats=self.config.seats)
+        self.hold = snapshot.hold
+        self.queued_seats = list(snapshot.queued_seats)
+        self.pending_record = snapshot.pending_record
+        self.absent = set(snapshot.absent)
+        self.devices = dict(snapshot.devices)
+        self.draw = dict(snapshot.draw)
+        self.track: HandTrack | None = None
+        self.snapshot = snapshot
+        self.events: list[TableEvent] = []  # accepted since the snapshot: the hand's story
+        self._out: list[PublicEvent] = []
+        self._sealed: list[HandRecord] = []
+
+    def _make_snapshot(self) -> SessionSnapshot:
+        return SessionSnapshot(
+            table=self.table.snapshot(), hold=getattr(self, "hold", None),
+            queued_seats=list(getattr(self, "queued_seats", [])),
+            pending_record=getattr(self, "pending_record", None),
+            absent=sorted(getattr(self, "absent", set())),
+            devices=dict(getattr(self, "devices", {})), draw=dict(getattr(self, "draw", {})),
+        )
+
+    def checkpoint(self, event: TableEvent) -> SessionSnapshot | None:
+        """The snapshot the journal stores with ``event``: at every shuffle press between hands,
+        taken before the press is applied."""
+        if isinstance(event, ShuffleEvent) and self._between_hands():
+            return self._make_snapshot()
+        return None
+
+    def _replayed(self, events: list[TableEvent]) -> TableSession:
+        """A fresh session from this hand's snapshot with ``events`` applied; refuses (raises)
+        if any of them is no longer accepted."""
+        fresh = TableSession(self.config, self.snapshot)
+        for event in events:
+            if not fresh._dispatch_accepting(event):
+                raise Refused("the correction makes a later action of this hand illegal",
+                              "PVB 64(1)")
+        return fresh
+
+    def _adopt(self, other: TableSession) -> None:
+        out, sealed = self._out, self._sealed
+        self.__dict__.update(other.__dict__)
+        self._out, self._sealed = out, sealed
+
+    def _dispatch_accepting(self, event: TableEvent) -> bool:
+        try:
+            changed = self._dispatch(event)
+        except RuleViolation:
+            return False
+        if changed:
+            self.events.append(event)
+        return True
+
+    # ---------------------------------------------------------------- entry point
+
+    def handle(self, event: TableEvent) -> Step:
+        """Apply one event. A refused event changes nothing and says why."""
+        self._out, self._sealed = [], []
+        try:
+            changed = self._dispatch(event)
+        except RuleViolation as exc:
+            # A refusal changes nothing: whatever the handler touched before it found the
+            # problem is put back by replaying the hand's story from its snapshot.
+            self.restore_story()
+            refusal = self._event("refused", exc.reason, rule=exc.rule,
+                                  seat=getattr(event, "seat", None))
+            return Step(False, [refusal], [])
+        if changed:
+            self.events.append(event)
+        return Step(True, self._out, self._sealed)
+
+    def restore_story(self) -> None:
+        """Rebuild the state from the snapshot and the accepted events of this hand (after a
+        refusal, or after an unexpected error in the service)."""
+        fresh = TableSession(self.config, self.snapshot)
+        for event in list(self.events):
+            fresh._dispatch_accepting(event)
+        self._adopt(fresh)
+
+    def _dispatch(self, event: TableEvent) -> bool:
+        """Returns whether the event changed anything (and belongs to the hand's story)."""
+        match event:
+            case ShuffleEvent():
+                return self._shuffle(event)
+            case SeatEvent():
+                return self._seat(event)
+            case LevelEvent():
+                return self._level(event)
+            case CardEvent():
+                return self._card(event)
+            case GoneEvent() | TickEvent():
+                return False  # presence alone decides nothing; time matters from issue 5 on
+            case ForeignEvent():
+                return self._foreign(event)
+            case ChipsEvent():
+                return self._chips(event)
+            case KeyEvent():
+                return self._key(event)
+            case DeclareEvent():
+                return self._declare(event)
+            case CommandEvent():
+                return self._command(event)
+            case HealthEvent():
+                return self._health(event)
+        raise Refused(f"unknown event {event!r}", "DESIGN")  # pragma: no cover
+
+    # ---------------------------------------------------------------- helpers
+
+    def _event(self, kind: EventKind, text: str, *, rule: str | None = None,
+               seat: int | None = None, **data: Any) -> PublicEvent:
+        return PublicEvent(kind=kind, text=text, hand=self.table.hand_number, seat=seat,
+                           rule=rule, data=data)
+
+    def _say(self, kind: EventKind, text: str, *, rule: str | None = None,
+             seat: int | None = None, **data: Any) -> None:
+        self._out.append(self._event(kind, text, rule=rule, seat=seat, **data))
+
+    def _irregular(self, rule: str, text: str, seat: int | None = None,
+                   by: str | None = None, kind: EventKind = "alert") -> None:
+        assert self.track is not None
+        self.track.irregularities.append(Irregularity(rule=rule, text=text, seat=seat, by=by))
+        self._say(kind, text, rule=rule, seat=seat)
+
+    def _hand(self) -> Hand | None:
+        """The hand in progress, or None between hands."""
+        hand = self.table.hand
+        if hand is None or hand.stage is Stage.OVER or self.track is None:
+            return None
+        return hand
+
+    def _between_hands(self) -> bool:
+        return self._hand() is None
+
+    def _seat_index(self, seat: int) -> int | None:
+        p = self.table.positions
+        if p is None or seat not in p.dealt:
+            return None
+        return p.dealt.index(seat)
+
+    def _substantial(self) -> bool:
+        """RULES I2 (PVB 31): two consecutive actions at least one of which is a bet, raise or
+        call, or any three actions."""
+        hand = self.table.hand
+        if hand is None:
+            return False
+        kinds = [a.kind for a in hand.log if a.kind in BETTING_KINDS]
+        if len(kinds) >= 3:
+            return True
+        return len(kinds) == 2 and bool(AGGRESSIVE_KINDS & set(kinds))
+
+    # ---------------------------------------------------------------- hand lifecycle
+
+    def _shuffle(self, event: ShuffleEvent) -> bool:
+        hand = self._hand()
+        if hand is not None:
+            actor = self.table.actor_seat()
+            waiting = f"seat {actor} is to act" if actor else "it is not finished"
+            raise Refused(f"shuffle pressed during hand {self.table.hand_number}: {waiting}; "
+                          "finish the hand or call the floor", "PVB 64(1)")
+        # Checkpoint first, whatever comes of the press: the journal stores the same snapshot
+        # with it, so a restarted table and this one tell the same story.
+        self.snapshot = self._make_snapshot()
+        self.events = []
+        self.track = None
+        if self.hold is not None:
+            raise Refused(f"hand-for-hand: the table waits for the tournament director before "
+                          f"the next hand ({self.hold})", "PVB 35a")
+        self._apply_queued_seats()
+        table = self.table
+        table.next_positions()  # raises when fewer than two players can play
+        if self.pending_record is not None:  # H3: the next hand seals the last one
+            self._sealed.append(self.pending_record)
+            self.pending_record = None
+        level_before = table.level
+        table.apply(StartHand())
+        p = table.positions
+        assert p is not None and table.hand is not None
+        self.track = HandTrack(started=event.ts, wanted=HOLE_CARDS[table.hand.game],
+                               dealt=p.dealt)
+        level = table.level
+        if level != level_before:
+            self._say("level", f"level {level.level} applies from this hand: "
+                      f"{_blinds_text(level)}", rule="PVB 14(1)")
+        sb = f"small blind seat {p.sb}" if p.sb_live else "dead small blind"
+        self._say("hand_started", f"hand {table.hand_number}: button seat {p.button}, {sb}, "
+                  f"big blind seat {p.bb}; {_blinds_text(level)}", rule="PVB 14(3)",
+                  button=p.button, sb=p.sb if p.sb_live else None, bb=p.bb,
+                  dealt=list(p.dealt), level=level.level)
+        self._after_step()
+        return True
+
+    def _apply_queued_seats(self) -> None:
+        queued, self.queued_seats = self.queued_seats, []
+        for event in queued:
+            try:
+                self._seat_now(event)
+            except RuleViolation as exc:
+                self._say("refused", f"seat {event.seat}: {exc.reason}", rule=exc.rule,
+                          seat=event.seat)
+
+    def _seat(self, event: SeatEvent) -> bool:
+        if event.seat > self.table.seat_count:
+            raise Refused(f"seat {event.seat} does not exist at this table", "PVB 09")
+        if event.player is not None and event.stack <= 0:
+            raise Refused(f"seat {event.seat}: a player sits down with chips", "PVB 12")
+        if not self._between_hands():
+            # Judge the change against the seats as they will be after the queued ones.
+            occupied = event.seat in self.table.seats
+            for queued in self.queued_seats:
+                if queued.seat == event.seat:
+                    occupied = queued.player is not None
+            if event.player is not None and occupied:
+                raise Refused(f"seat {event.seat} is taken", "PVB 09")
+            if event.player is None and not occupied:
+                raise Refused(f"seat {event.seat} is already empty", "PVB 09")
+            self.queued_seats.append(event)
+            what = f"{event.player} sits down" if event.player else "the player leaves"
+            self._say("seat", f"seat {event.seat}: {what} after this hand", seat=event.seat)
+            return True
+        self._seat_now(event)
+        return True
+
+    def _seat_now(self, event: SeatEvent) -> None:
+        table = self.table
+        current = table.seats.get(event.seat)
+        if event.player is None:
+            if current is None:
+                raise Refused(f"seat {event.seat} is already empty", "PVB 09")
+            table.apply(Leave(seat=event.seat))
+            self.absent.discard(event.seat)
+            self._say("seat", f"seat {event.seat}: {current.player} leaves the table",
+                      seat=event.seat)
+            return
+        if current is not None:
+            raise Refused(f"seat {event.seat} is taken by {current.player}", "PVB 09")
+        table.apply(SitDown(seat=event.seat, player=event.player, stack=event.stack))
+        self._say("seat", f"seat {event.seat}: {event.player} sits down with {event.stack:,}",
+                  seat=event.seat, player=event.player, stack=event.stack)
+
+    def _level(self, event: LevelEvent) -> bool:
+        level = Level(level=event.level, sb=event.sb, bb=event.bb, ante=event.ante,
+                      bb_ante=event.bb_ante, smallest_chip=self.table.level.smallest_chip)
+        self.table.apply(SetLevel(level=level))
+        self._say("level", f"level {event.level} ({_blinds_text(level)}) from the next hand",
+                  rule="PVB 14(2)", level=event.level)
+        return True
+
+    def _health(self, event: HealthEvent) -> bool:
+        if self.devices.get(event.device) == event.status:
+            return False
+        self.devices[event.device] = event.status
+        self._say("device", f"{event.device}: {event.status}")
+        return True
+
+    def _foreign(self, event: ForeignEvent) -> bool:
+        if event.reads == "chips":
+            self._say("alert", f"a chip no chip set knows in {event.zone}: take it out of play",
+                      rule="PVB 33")
+            return True
+        hand = self._hand()
+        if hand is None:
+            self._say("alert", f"a card of no registered deck on {event.zone}: take it out of "
+                      "the deck", rule="APSA 2.1.14")
+            return True
+        self._foul(f"a card of no registered deck on {event.zone}")
+        return True
+
+    def _foul(self, what: str) -> None:
+        """RULES I4: a fouled deck voids the hand; every bet goes back, earlier hands stand."""
+        self._irregular("PVB 33", f"{what}: fouled deck, the hand is void and every bet goes "
+                        "back (APSA 2.1.14)")
+        self._end_void("void", "PVB 33")
+
+    def _end_void(self, status: Literal["void", "misdeal"], rule: str) -> None:
+        self.table.apply(VoidHand(status=status, rule=rule))
+        record = self.table.records[-1]
+        self._finish(record)
+
+    # ---------------------------------------------------------------- cards
+
+    def _card(self, event: CardEvent) -> bool:
+        track = self.track
+        hand = self.table.hand
+        if track is None or hand is None:
+            return self._card_between_hands(event)
+        if hand.stage is Stage.OVER:
+            if event.zone == "board":  # the card is never recorded nor shown
+                self._say("alert", "no rabbit hunting: the hand is over, the card stays "
+                          "unseen", rule="PVB 22")
+                return True
+            return False
+        card, zone = event.card, event.zone
+        seen = track.zone_of.get(card)
+        if seen is not None:
+            if event.uid and card in track.uid_of and track.uid_of[card] != event.uid:
+                self._foul(f"{card_text_safe(card, zone)} twice (two tags)")
+                return True
+            if seen == zone:
+                return False  # the same card read again
+            if zone == "muck":
+                return self._to_muck(card, seen)
+            if seen in ("muck", "burn"):
+                self._foul(f"a card from the {seen} came back on {zone}")
+                return True
+            self._foul(f"a card seen on {seen} came up again on {zone}")
+            return True
+        track.zone_of[card] = zone
+        if event.uid:
+            track.uid_of[card] = event.uid
+        if zone.startswith("seat:"):
+            return self._hole_card(int(zone[5:]), card)
+        if zone == "board":
+            return self._board_card(hand, card)
+        if zone == "burn":
+            track.burns += 1
+            return True
+        # A card straight from the stub into the muck: a burn card (muck and burn share it).
+        track.burns += 1
+        return True
+
+    def _card_between_hands(self, event: CardEvent) -> bool:
+        if event.zone == "board" and self.pending_record is not None:
+            self._say("alert", "no rabbit hunting: the hand is over, the card stays unseen",
+                      rule="PVB 22")
+            return True
+        if (event.zone.startswith("seat:") and self.table.positions is None
+                and self.profile.button_start == "high-card"):
+            seat = int(event.zone[5:])
+            if seat in self.table.seats and seat not in self.draw:
+                self.draw[seat] = event.card
+                self._say("action", f"seat {seat} draws {event.card} for the button",
+                          rule="PVB 26b", seat=seat)
+                if set(self.draw) >= set(self.table.seats):
+                    self.table.apply(DrawForButton(cards=dict(self.draw)))
+                    self.draw = {}
+                    winner = self.table.draw_winner
+                    self._say("decision", f"seat {winner} wins the draw: the button starts there",
+                              rule="PVB 26b", seat=winner)
+                return True
+        return False
+
+    def _hole_card(self, seat: int, card: str) -> bool:
+        track = self.track
+        hand = self.table.hand
+        assert track is not None and hand is not None
+        index = self._seat_index(seat)
+        expected_seat = track.dealt[track.hole_reads % len(track.dealt)]
+        in_deal = track.hole_reads < track.wanted * len(track.dealt)
+        track.hole_reads += 1
+        if index is None:
+            self._irregular("PVB 30(2)(e)", f"a card went to seat {seat}, which is not dealt in: "
+                            "misdeal, unless substantial action has taken place (PVB 30(5))",
+                            seat=seat)
+            return True
+        if track.hole_reads == 1 and seat != expected_seat:
+            self._irregular("PVB 30(2)(d)", f"the first card went to seat {seat} instead of "
+                            f"seat {expected_seat}: misdeal", seat=seat)
+            track.order_alerted = True
+        elif in_deal and seat != expected_seat and not track.order_alerted:
+            track.order_alerted = True
+            self._irregular("PVB 30(2)(h)", f"cards dealt out of order: seat {seat} got a card "
+                            f"when seat {expected_seat} was due: misdeal", seat=seat)
+        cards = track.seat_cards.setdefault(seat, [])
+        cards.append(card)
+        if len(cards) > track.wanted:
+            self._irregular("PVB 30(6)", f"seat {seat} holds {len(cards)} cards: misdeal before "
+                            "substantial action; after it the floor draws one as the next burn "
+                            "card", seat=seat)
+            return True
+        if len(cards) == track.wanted:
+            self.table.apply(DealHole(seat=seat, cards="".join(cards)))
+            self._say("action", f"seat {seat} has {track.wanted} cards", seat=seat)
+        self._check_at_seat()
+        return True
+
+    def _check_at_seat(self) -> None:
+        """RULES H5: an absent player is dead when the first card (PVB 23(1)) or every card
+        (BPS 8, APSA 5.4.2) is dealt; he still posts (H4)."""
+        track = self.track
+        assert track is not None
+        if track.at_seat_done:
+            return
+        if self.profile.at_seat == "all-cards" and not all(
+            len(track.seat_cards.get(s, [])) >= track.wanted for s in track.dealt
+        ):
+            return
+        track.at_seat_done = True
+        rule = "PVB 23(1)" if self.profile.at_seat == "first-card" else "APSA 5.4.2"
+        for seat in track.dealt:
+            if seat in self.absent and self._hand() is not None:
+                hand = self.table.hand
+                index = self._seat_index(seat)
+                if hand is not None and index is not None and not hand.folded[index]:
+                    self.table.apply(KillHand(seat=seat))
+                    self._irregular(rule, f"seat {seat} was not at the seat when the cards were "
+                                    "dealt: the hand is dead, the blinds stay", seat=seat)
+                    self._after_step()
+
+    def _board_card(self, hand: Hand, card: str) -> bool:
+        track = self.track
+        assert track is not None
+        if hand.stage is Stage.BETTING or hand.stage is Stage.SHOWDOWN:
+            del track.zone_of[card]
+            street_acted = any(a.street == hand.street and a.kind in BETTING_KINDS
+                               for a in hand.log)
+            if hand.stage is Stage.BETTING and hand.street > Street.PREFLOP and not street_acted:
+                # PVB 34 (four-card flop) / 35(1): the extra card is the next burn card.
+                track.zone_of[card] = "burn"
+                track.preset_burn = True
+                rule = "PVB 34" if hand.street is Street.FLOP else "PVB 35(1)"
+                self._irregular(rule, f"an extra card on the {STREET_NAMES[hand.street]}: it "
+                                f"becomes the burn card of the next street")
+                return True
+            self._irregular("PVB 35(5)", f"a board card came before the "
+                            f"{STREET_NAMES[hand.street]} betting finished: it goes back into "
+                            "the stub, the betting round is finished, then the card is dealt "
+                            "again")
+            return True
+        street = Street(hand.street + 1)
+        if not track.board_buffer and self.config.check_burns:
+            burns = track.burns + (1 if track.preset_burn else 0)
+            if burns != 1:
+                what = "no burn card" if burns == 0 else f"{burns} burn cards"
+                self._irregular("PVB 35(2)", f"{what} before the {STREET_NAMES[street]}")
+        track.board_buffer.append(card)
+        if len(track.board_buffer) < BOARD_CARDS[street]:
+            return True
+        cards = "".join(track.board_buffer)
+        track.board_buffer = []
+        track.burns = 0
+        track.preset_burn = False
+        self.table.apply(DealBoard(cards=cards))
+        self._say("street", f"{STREET_NAMES[street]}: {_spaced(cards)}", cards=cards,
+                  street=STREET_NAMES[street])
+        self._after_step()
+        return True
+
+    def _to_muck(self, card: str, seen: str) -> bool:
+        """A card reaching the muck antenna: a fold, or a muck at showdown."""
+        track = self.track
+        hand = self.table.hand
+        assert track is not None and hand is not None
+        track.zone_of[card] = "muck"
+        if not seen.startswith("seat:"):
+            return True
+        seat = int(seen[5:])
+        index = self._seat_index(seat)
+        if index is None or hand.folded[index] or hand.mucked[index]:
+            return True
+        if hand.stage is Stage.SHOWDOWN or (hand.all_in_showdown() and hand.shown[index]):
+            if hand.shown[index]:
+                return True  # tabled, then pushed away: cards speak (PVB 53)
+            self.table.apply(Muck(seat=seat))
+            self._say("muck", f"seat {seat} mucks: the hand gives up its claim to the pot",
+                      rule="PVB 56", seat=seat)
+            self._after_step()
+            return True
+        if hand.stage is Stage.DEALING or self.table.actor_seat() != seat:
+            track.pending_folds.add(seat)
+            self._say("action", f"seat {seat} folded out of turn: binding, applied in turn",
+                      rule="PVB 37(5)", seat=seat)
+            self._after_step()
+            return True
+        self._betting(Fold(seat=seat), seat, "folds")
+        return True
+
+    # ---------------------------------------------------------------- chips (posting only)
+
+    def _chips(self, event: ChipsEvent) -> bool:
+        track = self.track
+        hand = self._hand()
+        if track is None or hand is None or not event.zone.startswith("seat:"):
+            return False
+        seat = int(event.zone[5:])
+        total = sum(event.chips)
+        track.zone_chips[seat] = total
+        if self._voluntary_actions(hand):
+            return True  # bets from chips: issue 5
+        index = self._seat_index(seat)
+        owed = 0
+        if index is not None:
+            owed = sum(a.amount for a in hand.log
+                       if a.player == index and a.kind in ("ante", "blind"))
+        if total == owed:
+            track.posting_alerts.pop(seat, None)
+            return True
+        text = (f"seat {seat} put {total:,} in the betting zone but owes {owed:,} in blinds "
+                "and antes")
+        track.posting_alerts[seat] = Irregularity(rule="APSA 5.4.1", text=text, seat=seat)
+        self._say("alert", text, rule="APSA 5.4.1", seat=seat)
+        return True
+
+    @staticmethod
+    def _voluntary_actions(hand: Hand) -> int:
+        return sum(1 for a in hand.log if a.kind in BETTING_KINDS)
+
+    # ---------------------------------------------------------------- actions
+
+    def _declare(self, event: DeclareEvent) -> bool:
+        hand = self._hand()
+        if hand is None:
+            raise Refused(f"seat {event.seat} declared {event.action}, but no hand is running",
+                          "PVB 14(3)")
+        seat = event.seat
+        index = self._seat_index(seat)
+        if index is None:
+            raise Refused(f"seat {seat} is not dealt in this hand", "PVB 30(2)")
+        actor = self.table.actor_seat()
+        if event.action == "fold" and hand.stage is Stage.SHOWDOWN and not hand.mucked[index]:
+            self.table.apply(Muck(seat=seat))
+            self._say("muck", f"seat {seat} mucks: the hand gives up its claim to the pot",
+                      rule="PVB 56", seat=seat)
+            self._after_step()
+            return True
+        if event.action == "fold" and actor != seat and not hand.folded[index]:
+            assert self.track is not None
+            self.track.pending_folds.add(seat)
+            self._say("action", f"seat {seat} folded out of turn: binding, applied in turn",
+                      rule="PVB 37(5)", seat=seat)
+            self._after_step()
+            return True
+        if hand.stage is not Stage.BETTING:
+            raise Refused(f"seat {seat} declared {event.action}, but the "
+                          f"{STREET_NAMES[hand.street]} betting is over", "PVB 36")
+        if actor != seat:
+            raise Refused(f"seat {seat} declared {event.action} out of turn: seat {actor} is "
+                          "to act", "PVB 36, 37")
+        everything = hand.bets[index] + hand.stacks[index]
+        match event.action:
+            case "fold":
+                self._betting(Fold(seat=seat), seat, "folds")
+            case "check":
+                self._betting(Check(seat=seat), seat, "checks")
+            case "call":
+                self._betting(Call(seat=seat), seat, "calls")
+            case "bet" | "raise":
+                if event.amount is None:
+                    raise Refused(f"seat {seat} {event.action}s: say how much (the total of "
+                                  "the bet or raise this round)", "PVB 36(2)")
+                word = "bets" if hand.current_bet == 0 else "raises to"
+                self._betting(BetOrRaise(seat=seat, to=event.amount), seat,
+                              f"{word} {event.amount:,}")
+            case "allin":
+                if everything > hand.current_bet and hand.can("bet_or_raise_to", index,
+                                                               everything):
+                    self._betting(BetOrRaise(seat=seat, to=everything), seat,
+                                  f"is all-in for {everything:,}")
+                else:
+                    self._betting(Call(seat=seat), seat, "calls all-in")
+        return True
+
+    def _betting(self, op: Fold | Check | Call | BetOrRaise, seat: int, words: str) -> None:
+        """A betting action in turn. Before the first one, RULES I1 and H4 are checked."""
+        hand = self.table.hand
+        assert hand is not None
+        index = self._seat_index(seat)
+        assert index is not None
+        # Verify first: a refused action must not even raise the deal's alerts.
+        amount = 0
+        if isinstance(op, BetOrRaise):
+            hand.verify_bet_or_raise_to(index, op.to)
+            amount = op.to - hand.bets[index]
+        elif isinstance(op, Call):
+            hand.verify_call(index)
+            amount = hand.to_call(index)
+        elif isinstance(op, Check):
+            hand.verify_check(index)
+        else:
+            hand.verify_fold(index)
+        if not self._voluntary_actions(hand):
+            self._check_deal()
+        self.table.apply(op)
+        all_in = " (all-in)" if hand.all_in[index] else ""
+        self._say("action", f"seat {seat} {words}{all_in}", seat=seat,
+                  action=type(op).__name__.lower(), amount=amount)
+        self._after_step()
+
+    def _check_deal(self) -> None:
+        """RULES I1 at the first action: every seat dealt in holds its cards; H4 the blinds in
+        the betting zones match what was posted."""
+        track = self.track
+        assert track is not None
+        if track.deal_checked:
+            return
+        track.deal_checked = True
+        for irregularity in track.posting_alerts.values():
+            track.irregularities.append(irregularity)
+        if track.zone_chips:
+            hand = self.table.hand
+            assert hand is not None
+            for k, seat in enumerate(track.dealt):
+                owed = sum(a.amount for a in hand.log
+                           if a.player == k and a.kind in ("ante", "blind"))
+                if owed and seat not in track.zone_chips:
+                    self._irregular("APSA 5.4.1", f"seat {seat} owes {owed:,} in blinds and "
+                                    "antes, but nothing was seen in the betting zone", seat=seat)
+        if not track.hole_reads:
+            return  # no seat antennas at this table: nothing to check
+        for seat in track.dealt:
+            got = len(track.seat_cards.get(seat, []))
+            if got == 0:
+                self._irregular("PVB 30(2)(f)", f"seat {seat} is dealt in but has no cards: "
+                                "misdeal, unless substantial action has taken place (PVB 30(5))",
+                                seat=seat)
+            elif got < track.wanted:
+                self._irregular("PVB 30(2)(g)", f"seat {seat} has {got} of {track.wanted} cards: "
+                                "misdeal, unless substantial action has taken place (PVB 30(5))",
+                                seat=seat)
+
+    def _confirm(self) -> bool:
+        hand = self._hand()
+        if hand is None:
+            raise Refused("confirm pressed, but no hand is running", "PVB 14(3)")
+        if hand.stage is Stage.BETTING:
+            seat = self.table.actor_seat()
+            assert seat is not None
+            index = self._seat_index(seat)
+            assert index is not None
+            if hand.to_call(index):
+                raise Refused(f"seat {seat} cannot check: {hand.to_call(index):,} to call",
+                              "PVB 36")
+            self._betting(Check(seat=seat), seat, "checks")
+            return True
+        if hand.stage is Stage.SHOWDOWN:
+            seat = self._next_to_show()
+            if seat is None:
+                raise Refused("every hand at showdown has been shown or mucked", "PVB 55")
+            return self._show(seat)
+        raise Refused(f"confirm pressed, but the {STREET_NAMES[hand.street]} cards are due",
+                      "PVB 36")
+
+    # ---------------------------------------------------------------- showdown
+
+    def _contenders(self, hand: Hand) -> list[int]:
+        assert self.track is not None
+        return [self.table.seat_of(i) for i in hand.showdown_order()
+                if self.table.seat_of(i) not in self.track.pending_folds]
+
+    def _next_to_show(self) -> int | None:
+        hand = self.table.hand
+        assert hand is not None
+        for seat in self._contenders(hand):
+            index = self._seat_index(seat)
+            assert index is not None
+            if not hand.shown[index]:
+                return seat
+        return None
+
+    def _show(self, seat: int) -> bool:
+        hand = self.table.hand
+        index = self._seat_index(seat)
+        if hand is None or index is None:
+            raise Refused(f"seat {seat} has no hand to show", "PVB 56")
+        if hand.shown[index]:
+            return False
+        if not hand.hole[index]:
+            raise Refused(f"seat {seat}'s cards were never read: the floor awards the pot",
+                          "PVB 53")
+        self.table.apply(Show(seat=seat))
+        cards = card_text_list(hand.hole[index])
+        self._say("show", f"seat {seat} shows {_spaced(cards)}", seat=seat, cards=cards)
+        self._after_step()
+        return True
+
+    def _after_step(self) -> None:
+        """After any change: apply binding folds in turn (R7), announce showdowns (S3, S4),
+        settle when every claim is known (S5), finish the hand."""
+        table = self.table
+        track = self.track
+        hand = table.hand
+        if hand is None or track is None:
+            return
+        while hand.stage is Stage.BETTING:
+            actor = table.actor_seat()
+            if actor is None or actor not in track.pending_folds:
+                break
+            track.pending_folds.discard(actor)
+            table.apply(Fold(seat=actor))
+            self._say("action", f"seat {actor} folds (folded out of turn)", rule="PVB 37(5)",
+                      seat=actor)
+        if hand.stage is Stage.OVER:
+            self._finish(table.records[-1])
+            return
+        if hand.all_in_showdown() and not track.face_up_told:
+            track.face_up_told = True
+            self._say("showdown", "all-in and no more betting: every hand is turned face up",
+                      rule="PVB 54")
+            for seat in self._contenders(hand):
+                index = self._seat_index(seat)
+                if index is not None and hand.hole[index] and not hand.shown[index]:
+                    table.apply(Show(seat=seat))
+                    cards = card_text_list(hand.hole[index])
+                    self._say("show", f"seat {seat} shows {_spaced(cards)}", seat=seat,
+                              cards=cards, rule="PVB 54")
+        if hand.stage is not Stage.SHOWDOWN:
+            return
+        for seat in list(track.pending_folds):
+            index = self._seat_index(seat)
+            if index is not None and not hand.mucked[index] and not hand.folded[index]:
+                table.apply(Muck(seat=seat))
+        contenders = self._contenders(hand)
+        if not track.showdown_told:
+            track.showdown_told = True
+            if len(contenders) > 1:
+                self._say("showdown", f"showdown: seat {contenders[0]} shows first",
+                          rule="PVB 55", order=contenders)
+        unshown = [s for s in contenders if not hand.shown[self._seat_index(s) or 0]]
+        if len(contenders) > 1 and unshown:
+            return
+        try:
+            table.apply(Settle(awards={k: seats for k, seats in track.awards.items()}))
+        except UnknownCards as exc:
+            self._say("alert", f"{exc}: the floor awards the pot", rule="PVB 53")
+            return
+        self._finish(table.records[-1])
+
+    def _finish(self, record: HandRecord) -> None:
+        """The hand is over: pay out, keep the record until the next shuffle seals it (H3)."""
+        track = self.track
+        assert track is not None
+        track.settle_at = len(self.events)
+        for irregularity in track.posting_alerts.values():
+            if irregularity not in track.irregularities:
+                track.irregularities.append(irregularity)
+        record = record.model_copy(update={
+            "irregularities": list(record.irregularities) + track.irregularities,
+            "started": track.started,
+        })
+        self.pending_record = record
+        if record.status == "complete":
+            for k, pot in enumerate(record.pots):
+                shares = ", ".join(f"seat {s} {chips:,}" for s, chips in pot.shares.items())
+                hand_name = f" with {pot.winning_hand}" if pot.winning_hand else ""
+                self._say("payout", f"pot {k + 1} ({pot.amount:,}): {shares}{hand_name}",
+                          rule="PVB 63", pot=k + 1, amount=pot.amount, shares=pot.shares,
+                          winning_hand=pot.winning_hand)
+        else:
+            self._say("hand_over", f"hand {record.hand} is {record.status}: every bet goes back, "
+                      "the same button deals again", rule="PVB 30" if record.status ==
+                      "misdeal" else "PVB 33", status=record.status)
+        for number, player in self.table.eliminated:
+            if number == record.hand:
+                self._say("seat", f"{player} is eliminated in hand {number}", rule="PVB 64b",
+                          player=player)
+        self._say("hand_over", f"hand {record.hand} is over: press shuffle for the next hand",
+                  status=record.status)
+        self._apply_queued_seats()
+
+    # ---------------------------------------------------------------- keys and the floor
+
+    def _key(self, event: KeyEvent) -> bool:
+        if event.key == "confirm":
+            return self._confirm()
+        if event.key == "undo":
+            self._undo()
+            return False  # the edit replaced the hand's story; the key itself is not part of it
+        if self.track is not None:
+            self.track.floor_called = True
+        self._say("alert", "the dealer calls the floor", rule="DFO")
+        return True
+
+    def _undo(self) -> None:
+        """Take back the last action entered by the dealer (declare or confirm) when nothing but
+        presence and chip readings came after it."""
+        for k in range(len(self.events) - 1, -1, -1):
+            event = self.events[k]
+            if isinstance(event, DeclareEvent) or (
+                isinstance(event, KeyEvent) and event.key == "confirm"
+            ):
+                break
+            if not isinstance(event, ChipsEvent | HealthEvent):
+                raise Refused("undo takes back only the last action, and something happened "
+                              "after it: call the floor", "PVB 36")
+        else:
+            raise Refused("nothing to undo in this hand", "PVB 36")
+        fresh = self._replayed(self.events[:k] + self.events[k + 1:])
+        self._adopt(fresh)
+        self._say("decision", "the last action was taken back (undo)", rule="PVB 36")
+
+    def _command(self, event: CommandEvent) -> bool:
+        by = event.by or "floor"
+        args = event.args
+        name = event.name
+        handler = {
+            "void": self._cmd_void, "misdeal": self._cmd_misdeal, "kill": self._cmd_kill,
+            "move_button": self._cmd_move_button, "award": self._cmd_award,
+            "correct": self._cmd_correct, "show": self._cmd_show, "hold": self._cmd_hold,
+            "release": self._cmd_release, "absent": self._cmd_absent,
+            "present": self._cmd_present, "note": self._cmd_note,
+        }.get(name)
+        if handler is None:
+            raise Refused(f"unknown floor command {name!r}", "DFO")
+        return handler(args, by, event)
+
+    def _seat_arg(self, args: dict[str, Any], name: str) -> int:
+        seat = args.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= 10:
+            raise Refused(f"{name}: which seat? (args.seat, 1 to 10)", "DFO")
+        return seat
+
+    def _decision(self, rule: str, text: str, by: str, seat: int | None = None) -> None:
+        self._irregular(rule, f"{text} (floor decision by {by})", seat=seat, by=by,
+                        kind="decision")
+
+    def _cmd_void(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
+        if self._hand() is None:
+            raise Refused("no hand is running to void", "PVB 33")
+        reason = str(args.get("reason", "")) or "hand declared void"
+        self._decision("PVB 33", reason, by)
+        self._end_void("void", "PVB 33")
+        return True
+
+    def _cmd_misdeal(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
+        if self._hand() is None:
+            raise Refused("no hand is running to call a misdeal on", "PVB 30")
+        if self._substantial():
+            raise Refused("substantial action has taken place: no misdeal, the hand plays on",
+                          "PVB 30(5), 31")
+        reason = str(args.get("reason", "")) or "misdeal"
+        self._decision("PVB 30", reason, by)
+        self._end_void("misdeal", "PVB 30")
+        return True
+
+    def _cmd_kill(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
+        seat = self._seat_arg(args, "kill")
+        hand = self._hand()
+        index = self._seat_index(seat)
+        if hand is None or index is None or hand.folded[index]:
+            raise Refused(f"seat {seat} has no live hand to kill", "PVB 39")
+        self.table.apply(KillHand(seat=seat))
+        reason = str(args.get("reason", "")) or "hand killed"
+        self._decision("PVB 39", f"seat {seat}: {reason}", by, seat=seat)
+        self._after_step()
+        return True
+
+    def _cmd_move_button(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
+        seat = self._seat_arg(args, "move_button")
+        if seat not in self.table.seats:
+            raise Refused(f"seat {seat} has no player for the button", "PVB 29(2)")
+        if self._hand() is not None:
+            if self._substantial():
+                raise Refused("the button was wrong, but substantial action has taken place: "
+                              "play on, the button moves on normally", "PVB 29(1)")
+            self._decision("PVB 29(2)", f"wrong button: the hand is void, the button goes to "
+                           f"seat {seat}", by, seat=seat)
+            self._end_void("void", "PVB 29(2)")
+        self.table.apply(MoveButton(seat=seat))
+        self._say("decision", f"the button goes to seat {seat} for the next hand",
+                  rule="PVB 29(2)", seat=seat)
+        return True
+
+    def _cmd_award(self, args: dict[str, Any], by: str, event: CommandEvent) -> bool:
+        pot = args.get("pot", 1)
+        seats = args.get("seats")
+        if not isinstance(pot, int) or pot < 1 or not isinstance(seats, list) or not seats or \
+                not all(isinstance(s, int) for s in seats):
+            raise Refused("award: args.pot (1 = main pot) and args.seats (winners) please",
+                          "PVB 63")
+        hand = self.table.hand
+        track = self.track
+        if hand is None or track is None:
+            raise Refused("no hand to award a pot in", "PVB 63")
+        if hand.stage is Stage.SHOWDOWN:
+            track.awards[pot - 1] = sorted(seats)
+            self._decision("PVB 63", f"pot {pot} goes to seat(s) "
+                           f"{', '.join(map(str, seats))}", by)
+            self._after_step()
+            return True
+        if hand.stage is not Stage.OVER or track.settle_at is None:
+            raise Refused("pots are awarded at showdown", "PVB 63")
+        if len(hand.live) == 1:
+            raise Refused("the pot was won uncontested: there is nothing to award", "PVB 56(2)")
+        # H3: until the next shuffle the record can be corrected: replay the hand with the
+        # award in place just before the event that settled it.
+        at = track.settle_at
+        fresh = self._replayed([*self.events[:at], event, *self.events[at:]])
+        self._adopt(fresh)
+        return False  # the replay already placed the command in the story
+
+    def _cmd_correct(self, args: dict[str, Any], by: str, event: CommandEvent) -> bool:
+        seat = self._seat_arg(args, "correct")
+        action = args.get("action")
+        amount = args.get("amount")
+        try:
+            replacement = DeclareEvent(seat=seat, action=action, amount=amount)
+        except ValueError:
+            raise Refused("correct: args.action is fold, check, call, bet, raise or allin, with "
+                          "args.amount for a bet or raise", "PVB 64(1)") from None
+        if self.track is None:
+            raise Refused("no hand to correct", "PVB 64(1)")
+        hand = self.table.hand
+        assert hand is not None
+        for k in range(len(self.events) - 1, -1, -1):
+            old = self.events[k]
+            if isinstance(old, DeclareEvent) and old.seat == seat:
+                break
+            if isinstance(old, KeyEvent) and old.key == "confirm" and self._was_check_by(k, seat):
+                break
+        else:
+            raise Refused(f"seat {seat} has no action entered by the dealer in this hand to "
+                          "correct", "PVB 64(1)")
+        note = CommandEvent(name="note", args={"text": f"seat {seat}'s action corrected to "
+                                               f"{action}", "rule": "PVB 64(1)"}, by=by)
+        fresh = self._replayed([*self.events[:k], replacement, note, *self.events[k + 1:]])
+        self._adopt(fresh)
+        return False
+
+    def _was_check_by(self, k: int, seat: int) -> bool:
+        """Whether the confirm key at position ``k`` of the story was ``seat``'s check."""
+        probe = TableSession(self.config, self.snapshot)
+        for event in self.events[:k]:
+            probe._dispatch_accepting(event)
+        return probe.table.actor_seat() == seat
+
+    def _cmd_note(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
+        if self.track is None:
+            raise Refused("notes go into a hand's record: no hand to note", "DFO")
+        self._decision(str(args.get("rule", "DFO")), str(args.get("text", "note")), by)
+        return True
+
+    def _cmd_show(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
+        seat = self._seat_arg(args, "show")
+        hand = self._hand()
+        if hand is None or not (hand.stage is Stage.SHOWDOWN or hand.all_in_showdown()):
+            raise Refused(f"seat {seat} cannot show while the betting is open", "PVB 55")
+        return self._show(seat)
+
+    def _cmd_hold(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
+        self.hold = str(args.get("reason", "")) or "hand-for-hand"
+        self._say("hold", f"hand-for-hand: after this hand the table waits ({self.hold})",
+                  rule="PVB 35a")
+        return True
+
+    def _cmd_release(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
+        if self.hold is None:
+            return False
+        self.hold = None
+        self._say("hold", "the table may shuffle the next hand", rule="PVB 35a")
+        return True
+
+    def _cmd_absent(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
+        seat = self._seat_arg(args, "absent")
+        if seat not in self.table.seats:
+            raise Refused(f"seat {seat} is empty", "PVB 23")
+        self.absent.add(seat)
+        self._say("seat", f"seat {seat} is away from the table", rule="PVB 23(1)", seat=seat)
+        return True
+
+    def _cmd_present(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
+        seat = self._seat_arg(args, "present")
+        if seat not in self.absent:
+            return False
+        self.absent.discard(seat)
+        self._say("seat", f"seat {seat} is back at the table", seat=seat)
+        return True
+
+    # ---------------------------------------------------------------- the public view
+
+    def state(self) -> TableState:
+        """The public state: no hole card that was not tabled."""
+        table = self.table
+        hand = table.hand
+        track = self.track
+        level = table.level if hand is None else table.hand_level
+        p = table.positions
+        seats: dict[int, SeatView] = {}
+        for seat, s in sorted(table.seats.items()):
+            seats[seat] = SeatView(player=s.player, stack=s.stack, absent=seat in self.absent)
+        live = hand is not None and hand.stage is not Stage.OVER and track is not None
+        stage: Any = "waiting"
+        street = None
+        pots: list[PotView] = []
+        actor = to_call = low = high = None
+        order: list[int] = []
+        if hand is not None and p is not None:
+            stage = hand.stage.value
+            street = STREET_NAMES[hand.street]
+            for k, seat in enumerate(p.dealt):
+                if seat not in seats:
+                    continue  # eliminated at the end of the hand
+                shown = card_text_list(hand.hole[k]) if hand.shown[k] else None
+                seats[seat] = seats[seat].model_copy(update={
+                    "stack": hand.stacks[k] if live else seats[seat].stack,
+                    "bet": hand.bets[k] if live else 0, "in_hand": live,
+                    "folded": hand.folded[k], "all_in": hand.all_in[k],
+                    "cards": len([c for c in hand.hole[k] if c is not None]) or (
+                        len(track.seat_cards.get(seat, [])) if track else 0),
+                    "shown": shown,
+                })
+            if live:
+                pots = [PotView(amount=pot.amount, eligible=[p.dealt[i] for i in pot.eligible])
+                        for pot in hand.pots()]
+                options = hand.options()
+                if options is not None:
+                    actor = p.dealt[options.player]
+                    to_call, low, high = options.to_call, options.min_raise_to, options.max_raise_to
+                if hand.stage is Stage.SHOWDOWN:
+                    order = self._contenders(hand)
+        return TableState(
+            table=table.table_id, hand=table.hand_number, stage=stage, street=street,
+            level=level.level,
+            blinds=Blinds(sb=level.sb, bb=level.bb, ante=level.ante, bb_ante=level.bb_ante),
+            pending_level=table.pending_level.level if table.pending_level else None,
+            button=p.button if p else None, sb=p.sb if p and p.sb_live else None,
+            bb=p.bb if p else None, seats=seats,
+            board=card_text_list(hand.board) if hand else "", pots=pots, actor=actor,
+            to_call=to_call, min_raise_to=low, max_raise_to=high, showdown_order=order,
+            waiting_for=self._waiting_for(), hold=self.hold,
+            alerts=[i.text for i in track.irregularities] if live and track else [],
+            floor_called=bool(track and track.floor_called and live),
+            devices=dict(self.devices),
+        )
+
+    def _waiting_for(self) -> str:
+        hand = self._hand()
+        if hand is None:
+            if self.hold is not None:
+                return f"hand-for-hand: wait for the tournament director ({self.hold})"
+            if self.pending_record is not None:
+                return "push the pots, then press shuffle for the next hand"
+            return "press shuffle to start a hand"
+        track = self.track
+        assert track is not None
+        if hand.stage is Stage.BETTING:
+            options = hand.options()
+            assert options is not None
+            seat = self.table.seat_of(options.player)
+            words = f"{options.to_call:,} to call" if options.to_call else "check or bet"
+            if options.min_raise_to is not None:
+                words += f", raise to at least {options.min_raise_to:,}"
+            return f"seat {seat} to act: {words}"
+        if hand.stage is Stage.DEALING:
+            street = STREET_NAMES[Street(hand.street + 1)]
+            return f"deal the {street}"
+        shower = self._next_to_show()
+        if shower is not None:
+            return f"seat {shower} shows (or mucks)"
+        return "the floor awards the pot (cards were not read)"
+
+    def leds(self) -> Leds:
+        live = self._hand() is not None and self.track is not None
+        return Leds(hand_for_hand=self.hold is not None and not live,
+                    irregularity=bool(live and self.track and self.track.irregularities))
+
+    def chips_on_table(self) -> int:
+        """Every chip at the table: stacks plus the pot of the hand running. Constant except
+        for players sitting down or leaving (DESIGN.md "Reliability")."""
+        table = self.table
+        hand = table.hand
+        total = sum(s.stack for s in table.seats.values())
+        if hand is not None and hand.stage is not Stage.OVER and table.positions is not None:
+            dealt = table.positions.dealt
+            total -= sum(table.seats[s].stack for s in dealt if s in table.seats)
+            total += hand.chips_in_play()
+        return total
+
+
+def _blinds_text(level: Level) -> str:
+    text = f"blinds {level.sb:,}/{level.bb:,}"
+    if level.ante:
+        text += f", ante {level.ante:,}"
+    if level.bb_ante:
+        text += f", big-blind ante {level.bb_ante:,}"
+    return text
+
+
+def _spaced(cards: str) -> str:
+    return " ".join(cards[i:i + 2] for i in range(0, len(cards), 2))
+
+
+def card_text_list(cards: list[int | None] | list[int]) -> str:
+    return "".join(card_text(c) if c is not None else "??" for c in cards)
+
+
+def card_text_safe(card: str, zone: str) -> str:
+    """How a card may be named in an alert: only when it is face up (board, burn, muck)."""
+    return card if not zone.startswith("seat:") else "a card"
+
+
+__all__ = ["HandTrack", "Refused", "SessionConfig", "SessionSnapshot", "Step", "TableSession",
+           "category"]

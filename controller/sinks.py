@@ -1,0 +1,88 @@
+"""Local sinks: where a table's output goes until MQTT carries it.
+
+`FileSink` writes a directory a floor screen or a person can read: ``state.json`` (replaced
+atomically), ``events.jsonl`` (public events) and ``records.jsonl`` (sealed full records: the
+recorder's file, never for a display). `MemorySink` keeps everything in lists, for tests and the
+simulator, and lets a thread wait for a state.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+from controller.engine.records import HandRecord
+from controller.outputs import PublicEvent, TableState
+
+
+class FileSink:
+    def __init__(self, directory: str | Path, echo: TextIO | None = None) -> None:
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self._events = (self.directory / "events.jsonl").open("a", encoding="utf-8")
+        self._records = (self.directory / "records.jsonl").open("a", encoding="utf-8")
+        self._echo = echo
+
+    def state(self, state: TableState) -> None:
+        path = self.directory / "state.json"
+        temporary = path.with_suffix(".tmp")
+        temporary.write_text(state.model_dump_json(), encoding="utf-8")
+        os.replace(temporary, path)
+
+    def event(self, event: PublicEvent) -> None:
+        self._events.write(event.model_dump_json() + "\n")
+        self._events.flush()
+        if self._echo is not None:
+            rule = f" ({event.rule})" if event.rule else ""
+            self._echo.write(f"hand {event.hand}: {event.text}{rule}\n")
+            self._echo.flush()
+
+    def record(self, record: HandRecord) -> None:
+        self._records.write(record.model_dump_json() + "\n")
+        self._records.flush()
+
+    def close(self) -> None:
+        self._events.close()
+        self._records.close()
+
+
+class MemorySink:
+    """Everything the table published, in order; `wait_state` blocks until a state matches."""
+
+    def __init__(self) -> None:
+        self.states: list[TableState] = []
+        self.events: list[PublicEvent] = []
+        self.records: list[HandRecord] = []
+        self._changed = threading.Condition()
+
+    def state(self, state: TableState) -> None:
+        with self._changed:
+            self.states.append(state)
+            self._changed.notify_all()
+
+    def event(self, event: PublicEvent) -> None:
+        with self._changed:
+            self.events.append(event)
+            self._changed.notify_all()
+
+    def record(self, record: HandRecord) -> None:
+        with self._changed:
+            self.records.append(record)
+            self._changed.notify_all()
+
+    def wait_state(self, test: Callable[[TableState], bool], timeout: float = 5.0) -> TableState:
+        with self._changed:
+            ok = self._changed.wait_for(lambda: bool(self.states) and test(self.states[-1]),
+                                        timeout)
+            if not ok:
+                last = self.states[-1].waiting_for if self.states else "no state"
+                raise TimeoutError(f"the table did not reach the expected state (last: {last})")
+            return self.states[-1]
+
+    @property
+    def last(self) -> TableState:
+        with self._changed:
+            return self.states[-1]

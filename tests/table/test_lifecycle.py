@@ -1,0 +1,173 @@
+"""The hand's life at the table (RULES H1-H5, hand-for-hand) from scripted event streams."""
+
+from __future__ import annotations
+
+from controller.events import parse_event
+from controller.session import SessionConfig
+from tests.table.helpers import (
+    board,
+    card,
+    chips,
+    command,
+    deal,
+    declare,
+    key,
+    level,
+    seat,
+    shuffle,
+    start,
+    three_players,
+)
+
+HOLE = {2: "AsAh", 3: "KdKh", 1: "7c2d"}
+
+
+def folded_hand() -> list[dict[str, object]]:
+    """Hand on seats 1-3: the button raises, both blinds fold."""
+    return [*deal(HOLE), declare(1, "raise", 300), key("confirm") if False else
+            declare(2, "fold"), declare(3, "fold")]
+
+
+def test_h1_pvb_14_3_shuffle_press_starts_the_hand_and_posts_blinds() -> None:
+    run = start(three_players())
+    assert run.session.state().stage == "waiting"
+    step = run.feed(shuffle(ts=100.0))
+    assert step.accepted
+    started = [e for e in step.events if e.kind == "hand_started"]
+    assert started and started[0].rule == "PVB 14(3)"
+    assert started[0].data == {"button": 1, "sb": 2, "bb": 3, "dealt": [2, 3, 1], "level": 1}
+    state = run.session.state()
+    assert state.stage == "betting" and state.actor == 1
+    assert (state.seats[2].bet, state.seats[3].bet) == (50, 100)
+
+
+def test_h3_pvb_64_1_record_is_sealed_by_the_next_shuffle_only() -> None:
+    run = start(three_players(), shuffle(ts=1.0), folded_hand())
+    assert run.sealed == []  # the hand is over, but open to corrections until the next press
+    assert run.session.pending_record is not None
+    step = run.feed(shuffle(ts=2.0))
+    (record,) = step.sealed
+    assert record.hand == 1 and record.started == 1.0
+    assert record.finishing_stacks == {2: 9_950, 3: 9_900, 1: 10_150}
+
+
+def test_h2_pvb_14_level_during_a_hand_waits_for_the_next_shuffle() -> None:
+    run = start(three_players(), shuffle())
+    run.feed(level(2, 100, 200, ante=25))
+    assert run.session.state().blinds.bb == 100  # this hand keeps its blinds
+    assert run.session.state().pending_level == 2
+    run.feed(folded_hand(), shuffle())
+    state = run.session.state()
+    assert (state.level, state.blinds.bb, state.blinds.ante) == (2, 200, 25)
+    assert "PVB 14(1)" in run.rules()
+    record = run.sealed[0]
+    assert record.level == 1 and record.blinds.bb == 100
+
+
+def test_h4_apsa_5_4_1_blinds_in_the_zones_are_checked_not_fixed() -> None:
+    run = start(three_players(), shuffle(), chips("seat:2", 25, 25), chips("seat:3", 50))
+    alerts = [e for e in run.events if e.kind == "alert"]
+    assert len(alerts) == 1 and alerts[0].seat == 3 and alerts[0].rule == "APSA 5.4.1"
+    assert run.session.state().seats[3].bet == 100  # the engine keeps the true blind
+    run.feed(chips("seat:3", 50, 50))  # the player puts the rest in: the alert is resolved
+    run.feed(folded_hand(), shuffle())
+    assert run.sealed[0].irregularities == []
+
+
+def test_h4_apsa_5_4_1_a_blind_still_wrong_at_the_first_action_goes_on_the_record() -> None:
+    run = start(three_players(), shuffle(), chips("seat:2", 100), chips("seat:3", 100),
+                folded_hand(), shuffle())
+    (irregularity,) = run.sealed[0].irregularities
+    assert irregularity.rule == "APSA 5.4.1" and irregularity.seat == 2
+
+
+def test_h5_pvb_23_1_absent_player_is_dead_at_the_first_card_and_still_posts() -> None:
+    run = start(three_players(), command("absent", seat=3), shuffle())
+    assert run.session.state().seats[3].bet == 100  # H4: he posts
+    run.feed(deal(HOLE))
+    state = run.session.state()
+    assert state.seats[3].folded
+    assert "PVB 23(1)" in run.rules()
+
+
+DRAW = [card("seat:1", "Ac"), card("seat:2", "Kd"), card("seat:3", "2c")]
+
+
+def test_b1_pvb_26b_high_card_draw_read_from_the_seat_antennas() -> None:
+    run = start(three_players(), config=SessionConfig(profile="cg-cash"))
+    assert not run.feed(shuffle()).accepted  # draw first
+    run.feed(card("seat:1", "Kc"), card("seat:2", "Ks"), card("seat:3", "2c"))
+    assert "PVB 26b" in run.rules()
+    run.feed(shuffle())
+    assert run.session.state().button == 2  # king of spades beats king of clubs
+
+
+def test_h5_bps_8_absent_player_back_before_the_last_card_plays_under_cg_cash() -> None:
+    cash = SessionConfig(profile="cg-cash")
+    run = start(three_players(), DRAW, command("absent", seat=3), shuffle(), config=cash)
+    hole = deal(HOLE)
+    run.feed(hole[:-1], command("present", seat=3), hole[-1])
+    assert run.session.state().stage == "betting"
+    assert not run.session.state().seats[3].folded
+    run2 = start(three_players(), DRAW, command("absent", seat=3), shuffle(), config=cash)
+    run2.feed(hole[:-1])
+    assert not run2.session.state().seats[3].folded  # not before every card is dealt
+    run2.feed(hole[-1])
+    assert run2.session.state().seats[3].folded and "APSA 5.4.2" in run2.rules()
+
+
+def test_pvb_35a_hand_for_hand_hold_refuses_the_shuffle_with_an_event_and_led() -> None:
+    run = start(three_players(), command("hold", reason="bubble"))
+    assert run.session.leds().hand_for_hand
+    step = run.feed(shuffle())
+    assert not step.accepted
+    (refusal,) = step.events
+    assert refusal.kind == "refused" and refusal.rule == "PVB 35a"
+    assert run.session.state().stage == "waiting" and run.session.table.hand_number == 0
+    run.feed(command("release"))
+    assert not run.session.leds().hand_for_hand
+    assert run.feed(shuffle()).accepted
+
+
+def test_pvb_64_1_shuffle_during_a_running_hand_is_refused() -> None:
+    run = start(three_players(), shuffle(), deal(HOLE))
+    step = run.feed(shuffle())
+    assert not step.accepted and "seat 1 is to act" in step.events[0].text
+
+
+def test_seat_event_during_a_hand_waits_for_the_end_of_the_hand() -> None:
+    run = start(three_players(), shuffle(), seat(5, "dora", 8_000))
+    assert 5 not in run.session.state().seats
+    run.feed(folded_hand())
+    assert run.session.state().seats[5].stack == 8_000
+
+
+def test_refused_events_change_nothing() -> None:
+    run = start(three_players(), shuffle(), deal(HOLE))
+    before = run.session.state()
+    for bad in (declare(2, "call"), declare(1, "raise", 150), declare(1, "bet"),
+                command("misdeal_please"), command("award", pot=1, seats=[2]), key("undo"),
+                seat(1, "zed", 500), command("kill", seat=9)):
+        step = run.feed(bad)
+        assert not step.accepted, bad
+        assert step.events[0].kind == "refused" and step.events[0].text
+        assert run.session.state() == before
+
+
+def test_unknown_event_type_is_not_a_table_event() -> None:
+    import pytest
+
+    from controller.events import BadEvent
+
+    with pytest.raises(BadEvent):
+        parse_event('{"type": "teleport"}')
+
+
+def test_board_is_public_hole_cards_are_not() -> None:
+    run = start(three_players(), shuffle(), deal(HOLE), declare(1, "call"), declare(2, "call"),
+                key("confirm"), board("QsJd4h"))
+    state = run.session.state()
+    assert state.board == "QsJd4h" and state.seats[2].cards == 2 and state.seats[2].shown is None
+    text = state.model_dump_json() + "".join(e.model_dump_json() for e in run.events)
+    for hidden in ("As", "Ah", "Kd", "Kh", "7c", "2d"):
+        assert hidden not in text
