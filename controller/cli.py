@@ -88,6 +88,19 @@ def _replay_events(args: argparse.Namespace) -> int:
     return 0
 
 
+def _table(args: argparse.Namespace) -> int:
+    import logging
+
+    from controller.table_config import load_table_config
+    from controller.table_runner import run_table
+
+    logging.basicConfig(level=logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    config = load_table_config(args.config)
+    return run_table(config, simulate=args.simulate, stdin_events=args.stdin_events,
+                     hands=args.hands, echo=sys.stdout if args.print else None, seed=args.seed)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pokertable", description="Instrumented live poker tables under tournament rules."
@@ -113,6 +126,18 @@ def build_parser() -> argparse.ArgumentParser:
     events.add_argument("--check-burns", action="store_true",
                         help="expect a burn card before each street (PVB 35(2))")
     events.set_defaults(run=_replay_events)
+
+    table = sub.add_parser("table", help="run a table: readers, buttons, journal, outputs")
+    table.add_argument("--config", required=True, help="the table's configuration (TOML)")
+    table.add_argument("--simulate", action="store_true",
+                       help="simulated readers on ptys, mock GPIO and a simulated dealer")
+    table.add_argument("--hands", type=int, default=0,
+                       help="with --simulate: stop after this many hands (0: run on)")
+    table.add_argument("--seed", type=int, default=1, help="with --simulate: the shuffles' seed")
+    table.add_argument("--stdin-events", action="store_true",
+                       help="also read table events (JSON lines) from stdin, e.g. a console")
+    table.add_argument("--print", action="store_true", help="print public events")
+    table.set_defaults(run=_table)
 
     decode = sub.add_parser(
         "decode", help="decode raw card-reader bytes from stdin into JSON lines (inspection)"

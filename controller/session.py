@@ -183,12 +183,14 @@ class TableSession:
             return self._make_snapshot()
         return None
 
-    def _replayed(self, events: list[TableEvent]) -> TableSession:
+    def _replayed(self, events: list[TableEvent], strict_until: int | None = None) -> TableSession:
         """A fresh session from this hand's snapshot with ``events`` applied; refuses (raises)
-        if any of them is no longer accepted."""
+        if any of them (before ``strict_until``) is no longer accepted."""
         fresh = TableSession(self.config, self.snapshot)
-        for event in events:
-            if not fresh._dispatch_accepting(event):
+        for k, event in enumerate(events):
+            if not fresh._dispatch_accepting(event) and (
+                strict_until is None or k < strict_until
+            ):
                 raise Refused("the correction makes a later action of this hand illegal",
                               "PVB 64(1)")
         return fresh
@@ -861,7 +863,8 @@ class TableSession:
                 self._say("showdown", f"showdown: seat {contenders[0]} shows first",
                           rule="PVB 55", order=contenders)
         unshown = [s for s in contenders if not hand.shown[self._seat_index(s) or 0]]
-        if len(contenders) > 1 and unshown:
+        every_pot_awarded = set(range(len(hand.pots()))) <= set(track.awards)
+        if len(contenders) > 1 and unshown and not every_pot_awarded:
             return
         try:
             table.apply(Settle(awards={k: seats for k, seats in track.awards.items()}))
@@ -1029,7 +1032,8 @@ class TableSession:
         # H3: until the next shuffle the record can be corrected: replay the hand with the
         # award in place just before the event that settled it.
         at = track.settle_at
-        fresh = self._replayed([*self.events[:at], event, *self.events[at:]])
+        # The award settles the hand at once; what settled it before (a show) is dropped.
+        fresh = self._replayed([*self.events[:at], event, *self.events[at:]], strict_until=at + 1)
         self._adopt(fresh)
         return False  # the replay already placed the command in the story
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import termios
 import threading
 import time
 from collections import deque
@@ -137,7 +138,8 @@ class TagReader:
             self._port = serial.serial_for_url(
                 self.config.url, baudrate=self.config.speed, timeout=0.05
             )
-        except (serial.SerialException, OSError, ValueError) as exc:
+        except (serial.SerialException, OSError, ValueError, termios.error) as exc:
+            # termios.error: the device vanished between open() and pyserial's tcsetattr.
             self._set_status("reconnecting", reason=str(exc))
             return False
         self._last_heartbeat = self._clock()

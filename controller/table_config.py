@@ -1,0 +1,71 @@
+"""`table.toml`: one table's configuration, validated (unknown keys are errors).
+
+Paths (journal, output, deck and chip files) are relative to the configuration file, so a
+provisioned Pi and a developer's checkout read the same file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import rtoml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from controller.engine.table import Level
+from controller.errors import ConfigError
+from controller.session import SessionConfig
+from drivers.buttons import PanelConfig
+from drivers.tag_reader import ReaderConfig
+
+
+class TableSection(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(default="1", min_length=1)
+    profile: str = "pvb-2020"
+    seats: int = Field(default=10, ge=2, le=10)
+    level: Level = Field(default_factory=lambda: Level(sb=50, bb=100))
+    journal: Path = Path("journal.db")
+    output: Path = Field(default=Path("out"), description="Local sink directory")
+    check_burns: bool = False
+    keep_hands: int = Field(default=10, ge=10, description="Finished hands kept in the journal")
+
+
+class ReaderSection(ReaderConfig):
+    deck: Path | None = Field(default=None, description="Registered deck (JSON), card readers")
+    chips: Path | None = Field(default=None, description="Registered chip set, chip readers")
+
+
+class TableConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    table: TableSection = Field(default_factory=TableSection)
+    readers: list[ReaderSection] = Field(default_factory=list)
+    buttons: PanelConfig | None = None
+
+    def session(self) -> SessionConfig:
+        t = self.table
+        return SessionConfig(table_id=t.id, profile=t.profile, seats=t.seats, level=t.level,
+                             check_burns=t.check_burns)
+
+
+def load_table_config(path: str | Path) -> TableConfig:
+    path = Path(path)
+    try:
+        config = TableConfig.model_validate(rtoml.loads(path.read_text(encoding="utf-8")))
+    except OSError as exc:
+        raise ConfigError(f"cannot read the table configuration {path}: {exc}") from exc
+    except (ValidationError, rtoml.TomlParsingError) as exc:
+        raise ConfigError(f"table configuration {path} is invalid: {exc}") from exc
+    base = path.resolve().parent
+    t = config.table
+    t.journal = base / t.journal
+    t.output = base / t.output
+    config.readers = [
+        reader.model_copy(update={
+            "deck": base / reader.deck if reader.deck else None,
+            "chips": base / reader.chips if reader.chips else None,
+        })
+        for reader in config.readers
+    ]
+    return config
