@@ -270,15 +270,18 @@ class Table:
 
     def next_positions(self) -> Positions:
         """Button, blinds and the seats dealt in for the next hand (RULES B1 to B4)."""
-        if self._redeal_positions is not None:
-            return self._redeal_positions
         players = [s for s in range(1, self.seat_count + 1) if self._in_play(s)]
         if len(players) < 2:
             raise HandStateError("a hand needs at least two players with chips", "PVB 27")
-        last = self.positions
+        redeal = self._redeal_positions
+        if redeal is not None and all(self._in_play(s) for s in redeal.dealt):
+            return redeal  # a void hand is dealt again by the same button (PVB 30, 33)
+        last = None if redeal is not None else self.positions
         if last is None:  # B1: seat 1 (PVB 26a) or the high-card draw (PVB 26b)
             start = 1
-            if self.forced_button is not None:
+            if redeal is not None:  # a player left after a void hand: same button, new blinds
+                start = redeal.button
+            elif self.forced_button is not None:
                 start = self.forced_button
             elif self.profile.button_start == "high-card":
                 if self.draw_winner is None:

@@ -104,3 +104,71 @@ def start(*parts: Ev | list[Ev], config: SessionConfig | None = None, **kw: Any)
 
 def three_players(stack: int = 10_000) -> list[Ev]:
     return [seat(1, "ana", stack), seat(2, "ben", stack), seat(3, "cem", stack)]
+
+
+def played_session(hands: int, seed: int = 5, players: int = 4) -> list[Ev]:
+    """A valid multi-hand event stream, chosen move by move against a live session like a
+    dealer reading the screen: RFID deals, folds to the muck, confirm-key checks, declared
+    bets, a level change, a misdeal, a floor call and showdowns."""
+    import random
+
+    from controller.engine.hand import Stage
+
+    rng = random.Random(seed)
+    session = TableSession()
+    out: list[Ev] = []
+
+    def feed(*raws: Ev) -> None:
+        for raw in raws:
+            out.append(raw)
+            session.handle(parse_event(raw))
+
+    feed(*[seat(s, f"p{s}", 3_000 + 1_000 * s) for s in range(1, players + 1)])
+    deck = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+    for number in range(hands):
+        if len(session.table.seats) < 2:
+            break
+        rng.shuffle(deck)
+        cards = iter(deck)
+        feed(shuffle(ts=float(number)))
+        if number == 2:
+            feed(level(2, 100, 200, ante=25))
+        state = session.state()
+        dealt = [s for s, v in state.seats.items() if v.in_hand]
+        order = [s for s in dealt if s > (state.button or 0)] + [
+            s for s in dealt if s <= (state.button or 0)]
+        hole = {s: next(cards) + next(cards) for s in order}
+        feed(*deal(hole, order))
+        if number == 3:
+            feed(command("misdeal", reason="card exposed"))
+            continue
+        for _ in range(200):
+            hand = session.table.hand
+            if hand is None or hand.stage is Stage.OVER:
+                break
+            state = session.state()
+            if hand.stage is Stage.BETTING and state.actor is not None:
+                roll = rng.random()
+                if state.to_call and roll < 0.25:
+                    feed(card("muck", hole[state.actor][:2]))
+                elif not state.to_call and roll < 0.6:
+                    feed(key("confirm"))
+                elif state.min_raise_to and roll > 0.9:
+                    feed(declare(state.actor, "allin"))
+                elif state.min_raise_to and roll > 0.8:
+                    feed(declare(state.actor, "raise" if state.to_call else "bet",
+                                 state.min_raise_to))
+                else:
+                    feed(declare(state.actor, "call" if state.to_call else "check"))
+            elif hand.stage is Stage.DEALING:
+                count = 3 if not state.board else 1
+                feed(*board("".join(next(cards) for _ in range(count)), burn=next(cards)))
+            elif hand.stage is Stage.SHOWDOWN:
+                if rng.random() < 0.2 and len(state.showdown_order) > 1:
+                    feed(card("muck", hole[state.showdown_order[-1]][:2]))
+                else:
+                    feed(key("confirm"))
+        if number == 1:
+            feed(key("floor"))
+    feed(shuffle(ts=999.0))
+    return out
