@@ -14,8 +14,10 @@ import queue
 import threading
 from collections.abc import Callable
 
+from pydantic import BaseModel
+
 from controller.engine.records import HandRecord
-from controller.events import BadEvent, TableEvent, parse_event
+from controller.events import BadEvent, ShuffleEvent, TableEvent, parse_event
 from controller.journal import Journal
 from controller.outputs import Leds, PublicEvent, Sink, TableState
 from controller.session import SessionConfig, Step, TableSession
@@ -94,32 +96,70 @@ class TableService:
 
     def _run(self) -> None:
         while True:
-            item = self._queue.get()
-            if item is _STOP:
-                return
+            batch = [self._queue.get()]
+            while len(batch) < 64:  # whatever queued up meanwhile: one fsync for all of it
+                try:
+                    batch.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            stop = _STOP in batch
             try:
-                if isinstance(item, str):
-                    self.process_line(item)
-                else:
-                    self.process(item)  # type: ignore[arg-type]
+                self.process_batch([item for item in batch if item is not _STOP])
             except Exception:  # the table never stops on one bad event
-                log.exception("table %s: event could not be processed", self.config.table_id)
+                log.exception("table %s: events could not be processed", self.config.table_id)
+            if stop:
+                return
+
+    def process_batch(self, items: list[object]) -> None:
+        """Group commit: the events are journaled together before any of them is applied. A
+        shuffle press closes a group, since the snapshot stored with it is the state just
+        before it."""
+        events: list[TableEvent] = []
+        for item in items:
+            event = self._parse(item) if isinstance(item, str) else item
+            if event is None:
+                continue
+            assert isinstance(event, BaseModel)
+            if isinstance(event, ShuffleEvent):
+                self._apply_group(events)
+                events = []
+                self.process(event)
+            else:
+                events.append(event)  # type: ignore[arg-type]
+        self._apply_group(events)
+
+    def _apply_group(self, events: list[TableEvent]) -> None:
+        if not events:
+            return
+        if len(events) == 1:
+            self.process(events[0])
+            return
+        self.journal.append_many(events)
+        for event in events:
+            self._apply(event)
 
     def process_line(self, line: str) -> Step | None:
+        event = self._parse(line)
+        return None if event is None else self.process(event)
+
+    def _parse(self, line: str) -> TableEvent | None:
         try:
-            event = parse_event(line)
+            return parse_event(line)
         except BadEvent as exc:
             log.warning("table %s: rejected input: %s", self.config.table_id, exc)
             self.journal.reject(line, str(exc))
             self.sink.event(PublicEvent(kind="refused", text=str(exc),
                                         hand=self.session.table.hand_number))
             return None
-        return self.process(event)
 
     def process(self, event: TableEvent) -> Step:
         """Journal, apply, publish one event (the loop thread, or a test, calls this)."""
+        self.journal.append(event, self.session.checkpoint(event))
+        return self._apply(event)
+
+    def _apply(self, event: TableEvent) -> Step:
+        """Apply and publish an event that is already in the journal."""
         session = self.session
-        self.journal.append(event, session.checkpoint(event))
         try:
             step = session.handle(event)
         except Exception:
@@ -138,7 +178,8 @@ class TableService:
                 log.warning("table %s: refused: %s (%s)", self.config.table_id, public.text,
                             public.rule)
             self.sink.event(public)
-        self._publish_state(session)
+        if step.changed:
+            self._publish_state(session)
         return step
 
     def _deliver(self, record: HandRecord) -> None:

@@ -107,6 +107,7 @@ class Step:
     accepted: bool
     events: list[PublicEvent] = field(default_factory=list)
     sealed: list[HandRecord] = field(default_factory=list)
+    changed: bool = True  # False: the event changed nothing (a re-read, a card lifted)
 
 
 @dataclass
@@ -225,7 +226,7 @@ class TableSession:
             return Step(False, [refusal], [])
         if changed:
             self.events.append(event)
-        return Step(True, self._out, self._sealed)
+        return Step(True, self._out, self._sealed, changed=changed or bool(self._out))
 
     def restore_story(self) -> None:
         """Rebuild the state from the snapshot and the accepted events of this hand (after a
@@ -1035,6 +1036,8 @@ class TableSession:
         # The award settles the hand at once; what settled it before (a show) is dropped.
         fresh = self._replayed([*self.events[:at], event, *self.events[at:]], strict_until=at + 1)
         self._adopt(fresh)
+        self._say("decision", f"pot {pot} awarded again by {by}: the payout changes",
+                  rule="PVB 63")
         return False  # the replay already placed the command in the story
 
     def _cmd_correct(self, args: dict[str, Any], by: str, event: CommandEvent) -> bool:
@@ -1063,6 +1066,8 @@ class TableSession:
                                                f"{action}", "rule": "PVB 64(1)"}, by=by)
         fresh = self._replayed([*self.events[:k], replacement, note, *self.events[k + 1:]])
         self._adopt(fresh)
+        self._say("decision", f"seat {seat}'s action corrected to {action} by {by}",
+                  rule="PVB 64(1)", seat=seat)
         return False
 
     def _was_check_by(self, k: int, seat: int) -> bool:
