@@ -30,6 +30,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/replay_throughput.py
 	$(BIN)/python bench/evaluators.py
 	$(BIN)/python bench/readers.py
+	$(BIN)/python bench/table_service.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

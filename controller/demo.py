@@ -102,7 +102,26 @@ def run_demo(
     say("\nChip counts: " + ", ".join(
         f"seat {seat} {state.player} {state.stack:,}" for seat, state in sorted(
             table.seats.items())) + "\n")
+    if hardware:
+        run_table_demo(seed, out)
     return 0
+
+
+def run_table_demo(seed: int, out: TextIO, hands: int = 2) -> None:
+    """The table service itself, as `pokertable table --simulate` runs it: shuffle press on mock
+    GPIO, cards read from a simulated PT1 reader on a pty, a simulated dealer, the journal."""
+    import tempfile
+    from pathlib import Path
+
+    from controller.table_config import load_table_config
+    from controller.table_runner import run_table
+
+    out.write("\n-- the table service on simulated hardware (pokertable table --simulate): "
+              "public events only, hole cards stay secret until tabled --\n")
+    with tempfile.TemporaryDirectory() as tmp:
+        config = Path(tmp) / "table.toml"
+        config.write_text('[table]\nid = "demo"\njournal = "journal.db"\noutput = "out"\n')
+        run_table(load_table_config(config), simulate=True, hands=hands, echo=out, seed=seed)
 
 
 def _play_one(

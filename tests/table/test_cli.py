@@ -1,0 +1,51 @@
+"""`pokertable replay-events` and the table configuration file."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from controller.errors import ConfigError
+from controller.table_config import load_table_config
+from tests.table.helpers import played_session
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_replay_events_prints_one_json_record_per_finished_hand(tmp_path: Path) -> None:
+    stream = tmp_path / "session.jsonl"
+    lines = [json.dumps(e) for e in played_session(6, seed=9)]
+    stream.write_text("\n".join([*lines[:5], "not json", '{"type":"teleport"}', *lines[5:]]))
+    done = subprocess.run([sys.executable, "-m", "controller.cli", "replay-events", str(stream)],
+                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 0
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [r["hand"] for r in records] == list(range(1, len(records) + 1))
+    assert len(records) == 6  # the last press opens a seventh hand, unfinished: no record
+    first = records[0]
+    for field in ("hand", "button", "sb", "bb", "level", "starting_stacks", "finishing_stacks",
+                  "hole_cards", "board", "actions", "pots", "status", "irregularities"):
+        assert field in first
+    assert all(isinstance(k, str) and k.isdigit() for k in first["starting_stacks"])
+    assert any(r["status"] == "misdeal" for r in records)
+    assert all(sum(r["finishing_stacks"].values()) == sum(r["starting_stacks"].values())
+               for r in records)
+    assert "line 6: not a table event" in done.stderr
+
+
+def test_example_table_configuration_validates() -> None:
+    config = load_table_config(ROOT / "deploy" / "table.example.toml")
+    assert [r.name for r in config.readers] == ["cards", "chips"]
+    assert config.readers[0].zones[12] == "muck" and config.buttons is not None
+    assert config.table.journal == (ROOT / "deploy" / "journal.db")
+
+
+def test_table_configuration_typos_are_errors(tmp_path: Path) -> None:
+    bad = tmp_path / "table.toml"
+    bad.write_text('[table]\nid = "1"\nsaets = 9\n')
+    with pytest.raises(ConfigError, match="saets"):
+        load_table_config(bad)
