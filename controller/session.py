@@ -452,7 +452,7 @@ class TableSession:
         seen = track.zone_of.get(card)
         if seen is not None:
             if event.uid and card in track.uid_of and track.uid_of[card] != event.uid:
-                self._foul(f"{card_text_safe(card, zone)} twice (two tags)")
+                self._foul(f"the same card twice on {seen} and {zone} (two tags)")
                 return True
             if seen == zone:
                 return False  # the same card read again
@@ -1235,11 +1235,6 @@ def _spaced(cards: str) -> str:
 
 def card_text_list(cards: list[int | None] | list[int]) -> str:
     return "".join(card_text(c) if c is not None else "??" for c in cards)
-
-
-def card_text_safe(card: str, zone: str) -> str:
-    """How a card may be named in an alert: only when it is face up (board, burn, muck)."""
-    return card if not zone.startswith("seat:") else "a card"
 
 
 __all__ = ["HandTrack", "Refused", "SessionConfig", "SessionSnapshot", "Step", "TableSession",
