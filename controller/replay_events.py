@@ -39,7 +39,7 @@ def replay_events(
             for refusal in step.events:
                 errors.write(f"line {number}: refused: {refusal.text} ({refusal.rule})\n")
         yield from step.sealed
-    if session.pending_record is not None:
+    if session.settle_as_read() and session.pending_record is not None:
         yield session.pending_record
 
 

@@ -309,8 +309,29 @@ class TableSession:
 
     # ---------------------------------------------------------------- hand lifecycle
 
+    def settle_as_read(self) -> bool:
+        """A showdown the dealer left without a show or muck for every claim (the next shuffle
+        was pressed, or a replayed stream ended): the hands the antennas read are taken as
+        tabled, cards speak (PVB 53). False if that cannot decide it (unread cards)."""
+        hand = self._hand()
+        if hand is None or hand.stage is not Stage.SHOWDOWN:
+            return hand is None
+        for seat in self._contenders(hand):
+            index = self._seat_index(seat)
+            if index is None or hand.shown[index] or not hand.hole[index]:
+                continue
+            self.table.apply(Show(seat=seat))
+            cards = card_text_list(hand.hole[index])
+            self._say("show", f"seat {seat} shows {_spaced(cards)} (taken as tabled)",
+                      seat=seat, cards=cards, rule="PVB 53")
+        self._after_step()
+        return self._hand() is None
+
     def _shuffle(self, event: ShuffleEvent) -> bool:
         hand = self._hand()
+        if hand is not None and hand.stage is Stage.SHOWDOWN:
+            self.settle_as_read()  # the dealer pushed the pot and moved on
+            hand = self._hand()
         if hand is not None:
             actor = self.table.actor_seat()
             waiting = f"seat {actor} is to act" if actor else "it is not finished"

@@ -177,3 +177,13 @@ def test_multi_hand_dead_button_heads_up_and_new_player() -> None:
     run.feed(declare(1, "fold"), declare(3, "fold"), seat(5, None), shuffle())
     state = run.session.state()
     assert (state.button, state.sb, state.bb) == (3, 3, 1)  # B3: heads-up, button posts sb
+
+
+def test_pvb_53_shuffle_at_showdown_settles_the_hands_as_read() -> None:
+    run = start(three_players(), shuffle(), to_river())
+    assert run.session.state().stage == "showdown"
+    step = run.feed(shuffle())
+    assert step.accepted
+    (record,) = step.sealed
+    assert record.pots[0].winners == [2] and record.tabled() == {2, 3}
+    assert run.session.state().hand == 2
