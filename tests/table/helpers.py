@@ -102,6 +102,9 @@ def start(*parts: Ev | list[Ev], config: SessionConfig | None = None, **kw: Any)
     return run
 
 
+HOLE = {2: "AsAh", 3: "KdKh", 1: "7c2d"}  # a deal for three_players(), in dealing order
+
+
 def three_players(stack: int = 10_000) -> list[Ev]:
     return [seat(1, "ana", stack), seat(2, "ben", stack), seat(3, "cem", stack)]
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from controller.session import SessionConfig
 from tests.table.helpers import (
+    HOLE,
     board,
     card,
     command,
@@ -17,8 +18,6 @@ from tests.table.helpers import (
     start,
     three_players,
 )
-
-HOLE = {2: "AsAh", 3: "KdKh", 1: "7c2d"}
 
 
 def preflop_called() -> list[dict[str, object]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from controller.events import parse_event
 from controller.session import SessionConfig
 from tests.table.helpers import (
+    HOLE,
     board,
     card,
     chips,
@@ -18,8 +19,6 @@ from tests.table.helpers import (
     start,
     three_players,
 )
-
-HOLE = {2: "AsAh", 3: "KdKh", 1: "7c2d"}
 
 
 def folded_hand() -> list[dict[str, object]]:

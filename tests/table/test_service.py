@@ -12,7 +12,6 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -24,7 +23,9 @@ from controller.service import TableService
 from controller.session import SessionConfig, TableSession
 from controller.sinks import MemorySink
 from tests.table.helpers import (
+    HOLE,
     card,
+    chips,
     command,
     deal,
     declare,
@@ -35,8 +36,6 @@ from tests.table.helpers import (
     shuffle,
     three_players,
 )
-
-HOLE = {2: "AsAh", 3: "KdKh", 1: "7c2d"}
 
 
 def reference_records(lines: list[str]) -> list[str]:
@@ -174,10 +173,6 @@ EVENT_DICTS = st.one_of(
     st.builds(lambda z, c: chips(z, *c), st.sampled_from(["seat:1", "seat:2", "pot"]),
               st.lists(st.sampled_from([25, 100, 500]), max_size=4)),
 )
-
-
-def chips(zone: str, *values: int) -> dict[str, Any]:
-    return {"type": "chips", "zone": zone, "chips": list(values)}
 
 
 STREAM = st.lists(st.one_of(EVENT_DICTS.map(json.dumps), st.text(max_size=20)), max_size=60)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tests.table.helpers import (
+    HOLE,
     board,
     card,
     command,
@@ -14,8 +15,6 @@ from tests.table.helpers import (
     start,
     three_players,
 )
-
-HOLE = {2: "AsAh", 3: "KdKh", 1: "7c2d"}
 
 
 def to_river(*, bet_on_river: bool = False) -> list[dict[str, object]]:
