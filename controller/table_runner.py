@@ -22,6 +22,7 @@ from typing import TextIO
 
 from gpiozero.pins.mock import MockFactory
 
+from controller.engine.records import HandRecord
 from controller.events import DeclareEvent
 from controller.journal import Journal
 from controller.outputs import Leds, PublicEvent, TableState
@@ -54,8 +55,8 @@ class TeeSink:
     def event(self, event: PublicEvent) -> None:
         self.files.event(event)
 
-    def record(self, record: object) -> None:
-        self.files.record(record)  # type: ignore[arg-type]
+    def record(self, record: HandRecord) -> None:
+        self.files.record(record)
 
 
 def demo_deck() -> Deck:

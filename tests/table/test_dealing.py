@@ -13,7 +13,6 @@ from tests.table.helpers import (
     deal,
     declare,
     key,
-    seat,
     shuffle,
     start,
     three_players,
@@ -183,5 +182,5 @@ def test_confirm_key_checks_only_when_a_check_is_possible() -> None:
 def test_card_to_a_new_seat_between_hands_changes_nothing() -> None:
     run = start(three_players())
     before = run.session.state()
-    run.feed(card("seat:1", "As"), seat(4, None) if False else card("muck", "Kd"))
+    run.feed(card("seat:1", "As"), card("muck", "Kd"))
     assert run.session.state() == before
