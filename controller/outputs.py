@@ -15,7 +15,7 @@ from controller.engine.records import Blinds, HandRecord
 
 EventKind = Literal[
     "hand_started", "action", "street", "show", "muck", "showdown", "payout", "hand_over",
-    "alert", "refused", "decision", "level", "seat", "hold", "device",
+    "alert", "refused", "decision", "level", "seat", "hold", "device", "wait", "clock",
 ]
 
 
@@ -44,6 +44,19 @@ class SeatView(BaseModel):
     cards: int = Field(default=0, description="How many hole cards were read; never which")
     shown: str | None = Field(default=None, description="Tabled cards, the only public ones")
     absent: bool = False
+    zone: int = Field(default=0, description="Chips the betting zone reads (face value)")
+    penalty: int = Field(default=0, description="Penalty hands still to serve (PVB 69(12))")
+
+
+class ClockView(BaseModel):
+    """A time call running on a seat (RULES C1, C2)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seat: int
+    seconds: int = Field(description="The length of the call: 60 (PVB 21(4)) or 5 (PVB 56(4))")
+    remaining: int | None = Field(description="Whole seconds left; None until the clock runs")
+    rule: str
 
 
 class PotView(BaseModel):
@@ -80,6 +93,8 @@ class TableState(BaseModel):
     hold: str | None = Field(default=None, description="Hand-for-hand: why shuffling waits")
     alerts: list[str] = Field(default_factory=list, description="Open irregularities this hand")
     floor_called: bool = False
+    clock: ClockView | None = None
+    pot_zone: int | None = Field(default=None, description="Chips the pot zone reads")
     devices: dict[str, str] = Field(default_factory=dict)
 
 

@@ -13,11 +13,23 @@ antennas reveal about the deal, S3-S7 the showdown, R7 the binding fold out of t
 from __future__ import annotations
 
 import logging
+import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from controller.chip_reading import (
+    Announced,
+    Bet,
+    Doubt,
+    NoBet,
+    Reading,
+    Situation,
+    added_chips,
+    chips_text,
+    read_motion,
+)
 from controller.engine.cards import card_text
 from controller.engine.evaluate import category
 from controller.engine.hand import BOARD_CARDS, HOLE_CARDS, STREET_NAMES, Hand, Stage, Street
@@ -61,7 +73,15 @@ from controller.events import (
     TableEvent,
     TickEvent,
 )
-from controller.outputs import EventKind, Leds, PotView, PublicEvent, SeatView, TableState
+from controller.outputs import (
+    ClockView,
+    EventKind,
+    Leds,
+    PotView,
+    PublicEvent,
+    SeatView,
+    TableState,
+)
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +118,8 @@ class SessionSnapshot(BaseModel):
     absent: list[int] = Field(default_factory=list)
     devices: dict[str, str] = Field(default_factory=dict)
     draw: dict[int, str] = Field(default_factory=dict)
+    penalties: dict[str, int] = Field(default_factory=dict, description="Player id -> hands "
+                                      "still to serve (PVB 69(12)); they follow the player")
 
 
 @dataclass
@@ -108,6 +130,28 @@ class Step:
     events: list[PublicEvent] = field(default_factory=list)
     sealed: list[HandRecord] = field(default_factory=list)
     changed: bool = True  # False: the event changed nothing (a re-read, a card lifted)
+
+
+@dataclass
+class Held:
+    """An action out of turn (RULES R7): applied when the turn comes if the action to the seat
+    did not change in between (no bet or raise), otherwise returned (PVB 37(3)(4))."""
+
+    chips: list[int] | None
+    declare: DeclareEvent | None
+    bet_level: int
+    raises: int
+
+
+@dataclass
+class TimeCall:
+    """A clock on a seat (RULES C1, C2): started by the first tick after the call."""
+
+    seat: int
+    seconds: int
+    rule: str
+    started: float | None = None
+    remaining: int | None = None
 
 
 @dataclass
@@ -125,6 +169,21 @@ class HandTrack:
     burns: int = 0  # since the last street
     preset_burn: bool = False  # an extra card became the next burn card (PVB 34, 35(1))
     zone_chips: dict[int, int] = field(default_factory=dict)
+    # Betting zones (RULES R2-R9): what each zone holds, the chips the last accounting saw, and
+    # the chips in it that are no part of a bet (change not yet given, unswept earlier rounds).
+    zone: dict[int, list[int]] = field(default_factory=dict)
+    base: dict[int, list[int]] = field(default_factory=dict)
+    extra: dict[int, int] = field(default_factory=dict)
+    stale: dict[int, int] = field(default_factory=dict)  # earlier rounds' bets not yet swept
+    street: int = 0
+    doubt: tuple[int, Doubt] | None = None  # waiting for the dealer's confirm or a declare
+    announced: dict[int, Announced] = field(default_factory=dict)  # "raise", chips to follow
+    held: dict[int, Held] = field(default_factory=dict)  # out of turn, until the turn comes
+    pot_zone: int | None = None
+    pot_difference: int | None = None
+    pot_alerted: set[int] = field(default_factory=set)
+    clock: TimeCall | None = None
+    penalized: list[int] = field(default_factory=list)
     irregularities: list[Irregularity] = field(default_factory=list)
     posting_alerts: dict[int, Irregularity] = field(default_factory=dict)
     pending_folds: set[int] = field(default_factory=set)
@@ -162,6 +221,7 @@ class TableSession:
         self.absent = set(snapshot.absent)
         self.devices = dict(snapshot.devices)
         self.draw = dict(snapshot.draw)
+        self.penalties = dict(snapshot.penalties)
         self.track: HandTrack | None = None
         self.snapshot = snapshot
         self.events: list[TableEvent] = []  # accepted since the snapshot: the hand's story
@@ -175,6 +235,7 @@ class TableSession:
             pending_record=getattr(self, "pending_record", None),
             absent=sorted(getattr(self, "absent", set())),
             devices=dict(getattr(self, "devices", {})), draw=dict(getattr(self, "draw", {})),
+            penalties=dict(getattr(self, "penalties", {})),
         )
 
     def checkpoint(self, event: TableEvent) -> SessionSnapshot | None:
@@ -247,8 +308,10 @@ class TableSession:
                 return self._level(event)
             case CardEvent():
                 return self._card(event)
-            case GoneEvent() | TickEvent():
-                return False  # presence alone decides nothing; time matters from issue 5 on
+            case GoneEvent():
+                return False  # presence alone decides nothing
+            case TickEvent():
+                return self._tick(event)
             case ForeignEvent():
                 return self._foreign(event)
             case ChipsEvent():
@@ -366,6 +429,8 @@ class TableSession:
                   f"big blind seat {p.bb}; {_blinds_text(level)}", rule="PVB 14(3)",
                   button=p.button, sb=p.sb if p.sb_live else None, bb=p.bb,
                   dealt=list(p.dealt), level=level.level)
+        if self.penalties:
+            self._serve_penalties()
         self._after_step()
         return True
 
@@ -408,8 +473,11 @@ class TableSession:
                 raise Refused(f"seat {event.seat} is already empty", "PVB 09")
             table.apply(Leave(seat=event.seat))
             self.absent.discard(event.seat)
-            self._say("seat", f"seat {event.seat}: {current.player} leaves the table",
-                      seat=event.seat)
+            owed = self.penalties.pop(current.player, 0)
+            follows = f" with {owed} penalty hand(s) to serve: they follow the player " \
+                f"(PVB 69(13))" if owed else ""
+            self._say("seat", f"seat {event.seat}: {current.player} leaves the table{follows}",
+                      seat=event.seat, penalty=owed)
             return
         if current is not None:
             raise Refused(f"seat {event.seat} is taken by {current.player}", "PVB 09")
@@ -452,6 +520,10 @@ class TableSession:
         self._end_void("void", "PVB 33")
 
     def _end_void(self, status: Literal["void", "misdeal"], rule: str) -> None:
+        assert self.track is not None
+        for seat in self.track.penalized:  # a void hand is dealt again: it served nothing
+            player = self.table.seats[seat].player
+            self.penalties[player] = self.penalties.get(player, 0) + 1
         self.table.apply(VoidHand(status=status, rule=rule))
         record = self.table.records[-1]
         self._finish(record)
@@ -644,23 +716,56 @@ class TableSession:
         self._betting(Fold(seat=seat), seat, "folds")
         return True
 
-    # ---------------------------------------------------------------- chips (posting only)
+    # ---------------------------------------------------------------- chips
 
     def _chips(self, event: ChipsEvent) -> bool:
+        """A betting zone (or the pot zone) settled (RULES R9: one motion). Chips are readings,
+        never refused: what they mean becomes an action, a wait for the dealer, or an alert."""
         track = self.track
         hand = self._hand()
-        if track is None or hand is None or not event.zone.startswith("seat:"):
+        if track is None or hand is None:
             return False
+        if event.zone == "pot":
+            track.pot_zone = sum(event.chips)
+            self._check_pot()
+            return True
         seat = int(event.zone[5:])
-        total = sum(event.chips)
-        track.zone_chips[seat] = total
-        if self._voluntary_actions(hand):
-            return True  # bets from chips: issue 5
+        new = sorted(event.chips, reverse=True)
+        before = track.zone.get(seat, [])
+        if new == before:
+            return False
+        track.zone[seat] = new
+        track.zone_chips[seat] = sum(new)
+        if seat in track.stale:  # sweeping: the earlier rounds' chips leave for the pot
+            track.stale[seat] = min(track.stale[seat], sum(new))
+            if not track.stale[seat]:
+                del track.stale[seat]
+                self._check_pot()
         index = self._seat_index(seat)
-        owed = 0
-        if index is not None:
-            owed = sum(a.amount for a in hand.log
-                       if a.player == index and a.kind in ("ante", "blind"))
+        if index is None:
+            if new:
+                self._say("alert", f"chips in seat {seat}'s betting zone, but seat {seat} is not "
+                          "in this hand", rule="PVB 36", seat=seat)
+            return True
+        if self._posting(hand, seat, index, new):
+            return True
+        if self.table.actor_seat() == seat and seat not in track.held:
+            return self._motion_in_turn(hand, seat, index, before, new)
+        self._zone_moved(hand, seat, index, before, new)
+        return True
+
+    def _posting(self, hand: Hand, seat: int, index: int, new: list[int]) -> bool:
+        """RULES H4: before the first action, a seat that owes blinds or antes posts them; an
+        amount that differs is an alert (recorded if still wrong at the first action)."""
+        track = self.track
+        assert track is not None
+        if self._voluntary_actions(hand) or self.table.actor_seat() == seat:
+            return False
+        owed = sum(a.amount for a in hand.log if a.player == index and a.kind in ("ante", "blind"))
+        if not owed:
+            return False
+        total = sum(new)
+        self._account(seat, index)
         if total == owed:
             track.posting_alerts.pop(seat, None)
             return True
@@ -669,6 +774,223 @@ class TableSession:
         track.posting_alerts[seat] = Irregularity(rule="APSA 5.4.1", text=text, seat=seat)
         self._say("alert", text, rule="APSA 5.4.1", seat=seat)
         return True
+
+    def _account(self, seat: int, index: int) -> None:
+        """The zone as it is now is what the seat's bet is made of: chips beyond the bet are
+        change due to the player (or, after the round, bets still to be swept)."""
+        track = self.track
+        hand = self.table.hand
+        assert track is not None and hand is not None
+        zone = track.zone.get(seat, [])
+        track.base[seat] = list(zone)
+        track.extra[seat] = max(0, sum(zone) - hand.bets[index])
+
+    def _face(self, seat: int, chips: list[int] | None = None) -> int:
+        """The seat's bet as the zone shows it: its chips less those that are no part of it."""
+        track = self.track
+        assert track is not None
+        zone = track.zone.get(seat, []) if chips is None else chips
+        return sum(zone) - track.extra.get(seat, 0)
+
+    def _situation(self, hand: Hand, index: int) -> Situation:
+        options = hand.options()
+        assert options is not None and options.player == index
+        return Situation(
+            committed=hand.bets[index], stack=hand.stacks[index], current_bet=hand.current_bet,
+            target=hand.target(index), min_raise_to=options.min_raise_to,
+            max_raise_to=options.max_raise_to, min_bet=self.table.hand_level.bb,
+            preflop=hand.street is Street.PREFLOP,
+            same_colour_full_raise=self.profile.same_colour_chips_full_raise,
+        )
+
+    def _motion_in_turn(self, hand: Hand, seat: int, index: int, before: list[int],
+                        new: list[int]) -> bool:
+        track = self.track
+        assert track is not None
+        doubt = track.doubt[1] if track.doubt and track.doubt[0] == seat else None
+        if doubt is not None and not (doubt.short or doubt.more):
+            # The bet is what settled first (R9); what came after is a second motion.
+            if sum(new) > sum(before):
+                extra = chips_text(added_chips(before, new))
+                self._irregular("PVB 49", f"seat {seat} added {extra} after the bet settled: a "
+                                "string bet, those chips go back (APSA 5.4.31)", seat=seat)
+            else:
+                self._say("alert", f"seat {seat} took chips back: chips put in stay in",
+                          rule="PVB 36(3)", seat=seat)
+            return True
+        reading = read_motion(self._situation(hand, index), track.base.get(seat, []), new,
+                              self._face(seat, new), track.announced.get(seat))
+        self._take_reading(seat, index, reading)
+        return True
+
+    def _take_reading(self, seat: int, index: int, reading: Reading) -> None:
+        track = self.track
+        assert track is not None
+        match reading:
+            case NoBet():
+                return
+            case Doubt():
+                if track.doubt == (seat, reading):
+                    return
+                track.doubt = (seat, reading)
+                self._say("wait", f"seat {seat}: {reading.question}", rule=reading.rule,
+                          seat=seat)
+            case Bet():
+                self._apply_bet(seat, index, reading)
+
+    def _apply_bet(self, seat: int, index: int, bet: Bet) -> None:
+        hand = self.table.hand
+        track = self.track
+        assert hand is not None and track is not None
+        face = self._face(seat)
+        everything = hand.bets[index] + hand.stacks[index]
+        op: Check | Call | BetOrRaise
+        match bet.action:
+            case "check":
+                op, words = Check(seat=seat), "checks"
+            case "call":
+                op, words = Call(seat=seat), f"calls {hand.to_call(index):,}"
+            case "raise":
+                word = "bets" if hand.current_bet == 0 else "raises to"
+                op, words = BetOrRaise(seat=seat, to=bet.to), f"{word} {bet.to:,}"
+            case "allin":
+                if everything > hand.current_bet and hand.can("bet_or_raise_to", index,
+                                                               everything):
+                    op, words = BetOrRaise(seat=seat, to=everything), f"is all-in for " \
+                        f"{everything:,}"
+                else:
+                    op, words = Call(seat=seat), "calls all-in"
+        committed = bet.to if bet.action != "allin" else everything
+        if bet.action == "call":
+            committed = hand.bets[index] + hand.to_call(index)
+        elif bet.action == "check":
+            committed = hand.bets[index]
+        tail = ""
+        if face > committed:
+            tail = f"; {face - committed:,} back to the player"
+        elif face < committed:
+            tail = f"; {committed - face:,} more to put in"
+        reason = f" ({bet.reason}{tail})" if bet.reason or tail else ""
+        self._betting(op, seat, f"{words}{reason}", rule=bet.rule)
+
+    def _zone_moved(self, hand: Hand, seat: int, index: int, before: list[int],
+                    new: list[int]) -> None:
+        """A zone changed while its seat was not the one to act: change being made, a bet being
+        completed, chips out of turn (R7: held), chips after the bet (R9: back), chips taken
+        back (PVB 36(3))."""
+        track = self.track
+        assert track is not None
+        committed = hand.bets[index]
+        face, face_before = self._face(seat, new), self._face(seat, before)
+        grew = sum(new) > sum(before)
+        if seat in track.held:
+            if not grew:
+                self._say("alert", f"seat {seat} took back chips put in out of turn: they stay "
+                          "until the turn comes", rule="PVB 37(3)", seat=seat)
+            else:
+                self._irregular("PVB 40(3)", f"seat {seat} added chips to an action out of turn: "
+                                "a string bet, the extra chips go back", seat=seat)
+            return
+        if grew and face > committed and face_before >= committed:
+            live = not hand.folded[index] and not hand.all_in[index]
+            if live and hand.still_to_act(index):
+                track.held[seat] = Held(chips=new, declare=None, bet_level=hand.current_bet,
+                                        raises=self._raises(hand))
+                actor = self.table.actor_seat()
+                self._say("action", f"seat {seat} put in {chips_text(added_chips(before, new))} "
+                          f"out of turn (seat {actor} is to act): held; it stands if the action "
+                          f"to seat {seat} does not change",
+                          rule="PVB 37(3)", seat=seat)
+                return
+            what = "after folding" if hand.folded[index] else "after the bet settled"
+            self._irregular("PVB 49", f"seat {seat} added {chips_text(added_chips(before, new))} "
+                            f"{what}: those chips go back (APSA 5.4.31)", seat=seat)
+        elif face < committed and face < face_before:
+            self._say("alert", f"seat {seat} took {face_before - face:,} back out of the betting "
+                      "zone: chips put in stay in", rule="PVB 36(3)", seat=seat)
+        track.base[seat] = list(new)
+        if grew:
+            track.extra[seat] = max(0, sum(new) - committed)
+        else:
+            track.extra[seat] = min(track.extra.get(seat, 0), max(0, sum(new) - committed))
+
+    @staticmethod
+    def _raises(hand: Hand) -> int:
+        return sum(1 for a in hand.log if a.kind in ("bet", "raise"))
+
+    def _held_in_turn(self, hand: Hand, seat: int) -> bool:
+        """R7: the out-of-turn action of the seat now to act stands if nobody bet or raised
+        since (a check, call or fold changes nothing), otherwise it goes back (PVB 37(3)(4))."""
+        track = self.track
+        assert track is not None
+        held = track.held.pop(seat)
+        index = self._seat_index(seat)
+        assert index is not None
+        if hand.current_bet != held.bet_level or self._raises(hand) != held.raises:
+            what = "its chips go back" if held.chips is not None else "the declaration lapses"
+            self._say("action", f"seat {seat}: the action changed since seat {seat} acted out of "
+                      f"turn ({hand.current_bet:,} to match now): {what}; seat {seat} has every "
+                      "option", rule="PVB 37(4)", seat=seat)
+            if held.chips is not None:
+                track.base[seat] = list(track.zone.get(seat, []))
+                track.extra[seat] = max(0, sum(track.base[seat]) - hand.bets[index])
+            return False
+        self._say("action", f"seat {seat}'s action out of turn stands: the action to seat {seat} "
+                  "did not change", rule="PVB 37(3)", seat=seat)
+        if held.declare is not None:
+            self._declare(held.declare)
+            return True
+        assert held.chips is not None
+        reading = read_motion(self._situation(hand, index), track.base.get(seat, []),
+                              held.chips, self._face(seat, held.chips), None)
+        self._take_reading(seat, index, reading)
+        return isinstance(reading, Bet)
+
+    def _round_over(self) -> None:
+        """A betting round ended: the zones' chips are bets of a finished round, to be swept
+        into the pot; anything held out of turn lapses."""
+        track = self.track
+        hand = self.table.hand
+        assert track is not None and hand is not None
+        if hand.street == track.street and hand.stage is Stage.BETTING:
+            return
+        track.street = hand.street if hand.stage is Stage.BETTING else hand.street + 1
+        for seat in list(track.held):
+            del track.held[seat]
+            self._say("action", f"the betting round ended: what seat {seat} did out of turn "
+                      "goes back", rule="PVB 37(4)", seat=seat)
+        track.doubt = None
+        track.announced.clear()
+        for seat, chips in track.zone.items():
+            track.base[seat] = list(chips)
+            track.extra[seat] = sum(chips)
+            if chips:
+                track.stale[seat] = sum(chips)
+
+    def _check_pot(self) -> None:
+        """Sweeping: once every finished round's bets left the betting zones, the pot zone must
+        hold what the engine's pots hold. A difference is published when the dealer moves on
+        (the next round's first action, or the showdown)."""
+        track = self.track
+        hand = self.table.hand
+        assert track is not None and hand is not None
+        if track.pot_zone is None or track.stale or track.street == 0:
+            return
+        collected = hand.pot_total() - sum(hand.bets)
+        track.pot_difference = track.pot_zone - collected or None
+
+    def _pot_alert(self) -> None:
+        track = self.track
+        hand = self.table.hand
+        assert track is not None and hand is not None
+        difference = track.pot_difference
+        if difference is None or track.street in track.pot_alerted or track.pot_zone is None:
+            return
+        track.pot_alerted.add(track.street)
+        collected = track.pot_zone - difference
+        more = "more" if difference > 0 else "less"
+        self._irregular("APSA 5.4.25", f"the pot zone holds {track.pot_zone:,}, the pots make "
+                        f"{collected:,}: {abs(difference):,} {more}; count the pot")
 
     @staticmethod
     def _voluntary_actions(hand: Hand) -> int:
@@ -702,21 +1024,38 @@ class TableSession:
         if hand.stage is not Stage.BETTING:
             raise Refused(f"seat {seat} declared {event.action}, but the "
                           f"{STREET_NAMES[hand.street]} betting is over", "PVB 36")
+        track = self.track
+        assert track is not None
         if actor != seat:
-            raise Refused(f"seat {seat} declared {event.action} out of turn: seat {actor} is "
-                          "to act", "PVB 36, 37")
+            if hand.folded[index] or hand.all_in[index] or not hand.still_to_act(index):
+                raise Refused(f"seat {seat} declared {event.action}, but seat {seat} has no "
+                              f"action to come (seat {actor} is to act)", "PVB 36")
+            if event.action in ("bet", "raise") and event.amount is None:
+                raise Refused(f"seat {seat} {event.action}s out of turn: say how much",
+                              "PVB 36(2)")
+            track.held[seat] = Held(chips=None, declare=event, bet_level=hand.current_bet,
+                                    raises=self._raises(hand))
+            self._say("action", f"seat {seat} declared {event.action} out of turn (seat {actor} "
+                      f"is to act): held; it stands if the action to seat {seat} does not "
+                      "change", rule="PVB 37(3)", seat=seat)
+            return True
+        doubt = track.doubt[1] if track.doubt and track.doubt[0] == seat else None
         everything = hand.bets[index] + hand.stacks[index]
         match event.action:
             case "fold":
-                self._betting(Fold(seat=seat), seat, "folds")
+                forfeit = 0
+                if doubt is not None and doubt.short:  # R8: the short call's chips stay in
+                    forfeit = max(0, self._face(seat) - hand.bets[index])
+                words = "folds" if not forfeit else \
+                    f"folds; the {forfeit:,} put in stay in the pot (APSA 5.4.30)"
+                self._betting(Fold(seat=seat, forfeit=forfeit), seat, words)
             case "check":
                 self._betting(Check(seat=seat), seat, "checks")
             case "call":
-                self._betting(Call(seat=seat), seat, "calls")
+                self._betting(Call(seat=seat), seat, f"calls {hand.to_call(index):,}")
             case "bet" | "raise":
                 if event.amount is None:
-                    raise Refused(f"seat {seat} {event.action}s: say how much (the total of "
-                                  "the bet or raise this round)", "PVB 36(2)")
+                    return self._announce(hand, seat, index, event.action)
                 word = "bets" if hand.current_bet == 0 else "raises to"
                 self._betting(BetOrRaise(seat=seat, to=event.amount), seat,
                               f"{word} {event.amount:,}")
@@ -729,10 +1068,32 @@ class TableSession:
                     self._betting(Call(seat=seat), seat, "calls all-in")
         return True
 
-    def _betting(self, op: Fold | Check | Call | BetOrRaise, seat: int, words: str) -> None:
+    def _announce(self, hand: Hand, seat: int, index: int, action: Announced) -> bool:
+        """"Raise" said without an amount: the chips give it (PVB 41(1)(b)(c), 44(5)). With
+        chips already in the zone, they are read again as an announced raise."""
+        track = self.track
+        assert track is not None
+        if not hand.can("bet_or_raise_to", index, hand.bets[index] + hand.stacks[index]):
+            raise Refused(f"seat {seat} cannot {action}: call or fold", "PVB 42(6)")
+        track.announced[seat] = action
+        if self._face(seat) > hand.bets[index]:
+            reading = read_motion(self._situation(hand, index), track.base.get(seat, []),
+                                  track.zone.get(seat, []), self._face(seat), action)
+            if not isinstance(reading, Doubt) or reading.more:
+                track.doubt = None
+            self._take_reading(seat, index, reading)
+            return True
+        track.doubt = None
+        self._say("wait", f"seat {seat} announces a {action}: the chips give the amount",
+                  rule="PVB 41(1)", seat=seat)
+        return True
+
+    def _betting(self, op: Fold | Check | Call | BetOrRaise, seat: int, words: str,
+                 rule: str | None = None) -> None:
         """A betting action in turn. Before the first one, RULES I1 and H4 are checked."""
         hand = self.table.hand
-        assert hand is not None
+        track = self.track
+        assert hand is not None and track is not None
         index = self._seat_index(seat)
         assert index is not None
         # Verify first: a refused action must not even raise the deal's alerts.
@@ -746,12 +1107,21 @@ class TableSession:
         elif isinstance(op, Check):
             hand.verify_check(index)
         else:
-            hand.verify_fold(index)
+            hand.verify_fold(index, op.forfeit)
+            amount = op.forfeit
         if not self._voluntary_actions(hand):
             self._check_deal()
+        self._pot_alert()
         self.table.apply(op)
+        if track.doubt is not None and track.doubt[0] == seat:
+            track.doubt = None
+        track.announced.pop(seat, None)
+        if track.clock is not None and track.clock.seat == seat:
+            self._say("clock", f"seat {seat} acted in time", seat=seat, rule=track.clock.rule)
+            track.clock = None
+        self._account(seat, index)
         all_in = " (all-in)" if hand.all_in[index] else ""
-        self._say("action", f"seat {seat} {words}{all_in}", seat=seat,
+        self._say("action", f"seat {seat} {words}{all_in}", seat=seat, rule=rule,
                   action=type(op).__name__.lower(), amount=amount)
         self._after_step()
 
@@ -796,6 +1166,18 @@ class TableSession:
             assert seat is not None
             index = self._seat_index(seat)
             assert index is not None
+            track = self.track
+            assert track is not None
+            if track.doubt is not None and track.doubt[0] == seat:
+                doubt = track.doubt[1]
+                if doubt.default is None:
+                    raise Refused(f"seat {seat}: {doubt.question}; declare what it is",
+                                  doubt.rule)
+                self._apply_bet(seat, index, doubt.default)
+                return True
+            if seat in track.announced:
+                raise Refused(f"seat {seat} announced a {track.announced[seat]}: put the chips "
+                              "in, or declare the amount", "PVB 41(2)")
             if hand.to_call(index):
                 raise Refused(f"seat {seat} cannot check: {hand.to_call(index):,} to call",
                               "PVB 36")
@@ -852,14 +1234,21 @@ class TableSession:
             return
         while hand.stage is Stage.BETTING:
             actor = table.actor_seat()
+            if actor is not None and actor in track.held and actor not in track.pending_folds:
+                if self._held_in_turn(hand, actor):
+                    return  # the action ran its own _after_step
+                continue
             if actor is None or actor not in track.pending_folds:
                 break
             track.pending_folds.discard(actor)
+            track.held.pop(actor, None)
             table.apply(Fold(seat=actor))
             self._say("action", f"seat {actor} folds (folded out of turn)", rule="PVB 37(5)",
                       seat=actor)
+        self._round_over()
         if hand.stage is Stage.OVER:
-            self._finish(table.records[-1])
+            if track.settle_at is None:
+                self._finish(table.records[-1])
             return
         if hand.all_in_showdown() and not track.face_up_told:
             track.face_up_told = True
@@ -881,6 +1270,7 @@ class TableSession:
         contenders = self._contenders(hand)
         if not track.showdown_told:
             track.showdown_told = True
+            self._pot_alert()
             if len(contenders) > 1:
                 self._say("showdown", f"showdown: seat {contenders[0]} shows first",
                           rule="PVB 55", order=contenders)
@@ -967,7 +1357,8 @@ class TableSession:
             "move_button": self._cmd_move_button, "award": self._cmd_award,
             "correct": self._cmd_correct, "show": self._cmd_show, "hold": self._cmd_hold,
             "release": self._cmd_release, "absent": self._cmd_absent,
-            "present": self._cmd_present, "note": self._cmd_note,
+            "present": self._cmd_present, "note": self._cmd_note, "time": self._cmd_time,
+            "penalty": self._cmd_penalty,
         }.get(name)
         if handler is None:
             raise Refused(f"unknown floor command {name!r}", "DFO")
@@ -1140,6 +1531,140 @@ class TableSession:
         self._say("seat", f"seat {seat} is back at the table", seat=seat)
         return True
 
+    # ---------------------------------------------------------------- time and penalties
+
+    def _cmd_time(self, args: dict[str, Any], by: str, event: CommandEvent) -> bool:
+        """RULES C1: the floor calls the clock on the player to act: one minute, the last ten
+        seconds counted down, then the hand is dead (PVB 21(4)). At showdown, C2: a player who
+        will not show gets a five-second count (PVB 56(4))."""
+        hand = self._hand()
+        track = self.track
+        if hand is None or track is None:
+            raise Refused("time: no hand is running", "PVB 21")
+        if hand.stage is Stage.BETTING:
+            actor = self.table.actor_seat()
+            assert actor is not None
+            seat = self._seat_arg(args, "time") if "seat" in args else actor
+            if seat != actor:
+                raise Refused(f"time is called on the player to act, seat {actor}", "PVB 21(1)")
+            if seat in self.absent:
+                raise Refused(f"seat {seat} is not at the seat", "PVB 21(2)")
+            call = TimeCall(seat=seat, seconds=60, rule="PVB 21(4)")
+        elif hand.stage is Stage.SHOWDOWN:
+            seat = self._seat_arg(args, "time")
+            index = self._seat_index(seat)
+            if seat not in self._contenders(hand) or index is None or hand.shown[index]:
+                raise Refused(f"seat {seat} has no hand left to show", "PVB 56(4)")
+            call = TimeCall(seat=seat, seconds=5, rule="PVB 56(4)")
+        else:
+            raise Refused("time is called when a player must act or show", "PVB 21")
+        if track.clock is not None and track.clock.seat == call.seat:
+            return False
+        call.started = event.ts
+        track.clock = call
+        what = "to act" if call.seconds == 60 else "to show"
+        self._say("clock", f"time on seat {call.seat} (by {by}): {call.seconds} seconds {what}",
+                  rule=call.rule, seat=call.seat, seconds=call.seconds)
+        return True
+
+    def wants_ticks(self) -> bool:
+        """Whether a clock runs: the service then feeds ``tick`` events (and only then, so the
+        journal holds no idle ticks)."""
+        return self.track is not None and self.track.clock is not None and \
+            self._hand() is not None
+
+    def _tick(self, event: TickEvent) -> bool:
+        track = self.track
+        hand = self._hand()
+        if track is None or hand is None or track.clock is None:
+            return False
+        call = track.clock
+        if not self._clock_still_runs(hand, call):
+            track.clock = None
+            return True
+        if call.started is None:
+            call.started = event.now
+        remaining = max(0, math.ceil(call.seconds - (event.now - call.started)))
+        if remaining == call.remaining:
+            return False
+        call.remaining = remaining
+        if remaining > 10 and call.seconds > 10:
+            return True  # the state shows the count; the last ten are called out
+        if remaining > 0:
+            self._say("clock", f"seat {call.seat}: {remaining}", rule=call.rule, seat=call.seat,
+                      remaining=remaining)
+            return True
+        track.clock = None
+        if hand.stage is Stage.SHOWDOWN:
+            text = f"seat {call.seat} did not show in time: the hand is dead"
+        else:
+            text = f"seat {call.seat}'s time ran out: the hand is dead"
+        self.table.apply(KillHand(seat=call.seat))
+        self._irregular(call.rule, text, seat=call.seat)
+        self._after_step()
+        return True
+
+    def _clock_still_runs(self, hand: Hand, call: TimeCall) -> bool:
+        index = self._seat_index(call.seat)
+        if index is None or hand.folded[index] or hand.mucked[index]:
+            return False
+        if call.seconds == 60:
+            return hand.stage is Stage.BETTING and self.table.actor_seat() == call.seat
+        return hand.stage is Stage.SHOWDOWN and not hand.shown[index]
+
+    def _cmd_penalty(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
+        """RULES T4: a missed-hand or orbit penalty (PVB 69(12)): the player is dealt in and the
+        hand killed, the blinds are taken; an orbit is as many hands as players at the table.
+        The count belongs to the player, not the seat (PVB 69(13))."""
+        seat = self._seat_arg(args, "penalty")
+        player = self.table.seats.get(seat)
+        if player is None:
+            raise Refused(f"seat {seat} is empty", "PVB 69(12)")
+        hands, orbits = _positive(args.get("hands")), _positive(args.get("orbits"))
+        if (hands is None) == (orbits is None) or set(args) - {"seat", "hands", "orbits", "reason"}:
+            raise Refused("penalty: args.seat and either args.hands or args.orbits (a positive "
+                          "number)", "PVB 69(12)")
+        count = hands if hands is not None else (orbits or 0) * len(self.table.seats)
+        total = self.penalties.get(player.player, 0) + count
+        self.penalties[player.player] = total
+        what = f"{orbits} orbit(s), {count} hands" if orbits else f"{count} hand(s)"
+        text = (f"seat {seat} ({player.player}): penalty of {what}; {total} to serve, dealt in "
+                "and killed (floor decision by " + by + ")")
+        if self.track is not None:
+            self.track.irregularities.append(Irregularity(rule="PVB 69(12)", text=text,
+                                                          seat=seat, by=by))
+        self._say("decision", text, rule="PVB 69(12)", seat=seat, hands=total)
+        return True
+
+    def _serve_penalties(self) -> None:
+        """At the shuffle: every dealt-in player with a penalty is dealt in and his hand killed;
+        his blinds stay (PVB 69(12)(a)). All-in from the blinds, he plays for the main pot
+        without acting (PVB 69(12)(b))."""
+        track = self.track
+        hand = self.table.hand
+        p = self.table.positions
+        assert track is not None and hand is not None and p is not None
+        for k, seat in enumerate(p.dealt):
+            player = self.table.seats[seat].player
+            left = self.penalties.get(player, 0)
+            if not left or hand.stage is Stage.OVER:
+                continue
+            left -= 1
+            if left:
+                self.penalties[player] = left
+            else:
+                del self.penalties[player]
+            track.penalized.append(seat)
+            if hand.all_in[k]:
+                self._irregular("PVB 69(12)(b)", f"seat {seat} serves a penalty but is all-in "
+                                "from the blinds: the hand plays for the main pot, no action",
+                                seat=seat)
+                continue
+            self.table.apply(KillHand(seat=seat))
+            self._irregular("PVB 69(12)", f"seat {seat} serves a penalty: dealt in, the hand is "
+                            f"dead, the blinds stay; {left} more hand(s)", seat=seat)
+        self._after_step()
+
     # ---------------------------------------------------------------- the public view
 
     def state(self) -> TableState:
@@ -1151,7 +1676,8 @@ class TableSession:
         p = table.positions
         seats: dict[int, SeatView] = {}
         for seat, s in sorted(table.seats.items()):
-            seats[seat] = SeatView(player=s.player, stack=s.stack, absent=seat in self.absent)
+            seats[seat] = SeatView(player=s.player, stack=s.stack, absent=seat in self.absent,
+                                   penalty=self.penalties.get(s.player, 0))
         live = hand is not None and hand.stage is not Stage.OVER and track is not None
         stage: Any = "waiting"
         street = None
@@ -1172,6 +1698,7 @@ class TableSession:
                     "cards": len([c for c in hand.hole[k] if c is not None]) or (
                         len(track.seat_cards.get(seat, [])) if track else 0),
                     "shown": shown,
+                    "zone": sum(track.zone.get(seat, [])) if track and live else 0,
                 })
             if live:
                 pots = [PotView(amount=pot.amount, eligible=[p.dealt[i] for i in pot.eligible])
@@ -1194,8 +1721,17 @@ class TableSession:
             waiting_for=self._waiting_for(), hold=self.hold,
             alerts=[i.text for i in track.irregularities] if live and track else [],
             floor_called=bool(track and track.floor_called and live),
+            clock=self._clock_view() if live else None,
+            pot_zone=track.pot_zone if track and live else None,
             devices=dict(self.devices),
         )
+
+    def _clock_view(self) -> ClockView | None:
+        call = self.track.clock if self.track else None
+        if call is None:
+            return None
+        return ClockView(seat=call.seat, seconds=call.seconds, remaining=call.remaining,
+                         rule=call.rule)
 
     def _waiting_for(self) -> str:
         hand = self._hand()
@@ -1211,10 +1747,17 @@ class TableSession:
             options = hand.options()
             assert options is not None
             seat = self.table.seat_of(options.player)
+            if track.doubt is not None and track.doubt[0] == seat:
+                return f"seat {seat}: {track.doubt[1].question}"
+            if seat in track.announced:
+                return f"seat {seat} announced a {track.announced[seat]}: the chips or the amount"
+            clock = ""
+            if track.clock is not None and track.clock.remaining is not None:
+                clock = f" (time: {track.clock.remaining} s)"
             words = f"{options.to_call:,} to call" if options.to_call else "check or bet"
             if options.min_raise_to is not None:
                 words += f", raise to at least {options.min_raise_to:,}"
-            return f"seat {seat} to act: {words}"
+            return f"seat {seat} to act: {words}{clock}"
         if hand.stage is Stage.DEALING:
             street = STREET_NAMES[Street(hand.street + 1)]
             return f"deal the {street}"
@@ -1226,6 +1769,7 @@ class TableSession:
     def leds(self) -> Leds:
         live = self._hand() is not None and self.track is not None
         return Leds(hand_for_hand=self.hold is not None and not live,
+                    clock=bool(live and self.track and self.track.clock),
                     irregularity=bool(live and self.track and self.track.irregularities))
 
     def chips_on_table(self) -> int:
@@ -1239,6 +1783,12 @@ class TableSession:
             total -= sum(table.seats[s].stack for s in dealt if s in table.seats)
             total += hand.chips_in_play()
         return total
+
+
+def _positive(value: object) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return value
+    return None
 
 
 def _blinds_text(level: Level) -> str:

@@ -233,6 +233,10 @@ class Hand:
     def to_call(self, i: int) -> int:
         return max(0, min(self.target(i) - self.bets[i], self.stacks[i]))
 
+    def still_to_act(self, i: int) -> bool:
+        """Whether ``i`` has an action to come in this round (he has not acted, or was raised)."""
+        return self.stage is Stage.BETTING and self._to_act[i]
+
     def pot_total(self) -> int:
         return self.dead_money + sum(self.contributions)
 
@@ -315,8 +319,16 @@ class Hand:
                 "PVB 36, 37",
             )
 
-    def verify_fold(self, i: int) -> None:
+    def verify_fold(self, i: int, forfeit: int = 0) -> None:
         self._verify_turn(i)
+        short_of_the_call = 0 < forfeit < self.stacks[i] and (
+            self.bets[i] + forfeit < self.target(i)
+        )
+        if forfeit and not short_of_the_call:
+            raise IllegalAmount(
+                f"{self.labels[i]} can forfeit only chips short of the call, not {forfeit:,}",
+                "APSA 5.4.30",
+            )
 
     def verify_check(self, i: int) -> None:
         self._verify_turn(i)
@@ -387,13 +399,17 @@ class Hand:
 
     # ---------------------------------------------------------------- betting actions
 
-    def fold(self, i: int) -> None:
-        """A fold in turn; also binding when a check was possible (PVB 38(1))."""
-        self.verify_fold(i)
+    def fold(self, i: int, forfeit: int = 0) -> None:
+        """A fold in turn; also binding when a check was possible (PVB 38(1)). ``forfeit``: chips
+        of a short call that stay in the pot when the player will not complete it (R8,
+        APSA 5.4.30)."""
+        self.verify_fold(i, forfeit)
+        if forfeit:
+            self._put_in(i, forfeit)
         self.folded[i] = True
         self._live_count -= 1
         self._betting_count -= 1  # only a player who can still bet is ever to act
-        self._record_act(i, "fold")
+        self._record_act(i, "fold", forfeit)
         self._acted(i)
 
     def verify_kill(self, i: int) -> None:

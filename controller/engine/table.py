@@ -84,6 +84,7 @@ class DealBoard(_Op):
 class Fold(_Op):
     op: Literal["fold"] = "fold"
     seat: int
+    forfeit: int = Field(default=0, ge=0, description="Short-call chips left in the pot (R8)")
 
 
 class Check(_Op):
@@ -375,7 +376,7 @@ class Table:
         return self._after_hand_step()
 
     def _op_fold(self, op: Fold) -> HandRecord | None:
-        self._current().fold(self._index(op.seat))
+        self._current().fold(self._index(op.seat), op.forfeit)
         return self._after_hand_step()
 
     def _op_check(self, op: Check) -> HandRecord | None:

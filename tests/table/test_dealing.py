@@ -164,12 +164,6 @@ def test_r7_pvb_37_5_fold_out_of_turn_is_binding_and_applied_in_turn() -> None:
     assert "PVB 37(5)" in run.rules()
 
 
-def test_declared_bet_out_of_turn_is_refused_for_now() -> None:
-    run = start(three_players(), shuffle(), deal(HOLE))
-    step = run.feed(declare(3, "raise", 400))
-    assert not step.accepted and step.events[0].rule == "PVB 36, 37"
-
-
 def test_confirm_key_checks_only_when_a_check_is_possible() -> None:
     run = start(three_players(), shuffle(), deal(HOLE))
     step = run.feed(key("confirm"))

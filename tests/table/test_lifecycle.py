@@ -143,7 +143,7 @@ def test_seat_event_during_a_hand_waits_for_the_end_of_the_hand() -> None:
 def test_refused_events_change_nothing() -> None:
     run = start(three_players(), shuffle(), deal(HOLE))
     before = run.session.state()
-    for bad in (declare(2, "call"), declare(1, "raise", 150), declare(1, "bet"),
+    for bad in (declare(5, "call"), declare(1, "raise", 150), declare(1, "check"),
                 command("misdeal_please"), command("award", pot=1, seats=[2]), key("undo"),
                 seat(1, "zed", 500), command("kill", seat=9)):
         step = run.feed(bad)
