@@ -807,7 +807,14 @@ class TableSession:
                         new: list[int]) -> bool:
         track = self.track
         assert track is not None
+        if sum(new) < sum(before):  # chips leaving: change and unswept bets go first
+            committed = hand.bets[index]
+            track.extra[seat] = min(track.extra.get(seat, 0), max(0, sum(new) - committed))
         doubt = track.doubt[1] if track.doubt and track.doubt[0] == seat else None
+        if doubt is not None and doubt.short and doubt.default is not None:
+            if self._face(seat, new) >= doubt.default.to:  # R8: completed, never a raise
+                self._apply_bet(seat, index, doubt.default)
+            return True
         if doubt is not None and not (doubt.short or doubt.more):
             # The bet is what settled first (R9); what came after is a second motion.
             if sum(new) > sum(before):
@@ -881,8 +888,11 @@ class TableSession:
         track = self.track
         assert track is not None
         committed = hand.bets[index]
-        face, face_before = self._face(seat, new), self._face(seat, before)
         grew = sum(new) > sum(before)
+        face_before = self._face(seat, before)
+        if not grew:  # chips leaving: change and unswept bets go first
+            track.extra[seat] = min(track.extra.get(seat, 0), max(0, sum(new) - committed))
+        face = self._face(seat, new)
         if seat in track.held:
             if not grew:
                 self._say("alert", f"seat {seat} took back chips put in out of turn: they stay "
@@ -911,8 +921,6 @@ class TableSession:
         track.base[seat] = list(new)
         if grew:
             track.extra[seat] = max(0, sum(new) - committed)
-        else:
-            track.extra[seat] = min(track.extra.get(seat, 0), max(0, sum(new) - committed))
 
     @staticmethod
     def _raises(hand: Hand) -> int:
