@@ -12,12 +12,13 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable
 
 from pydantic import BaseModel
 
 from controller.engine.records import HandRecord
-from controller.events import BadEvent, ShuffleEvent, TableEvent, parse_event
+from controller.events import BadEvent, ShuffleEvent, TableEvent, TickEvent, parse_event
 from controller.journal import Journal
 from controller.outputs import Leds, PublicEvent, Sink, TableState
 from controller.session import SessionConfig, Step, TableSession
@@ -25,14 +26,19 @@ from controller.session import SessionConfig, Step, TableSession
 log = logging.getLogger(__name__)
 
 _STOP = object()
+TICK_SECONDS = 0.5  # while a clock runs; the countdown is called out per whole second
 
 
 class TableService:
     def __init__(
         self, config: SessionConfig, journal: Journal, sink: Sink,
-        leds: Callable[[Leds], None] | None = None,
+        leds: Callable[[Leds], None] | None = None, clock: Callable[[], float] = time.time,
+        tick_seconds: float = TICK_SECONDS,
     ) -> None:
         self.config = config
+        self._tick_seconds = tick_seconds
+        self._clock = clock  # wall time: a clock call survives a restart (ticks are journaled)
+        self._last_tick = 0.0
         self.journal = journal
         self.sink = sink
         self._leds_out = leds
@@ -96,7 +102,14 @@ class TableService:
 
     def _run(self) -> None:
         while True:
-            batch = [self._queue.get()]
+            try:  # while a clock runs the session gets time as events (RULES C1, C2)
+                batch = [self._queue.get(timeout=self._tick_seconds if self._ticking() else None)]
+            except queue.Empty:
+                batch = []
+            now = self._clock()
+            if self._ticking() and abs(now - self._last_tick) >= self._tick_seconds:
+                self._last_tick = now
+                batch.append(TickEvent(now=now))
             while len(batch) < 64:  # whatever queued up meanwhile: one fsync for all of it
                 try:
                     batch.append(self._queue.get_nowait())
@@ -109,6 +122,9 @@ class TableService:
                 log.exception("table %s: events could not be processed", self.config.table_id)
             if stop:
                 return
+
+    def _ticking(self) -> bool:
+        return self.session.wants_ticks()
 
     def process_batch(self, items: list[object]) -> None:
         """Group commit: the events are journaled together before any of them is applied. A

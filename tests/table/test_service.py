@@ -229,3 +229,51 @@ def test_simulated_table_plays_hands_through_the_real_drivers(tmp_path: Path) ->
         for seat_no, hole in record["hole_cards"].items():
             if int(seat_no) not in shown:
                 assert hole[:2] not in public and hole[2:] not in public
+
+
+TICKS = """SELECT COUNT(*) FROM events WHERE line LIKE '%"tick"%'"""
+
+
+def test_c1_the_service_feeds_time_while_a_clock_runs_and_a_restart_keeps_it(
+    tmp_path: Path,
+) -> None:
+    """RULES C1 through the running service: ticks come only while a clock runs, they are
+    journaled, the hand is dead when the minute is over, a restart tells the same story."""
+    now = [1000.0]
+
+    def clock() -> float:
+        now[0] += 1.0  # a second per loop turn: the minute passes in a blink
+        return now[0]
+
+    sink = MemorySink()
+    journal = Journal(tmp_path / "j.db")
+    service = TableService(SessionConfig(), journal, sink, clock=clock, tick_seconds=0.001)
+    for raw in [*three_players(), shuffle(), *deal(HOLE)]:
+        service.process(parse_event(raw))
+    assert not journal._db.execute(TICKS).fetchone()[0]
+    with service:
+        service.submit(parse_event(command("time", seat=1)))
+        state = sink.wait_state(lambda s: s.actor == 2, timeout=10)
+    assert state.clock is None
+    counted = [e.data["remaining"] for e in sink.events if e.kind == "clock" and
+               "remaining" in e.data]
+    assert counted == list(range(10, 0, -1))
+    assert any(e.rule == "PVB 21(4)" and "dead" in e.text for e in sink.events)
+    with sqlite3.connect(tmp_path / "j.db") as db:
+        ticks = db.execute(TICKS).fetchone()[0]
+    assert 60 <= ticks <= 70  # only while the clock ran
+    restarted = TableService(SessionConfig(), Journal(tmp_path / "j.db"), MemorySink())
+    assert restarted.session.state() == service.session.state()
+
+
+def test_c1_a_restart_in_the_middle_of_a_time_call_keeps_counting(tmp_path: Path) -> None:
+    service = TableService(SessionConfig(), Journal(tmp_path / "j.db"), MemorySink())
+    for raw in [*three_players(), shuffle(), *deal(HOLE), command("time", seat=1),
+                {"type": "tick", "now": 1000.0}, {"type": "tick", "now": 1030.2}]:
+        service.process(parse_event(raw))
+    service.journal.close()  # the power goes
+    again = TableService(SessionConfig(), Journal(tmp_path / "j.db"), MemorySink())
+    clock = again.session.state().clock
+    assert clock is not None and clock.seat == 1 and clock.remaining == 30
+    again.process(parse_event({"type": "tick", "now": 1061.0}))  # the minute is over
+    assert again.session.state().clock is None and again.session.state().actor == 2
