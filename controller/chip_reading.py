@@ -153,7 +153,8 @@ def _facing_a_bet(s: Situation, added: list[int], total: int) -> Reading:
                      "(confirm), or fold and the chips stay in the pot", "APSA 5.4.30",
                      Bet("call", target, "APSA 5.4.30", "the short call is completed; no "
                          "raise (CG Einsätze)"), short=True)
-    call = Bet("call", target, "PVB 44(1)", "")
+    if total == target:
+        return Bet("call", target, "", "")
     one_colour = bool(added) and len(set(added)) == 1
     if one_colour and total - added[0] < target:  # each chip was needed for the call
         if len(added) == 1:  # R5: one oversized chip

@@ -878,7 +878,7 @@ class TableSession:
         elif face < committed:
             tail = f"; {committed - face:,} more to put in"
         reason = f" ({bet.reason}{tail})" if bet.reason or tail else ""
-        self._betting(op, seat, f"{words}{reason}", rule=bet.rule)
+        self._betting(op, seat, f"{words}{reason}", rule=bet.rule or None)
 
     def _zone_moved(self, hand: Hand, seat: int, index: int, before: list[int],
                     new: list[int]) -> None:

@@ -3,8 +3,9 @@
 With ``--simulate`` every configured reader is replaced by a simulator writing the real protocol
 into a pty, the buttons run on gpiozero's mock pins, and a simulated dealer plays hands through
 them: presses shuffle, pitches cards onto the seat antennas, folds by pushing cards to the muck
-antenna, checks with the confirm key and enters bets on the dealer console. The table itself runs
-exactly as on a Pi.
+antenna, checks with the confirm key, and the players bet by pushing chip tags into their betting
+zones (sometimes one oversized chip, which the dealer confirms and changes); the dealer sweeps
+the bets into the pot zone after each round. The table itself runs exactly as on a Pi.
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ from drivers.tag_reader import TagReader
 log = logging.getLogger(__name__)
 
 DEMO_ZONES = {k: f"seat:{k}" for k in range(1, 11)} | {11: "board", 12: "muck", 0: "burn"}
+DEMO_CHIP_ZONES = {k: f"seat:{k}" for k in range(1, 11)} | {11: "pot"}
+# The simulated chip case: enough tagged chips of each value for every bet of the demo.
+DEMO_CHIPS = {5000: 16, 1000: 60, 500: 30, 100: 80, 25: 40, 5: 30, 1: 30}
 DEMO_PANEL = PanelConfig(shuffle=17, confirm=27, undo=22, floor=23, led_hand_for_hand=5,
                          led_clock=6, led_irregularity=13, shuffle_guard=0.3)
 
@@ -61,6 +65,11 @@ class TeeSink:
 
 def demo_deck() -> Deck:
     return Deck(name="demo", cards={f"04{k:012X}": c for k, c in enumerate(REGISTRATION_ORDER)})
+
+
+def demo_chips() -> ChipSet:
+    values = [value for value, count in DEMO_CHIPS.items() for _ in range(count)]
+    return ChipSet(name="demo", chips={f"05{k:012X}": v for k, v in enumerate(values)})
 
 
 def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool = False,
@@ -90,10 +99,13 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
             tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
             readers, simulators = _simulated_readers(readers, tmp, stack)
         decks: dict[str, Deck] = {}
+        chip_sets: dict[str, ChipSet] = {}
         for reader in readers:
             deck, chips = _registries(reader, simulate)
             if deck is not None:
                 decks[reader.name] = deck
+            if chips is not None:
+                chip_sets[reader.name] = chips
             stack.enter_context(TagReader(reader, service.submit, deck=deck, chips=chips))
         panel_config = config.buttons or (DEMO_PANEL if simulate else None)
         if panel_config is not None:
@@ -109,8 +121,8 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
             threading.Thread(target=_read_stdin, args=(service, stop), daemon=True).start()
         if simulate:
             assert factory is not None and panel_config is not None
-            dealer = SimulatedDealer(config, service, watch, simulators, decks, factory,
-                                     panel_config, random.Random(seed))
+            dealer = SimulatedDealer(config, service, watch, simulators, decks, chip_sets,
+                                     factory, panel_config, random.Random(seed))
             threading.Thread(target=dealer.play, args=(hands, stop), daemon=True).start()
         while not stop.wait(0.2):
             pass
@@ -129,14 +141,18 @@ def _registries(reader: ReaderSection, simulate: bool) -> tuple[Deck | None, Chi
     chips = load_chips(reader.chips) if reader.chips else None
     if simulate and reader.reads == "cards" and deck is None:
         deck = demo_deck()
+    if simulate and reader.reads == "chips" and chips is None:
+        chips = demo_chips()
     return deck, chips
 
 
 def _simulated_readers(
     readers: list[ReaderSection], tmp: Path, stack: contextlib.ExitStack
 ) -> tuple[list[ReaderSection], dict[str, SimulatedPt1Reader]]:
-    if not readers:  # a demo table: one card reader, seats 1-10, board, muck and burn
-        readers = [ReaderSection(name="cards", url="sim", protocol="pt1", zones=DEMO_ZONES)]
+    if not readers:  # a demo table: a card reader (seats, board, muck, burn) and chip zones
+        readers = [ReaderSection(name="cards", url="sim", protocol="pt1", zones=DEMO_ZONES),
+                   ReaderSection(name="chips", url="sim", protocol="pt1", reads="chips",
+                                 zones=DEMO_CHIP_ZONES, settle=0.15)]
     out: list[ReaderSection] = []
     simulators: dict[str, SimulatedPt1Reader] = {}
     for reader in readers:
@@ -151,11 +167,13 @@ def _simulated_readers(
 
 class SimulatedDealer:
     """Plays hands on the simulated hardware, watching the table's public state like a dealer
-    watches the screen. Hole cards only ever travel as tags on antennas."""
+    watches the screen. Hole cards only ever travel as tags on antennas; bets only as chip tags
+    in the betting zones (no bet is typed in)."""
 
     def __init__(self, config: TableConfig, service: TableService, watch: MemorySink,
                  simulators: dict[str, SimulatedPt1Reader], decks: dict[str, Deck],
-                 factory: MockFactory, panel: PanelConfig, rng: random.Random) -> None:
+                 chip_sets: dict[str, ChipSet], factory: MockFactory, panel: PanelConfig,
+                 rng: random.Random) -> None:
         self.service = service
         self.watch = watch
         name = next(iter(decks))
@@ -168,6 +186,21 @@ class SimulatedDealer:
         self.panel = panel
         self.rng = rng
         self.placed: list[tuple[int, str]] = []
+        # The chip case, if the table reads chips: free chips by value, chips in each zone.
+        self.chip_reader: SimulatedPt1Reader | None = None
+        self.chip_antenna: dict[str, int] = {}
+        self.free: dict[int, list[str]] = {}
+        self.in_zone: dict[str, list[tuple[str, int]]] = {}
+        self.zone_street: str | None = None
+        self.change_due: dict[str, int] = {}  # an oversized chip's change, per zone
+        if chip_sets:
+            chip_name = next(iter(chip_sets))
+            self.chip_reader = simulators[chip_name]
+            chip_zones = next((r.zones for r in config.readers if r.name == chip_name),
+                              DEMO_CHIP_ZONES)
+            self.chip_antenna = {zone: antenna for antenna, zone in chip_zones.items()}
+            for uid, value in sorted(chip_sets[chip_name].chips.items()):
+                self.free.setdefault(value, []).append(uid)
 
     def _wait(self, test: object, timeout: float = 10.0) -> TableState:
         return self.watch.wait_state(test, timeout)  # type: ignore[arg-type]
@@ -188,6 +221,81 @@ class SimulatedDealer:
     def _press(self, pin: int) -> None:
         time.sleep(0.12)  # a human hand: the panel ignores presses closer than its bounce time
         press(self.factory.pin(pin))
+
+    # ------------------------------------------------------------ chips
+
+    def _pick(self, amount: int) -> list[tuple[str, int]]:
+        """Chips from the case making ``amount`` exactly, largest first."""
+        picked: list[tuple[str, int]] = []
+        for value in sorted(self.free, reverse=True):
+            while amount >= value and self.free[value]:
+                picked.append((self.free[value].pop(), value))
+                amount -= value
+        if amount:
+            raise TimeoutError(f"the simulated chip case cannot make {amount}")
+        return picked
+
+    def _oversized(self, amount: int, limit: int) -> list[tuple[str, int]] | None:
+        """One chip larger than ``amount`` (and not over ``limit``), as a player might push."""
+        for value in sorted(self.free):
+            if amount < value <= limit and self.free[value]:
+                return [(self.free[value].pop(), value)]
+        return None
+
+    def _push(self, zone: str, chips: list[tuple[str, int]]) -> None:
+        """One motion: the chips land together, then the zone stays still (RULES R9)."""
+        assert self.chip_reader is not None
+        for uid, value in chips:
+            self.chip_reader.place(self.chip_antenna[zone], uid)
+            self.in_zone.setdefault(zone, []).append((uid, value))
+
+    def _take(self, zone: str) -> list[tuple[str, int]]:
+        assert self.chip_reader is not None
+        chips = self.in_zone.pop(zone, [])
+        for uid, _ in chips:
+            self.chip_reader.remove(self.chip_antenna[zone], uid)
+        return chips
+
+    def _to_case(self, chips: list[tuple[str, int]]) -> None:
+        for uid, value in chips:
+            self.free[value].append(uid)
+
+    def _post_blinds(self, state: TableState) -> None:
+        for seat_no, view in state.seats.items():
+            if view.in_hand and view.bet:
+                self._push(f"seat:{seat_no}", self._pick(view.bet))
+        self.zone_street = state.street
+
+    def _sweep(self, state: TableState) -> None:
+        """The betting round is over: the dealer pulls the bets into the pot zone."""
+        swept: list[tuple[str, int]] = []
+        for zone in [z for z in self.in_zone if z.startswith("seat:")]:
+            chips = self._take(zone)
+            change = self.change_due.pop(zone, 0)
+            if change:  # change first: only the bet goes into the pot
+                self._to_case(chips)
+                chips = self._pick(sum(v for _, v in chips) - change)
+            swept += chips
+        if swept:
+            time.sleep(0.05)
+            self._push("pot", swept)
+            time.sleep(0.25)
+        self.zone_street = state.street
+
+    def _make_change(self, state: TableState) -> None:
+        """A zone holding more than the seat's bet (an oversized chip called): the dealer
+        swaps it for the bet and gives the rest back."""
+        for seat_no, view in state.seats.items():
+            zone = f"seat:{seat_no}"
+            held = sum(v for _, v in self.in_zone.get(zone, []))
+            if held > view.bet and seat_no != state.actor and view.in_hand:
+                self.change_due.pop(zone, None)
+                self._to_case(self._take(zone))
+                time.sleep(0.05)
+                self._push(zone, self._pick(view.bet))
+                time.sleep(0.25)
+
+    # ------------------------------------------------------------ hands
 
     def play(self, hands: int, stop: threading.Event) -> None:
         try:
@@ -218,6 +326,8 @@ class SimulatedDealer:
         time.sleep(0.35)  # the shuffle guard
         self._press(self.panel.shuffle)
         state = self._wait(lambda s: s.hand > number and s.stage != "waiting")
+        if self.chip_reader is not None:
+            self._post_blinds(state)
         cards = list(REGISTRATION_ORDER)
         self.rng.shuffle(cards)
         dealt = [s for s, v in sorted(state.seats.items()) if v.in_hand]
@@ -234,7 +344,14 @@ class SimulatedDealer:
             state = self.watch.last
             if state.hand != number + 1 or state.stage in ("over", "waiting"):
                 break
+            bets_out = any(chips for zone, chips in self.in_zone.items()
+                           if zone.startswith("seat:"))
+            if bets_out and (state.stage != "betting" or state.street != self.zone_street):
+                self._sweep(state)
+                continue
             if state.stage == "betting" and state.actor is not None:
+                if self.chip_reader is not None:
+                    self._make_change(state)
                 self._act(state, holding)
             elif state.stage == "dealing":
                 self._place("burn", cards.pop())
@@ -243,6 +360,9 @@ class SimulatedDealer:
             elif state.stage == "showdown":
                 self._press(self.panel.confirm)
             self._wait(lambda s, before=state: s != before)
+        if self.chip_reader is not None:  # the pot goes to the winner, the bets back home
+            self._sweep(self.watch.last)
+            self._to_case(self._take("pot"))
         for antenna, uid in list(self.placed):
             self.reader.remove(antenna, uid)
         self.placed.clear()
@@ -250,21 +370,43 @@ class SimulatedDealer:
     def _act(self, state: TableState, holding: dict[int, list[str]]) -> None:
         seat = state.actor
         assert seat is not None
+        if state.waiting_for.startswith(f"seat {seat}:"):
+            self._press(self.panel.confirm)  # the rules left a doubt: the dealer decides
+            return
         roll = self.rng.random()
-        if state.to_call and roll < 0.3:
+        if state.to_call and roll < 0.25:
             for card in holding[seat]:
                 self._move(card, f"seat:{seat}", "muck")
                 break
             return
-        if not state.to_call and roll < 0.6:
+        if not state.to_call and roll < 0.55:
             self._press(self.panel.confirm)
             return
+        view = state.seats[seat]
+        if self.chip_reader is None:
+            return self._declare_act(state, seat, roll)
+        if state.min_raise_to and roll > 0.8:
+            amount = state.min_raise_to - view.bet  # a raise, in one motion
+        else:
+            amount = state.to_call or 0
+        if not amount:
+            self._press(self.panel.confirm)
+            return
+        amount = min(amount, view.stack)
+        chips = self._oversized(amount, view.stack) if 0.45 < roll < 0.55 else None
+        self.zone_street = state.street
+        if chips:
+            self.change_due[f"seat:{seat}"] = chips[0][1] - amount
+        self._push(f"seat:{seat}", chips or self._pick(amount))
+
+    def _declare_act(self, state: TableState, seat: int, roll: float) -> None:
+        """A table without chip readers: the dealer types the bets in."""
         if state.min_raise_to and roll > 0.85:
             self.service.submit(DeclareEvent(seat=seat, action="raise" if state.to_call else
                                              "bet", amount=state.min_raise_to))
             return
-        action = "call" if state.to_call else "check"
-        self.service.submit(DeclareEvent(seat=seat, action=action))
+        self.service.submit(DeclareEvent(seat=seat, action="call" if state.to_call else
+                                         "check"))
 
 
 def _deal_order(dealt: list[int], button: int) -> list[int]:

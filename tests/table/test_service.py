@@ -204,13 +204,15 @@ def test_random_event_streams_never_crash_and_conserve_chips(lines: list[str]) -
 
 def test_simulated_table_plays_hands_through_the_real_drivers(tmp_path: Path) -> None:
     """Shuffle press on mock GPIO, cards as PT1 frames on a pty, folds to the muck antenna,
-    checks on the confirm key: hands run from the press to the payout, and no hole card that
+    checks on the confirm key, every bet, call and raise as chip tags pushed into a betting
+    zone (issue 5: nothing typed in; the dealer confirms only where the rules leave a doubt):
+    hands run from the press to the payout, the sweeps match the pots, and no hole card that
     was not tabled reaches the public events or state."""
     config = tmp_path / "table.toml"
     config.write_text('[table]\nid = "9"\njournal = "j.db"\noutput = "out"\n')
     done = subprocess.run(
         [sys.executable, "-m", "controller.cli", "table", "--config", str(config), "--simulate",
-         "--hands", "3", "--seed", "4"],
+         "--hands", "3", "--seed", "7"],
         capture_output=True, text=True, timeout=120, cwd=Path(__file__).resolve().parents[2],
     )
     assert done.returncode == 0, done.stderr[-2000:]
@@ -219,6 +221,15 @@ def test_simulated_table_plays_hands_through_the_real_drivers(tmp_path: Path) ->
     kinds = [e["kind"] for e in events]
     assert kinds.count("hand_started") == 3 and "payout" in kinds
     assert "refused" not in kinds, [e["text"] for e in events if e["kind"] == "refused"]
+    assert "alert" not in kinds, [e["text"] for e in events if e["kind"] == "alert"]
+    with sqlite3.connect(tmp_path / "j.db") as db:
+        journaled = [json.loads(line)["type"] for (line,) in db.execute("SELECT line FROM events")]
+    assert "declare" not in journaled and journaled.count("chips") > 10
+    bets = [e for e in events if e["kind"] == "action" and e["data"].get("action") in
+            ("call", "betorraise")]
+    assert any(e["data"]["action"] == "betorraise" for e in bets) and len(bets) > 5
+    waits = [e for e in events if e["kind"] == "wait"]
+    assert all(e["rule"] == "PVB 44(1)" for e in waits)  # the oversized chips, nothing else
     records = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
     assert [r["hand"] for r in records] == [1, 2]  # the third waits for the next press (H3)
     for record in records:
