@@ -117,7 +117,8 @@ def read_motion(situation: Situation, before: Sequence[int], after: Sequence[int
     if s.min_raise_to is None:
         return Bet("check", s.committed, "PVB 42(6)", "nobody can call a raise: a check, the "
                    "chips go back")
-    return _half_bet_rule(s, total, "PVB 44(3)" if len(added) == 1 else "PVB 42(4)")
+    swapped = len(added) == 1 and len(after) == 1  # nothing of the blind left beside it
+    return _half_bet_rule(s, total, "PVB 44(3)" if swapped else "PVB 42(4)")
 
 
 def _announced(s: Situation, added: list[int], total: int, announced: Announced) -> Reading:
@@ -201,6 +202,8 @@ def _could_raise(s: Situation, total: int) -> bool:
 
 
 def _half_bet_rule(s: Situation, total: int, rule: str) -> Reading:
+    # ``rule``: the tag that sent the chips here (mixed colours, PVB 45(2); the big blind's
+    # swap, PVB 44(3)); it names a plain call.
     """R2 on the chips' total, when it is more than the call (PVB 42(4)(5), 45(2))."""
     target = min(s.target, s.everything)
     if total <= target:
@@ -210,7 +213,10 @@ def _half_bet_rule(s: Situation, total: int, rule: str) -> Reading:
                    "call, the rest goes back")
     top = total if s.max_raise_to is None else min(total, s.max_raise_to)
     if top >= s.min_raise_to:
-        return Bet("raise", top, rule, "a raise" if s.current_bet else "a bet")
+        if rule == "PVB 44(3)":
+            return Bet("raise", top, rule, "the blind taken back for one bigger chip: a raise "
+                       "to the chip")
+        return Bet("raise", top, "PVB 41(1)(a)", "in one motion")
     full = s.min_raise_to - s.current_bet
     increment = top - s.current_bet
     if 2 * increment >= full:

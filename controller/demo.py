@@ -109,7 +109,8 @@ def run_demo(
 
 def run_table_demo(seed: int, out: TextIO, hands: int = 2) -> None:
     """The table service itself, as `pokertable table --simulate` runs it: shuffle press on mock
-    GPIO, cards read from a simulated PT1 reader on a pty, a simulated dealer, the journal."""
+    GPIO, cards and chips read from simulated PT1 readers on ptys (every bet is chips pushed
+    into a betting zone), a simulated dealer, the journal."""
     import tempfile
     from pathlib import Path
 
