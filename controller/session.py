@@ -1340,7 +1340,19 @@ class TableSession:
 
     def _undo(self) -> None:
         """Take back the last action entered by the dealer (declare or confirm) when nothing but
-        presence and chip readings came after it."""
+        presence and chip readings came after it. An action the chips made is not the dealer's
+        to take back: the floor corrects it (``correct``)."""
+        hand = self.table.hand
+        actor_before = None
+        if hand is not None and hand.log:
+            last = hand.log[-1]
+            if last.kind in BETTING_KINDS and last.player is not None:
+                actor_before = self.table.seat_of(last.player)
+        if actor_before is not None:
+            k = self._acting_event(actor_before)
+            if k is not None and isinstance(self.events[k], ChipsEvent):
+                raise Refused(f"seat {actor_before}'s chips made the last action: the floor "
+                              "corrects it (correct)", "PVB 64(1)")
         for k in range(len(self.events) - 1, -1, -1):
             event = self.events[k]
             if isinstance(event, DeclareEvent) or (
@@ -1471,31 +1483,42 @@ class TableSession:
                           "args.amount for a bet or raise", "PVB 64(1)") from None
         if self.track is None:
             raise Refused("no hand to correct", "PVB 64(1)")
-        hand = self.table.hand
-        assert hand is not None
-        for k in range(len(self.events) - 1, -1, -1):
-            old = self.events[k]
-            if isinstance(old, DeclareEvent) and old.seat == seat:
-                break
-            if isinstance(old, KeyEvent) and old.key == "confirm" and self._was_check_by(k, seat):
-                break
-        else:
-            raise Refused(f"seat {seat} has no action entered by the dealer in this hand to "
-                          "correct", "PVB 64(1)")
+        k = self._acting_event(seat)
+        if k is None:
+            raise Refused(f"seat {seat} has no action in this hand to correct", "PVB 64(1)")
         note = CommandEvent(name="note", args={"text": f"seat {seat}'s action corrected to "
                                                f"{action}", "rule": "PVB 64(1)"}, by=by)
-        fresh = self._replayed([*self.events[:k], replacement, note, *self.events[k + 1:]])
+        if isinstance(self.events[k], ChipsEvent):
+            # The chips stay where they are; the player's word came first (PVB 50(3)), so the
+            # chips now complete the corrected action (change back, or more to put in).
+            story = [*self.events[:k], replacement, note, *self.events[k:]]
+        else:
+            story = [*self.events[:k], replacement, note, *self.events[k + 1:]]
+        fresh = self._replayed(story)
         self._adopt(fresh)
         self._say("decision", f"seat {seat}'s action corrected to {action} by {by}",
                   rule="PVB 64(1)", seat=seat)
         return False
 
-    def _was_check_by(self, k: int, seat: int) -> bool:
-        """Whether the confirm key at position ``k`` of the story was ``seat``'s check."""
+    def _acting_event(self, seat: int) -> int | None:
+        """The position in the hand's story of the event that made ``seat``'s last action (a
+        declare, a confirm key, or chips in its zone)."""
         probe = TableSession(self.config, self.snapshot)
-        for event in self.events[:k]:
+        found = None
+        for k, event in enumerate(self.events):
+            hand = probe.table.hand
+            before = len(hand.log) if hand is not None else 0
             probe._dispatch_accepting(event)
-        return probe.table.actor_seat() == seat
+            hand = probe.table.hand
+            index = probe._seat_index(seat)
+            own = (isinstance(event, DeclareEvent) and event.seat == seat) or (
+                isinstance(event, ChipsEvent) and event.zone == f"seat:{seat}") or (
+                isinstance(event, KeyEvent) and event.key == "confirm")
+            if hand is None or index is None or not own:
+                continue
+            if any(a.player == index and a.kind in BETTING_KINDS for a in hand.log[before:]):
+                found = k
+        return found
 
     def _cmd_note(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
         if self.track is None:

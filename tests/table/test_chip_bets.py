@@ -573,3 +573,20 @@ def test_t4_bad_penalty_commands_are_refused(profile: str) -> None:
                                                                        hands=2)):
         step = run.feed(bad)
         assert not step.accepted and step.events[0].rule == "PVB 69(12)", bad
+
+
+# ---------------------------------------------------------------- corrections
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_pvb_64_1_floor_corrects_a_reading_the_player_had_declared_a_call(profile: str) -> None:
+    # Two 1,000s facing 1,200: under PVB 45 a raise; the player had said "call" first and the
+    # dealer missed it: the floor corrects, the chips now make the call with 800 change.
+    run = hand_at(profile, 200, 400, players=5)
+    run.feed(chips("seat:4", 1000, 200), chips("seat:5", 1000, 1000))
+    assert run.feed(key("undo")).events[0].rule == "PVB 64(1)"  # not the dealer's to undo
+    step = run.feed(command("correct", seat=5, action="call"))
+    assert step.accepted and last_action(run) == (5, "call", 1200)
+    track = run.session.track
+    assert track is not None and track.extra[5] == 800
+    assert run.session.state().actor == 1
