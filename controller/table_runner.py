@@ -370,8 +370,10 @@ class SimulatedDealer:
     def _act(self, state: TableState, holding: dict[int, list[str]]) -> None:
         seat = state.actor
         assert seat is not None
-        if state.waiting_for.startswith(f"seat {seat}:"):
+        doubt = f"seat {seat}:"
+        if state.waiting_for.startswith(doubt):
             self._press(self.panel.confirm)  # the rules left a doubt: the dealer decides
+            self._wait(lambda s: not s.waiting_for.startswith(doubt))
             return
         roll = self.rng.random()
         if state.to_call and roll < 0.25:
