@@ -1574,7 +1574,8 @@ class TableSession:
             raise Refused("time: no hand is running", "PVB 21")
         if hand.stage is Stage.BETTING:
             actor = self.table.actor_seat()
-            assert actor is not None
+            if actor is None:
+                raise Refused("time: nobody is to act", "PVB 21")
             seat = self._seat_arg(args, "time") if "seat" in args else actor
             if seat != actor:
                 raise Refused(f"time is called on the player to act, seat {actor}", "PVB 21(1)")
