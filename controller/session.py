@@ -1342,7 +1342,7 @@ class TableSession:
         """Take back the last action entered by the dealer (declare or confirm) when nothing but
         presence and chip readings came after it. An action the chips made is not the dealer's
         to take back: the floor corrects it (``correct``)."""
-        hand = self.table.hand
+        hand = self._hand()
         actor_before = None
         if hand is not None and hand.log:
             last = hand.log[-1]
