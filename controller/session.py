@@ -477,7 +477,7 @@ class TableSession:
             follows = f" with {owed} penalty hand(s) to serve: they follow the player " \
                 f"(PVB 69(13))" if owed else ""
             self._say("seat", f"seat {event.seat}: {current.player} leaves the table{follows}",
-                      seat=event.seat, penalty=owed)
+                      seat=event.seat, penalty=owed, stack=current.stack)
             return
         if current is not None:
             raise Refused(f"seat {event.seat} is taken by {current.player}", "PVB 09")

@@ -163,15 +163,18 @@ EVENT_DICTS = st.one_of(
     st.builds(key, st.sampled_from(["confirm", "undo", "floor"])),
     st.builds(lambda n, a: command(n, **a),
               st.sampled_from(["void", "misdeal", "kill", "move_button", "award", "correct",
-                               "show", "hold", "release", "absent", "present", "nonsense"]),
+                               "show", "hold", "release", "absent", "present", "time",
+                               "penalty", "nonsense"]),
               st.fixed_dictionaries({}, optional={
                   "seat": st.integers(0, 11), "pot": st.integers(0, 3),
+                  "hands": st.integers(-1, 3), "orbits": st.integers(0, 2),
                   "seats": st.lists(st.integers(1, 6), max_size=3),
                   "action": st.sampled_from(["fold", "call", "raise", "dance"]),
                   "amount": st.integers(-5, 9_000)})),
     st.builds(lambda n: level(n, 25 * n, 50 * n), st.integers(1, 5)),
     st.builds(lambda z, c: chips(z, *c), st.sampled_from(["seat:1", "seat:2", "pot"]),
               st.lists(st.sampled_from([25, 100, 500]), max_size=4)),
+    st.builds(lambda t: {"type": "tick", "now": t}, st.floats(0, 200)),
 )
 
 
@@ -191,13 +194,15 @@ def test_random_event_streams_never_crash_and_conserve_chips(lines: list[str]) -
             event = parse_event(line)
         except BadEvent:
             continue
-        seated_before = {(s, p.player): p.stack for s, p in session.table.seats.items()}
         step = session.handle(event)
         total = session.chips_on_table()
-        # Chips only change when players sit down or leave (or are eliminated with none).
-        seated_after = {(s, p.player): p.stack for s, p in session.table.seats.items()}
-        arrived = sum(v for k, v in seated_after.items() if k not in seated_before)
-        left = sum(v for k, v in seated_before.items() if k not in seated_after)
+        # Chips only change when players sit down or leave (or are eliminated with none):
+        # they bring their chips and take the stack they have when they go (a queued change:
+        # after the hand's payout), as the seat events say.
+        arrived = sum(e.data["stack"] for e in step.events
+                      if e.kind == "seat" and "sits down with" in e.text)
+        left = sum(e.data["stack"] for e in step.events
+                   if e.kind == "seat" and "stack" in e.data and "leaves" in e.text)
         expected += arrived - left
         assert total == expected, (event, step)
 
