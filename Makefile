@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test lint typecheck unit demo bench clean
+.PHONY: test lint typecheck unit demo bench clean mosquitto
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,8 +20,13 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP)
+unit: $(STAMP) mosquitto
 	$(BIN)/pytest -q
+
+# The MQTT tests run a real broker (issue 6): Debian's mosquitto, installed when missing.
+mosquitto:
+	@test -x /usr/sbin/mosquitto || command -v mosquitto >/dev/null 2>&1 || \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mosquitto)
 
 demo: $(STAMP)
 	$(BIN)/pokertable demo

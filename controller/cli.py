@@ -33,6 +33,27 @@ def _replay(args: argparse.Namespace) -> int:
     return 1 if refused else 0
 
 
+def _broker_init(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from pydantic import ValidationError
+
+    from controller.broker_init import BrokerPlan, broker_init
+
+    try:
+        plan = BrokerPlan(venue=args.venue, tables=args.tables, port=args.port,
+                          tls_port=args.tls_port)
+    except ValidationError as exc:
+        print(f"broker init: {exc}", file=sys.stderr)
+        return 2
+    out = Path(args.out)
+    credentials = broker_init(plan, out)
+    print(f"wrote {out}/mosquitto.conf, passwd, acl, ca.crt, server.crt/.key and "
+          f"credentials.json ({len(credentials)} clients); start with: "
+          f"mosquitto -c {out.resolve()}/mosquitto.conf")
+    return 0
+
+
 def _decode(args: argparse.Namespace) -> int:
     """Raw reader bytes on stdin -> one JSON line per valid frame, then the counts."""
     from drivers.decode import decode_stream
@@ -165,6 +186,19 @@ def build_parser() -> argparse.ArgumentParser:
     chips_register.add_argument("--name", default="house", help="chip set name (new files)")
     chips_register.add_argument("--out", required=True, help="chip set file (JSON), extended")
     chips_register.set_defaults(run=_chips_register)
+
+    broker = sub.add_parser("broker", help="the venue's MQTT broker").add_subparsers(
+        dest="what", required=True)
+    broker_init = broker.add_parser(
+        "init", help="write mosquitto.conf, passwd, acl, TLS certificates, credentials.json")
+    broker_init.add_argument("--venue", required=True, help="venue name: part of every topic")
+    broker_init.add_argument("--tables", type=int, required=True, help="number of tables")
+    broker_init.add_argument("--port", type=int, required=True,
+                             help="plain listener on 127.0.0.1")
+    broker_init.add_argument("--tls-port", type=int, default=8883,
+                             help="TLS listener for the room's LAN (default 8883)")
+    broker_init.add_argument("--out", required=True, help="directory to write into")
+    broker_init.set_defaults(run=_broker_init)
 
     demo = sub.add_parser("demo", help="a simulated table playing hands, narrated")
     demo.add_argument("--hands", type=int, default=6, help="hands to play (default 6)")

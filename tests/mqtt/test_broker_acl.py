@@ -1,0 +1,171 @@
+"""Issue 6: the broker `pokertable broker init` configures, tested client by client against a
+real Mosquitto: nobody anonymous, each client writes and reads only its part of the tree."""
+
+from __future__ import annotations
+
+import itertools
+import ssl
+import threading
+import time
+
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.reasoncodes import ReasonCode
+
+from controller.topics import Topics
+from tests.mqtt.conftest import Broker
+
+_IDS = itertools.count()
+
+
+class Probe:
+    """A real paho-mqtt 2 client (MQTT v5) logged in as one of the venue's clients."""
+
+    def __init__(self, broker: Broker, name: str | None, password: str | None = None) -> None:
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2,
+                                  client_id=f"probe-{name}-{next(_IDS)}", protocol=mqtt.MQTTv5)
+        if name is not None:
+            known = broker.credentials.get(name)
+            self.client.username_pw_set(name, password or (known.password if known else "x"))
+        self.connected = threading.Event()
+        self.reason: ReasonCode | None = None
+        self.acks: dict[int, ReasonCode] = {}
+        self.acked = threading.Condition()
+        self.received: list[str] = []
+        self.client.on_connect = self._on_connect
+        self.client.on_publish = self._on_publish
+        self.client.on_message = lambda c, u, msg: self.received.append(msg.topic)
+        self.client.connect("127.0.0.1", broker.port)
+        self.client.loop_start()
+        assert self.connected.wait(5), "no CONNACK"
+
+    def _on_connect(self, client: object, userdata: object, flags: object, reason: ReasonCode,
+                    properties: object) -> None:
+        self.reason = reason
+        self.connected.set()
+
+    def _on_publish(self, client: object, userdata: object, mid: int, reason: ReasonCode,
+                    properties: object) -> None:
+        with self.acked:
+            self.acks[mid] = reason
+            self.acked.notify_all()
+
+    def publish(self, topic: str) -> ReasonCode:
+        """Publish at QoS 1; the broker's PUBACK says whether the ACL let it through."""
+        info = self.client.publish(topic, b"{}", qos=1)
+        with self.acked:
+            assert self.acked.wait_for(lambda: info.mid in self.acks, 5), topic
+            return self.acks[info.mid]
+
+    def may_write(self, topic: str) -> bool:
+        return not self.publish(topic).is_failure
+
+    def close(self) -> None:
+        self.client.disconnect()  # first: it wakes the network loop, which then ends at once
+        self.client.loop_stop()
+
+
+@pytest.fixture
+def topics(broker: Broker) -> Topics:
+    return Topics(broker.plan.venue)
+
+
+def test_anonymous_and_wrong_passwords_are_refused(broker: Broker) -> None:
+    anonymous = Probe(broker, None)
+    assert anonymous.reason is not None and anonymous.reason.is_failure
+    wrong = Probe(broker, "table-1", password="not-the-password")
+    assert wrong.reason is not None and wrong.reason.is_failure
+    stranger = Probe(broker, "mallory", password="guess")
+    assert stranger.reason is not None and stranger.reason.is_failure
+    for probe in (anonymous, wrong, stranger):
+        probe.close()
+
+
+def test_acl_writes_client_by_client(broker: Broker, topics: Topics) -> None:
+    t = topics
+    matrix: dict[str, list[tuple[str, bool]]] = {
+        "table-1": [(t.table("1", leaf), True) for leaf in
+                    ("status", "state", "event", "record", "secure/record", "reply")]
+        + [(t.table("2", "state"), False), (t.table("1", "cmd/void"), False),
+           (t.clock("state"), False), (t.table("2", "secure/record"), False)],
+        "clock": [(t.clock("state"), True), (t.clock("time"), True),
+                  (t.table("1", "cmd/hold"), True), (t.table("1", "state"), False)],
+        "floor": [(t.table("1", "cmd/void"), True), (t.table("2", "cmd/award"), True),
+                  (t.clock("cmd/level"), True), (t.table("1", "state"), False),
+                  (t.clock("state"), False)],
+        "recorder": [(t.table("1", "cmd/void"), False), (t.table("1", "record"), False)],
+        "display": [(t.table("1", "cmd/void"), False), (t.table("1", "state"), False),
+                    (t.clock("cmd/level"), False)],
+    }
+    for name, cases in matrix.items():
+        probe = Probe(broker, name)
+        assert probe.reason is not None and not probe.reason.is_failure, name
+        outcome = [(topic, probe.may_write(topic)) for topic, _ in cases]
+        probe.close()
+        assert outcome == cases, name
+
+
+def test_acl_reads_client_by_client(broker: Broker, topics: Topics) -> None:
+    """Everyone subscribes to the whole venue; the broker delivers only what each may read."""
+    t = topics
+    readers = {name: Probe(broker, name) for name in
+               ("display", "recorder", "floor", "table-1", "table-2", "clock")}
+    for probe in readers.values():
+        probe.client.subscribe(f"{t.root}/#", qos=1)
+    time.sleep(0.3)
+    table_1, floor, clock = Probe(broker, "table-1"), Probe(broker, "floor"), Probe(broker, "clock")
+    published = {
+        table_1: [t.table("1", leaf) for leaf in
+                  ("status", "state", "event", "record", "secure/record", "reply")],
+        floor: [t.table("1", "cmd/void"), t.table("2", "cmd/void"), t.clock("cmd/level")],
+        clock: [t.clock("state"), t.clock("time")],
+    }
+    for writer, written in published.items():
+        for topic in written:
+            assert writer.may_write(topic), topic
+    public = {t.table("1", leaf) for leaf in ("status", "state", "event", "record")}
+    clock_public = {t.clock("state"), t.clock("time")}
+    expected = {
+        "display": public | clock_public,
+        "recorder": {t.table("1", "secure/record"), t.table("1", "record")},
+        "floor": public | {t.table("1", "reply")} | clock_public,
+        "table-1": {t.table("1", "cmd/void")} | clock_public,
+        "table-2": {t.table("2", "cmd/void")} | clock_public,
+        "clock": public | {t.table("1", "reply"), t.clock("cmd/level")},
+    }
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(
+        set(readers[name].received) != topics_ for name, topics_ in expected.items()
+    ):
+        time.sleep(0.05)
+    time.sleep(0.2)  # anything not allowed would have arrived by now too
+    for name, probe in readers.items():
+        assert set(probe.received) == expected[name], name
+    for probe in [*readers.values(), table_1, floor, clock]:
+        probe.close()
+
+
+def test_broker_files_mosquitto_can_read_and_secrets_are_private(broker: Broker) -> None:
+    conf = broker.directory
+    assert (conf / "credentials.json").stat().st_mode & 0o777 == 0o600
+    assert (conf / "ca.key").stat().st_mode & 0o777 == 0o600
+    passwd = (conf / "passwd").read_text().splitlines()
+    assert len(passwd) == 2 + 4 and all(":$7$101$" in line for line in passwd)
+    assert "allow_anonymous false" in (conf / "mosquitto.conf").read_text()
+
+
+def test_tls_listener_for_the_room_with_the_venues_ca(broker: Broker) -> None:
+    """The LAN listener speaks TLS with a certificate the generated CA signed (for localhost and
+    the host's name); a client that trusts the CA connects, one that does not is refused."""
+    trusted = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"tls-{next(_IDS)}",
+                          protocol=mqtt.MQTTv5)
+    trusted.tls_set(ca_certs=str(broker.directory / "ca.crt"))
+    trusted.username_pw_set("display", broker.credentials["display"].password)
+    assert trusted.connect("localhost", broker.plan.tls_port) == mqtt.MQTT_ERR_SUCCESS
+    trusted.disconnect()
+    stranger = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"tls-{next(_IDS)}",
+                           protocol=mqtt.MQTTv5)
+    stranger.tls_set()  # the system's CAs only: the venue's certificate is not among them
+    with pytest.raises(ssl.SSLError):
+        stranger.connect("localhost", broker.plan.tls_port)
