@@ -785,6 +785,12 @@ class TableSession:
         track.base[seat] = list(zone)
         track.extra[seat] = max(0, sum(zone) - hand.bets[index])
 
+    def _chips_left(self, seat: int, new: list[int], committed: int) -> None:
+        """Chips left the zone: change given and unswept bets are the ones that go first."""
+        track = self.track
+        assert track is not None
+        track.extra[seat] = min(track.extra.get(seat, 0), max(0, sum(new) - committed))
+
     def _face(self, seat: int, chips: list[int] | None = None) -> int:
         """The seat's bet as the zone shows it: its chips less those that are no part of it."""
         track = self.track
@@ -807,9 +813,8 @@ class TableSession:
                         new: list[int]) -> bool:
         track = self.track
         assert track is not None
-        if sum(new) < sum(before):  # chips leaving: change and unswept bets go first
-            committed = hand.bets[index]
-            track.extra[seat] = min(track.extra.get(seat, 0), max(0, sum(new) - committed))
+        if sum(new) < sum(before):
+            self._chips_left(seat, new, hand.bets[index])
         doubt = track.doubt[1] if track.doubt and track.doubt[0] == seat else None
         if doubt is not None and doubt.short and doubt.default is not None:
             if self._face(seat, new) >= doubt.default.to:  # R8: completed, never a raise
@@ -850,7 +855,6 @@ class TableSession:
         track = self.track
         assert hand is not None and track is not None
         face = self._face(seat)
-        everything = hand.bets[index] + hand.stacks[index]
         op: Check | Call | BetOrRaise
         match bet.action:
             case "check":
@@ -861,17 +865,11 @@ class TableSession:
                 word = "bets" if hand.current_bet == 0 else "raises to"
                 op, words = BetOrRaise(seat=seat, to=bet.to), f"{word} {bet.to:,}"
             case "allin":
-                if everything > hand.current_bet and hand.can("bet_or_raise_to", index,
-                                                               everything):
-                    op, words = BetOrRaise(seat=seat, to=everything), f"is all-in for " \
-                        f"{everything:,}"
-                else:
-                    op, words = Call(seat=seat), "calls all-in"
-        committed = bet.to if bet.action != "allin" else everything
-        if bet.action == "call":
-            committed = hand.bets[index] + hand.to_call(index)
-        elif bet.action == "check":
-            committed = hand.bets[index]
+                op, _, words = self._allin(hand, seat, index)
+        if isinstance(op, BetOrRaise):
+            committed = op.to
+        else:
+            committed = hand.bets[index] + (hand.to_call(index) if isinstance(op, Call) else 0)
         tail = ""
         if face > committed:
             tail = f"; {face - committed:,} back to the player"
@@ -890,8 +888,8 @@ class TableSession:
         committed = hand.bets[index]
         grew = sum(new) > sum(before)
         face_before = self._face(seat, before)
-        if not grew:  # chips leaving: change and unswept bets go first
-            track.extra[seat] = min(track.extra.get(seat, 0), max(0, sum(new) - committed))
+        if not grew:
+            self._chips_left(seat, new, committed)
         face = self._face(seat, new)
         if seat in track.held:
             if not grew:
@@ -1048,7 +1046,6 @@ class TableSession:
                       "change", rule="PVB 37(3)", seat=seat)
             return True
         doubt = track.doubt[1] if track.doubt and track.doubt[0] == seat else None
-        everything = hand.bets[index] + hand.stacks[index]
         match event.action:
             case "fold":
                 forfeit = 0
@@ -1068,13 +1065,16 @@ class TableSession:
                 self._betting(BetOrRaise(seat=seat, to=event.amount), seat,
                               f"{word} {event.amount:,}")
             case "allin":
-                if everything > hand.current_bet and hand.can("bet_or_raise_to", index,
-                                                               everything):
-                    self._betting(BetOrRaise(seat=seat, to=everything), seat,
-                                  f"is all-in for {everything:,}")
-                else:
-                    self._betting(Call(seat=seat), seat, "calls all-in")
+                self._betting(*self._allin(hand, seat, index))
         return True
+
+    @staticmethod
+    def _allin(hand: Hand, seat: int, index: int) -> tuple[BetOrRaise | Call, int, str]:
+        """All-in: a bet or raise of everything when the rules allow one, else a call."""
+        everything = hand.bets[index] + hand.stacks[index]
+        if everything > hand.current_bet and hand.can("bet_or_raise_to", index, everything):
+            return BetOrRaise(seat=seat, to=everything), seat, f"is all-in for {everything:,}"
+        return Call(seat=seat), seat, "calls all-in"
 
     def _announce(self, hand: Hand, seat: int, index: int, action: Announced) -> bool:
         """"Raise" said without an amount: the chips give it (PVB 41(1)(b)(c), 44(5)). With
