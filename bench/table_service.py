@@ -48,6 +48,9 @@ class TimingSink:
     def event(self, event: PublicEvent) -> None:
         pass
 
+    def recovered(self, events: object) -> None:
+        pass
+
     def record(self, record: object) -> None:
         pass
 

@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from controller.topics import Topics
 
 SERVICE_CLIENTS = ("clock", "floor", "recorder", "display")
+CLOCK_COMMANDS = ("level", "hold", "release")  # the table commands the clock may send
 HASH_ITERATIONS = 101  # what mosquitto_passwd 2.0 uses
 CERT_DAYS = 3650
 
@@ -84,7 +85,9 @@ def acl_text(plan: BrokerPlan) -> str:
     lines += ["user clock", f"topic write {t.clock('state')}", f"topic write {t.clock('time')}",
               f"topic write {t.clock('reply')}", f"topic read {t.clock('cmd/#')}",
               *[f"topic read {topic}" for topic in public_tables],
-              f"topic write {t.table('+', 'cmd/#')}", f"topic read {t.table('+', 'reply')}", ""]
+              # The clock drives levels and hand-for-hand, no other decision (PVB 14(2), 35a)
+              *[f"topic write {t.table('+', f'cmd/{name}')}" for name in CLOCK_COMMANDS],
+              f"topic read {t.table('+', 'reply')}", ""]
     lines += ["user floor", *[f"topic read {topic}" for topic in public_tables],
               f"topic read {t.table('+', 'reply')}", f"topic read {t.clock('state')}",
               f"topic read {t.clock('time')}", f"topic read {t.clock('reply')}",

@@ -48,6 +48,7 @@ class Recovery:
     snapshot: SessionSnapshot | None
     events: list[TableEvent]
     last_seq: int
+    seqs: list[int]
 
 
 class Journal:
@@ -85,18 +86,20 @@ class Journal:
             raise
         return seq
 
-    def append_many(self, events: list[TableEvent]) -> None:
+    def append_many(self, events: list[TableEvent]) -> list[int]:
         """Write several events in one transaction (one fsync): the service's group commit
-        when events queue up. None of them may need a snapshot."""
+        when events queue up. None of them may need a snapshot. Returns their sequence
+        numbers."""
         db = self._db
         db.execute("BEGIN IMMEDIATE")
         try:
-            db.executemany("INSERT INTO events (line) VALUES (?)",
-                           [(dump_event(e),) for e in events])
+            seqs = [db.execute("INSERT INTO events (line) VALUES (?)", (dump_event(e),)).lastrowid
+                    for e in events]
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
             raise
+        return [int(seq or 0) for seq in seqs]
 
     def _prune(self, newest_snapshot: int) -> None:
         """Drop events older than the snapshot ``keep_hands`` presses back."""
@@ -142,7 +145,8 @@ class Journal:
         lines = db.execute("SELECT seq, line FROM events WHERE seq >= ? ORDER BY seq",
                            (start,)).fetchall()
         last = db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0]
-        return Recovery(snapshot, [parse_event(line) for _, line in lines], int(last))
+        return Recovery(snapshot, [parse_event(line) for _, line in lines], int(last),
+                        [int(seq) for seq, _ in lines])
 
     def undelivered(self) -> list[HandRecord]:
         rows = self._db.execute(

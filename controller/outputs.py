@@ -16,6 +16,7 @@ from controller.engine.records import Blinds, HandRecord
 EventKind = Literal[
     "hand_started", "action", "street", "show", "muck", "showdown", "payout", "hand_over",
     "alert", "refused", "decision", "level", "seat", "hold", "device", "wait", "clock",
+    "elimination",
 ]
 
 
@@ -30,6 +31,19 @@ class PublicEvent(BaseModel):
     seat: int | None = None
     rule: str | None = Field(default=None, description="Rule tag, e.g. 'PVB 30(2)(f)'")
     data: dict[str, Any] = Field(default_factory=dict)
+    id: str | None = Field(default=None, description="Durable events only (DURABLE_KINDS): "
+                           "table:hand:start:journal-seq.n, the same after a restart")
+
+
+# Irregularities, floor decisions and eliminations must reach the floor even through a broker
+# outage or a restart: the outputs keep them durably (the MQTT outbox).
+DURABLE_KINDS = frozenset({"alert", "decision", "elimination"})
+
+
+def hand_id(table: str, hand: int, started: float | None) -> str:
+    """The idempotent id of a hand: table, hand number, start of the hand (ms)."""
+    start = round(started * 1000) if started is not None else 0
+    return f"{table}:{hand}:{start}"
 
 
 class SeatView(BaseModel):
@@ -117,4 +131,9 @@ class Sink(Protocol):
 
     def record(self, record: HandRecord) -> None:
         """A sealed hand record, full (all hole cards): for the recorder only."""
+        ...
+
+    def recovered(self, events: list[PublicEvent]) -> None:
+        """Durable events a restart found in the journal after the last snapshot: the sink
+        may not have taken them before the crash (their ids say whether it did)."""
         ...

@@ -14,19 +14,30 @@ import queue
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from pydantic import BaseModel
 
 from controller.engine.records import HandRecord
 from controller.events import BadEvent, ShuffleEvent, TableEvent, TickEvent, parse_event
 from controller.journal import Journal
-from controller.outputs import Leds, PublicEvent, Sink, TableState
+from controller.outputs import DURABLE_KINDS, Leds, PublicEvent, Sink, TableState, hand_id
 from controller.session import SessionConfig, Step, TableSession
 
 log = logging.getLogger(__name__)
 
 _STOP = object()
 TICK_SECONDS = 0.5  # while a clock runs; the countdown is called out per whole second
+
+Done = Callable[[Step], None]
+
+
+@dataclass(frozen=True)
+class _Request:
+    """An event whose sender waits for the outcome (a command arriving over MQTT)."""
+
+    event: TableEvent
+    done: Done
 
 
 class TableService:
@@ -54,10 +65,14 @@ class TableService:
         """The session as the journal left it: latest snapshot, then every event after it."""
         recovery = self.journal.recovery()
         session = TableSession(self.config, recovery.snapshot)
-        for event in recovery.events:
+        durable: list[PublicEvent] = []
+        for seq, event in zip(recovery.seqs, recovery.events, strict=True):
             step = session.handle(event)
             for record in step.sealed:  # sealed before the crash but perhaps not stored
                 self.journal.store_record(record)
+            durable += [e for e in self._stamped(session, seq, step.events) if e.id]
+        if durable:
+            self.sink.recovered(durable)
         if recovery.events:
             log.info("table %s: recovered %d events after the last snapshot, hand %d",
                      self.config.table_id, len(recovery.events), session.table.hand_number)
@@ -68,9 +83,16 @@ class TableService:
 
     # ---------------------------------------------------------------- input (any thread)
 
-    def submit(self, event: TableEvent) -> None:
-        """Hand over an event from a driver thread (this is the drivers' ``emit``)."""
-        self._queue.put(event)
+    def submit(self, event: TableEvent, done: Done | None = None) -> None:
+        """Hand over an event from a driver thread (this is the drivers' ``emit``). ``done``,
+        if given, is called in the loop with the outcome once the event is applied."""
+        self._queue.put(event if done is None else _Request(event, done))
+
+    def drain(self, timeout: float = 10.0) -> bool:
+        """Wait until everything submitted so far has been applied (tests, orderly stops)."""
+        reached = threading.Event()
+        self._queue.put(reached)
+        return reached.wait(timeout)
 
     def submit_line(self, line: str) -> None:
         """Hand over a raw JSON line (a console, a pipe); it is validated in the loop."""
@@ -135,8 +157,16 @@ class TableService:
             event = self._parse(item) if isinstance(item, str) else item
             if event is None:
                 continue
-            assert isinstance(event, BaseModel)
-            if isinstance(event, ShuffleEvent):
+            assert isinstance(event, BaseModel | _Request | threading.Event)
+            if isinstance(event, threading.Event):  # drain(): all before it is applied
+                self._apply_group(events)
+                events = []
+                event.set()
+            elif isinstance(event, _Request):  # its sender waits: on its own, answered at once
+                self._apply_group(events)
+                events = []
+                self._answer(event)
+            elif isinstance(event, ShuffleEvent):
                 self._apply_group(events)
                 events = []
                 self.process(event)
@@ -150,9 +180,17 @@ class TableService:
         if len(events) == 1:
             self.process(events[0])
             return
-        self.journal.append_many(events)
-        for event in events:
-            self._apply(event)
+        seqs = self.journal.append_many(events)
+        for seq, event in zip(seqs, events, strict=True):
+            self._apply(event, seq)
+
+    def _answer(self, request: _Request) -> None:
+        step = self.process(request.event)
+        try:
+            request.done(step)
+        except Exception:
+            log.exception("table %s: the answer to a %s could not be sent", self.config.table_id,
+                          request.event.type)
 
     def process_line(self, line: str) -> Step | None:
         event = self._parse(line)
@@ -170,10 +208,10 @@ class TableService:
 
     def process(self, event: TableEvent) -> Step:
         """Journal, apply, publish one event (the loop thread, or a test, calls this)."""
-        self.journal.append(event, self.session.checkpoint(event))
-        return self._apply(event)
+        seq = self.journal.append(event, self.session.checkpoint(event))
+        return self._apply(event, seq)
 
-    def _apply(self, event: TableEvent) -> Step:
+    def _apply(self, event: TableEvent, seq: int) -> Step:
         """Apply and publish an event that is already in the journal."""
         session = self.session
         try:
@@ -189,7 +227,7 @@ class TableService:
         for record in step.sealed:
             if self.journal.store_record(record):
                 self._deliver(record)
-        for public in step.events:
+        for public in self._stamped(session, seq, step.events):
             if public.kind == "refused":
                 log.warning("table %s: refused: %s (%s)", self.config.table_id, public.text,
                             public.rule)
@@ -197,6 +235,21 @@ class TableService:
         if step.changed:
             self._publish_state(session)
         return step
+
+    @staticmethod
+    def _stamped(session: TableSession, seq: int, events: list[PublicEvent]
+                 ) -> list[PublicEvent]:
+        """Durable events get their id: the hand, and the journal sequence number of the event
+        that caused them, so a replay after a crash gives them the same ids."""
+        out: list[PublicEvent] = []
+        for k, public in enumerate(events):
+            if public.kind in DURABLE_KINDS:
+                track = session.track
+                started = track.started if track is not None else None
+                key = hand_id(session.config.table_id, public.hand, started)
+                public = public.model_copy(update={"id": f"{key}:{seq}.{k}"})
+            out.append(public)
+        return out
 
     def _deliver(self, record: HandRecord) -> None:
         self.sink.record(record)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -120,6 +121,13 @@ class SessionSnapshot(BaseModel):
     draw: dict[int, str] = Field(default_factory=dict)
     penalties: dict[str, int] = Field(default_factory=dict, description="Player id -> hands "
                                       "still to serve (PVB 69(12)); they follow the player")
+
+
+# The floor's commands (`command` events; over MQTT ``table/<id>/cmd/<name>``).
+FLOOR_COMMANDS = frozenset({
+    "void", "misdeal", "kill", "move_button", "award", "correct", "show", "hold", "release",
+    "absent", "present", "note", "time", "penalty",
+})
 
 
 @dataclass
@@ -1319,8 +1327,8 @@ class TableSession:
                       "misdeal" else "PVB 33", status=record.status)
         for number, player in self.table.eliminated:
             if number == record.hand:
-                self._say("seat", f"{player} is eliminated in hand {number}", rule="PVB 64b",
-                          player=player)
+                self._say("elimination", f"{player} is eliminated in hand {number}",
+                          rule="PVB 64b", player=player)
         self._say("hand_over", f"hand {record.hand} is over: press shuffle for the next hand",
                   status=record.status)
         self._apply_queued_seats()
@@ -1372,16 +1380,9 @@ class TableSession:
         by = event.by or "floor"
         args = event.args
         name = event.name
-        handler = {
-            "void": self._cmd_void, "misdeal": self._cmd_misdeal, "kill": self._cmd_kill,
-            "move_button": self._cmd_move_button, "award": self._cmd_award,
-            "correct": self._cmd_correct, "show": self._cmd_show, "hold": self._cmd_hold,
-            "release": self._cmd_release, "absent": self._cmd_absent,
-            "present": self._cmd_present, "note": self._cmd_note, "time": self._cmd_time,
-            "penalty": self._cmd_penalty,
-        }.get(name)
-        if handler is None:
+        if name not in FLOOR_COMMANDS:
             raise Refused(f"unknown floor command {name!r}", "DFO")
+        handler: Callable[[dict[str, Any], str, CommandEvent], bool] = getattr(self, f"_cmd_{name}")
         return handler(args, by, event)
 
     def _seat_arg(self, args: dict[str, Any], name: str) -> int:

@@ -44,6 +44,9 @@ class FileSink:
         self._records.write(record.model_dump_json() + "\n")
         self._records.flush()
 
+    def recovered(self, events: list[PublicEvent]) -> None:
+        """A file is no floor: the journal keeps the story, nothing to re-offer here."""
+
     def close(self) -> None:
         self._events.close()
         self._records.close()
@@ -56,6 +59,7 @@ class MemorySink:
         self.states: list[TableState] = []
         self.events: list[PublicEvent] = []
         self.records: list[HandRecord] = []
+        self.recovered_events: list[PublicEvent] = []
         self._changed = threading.Condition()
 
     def state(self, state: TableState) -> None:
@@ -72,6 +76,10 @@ class MemorySink:
         with self._changed:
             self.records.append(record)
             self._changed.notify_all()
+
+    def recovered(self, events: list[PublicEvent]) -> None:
+        with self._changed:
+            self.recovered_events.extend(events)
 
     def wait_state(self, test: Callable[[TableState], bool], timeout: float = 5.0) -> TableState:
         with self._changed:

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from controller.engine.table import Level
 from controller.errors import ConfigError
+from controller.mqtt_client import BrokerAddress
 from controller.session import SessionConfig
 from drivers.buttons import PanelConfig
 from drivers.tag_reader import ReaderConfig
@@ -36,12 +37,23 @@ class ReaderSection(ReaderConfig):
     chips: Path | None = Field(default=None, description="Registered chip set, chip readers")
 
 
+class MqttSection(BrokerAddress):
+    """``[mqtt]``: the venue's broker. Without it the table writes only its local files."""
+
+    credentials: Path = Field(description="credentials.json from `broker init` (or this "
+                              "client's entry only)")
+    client: str | None = Field(default=None, description="Name in the credentials; default "
+                               "table-<id>")
+    outbox: Path = Field(default=Path("outbox.db"), description="Durable outbox (SQLite)")
+
+
 class TableConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     table: TableSection = Field(default_factory=TableSection)
     readers: list[ReaderSection] = Field(default_factory=list)
     buttons: PanelConfig | None = None
+    mqtt: MqttSection | None = None
 
     def session(self) -> SessionConfig:
         t = self.table
@@ -61,6 +73,11 @@ def load_table_config(path: str | Path) -> TableConfig:
     t = config.table
     t.journal = base / t.journal
     t.output = base / t.output
+    if config.mqtt is not None:
+        m = config.mqtt
+        m.credentials = base / m.credentials
+        m.outbox = base / m.outbox
+        m.ca = base / m.ca if m.ca else None
     config.readers = [
         reader.model_copy(update={
             "deck": base / reader.deck if reader.deck else None,

@@ -26,7 +26,10 @@ from gpiozero.pins.mock import MockFactory
 from controller.engine.records import HandRecord
 from controller.events import DeclareEvent
 from controller.journal import Journal
-from controller.outputs import Leds, PublicEvent, TableState
+from controller.mqtt_client import load_login
+from controller.mqtt_link import TableLink
+from controller.outbox import Outbox
+from controller.outputs import Leds, PublicEvent, Sink, TableState
 from controller.service import TableService
 from controller.sinks import FileSink, MemorySink
 from controller.table_config import ReaderSection, TableConfig
@@ -46,21 +49,29 @@ DEMO_PANEL = PanelConfig(shuffle=17, confirm=27, undo=22, floor=23, led_hand_for
 
 
 class TeeSink:
-    """The file sink, plus a memory of recent states for the simulated dealer to watch."""
+    """The table's outputs (files, MQTT), plus a memory of recent states for the simulated
+    dealer to watch."""
 
-    def __init__(self, files: FileSink, watch: MemorySink) -> None:
-        self.files, self.watch = files, watch
+    def __init__(self, outputs: list[Sink], watch: MemorySink) -> None:
+        self.outputs, self.watch = outputs, watch
 
     def state(self, state: TableState) -> None:
-        self.files.state(state)
+        for out in self.outputs:
+            out.state(state)
         self.watch.state(state)
         del self.watch.states[:-5]
 
     def event(self, event: PublicEvent) -> None:
-        self.files.event(event)
+        for out in self.outputs:
+            out.event(event)
 
     def record(self, record: HandRecord) -> None:
-        self.files.record(record)
+        for out in self.outputs:
+            out.record(record)
+
+    def recovered(self, events: list[PublicEvent]) -> None:
+        for out in self.outputs:
+            out.recovered(events)
 
 
 def demo_deck() -> Deck:
@@ -79,10 +90,14 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
     journal = Journal(config.table.journal, keep_hands=config.table.keep_hands)
     files = FileSink(config.table.output, echo=echo)
     watch = MemorySink()
-    sink = TeeSink(files, watch)
+    outputs: list[Sink] = [files]
     stop = threading.Event()
     with contextlib.ExitStack() as stack:
         stack.callback(files.close)
+        link = _mqtt_link(config, stack)
+        if link is not None:
+            outputs.append(link)
+        sink = TeeSink(outputs, watch)
         panel_holder: list[ButtonPanel] = []
 
         def show_leds(leds: Leds) -> None:
@@ -92,6 +107,9 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
         service = TableService(config.session(), journal, sink, leds=show_leds)
         stack.callback(service.close)
         service.start()
+        if link is not None:
+            link.start(service.submit)
+            stack.callback(link.close)  # before the service stops: says offline first
         factory = MockFactory() if simulate else None
         readers = list(config.readers)
         simulators: dict[str, SimulatedPt1Reader] = {}
@@ -127,6 +145,16 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
         while not stop.wait(0.2):
             pass
     return 0
+
+
+def _mqtt_link(config: TableConfig, stack: contextlib.ExitStack) -> TableLink | None:
+    if config.mqtt is None:
+        return None
+    m = config.mqtt
+    login = load_login(m.credentials, m.client or f"table-{config.table.id}")
+    outbox = Outbox(m.outbox)
+    stack.callback(outbox.close)
+    return TableLink(m, login, config.table.id, outbox)
 
 
 def _read_stdin(service: TableService, stop: threading.Event) -> None:

@@ -2,20 +2,30 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import shutil
 import socket
 import subprocess
 import tempfile
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import paho.mqtt.client as mqtt
 import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
 
 from controller.broker_init import BrokerPlan, ClientCredentials, broker_init
+from controller.mqtt_client import BrokerAddress, Login
+from controller.topics import Topics
 
 
 def free_port() -> int:
@@ -82,3 +92,86 @@ def broker() -> Iterator[Broker]:
     finally:
         running.stop()
         shutil.rmtree(directory, ignore_errors=True)
+
+
+# ------------------------------------------------------------------------------- clients
+
+_CLIENT_IDS = itertools.count()
+
+
+def address(broker: Broker, **kw: Any) -> BrokerAddress:
+    return BrokerAddress(host="127.0.0.1", port=broker.port, venue=broker.plan.venue, **kw)
+
+
+def login(broker: Broker, name: str) -> Login:
+    return Login.model_validate(broker.credentials[name].model_dump())
+
+
+@dataclass(frozen=True)
+class Received:
+    topic: str
+    payload: bytes
+    retain: bool
+    correlation: bytes | None
+    at: float  # time.time() on arrival
+
+
+class Listener:
+    """A real paho-mqtt 2 client (MQTT v5) logged in as one of the venue's clients, keeping
+    every message it receives."""
+
+    def __init__(self, broker: Broker, name: str, topics: tuple[str, ...] = ("#",)) -> None:
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2,
+                                  client_id=f"listener-{name}-{next(_CLIENT_IDS)}",
+                                  protocol=mqtt.MQTTv5)
+        self.client.username_pw_set(name, broker.credentials[name].password)
+        self.messages: list[Received] = []
+        self.acks: dict[int, ReasonCode] = {}
+        self._changed = threading.Condition()
+        subscribed = threading.Event()
+        root = Topics(broker.plan.venue).root
+        filters = [(f"{root}/{t}", 1) for t in topics]
+        self.client.on_connect = (lambda c, u, f, r, p: c.subscribe(filters)) if filters else (
+            lambda *_: subscribed.set())
+        self.client.on_subscribe = lambda *_: subscribed.set()
+        self.client.on_message = self._on_message
+        self.client.on_publish = self._on_publish
+        self.client.connect("127.0.0.1", broker.port)
+        self.client.loop_start()
+        assert subscribed.wait(5), "no CONNACK or SUBACK"
+
+    def _on_message(self, client: object, userdata: object, msg: mqtt.MQTTMessage) -> None:
+        with self._changed:
+            self.messages.append(Received(
+                msg.topic, bytes(msg.payload), bool(msg.retain),
+                getattr(msg.properties, "CorrelationData", None), time.time()))
+            self._changed.notify_all()
+
+    def _on_publish(self, client: object, userdata: object, mid: int, reason: ReasonCode,
+                    properties: object) -> None:
+        with self._changed:
+            self.acks[mid] = reason
+            self._changed.notify_all()
+
+    def on(self, leaf: str) -> list[Received]:
+        with self._changed:
+            return [m for m in self.messages if m.topic.endswith("/" + leaf)]
+
+    def wait(self, test: Callable[[list[Received]], bool], timeout: float = 10.0) -> bool:
+        with self._changed:
+            return self._changed.wait_for(lambda: test(self.messages), timeout)
+
+    def publish(self, topic: str, payload: bytes, correlation: bytes | None = None
+                ) -> ReasonCode:
+        """QoS 1: the PUBACK says whether the broker's ACL let it through."""
+        properties = Properties(PacketTypes.PUBLISH)  # type: ignore[no-untyped-call]
+        if correlation is not None:
+            properties.CorrelationData = correlation
+        info = self.client.publish(topic, payload, qos=1, properties=properties)
+        with self._changed:
+            assert self._changed.wait_for(lambda: info.mid in self.acks, 5), topic
+            return self.acks[info.mid]
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()

@@ -1,0 +1,150 @@
+"""What travels over MQTT: one pydantic model per payload, with the schema version ``v``.
+
+Senders build these models and receivers validate with `decode`, so a payload that does not
+match (another schema version, a missing field, a public record carrying a hidden hole card) is
+refused at both ends. docs/mqtt.md documents every model against the topic tree.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from controller.engine.records import HandRecord
+from controller.errors import PokertableError
+from controller.outputs import PublicEvent, TableState
+
+SCHEMA_VERSION = 1
+
+
+class BadMessage(PokertableError, ValueError):
+    """A payload that is not valid JSON for its topic's model."""
+
+
+class Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    v: Literal[1] = Field(default=1, description="Schema version of the payload (SCHEMA_VERSION)")
+
+
+class StatusMessage(Message):
+    """``table/<id>/status``, retained; ``offline`` is also the table's Last Will."""
+
+    table: str
+    status: Literal["online", "offline"]
+
+
+class StateMessage(Message):
+    """``table/<id>/state``, retained: the public table state (never a hidden hole card)."""
+
+    table: str
+    seq: int = Field(ge=1, description="Counts the states this controller run published")
+    sent: float = Field(description="Wall time of publication, seconds")
+    state: TableState
+
+
+class EventMessage(Message):
+    """``table/<id>/event``: a public event. Irregularities and eliminations carry an ``id`` and
+    come through the outbox (at least once: receivers drop an id they have seen)."""
+
+    table: str
+    id: str | None = Field(default=None, description="table:hand:start:n for durable events")
+    sent: float
+    event: PublicEvent
+
+
+class RecordMessage(Message):
+    """``table/<id>/record``: a finished hand, public part: only tabled hole cards."""
+
+    id: str = Field(description="table:hand:start, the same for every delivery of the hand")
+    table: str
+    hand: int
+    sent: float
+    record: HandRecord
+
+    @model_validator(mode="after")
+    def _only_tabled_cards(self) -> RecordMessage:
+        if self.record != self.record.public():
+            raise ValueError("a public record carries a hole card that was not tabled")
+        return self
+
+
+class SecureRecordMessage(Message):
+    """``table/<id>/secure/record``: the full record, for the recorder, after the hand."""
+
+    id: str
+    table: str
+    hand: int
+    sent: float
+    record: HandRecord
+
+
+class CommandRequest(Message):
+    """``table/<id>/cmd/<name>``: a command; the MQTT v5 correlation data (or ``id``) comes
+    back on ``table/<id>/reply``."""
+
+    args: dict[str, Any] = Field(default_factory=dict)
+    by: str | None = Field(default=None, max_length=80, description="Who decided (the floor)")
+    id: str | None = Field(default=None, max_length=200, description="Echoed in the reply")
+
+
+class CommandReply(Message):
+    """``table/<id>/reply``: the answer to one command."""
+
+    table: str
+    command: str
+    id: str | None = None
+    status: Literal["ok", "error"]
+    reason: str | None = Field(default=None, description="Why it was refused, or what it did")
+    rule: str | None = None
+
+
+class ClockState(Message):
+    """``clock/state``, retained: the tournament clock's level (applies from the next hand)."""
+
+    level: int = Field(ge=1)
+    sb: int = Field(ge=0)
+    bb: int = Field(gt=0)
+    ante: int = Field(default=0, ge=0)
+    bb_ante: int = Field(default=0, ge=0)
+    running: bool = True
+    remaining: float | None = Field(default=None, description="Seconds left in the level")
+
+
+class ClockTime(Message):
+    """``clock/time``: the clock's wall time, for the tables' time sync."""
+
+    now: float
+
+
+M = TypeVar("M", bound=Message)
+
+
+def decode(model: type[M], payload: bytes | bytearray | str) -> M:
+    """The payload as ``model``, or `BadMessage` saying what is wrong (never anything else)."""
+    try:
+        return model.model_validate_json(payload)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "payload"
+        raise BadMessage(f"not a valid {model.__name__}: {where}: {first['msg']}") from None
+
+
+def encode(message: Message) -> bytes:
+    return message.model_dump_json().encode()
+
+
+def schemas() -> dict[str, dict[str, Any]]:
+    """JSON Schema of every payload (docs/mqtt.md is checked against these names)."""
+    return {m.__name__: m.model_json_schema() for m in PAYLOADS}
+
+
+PAYLOADS: tuple[type[Message], ...] = (
+    StatusMessage, StateMessage, EventMessage, RecordMessage, SecureRecordMessage,
+    CommandRequest, CommandReply, ClockState, ClockTime,
+)
+
+__all__ = ["PAYLOADS", "SCHEMA_VERSION", "BadMessage", "ClockState", "ClockTime",
+           "CommandReply", "CommandRequest", "EventMessage", "Message", "RecordMessage",
+           "SecureRecordMessage", "StateMessage", "StatusMessage", "decode", "encode", "schemas"]

@@ -1,0 +1,89 @@
+"""What every pokertable MQTT client shares: where the broker is, how to log in, and a paho-mqtt
+2 client set up the same way everywhere (MQTT v5, TLS with the venue CA, reconnect backoff).
+"""
+
+from __future__ import annotations
+
+import json
+import ssl
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+
+from controller.errors import ConfigError
+from controller.messages import Message, encode
+
+
+class Login(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    username: str = Field(min_length=1)
+    password: SecretStr  # never printed, never logged
+
+
+class BrokerAddress(BaseModel):
+    """The broker as a client sees it (the ``[mqtt]`` section of table.toml)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=1883, ge=1, le=65535)
+    venue: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{0,39}$")
+    tls: bool = False
+    ca: Path | None = Field(default=None, description="The venue CA (ca.crt from broker init)")
+    keepalive: int = Field(default=10, ge=2, le=600, description="Seconds; the Last Will "
+                           "goes out after 1.5 times this without a packet")
+    reconnect_min: int = Field(default=1, ge=1, description="First reconnect delay, s")
+    reconnect_max: int = Field(default=30, ge=1, description="Backoff doubles up to this, s")
+
+
+def load_login(credentials: str | Path, client: str) -> Login:
+    """One client's login from a ``credentials.json`` that `broker init` wrote (or a file
+    holding only that client's entry)."""
+    path = Path(credentials)
+    try:
+        entries = json.loads(path.read_text(encoding="utf-8"))
+        return Login.model_validate(entries[client])
+    except OSError as exc:
+        raise ConfigError(f"cannot read the MQTT credentials {path}: {exc}") from exc
+    except (KeyError, TypeError, ValueError, ValidationError):
+        raise ConfigError(f"{path} holds no valid login for the MQTT client {client!r}") from None
+
+
+def new_client(client_id: str, login: Login, address: BrokerAddress, *,
+               clean_start: bool = True, session_expiry: int = 0,
+               will: tuple[str, Message] | None = None) -> mqtt.Client:
+    """A paho-mqtt 2 client, MQTT v5, not yet connected (call `connect`)."""
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
+                         protocol=mqtt.MQTTv5)
+    client.username_pw_set(login.username, login.password.get_secret_value())
+    if address.tls:
+        client.tls_set(ca_certs=str(address.ca) if address.ca else None,
+                       cert_reqs=ssl.CERT_REQUIRED)
+    if will is not None:
+        topic, message = will
+        client.will_set(topic, encode(message), qos=1, retain=True)
+    client.reconnect_delay_set(min_delay=address.reconnect_min,
+                               max_delay=max(address.reconnect_min, address.reconnect_max))
+    client.user_data_set({"clean_start": clean_start, "session_expiry": session_expiry})
+    return client
+
+
+def connect(client: mqtt.Client, address: BrokerAddress) -> None:
+    """Start the network thread and connect in the background: paho retries with backoff
+    while the broker is away, and calls ``on_connect`` each time it is back."""
+    options = client.user_data_get()
+    properties = None
+    if options["session_expiry"]:
+        properties = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
+        properties.SessionExpiryInterval = options["session_expiry"]
+    client.connect_async(address.host, address.port, keepalive=address.keepalive,
+                         clean_start=options["clean_start"], properties=properties)
+    client.loop_start()
+
+
+__all__ = ["BrokerAddress", "Login", "connect", "load_login", "new_client"]

@@ -1,0 +1,322 @@
+"""The table's MQTT side: a `Sink` that publishes the table to the venue's broker, and the
+command topics that reach the table.
+
+Out: ``status`` (retained ``online``; ``offline`` as Last Will and on a clean stop), ``state``
+(retained, every change), ``event`` (public events), ``record`` (public part of each hand) and
+``secure/record`` (the full hand, for the recorder). Records, irregularities and eliminations go
+through the durable `Outbox` and leave it only when the broker acknowledged them; everything
+else is live and simply not sent while the broker is away (the retained state catches a
+reconnecting display up at once). The table never waits for the broker.
+
+In: ``cmd/<name>`` (validated `CommandRequest`, a known command, then the table's own rules
+decide; the answer goes to ``reply`` with the request's correlation data) and the clock's
+``state`` (a new level, applied from the next hand, PVB 14(2)). Commands are never queued for a
+table that is offline (clean start): a floor decision is taken on what the floor sees now.
+Hardware events (cards, chips, the shuffle button, the dealer's keys) have no command topic:
+nobody on the network can deal a card.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
+from pydantic import ValidationError
+
+from controller.engine.records import HandRecord
+from controller.events import CommandEvent, LevelEvent, SeatEvent, TableEvent
+from controller.messages import (
+    BadMessage,
+    ClockState,
+    ClockTime,
+    CommandReply,
+    CommandRequest,
+    EventMessage,
+    Message,
+    RecordMessage,
+    SecureRecordMessage,
+    StateMessage,
+    StatusMessage,
+    decode,
+    encode,
+)
+from controller.mqtt_client import BrokerAddress, Login, connect, new_client
+from controller.outbox import Outbox
+from controller.outputs import PublicEvent, TableState, hand_id
+from controller.session import FLOOR_COMMANDS, Step
+from controller.topics import Topics
+
+log = logging.getLogger(__name__)
+
+# Besides the floor's decisions: seating a player and the clock's level.
+TABLE_COMMANDS = FLOOR_COMMANDS | {"seat", "level"}
+
+Submit = Callable[[TableEvent, Callable[[Step], None]], None]
+
+
+class TableLink:
+    """One table's connection to the broker. Sink methods are called from the table loop;
+    paho calls the ``_on_*`` methods from its network thread."""
+
+    def __init__(self, address: BrokerAddress, login: Login, table_id: str, outbox: Outbox,
+                 *, clock: Callable[[], float] = time.time) -> None:
+        self.address = address
+        self.table_id = table_id
+        self.outbox = outbox
+        self.topics = Topics(address.venue)
+        self._clock = clock
+        self._submit: Submit | None = None
+        self.connected = threading.Event()
+        self.listening = threading.Event()  # the broker confirmed the command subscriptions
+        self._closing = False
+        self.clock_offset: float | None = None  # the clock's time minus ours, seconds
+        self._seq = 0
+        self._latest_state: bytes | None = None
+        self._state: TableState | None = None
+        self._flush_lock = threading.Lock()
+        self._ack_lock = threading.Lock()
+        self._inflight: dict[int, int] = {}  # paho mid -> outbox seq
+        self._early_acks: set[int] = set()
+        self.dropped_live = 0  # live messages not sent while the broker was away
+        self._client = new_client(
+            f"table-{table_id}", login, address,
+            will=(self._topic("status"), StatusMessage(table=table_id, status="offline")))
+        self._client.on_connect = self._on_connect
+        self._client.on_disconnect = self._on_disconnect
+        self._client.on_publish = self._on_publish
+        self._client.on_message = self._on_message
+        self._client.on_subscribe = lambda *_: self.listening.set()
+
+    def _topic(self, leaf: str) -> str:
+        return self.topics.table(self.table_id, leaf)
+
+    # ---------------------------------------------------------------- life cycle
+
+    def start(self, submit: Submit | None = None) -> TableLink:
+        """Connect in the background; ``submit`` hands commands to the table service."""
+        self._submit = submit
+        connect(self._client, self.address)
+        return self
+
+    def close(self, timeout: float = 2.0) -> None:
+        """Say ``offline`` (retained) if connected, then disconnect."""
+        self._closing = True
+        if self.connected.is_set():
+            info = self._client.publish(self._topic("status"),
+                                        encode(StatusMessage(table=self.table_id,
+                                                             status="offline")),
+                                        qos=1, retain=True)
+            with contextlib.suppress(RuntimeError, ValueError):  # gone meanwhile: the Will says it
+                info.wait_for_publish(timeout)
+        self._client.disconnect()
+        self._client.loop_stop()
+
+    # ---------------------------------------------------------------- Sink (table loop)
+
+    def state(self, state: TableState) -> None:
+        self._state = state
+        self._seq += 1
+        payload = encode(StateMessage(table=self.table_id, seq=self._seq, sent=self._clock(),
+                                      state=state))
+        self._latest_state = payload
+        self._live(self._topic("state"), payload, retain=True)
+
+    def event(self, event: PublicEvent) -> None:
+        message = EventMessage(table=self.table_id, id=event.id, sent=self._clock(),
+                               event=event)
+        if event.id is not None:  # an irregularity, a decision, an elimination: durable
+            self.outbox.put([(event.id, self._topic("event"), encode(message))])
+            self.flush()
+        else:
+            self._live(self._topic("event"), encode(message))
+
+    def recovered(self, events: list[PublicEvent]) -> None:
+        new = self.outbox.put([
+            (e.id, self._topic("event"),
+             encode(EventMessage(table=self.table_id, id=e.id, sent=self._clock(), event=e)))
+            for e in events if e.id is not None
+        ])
+        if new:
+            log.warning("table %s: %d irregularities from before the restart were not yet in "
+                        "the outbox; they go out now", self.table_id, new)
+        self.flush()
+
+    def record(self, record: HandRecord) -> None:
+        key = hand_id(record.table, record.hand, record.started)
+        now = self._clock()
+        public = RecordMessage(id=key, table=record.table, hand=record.hand, sent=now,
+                               record=record.public())
+        full = SecureRecordMessage(id=key, table=record.table, hand=record.hand, sent=now,
+                                   record=record)
+        self.outbox.put([(key, self._topic("record"), encode(public)),
+                         (key, self._topic("secure/record"), encode(full))])
+        self.flush()
+
+    def _live(self, topic: str, payload: bytes, retain: bool = False) -> None:
+        if not self.connected.is_set():
+            self.dropped_live += 1
+            return
+        self._client.publish(topic, payload, qos=1, retain=retain)
+
+    # ---------------------------------------------------------------- the outbox
+
+    def flush(self) -> None:
+        """Send what the outbox holds and the broker has not acknowledged, oldest first."""
+        if not self.connected.is_set():
+            return
+        with self._flush_lock:
+            with self._ack_lock:
+                inflight = set(self._inflight.values())
+            for item in self.outbox.pending():
+                if item.seq in inflight:
+                    continue
+                info = self._client.publish(item.topic, item.payload, qos=1)
+                if info.rc != mqtt.MQTT_ERR_SUCCESS:
+                    break  # the connection dropped: on_connect flushes again
+                with self._ack_lock:
+                    if info.mid in self._early_acks:  # acknowledged before we noted it
+                        self._early_acks.discard(info.mid)
+                        acked = True
+                    else:
+                        self._inflight[info.mid] = item.seq
+                        acked = False
+                if acked:
+                    self.outbox.mark_sent(item.seq)
+
+    def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason: ReasonCode,
+                    properties: Any) -> None:
+        if reason.is_failure:
+            log.error("table %s: the broker refused a message (%s): check the ACL",
+                      self.table_id, reason)
+            with self._ack_lock:
+                self._inflight.pop(mid, None)
+            return
+        with self._ack_lock:
+            seq = self._inflight.pop(mid, None)
+            if seq is None:
+                self._early_acks.add(mid)
+        if seq is not None:
+            self.outbox.mark_sent(seq)
+
+    # ---------------------------------------------------------------- connection
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode,
+                    properties: Any) -> None:
+        if reason.is_failure:
+            log.error("table %s: the broker refused the connection: %s", self.table_id, reason)
+            return
+        with self._ack_lock:  # whatever was in flight goes again (receivers drop duplicates)
+            self._inflight.clear()
+            self._early_acks.clear()
+        client.subscribe([(self._topic("cmd/+"), 1), (self.topics.clock("state"), 1),
+                          (self.topics.clock("time"), 0)])
+        client.publish(self._topic("status"),
+                       encode(StatusMessage(table=self.table_id, status="online")),
+                       qos=1, retain=True)
+        self.connected.set()
+        if self._latest_state is not None:
+            client.publish(self._topic("state"), self._latest_state, qos=1, retain=True)
+        log.info("table %s: connected to the broker; %d messages waiting in the outbox",
+                 self.table_id, self.outbox.count_pending())
+        self.flush()
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any,
+                       reason: ReasonCode, properties: Any) -> None:
+        self.listening.clear()
+        if self.connected.is_set() and not self._closing:
+            log.warning("table %s: lost the broker (%s); playing on, reconnecting",
+                        self.table_id, reason)
+        self.connected.clear()
+
+    # ---------------------------------------------------------------- commands and clock
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        try:
+            if message.topic == self.topics.clock("state"):
+                self._clock_state(message.payload)
+            elif message.topic == self.topics.clock("time"):
+                self.clock_offset = decode(ClockTime, message.payload).now - self._clock()
+            elif message.topic.startswith(self._topic("cmd/")):
+                self._command(message)
+        except BadMessage as exc:
+            log.warning("table %s: ignored a message on %s: %s", self.table_id, message.topic,
+                        exc)
+        except Exception:  # a bad message never stops the network thread
+            log.exception("table %s: a message on %s could not be handled", self.table_id,
+                          message.topic)
+
+    def _clock_state(self, payload: bytes | bytearray) -> None:
+        clock = decode(ClockState, payload)
+        state = self._state
+        if state is not None and (state.pending_level or state.level) == clock.level:
+            return
+        if self._submit is not None:
+            self._submit(LevelEvent(level=clock.level, sb=clock.sb, bb=clock.bb, ante=clock.ante,
+                                    bb_ante=clock.bb_ante, ts=self._clock()), lambda step: None)
+
+    def _command(self, message: mqtt.MQTTMessage) -> None:
+        name = message.topic.removeprefix(self._topic("cmd/"))
+        correlation = getattr(message.properties, "CorrelationData", None)
+        try:
+            request = decode(CommandRequest, message.payload)
+        except BadMessage as exc:
+            self._reply(name, None, correlation, "error", f"malformed command: {exc}")
+            return
+        if name not in TABLE_COMMANDS:
+            known = ", ".join(sorted(TABLE_COMMANDS))
+            self._reply(name, request.id, correlation, "error",
+                        f"unknown command {name!r}; the table knows: {known}")
+            return
+        try:
+            event = self._event_for(name, request)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"]) or "args"
+            self._reply(name, request.id, correlation, "error",
+                        f"invalid arguments for {name}: {where}: {first['msg']}")
+            return
+        if self._submit is None:
+            self._reply(name, request.id, correlation, "error", "the table is starting")
+            return
+
+        def answer(step: Step) -> None:
+            refused = next((e for e in step.events if e.kind == "refused"), None)
+            if refused is not None:
+                self._reply(name, request.id, correlation, "error", refused.text, refused.rule)
+            else:
+                said = "; ".join(e.text for e in step.events) or (
+                    "done" if step.changed else "nothing to change")
+                self._reply(name, request.id, correlation, "ok", said)
+
+        self._submit(event, answer)
+
+    def _event_for(self, name: str, request: CommandRequest) -> TableEvent:
+        now = self._clock()
+        if name == "seat":
+            return SeatEvent.model_validate({**request.args, "ts": now})
+        if name == "level":
+            return LevelEvent.model_validate({**request.args, "ts": now})
+        return CommandEvent(name=name, args=request.args, by=request.by, ts=now)
+
+    def _reply(self, command: str, request_id: str | None, correlation: bytes | None,
+               status: str, reason: str, rule: str | None = None) -> None:
+        reply: Message = CommandReply(table=self.table_id, command=command[:80], id=request_id,
+                                      status="ok" if status == "ok" else "error",
+                                      reason=reason, rule=rule)
+        properties = Properties(PacketTypes.PUBLISH)  # type: ignore[no-untyped-call]
+        if correlation is not None:
+            properties.CorrelationData = correlation
+        if status != "ok":
+            log.warning("table %s: command %r refused: %s", self.table_id, command[:80], reason)
+        self._client.publish(self._topic("reply"), encode(reply), qos=1, properties=properties)
+
+
+__all__ = ["TABLE_COMMANDS", "TableLink"]

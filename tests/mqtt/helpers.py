@@ -1,0 +1,65 @@
+"""A table service publishing through its `TableLink` to the test broker."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from controller.events import parse_event
+from controller.journal import Journal
+from controller.mqtt_link import TableLink
+from controller.outbox import Outbox
+from controller.service import TableService
+from controller.session import SessionConfig
+from controller.sinks import MemorySink
+from controller.table_runner import TeeSink
+from tests.mqtt.conftest import Broker, address, login
+
+
+@dataclass
+class LinkedTable:
+    service: TableService
+    link: TableLink
+    outbox: Outbox
+    memory: MemorySink
+
+    def feed(self, raws: list[dict[str, Any]]) -> None:
+        """Through the service's queue, as the drivers hand events over."""
+        for raw in raws:
+            self.service.submit(parse_event(raw))
+
+    def settle(self, timeout: float = 10.0) -> None:
+        """Wait until the loop has applied everything queued."""
+        assert self.service.drain(timeout), "the table loop did not catch up"
+
+
+@contextlib.contextmanager
+def linked_table(broker: Broker, directory: Path, table: str = "1",
+                 config: SessionConfig | None = None) -> Iterator[LinkedTable]:
+    memory = MemorySink()
+    outbox = Outbox(directory / "outbox.db")
+    link = TableLink(address(broker), login(broker, f"table-{table}"), table, outbox)
+    service = TableService(config or SessionConfig(table_id=table),
+                           Journal(directory / "journal.db"), TeeSink([link], memory))
+    service.start()
+    link.start(service.submit)
+    try:
+        assert link.listening.wait(10), "the table did not connect and subscribe"
+        yield LinkedTable(service, link, outbox, memory)
+    finally:
+        link.close()
+        service.close()
+        outbox.close()
+
+
+def wait_until(test: Callable[[], bool], timeout: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if test():
+            return True
+        time.sleep(0.02)
+    return test()

@@ -1,0 +1,276 @@
+"""Issue 6: a table on the broker. Status and retained state, commands and their replies
+(malformed, unknown, unauthorised: an error or a refusal, nothing changed), the clock's level,
+and the secrecy of hole cards through scripted RFID hands."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+from paho.mqtt.reasoncodes import ReasonCode
+
+from controller.engine.records import HandRecord
+from controller.messages import (
+    ClockState,
+    CommandReply,
+    EventMessage,
+    RecordMessage,
+    SecureRecordMessage,
+    StateMessage,
+    StatusMessage,
+    decode,
+    encode,
+)
+from controller.recorder import Recorder, RecordStore
+from controller.table_runner import demo_deck
+from controller.topics import Topics
+from tests.mqtt.conftest import Broker, Listener, Received, address, login
+from tests.mqtt.helpers import linked_table, wait_until
+from tests.table.helpers import played_session, seat
+
+
+def t(broker: Broker) -> Topics:
+    return Topics(broker.plan.venue)
+
+
+def test_status_online_and_retained_state_for_a_late_display(broker: Broker,
+                                                             tmp_path: Path) -> None:
+    with linked_table(broker, tmp_path) as table:
+        table.feed([seat(1, "ana"), seat(2, "ben")])
+        table.settle()
+        late = Listener(broker, "display", ("table/1/status", "table/1/state"))
+        try:
+            assert late.wait(lambda ms: len([m for m in ms if m.topic.endswith("state")]) >= 1)
+            status = decode(StatusMessage, late.on("status")[0].payload)
+            assert status.status == "online" and late.on("status")[0].retain
+            state = decode(StateMessage, late.on("state")[-1].payload)
+            assert late.on("state")[-1].retain
+            assert set(state.state.seats) == {1, 2} and state.state.seats[2].player == "ben"
+        finally:
+            late.close()
+    # A clean stop says offline, retained, so a display that connects later knows.
+    after = Listener(broker, "display", ("table/1/status",))
+    try:
+        assert after.wait(lambda ms: bool(ms))
+        assert decode(StatusMessage, after.messages[-1].payload).status == "offline"
+    finally:
+        after.close()
+
+
+def _reply_for(listener: Listener, correlation: bytes) -> CommandReply:
+    assert listener.wait(lambda ms: any(m.correlation == correlation for m in ms)), correlation
+    found = next(m for m in listener.on("reply") if m.correlation == correlation)
+    return decode(CommandReply, found.payload)
+
+
+def test_commands_are_answered_with_their_correlation_data(broker: Broker,
+                                                           tmp_path: Path) -> None:
+    topics = t(broker)
+    floor = Listener(broker, "floor", ("table/1/reply",))
+    try:
+        with linked_table(broker, tmp_path) as table:
+            ok = floor.publish(topics.table("1", "cmd/seat"),
+                               b'{"v": 1, "args": {"seat": 4, "player": "dora", "stack": 8000},'
+                               b' "id": "r1"}', correlation=b"c-1")
+            assert not ok.is_failure
+            reply = _reply_for(floor, b"c-1")
+            assert (reply.status, reply.command, reply.id) == ("ok", "seat", "r1")
+            assert "dora sits down" in (reply.reason or "")
+            assert table.memory.last.seats[4].player == "dora"
+
+            # A floor decision refused by the table's rules: the rule and the reason come back.
+            floor.publish(topics.table("1", "cmd/void"), b'{"v": 1, "by": "floor:anna"}',
+                          correlation=b"c-2")
+            reply = _reply_for(floor, b"c-2")
+            assert reply.status == "error" and reply.rule == "PVB 33"
+            assert "no hand is running" in (reply.reason or "")
+        # The journal kept the accepted seat and the refused void, nothing else.
+    finally:
+        floor.close()
+
+
+BAD_COMMANDS: list[tuple[str, bytes, str]] = [
+    ("cmd/void", b"not json at all", "malformed command"),
+    ("cmd/void", b'{"v": 2}', "malformed command"),  # another schema version
+    ("cmd/void", b'{"v": 1, "args": [1, 2]}', "malformed command"),
+    ("cmd/void", b'{"v": 1, "surprise": true}', "malformed command"),
+    ("cmd/shuffle", b'{"v": 1}', "unknown command 'shuffle'"),  # hardware has no command
+    ("cmd/card", b'{"v": 1, "args": {"zone": "seat:1", "card": "As"}}', "unknown command"),
+    ("cmd/seat", b'{"v": 1, "args": {"seat": 11, "player": "x"}}', "invalid arguments"),
+    ("cmd/level", b'{"v": 1, "args": {"level": 2, "sb": 100}}', "invalid arguments"),
+    ("cmd/penalty", b'{"v": 1, "args": {"seat": "one"}}', "penalty"),
+]
+
+
+def test_malformed_unknown_and_refused_commands_get_errors_and_change_nothing(
+        broker: Broker, tmp_path: Path) -> None:
+    topics = t(broker)
+    floor = Listener(broker, "floor", ("table/1/reply",))
+    try:
+        with linked_table(broker, tmp_path) as table:
+            table.feed([seat(1, "ana"), seat(2, "ben")])
+            table.settle()
+            before = table.memory.last
+            events_before = table.service.journal.last_seq()
+            for k, (leaf, payload, reason) in enumerate(BAD_COMMANDS):
+                correlation = f"bad-{k}".encode()
+                floor.publish(topics.table("1", leaf), payload, correlation=correlation)
+                reply = _reply_for(floor, correlation)
+                assert reply.status == "error", (leaf, payload)
+                assert reason in (reply.reason or ""), (reply.reason, reason)
+            table.settle()
+            assert table.memory.last == before
+            # Only the well-formed penalty reached the table (refused there, journaled as
+            # input); the rest never became table events.
+            assert table.service.journal.last_seq() == events_before + 1
+    finally:
+        floor.close()
+
+
+def test_unauthorised_clients_cannot_command_a_table(broker: Broker, tmp_path: Path) -> None:
+    topics = t(broker)
+    display = Listener(broker, "display", ("table/1/state",))
+    clock = Listener(broker, "clock", ("table/1/reply",))
+    other = Listener(broker, "table-2", ("table/2/cmd/#",))
+    try:
+        with linked_table(broker, tmp_path) as table:
+            table.feed([seat(1, "ana"), seat(2, "ben")])
+            table.settle()
+            before = table.memory.last
+            seq = table.service.journal.last_seq()
+            command = b'{"v": 1, "args": {"seat": 3, "player": "eve", "stack": 5000}}'
+            for client in (display, other):
+                reason: ReasonCode = client.publish(topics.table("1", "cmd/seat"), command)
+                assert reason.is_failure and "authori" in str(reason).lower()
+            # The clock may set levels and hand-for-hand, not seat players or void hands.
+            assert clock.publish(topics.table("1", "cmd/seat"), command).is_failure
+            assert clock.publish(topics.table("1", "cmd/void"), b'{"v": 1}').is_failure
+            table.settle()
+            assert table.memory.last == before and table.service.journal.last_seq() == seq
+            assert not clock.on("reply")
+            assert not clock.publish(topics.table("1", "cmd/hold"),
+                                     b'{"v": 1, "args": {"reason": "bubble"}}',
+                                     correlation=b"h").is_failure
+            assert _reply_for(clock, b"h").status == "ok"
+            assert wait_until(lambda: table.memory.last.hold is not None)
+    finally:
+        for listener in (display, clock, other):
+            listener.close()
+
+
+def test_the_clock_level_applies_from_the_next_hand(broker: Broker, tmp_path: Path) -> None:
+    topics = t(broker)
+    clock = Listener(broker, "clock", ())
+    try:
+        with linked_table(broker, tmp_path) as table:
+            table.feed([seat(1, "ana"), seat(2, "ben")])
+            table.settle()
+            assert clock.publish(topics.clock("state"), encode(
+                ClockState(level=2, sb=100, bb=200))).is_failure is False
+            state = table.memory.wait_state(lambda s: s.pending_level == 2)
+            assert state.level == 1 and state.blinds.bb == 100  # PVB 14(2): not this hand
+            # A garbage clock message is ignored and changes nothing.
+            clock.publish(topics.clock("state"), b'{"v": 1, "level": "three"}')
+            time.sleep(0.3)  # it would have arrived by now
+            table.settle()
+            assert table.memory.last.pending_level == 2
+            table.feed([{"type": "shuffle"}])
+            state = table.memory.wait_state(lambda s: s.hand == 1)
+            assert state.level == 2 and state.blinds.bb == 200
+    finally:
+        clock.close()
+
+
+# Cards standing alone or run together ("As", "AsKd", "AsKd7c"), as records and texts write them.
+CARDS = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][cdhs])+(?![A-Za-z0-9])")
+
+
+def cards_in(text: str) -> set[str]:
+    return {run[i:i + 2] for run in CARDS.findall(text) for i in range(0, len(run), 2)}
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in _strings(k) + _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def _hand_of(message: Received) -> int | None:
+    body = json.loads(message.payload)
+    if message.topic.endswith("/state"):
+        return int(decode(StateMessage, message.payload).state.hand)
+    if message.topic.endswith("/event"):
+        return decode(EventMessage, message.payload).event.hand
+    if message.topic.endswith("/record"):
+        return decode(RecordMessage, message.payload).hand
+    return body.get("hand") if isinstance(body, dict) else None
+
+
+def test_secrecy_a_display_on_everything_never_sees_an_unrevealed_card(
+        broker: Broker, tmp_path: Path) -> None:
+    """DESIGN.md "Secrets": scripted RFID hands (every card with its tag UID). The display and
+    the floor, subscribed to the whole venue, never receive a hole card (or its tag) that was
+    not tabled; only the recorder receives full records, and only after the hand."""
+    uid_of = {card: uid for uid, card in demo_deck().cards.items()}
+    script = [dict(raw, uid=uid_of[raw["card"]]) if raw["type"] == "card" else raw
+              for raw in played_session(10, seed=11, players=6)]
+    display = Listener(broker, "display")
+    floor = Listener(broker, "floor")
+    watcher = Listener(broker, "recorder", ("table/+/secure/record",))
+    store = RecordStore(tmp_path / "records.db")
+    recorder = Recorder(address(broker), login(broker, "recorder"), store,
+                        client_id="recorder-secrecy").start()
+    try:
+        assert recorder.connected.wait(5)
+        with linked_table(broker, tmp_path / "table") as table:
+            table.feed(script)
+            table.settle()
+            sealed = len(table.service.journal.records())
+            assert sealed >= 8
+            assert recorder.wait_for(sealed)
+            assert display.wait(lambda ms: any(m.topic.endswith("/record") for m in ms))
+        records: dict[int, HandRecord] = {r.hand: r for r in store.records("1")}
+        assert len(records) == sealed
+        hidden: dict[int, set[str]] = {}
+        for number, record in records.items():
+            shown = record.tabled()
+            cards = {c for s, h in record.hole_cards.items() if s not in shown
+                     for c in cards_in(h)}
+            hidden[number] = cards | {uid_of[c] for c in cards}
+        assert sum(len(h) for h in hidden.values()) > 20  # the test has secrets to keep
+        for listener in (display, floor):
+            assert not any("/secure/" in m.topic for m in listener.messages)
+            assert {m.topic.rsplit("/", 1)[-1] for m in listener.messages} >= {
+                "state", "event", "record", "status"}
+            for message in listener.messages:
+                hand = _hand_of(message)
+                if hand is None or hand not in hidden:
+                    continue
+                words = set()
+                for text in _strings(json.loads(message.payload)):
+                    words |= cards_in(text) | set(re.findall(r"[0-9A-F]{14}", text))
+                leaked = words & hidden[hand]
+                assert not leaked, (message.topic, leaked)
+        # The recorder's records are whole: every hole card read, hidden or tabled.
+        assert all(len(r.hole_cards) >= 2 for r in records.values() if r.status == "complete")
+        # Full records only after the hand: each was sent after the state saying it was over.
+        over_at: dict[int, float] = {}
+        for message in display.on("state"):
+            state_message = decode(StateMessage, message.payload)
+            if state_message.state.stage == "over":
+                over_at.setdefault(state_message.state.hand, state_message.sent)
+        secure = [decode(SecureRecordMessage, m.payload) for m in watcher.on("secure/record")]
+        assert {m.hand for m in secure} == set(records)
+        assert all(over_at[m.hand] <= m.sent for m in secure)
+    finally:
+        recorder.close()
+        store.close()
+        for listener in (display, floor, watcher):
+            listener.close()
