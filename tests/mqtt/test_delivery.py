@@ -1,0 +1,158 @@
+"""Issue 6, "nothing lost": a broker restart in the middle of a session and a controller killed
+with a record still in its outbox; the recorder ends up with every hand record exactly once.
+(This module has its own broker: it restarts it.)"""
+
+from __future__ import annotations
+
+import json
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from controller.journal import Journal
+from controller.messages import StatusMessage, decode
+from controller.recorder import Recorder, RecordStore
+from tests.mqtt.conftest import Broker, Listener, address, login
+from tests.mqtt.helpers import linked_table, wait_until
+from tests.table.helpers import HOLE, deal, declare, played_session, shuffle, three_players
+
+
+def _hands(script: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """The script cut before each shuffle press: seats first, then one part per hand."""
+    parts: list[list[dict[str, Any]]] = [[]]
+    for raw in script:
+        if raw["type"] == "shuffle":
+            parts.append([])
+        parts[-1].append(raw)
+    return parts
+
+
+def test_broker_restart_mid_session_every_record_arrives_exactly_once(
+        broker: Broker, tmp_path: Path) -> None:
+    parts = _hands(played_session(14, seed=2, players=6))
+    store = RecordStore(tmp_path / "records.db")
+    recorder = Recorder(address(broker), login(broker, "recorder"), store,
+                        client_id="recorder-restart").start()
+    try:
+        assert recorder.connected.wait(5)
+        with linked_table(broker, tmp_path / "table") as table:
+            for part in parts[:5]:
+                table.feed(part)
+            table.settle()
+            assert recorder.wait_for(len(table.service.journal.records()))
+
+            broker.stop()
+            assert wait_until(lambda: not table.link.connected.is_set())
+            hand_before = table.memory.last.hand
+            for part in parts[5:9]:  # the table plays on without its broker
+                table.feed(part)
+            table.settle()
+            assert table.memory.last.hand > hand_before
+            assert table.outbox.count_pending() >= 2 * 4  # public and full record per hand
+
+            broker.start()
+            for part in parts[9:]:
+                table.feed(part)
+            table.settle()
+            sealed = table.service.journal.records()
+            assert len(sealed) >= 10
+            assert recorder.wait_for(len(sealed), timeout=60), "records missing after restart"
+            assert wait_until(lambda: table.outbox.count_pending() == 0, 30)
+        arrivals = store.arrivals()
+        assert len(arrivals) == len({a[0] for a in arrivals}) == len(sealed)
+        assert [r.model_dump() for r in store.records("1")] == [r.model_dump() for r in sealed]
+        assert [hand for _, _, hand, _ in arrivals] == sorted(r.hand for r in sealed)  # in order
+    finally:
+        recorder.close()
+        store.close()
+
+
+def _table_config(broker: Broker, directory: Path) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    credentials = directory / "credentials.json"
+    credentials.write_text(json.dumps({"table-1": broker.credentials["table-1"].model_dump()}))
+    config = directory / "table.toml"
+    config.write_text(f"""
+[table]
+id = "1"
+journal = "journal.db"
+output = "out"
+
+[mqtt]
+port = {broker.port}
+venue = "{broker.plan.venue}"
+credentials = "credentials.json"
+keepalive = 2
+""")
+    return config
+
+
+def _start_controller(config: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "controller.cli", "table", "--config", str(config),
+         "--stdin-events"],
+        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        cwd=Path(__file__).resolve().parents[2])
+
+
+def _pending(outbox: Path) -> int:
+    if not outbox.exists():
+        return 0
+    with sqlite3.connect(outbox) as db:
+        return int(db.execute("SELECT COUNT(*) FROM outbox WHERE sent = 0").fetchone()[0])
+
+
+def test_controller_sigkill_with_a_record_in_the_outbox_delivers_it_once_after_restart(
+        broker: Broker, tmp_path: Path) -> None:
+    config = _table_config(broker, tmp_path / "pi")
+    outbox = tmp_path / "pi" / "outbox.db"
+    status = Listener(broker, "display", ("table/1/status",))
+    store = RecordStore(tmp_path / "records.db")
+    recorder = Recorder(address(broker), login(broker, "recorder"), store,
+                        client_id="recorder-sigkill").start()
+    controller = _start_controller(config)
+    try:
+        assert recorder.connected.wait(5)
+        assert status.wait(lambda ms: any(
+            decode(StatusMessage, m.payload).status == "online" for m in ms))
+        broker.stop()
+        hand = [*three_players(), shuffle(ts=1.0), *deal(HOLE), declare(1, "fold"),
+                declare(2, "fold"), shuffle(ts=2.0)]  # the second press seals hand 1
+        assert controller.stdin is not None
+        for raw in hand:
+            controller.stdin.write(json.dumps(raw) + "\n")
+        controller.stdin.flush()
+        assert wait_until(lambda: _pending(outbox) == 2), "the record never reached the outbox"
+        controller.send_signal(signal.SIGKILL)
+        controller.wait(10)
+
+        broker.start()
+        assert wait_until(recorder.connected.is_set, 30)
+        assert store.ids() == []  # nobody sent it: the controller is dead
+        controller = _start_controller(config)
+        assert recorder.wait_for(1, timeout=30), "the record in the outbox was not delivered"
+        assert wait_until(lambda: _pending(outbox) == 0, 10)
+        records = store.records("1")
+        assert [r.hand for r in records] == [1]
+        assert records[0].hole_cards == {1: "7c2d", 2: "AsAh", 3: "KdKh"}
+        journal = Journal(tmp_path / "pi" / "journal.db")
+        assert journal.records() == records
+        journal.close()
+
+        # A controller that dies while connected: the broker publishes its Last Will.
+        status.messages.clear()
+        controller.send_signal(signal.SIGKILL)
+        controller.wait(10)
+        assert status.wait(lambda ms: any(
+            decode(StatusMessage, m.payload).status == "offline" for m in ms), timeout=10)
+        assert len(store.ids()) == 1  # still exactly one
+    finally:
+        if controller.poll() is None:
+            controller.kill()
+            controller.wait(10)
+        recorder.close()
+        store.close()
+        status.close()
