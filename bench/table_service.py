@@ -71,8 +71,8 @@ def measure_loop(
     stamped: list[TableEvent] = []
     apply = service._apply  # every event passes here once it is journaled, grouped or not
 
-    def timed(event: TableEvent) -> object:
-        step = apply(event)
+    def timed(event: TableEvent, seq: int) -> object:
+        step = apply(event, seq)
         if id(event) in stamps:
             latencies.append(time.perf_counter() - stamps.pop(id(event)))
             stamped.append(event)

@@ -1,0 +1,98 @@
+"""A Mosquitto of our own on this machine: `broker init` into a directory, started on free
+ports, stopped on exit. For `make demo`, the benchmarks and the tests; a venue runs Mosquitto as
+a system service with the same generated files (deploy/)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from controller.broker_init import BrokerPlan, ClientCredentials, broker_init
+from controller.errors import PokertableError
+from controller.mqtt_client import BrokerAddress, Login
+
+
+class BrokerError(PokertableError, RuntimeError):
+    """Mosquitto is missing, or did not start."""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def mosquitto_binary() -> str:
+    # `make test` and `make demo` install Debian's mosquitto; /usr/sbin is not always on PATH.
+    found = shutil.which("mosquitto") or ("/usr/sbin/mosquitto"
+                                          if os.path.exists("/usr/sbin/mosquitto") else None)
+    if found is None:
+        raise BrokerError("mosquitto is not installed (apt-get install mosquitto; `make test` "
+                          "and `make demo` do it)")
+    return found
+
+
+class LocalBroker:
+    """``with LocalBroker("hall", tables=2) as broker:`` a configured, running Mosquitto."""
+
+    def __init__(self, venue: str, tables: int, directory: Path | None = None) -> None:
+        self._owned = directory is None
+        # Not a 0700 temporary directory: Mosquitto, started as root, reads its files as the
+        # `mosquitto` user.
+        self.root = directory or Path(tempfile.mkdtemp(prefix="pokertable-broker-"))
+        self.root.chmod(0o755)
+        self.plan = BrokerPlan(venue=venue, tables=tables, port=free_port(),
+                               tls_port=free_port())
+        self.directory = self.root / "conf"
+        self.credentials: dict[str, ClientCredentials] = broker_init(self.plan, self.directory)
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def port(self) -> int:
+        return self.plan.port
+
+    def address(self, **kw: object) -> BrokerAddress:
+        return BrokerAddress.model_validate(
+            {"host": "127.0.0.1", "port": self.port, "venue": self.plan.venue, **kw})
+
+    def login(self, client: str) -> Login:
+        return Login.model_validate(self.credentials[client].model_dump())
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [mosquitto_binary(), "-c", str(self.directory / "mosquitto.conf")],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", self.port)) == 0:
+                    return
+            if self.process.poll() is not None:
+                out = self.process.stdout.read().decode() if self.process.stdout else ""
+                raise BrokerError(f"mosquitto exited: {out}")
+            time.sleep(0.05)
+        raise BrokerError("mosquitto did not open its port")
+
+    def stop(self) -> None:
+        """SIGTERM: Mosquitto saves its persistence (sessions, queued messages) and exits."""
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(10)
+            self.process = None
+
+    def __enter__(self) -> LocalBroker:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+        if self._owned:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+
+__all__ = ["BrokerError", "LocalBroker", "free_port", "mosquitto_binary"]
