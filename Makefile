@@ -31,11 +31,12 @@ mosquitto:
 demo: $(STAMP)
 	$(BIN)/pokertable demo
 
-bench: $(STAMP)
+bench: $(STAMP) mosquitto
 	$(BIN)/python bench/replay_throughput.py
 	$(BIN)/python bench/evaluators.py
 	$(BIN)/python bench/readers.py
 	$(BIN)/python bench/table_service.py
+	$(BIN)/python bench/mqtt.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

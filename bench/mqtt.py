@@ -7,9 +7,11 @@
 2. One broker and N simulated tables, each a real `TableService` + `TableLink` fed a played
    session at 10 events/s, spread over worker processes, each with a floor client on its
    tables' state topics: p99 event -> state at the floor, and whether any state was lost. N
-   grows until p99 passes 100 ms or a message is lost. Every table shares this one machine's
-   CPUs; a room has a Pi per table, so the N found here is a lower bound. (Their journals are
-   in memory here: in a room each table fsyncs to its own disk.)
+   grows until p99 passes 100 ms or a message is lost. (a) whole tables: every table's engine
+   shares this one machine's CPUs (a room has a Pi per table), so that N is a lower bound; their
+   journals are in memory, since in a room each table fsyncs to its own disk. (b) the tables'
+   MQTT side only (`TableLink` publishing the states a played session went through): the load
+   the broker and the floor see from N Pis.
 
 Run: ``.venv/bin/python bench/mqtt.py [events] [seconds per N]``
 """
@@ -37,9 +39,10 @@ from controller.messages import StateMessage, decode
 from controller.mqtt_client import BrokerAddress, Login, connect, new_client
 from controller.mqtt_link import TableLink
 from controller.outbox import Outbox
+from controller.outputs import TableState
 from controller.script import played_session
 from controller.service import TableService
-from controller.session import SessionConfig, Step
+from controller.session import SessionConfig, Step, TableSession
 from controller.sinks import MemorySink
 from controller.table_runner import TeeSink
 from controller.topics import Topics
@@ -87,7 +90,7 @@ class Floor:
 
     def wait(self, test: Any, timeout: float = 5.0) -> bool:
         with self.changed:
-            return self.changed.wait_for(test, timeout)
+            return bool(self.changed.wait_for(test, timeout))
 
     def close(self) -> None:
         self.client.disconnect()
@@ -178,8 +181,19 @@ def latency(broker: LocalBroker, events: int, tmp: Path) -> None:
 
 # ---------------------------------------------------------------- 2. N tables at 10 events/s
 
+def _states(seed: int) -> list[TableState]:
+    """The public states a played session goes through, computed once (links-only mode)."""
+    session = TableSession(SessionConfig())
+    states: list[TableState] = []
+    for event in script(seed, hands=40):
+        if session.handle(event).changed:
+            states.append(session.state())
+    return states
+
+
 def _worker(port: int, venue: str, logins: dict[str, dict[str, str]], tables: list[int],
-            seconds: float, tmp: str, results: Any) -> None:
+            seconds: float, tmp: str, results: Any, links_only: bool) -> None:
+    logging.basicConfig(level=logging.ERROR)  # a spawned process: the scripts' refusals are play
     address = BrokerAddress(port=port, venue=venue)
     topics = Topics(venue)
     floor = Floor(address, Login.model_validate(logins["floor"]),
@@ -196,8 +210,19 @@ def _worker(port: int, venue: str, logins: dict[str, dict[str, str]], tables: li
     def feed(service: TableService, link: TableLink, seed: int) -> None:
         rng = random.Random(seed)
         stream = iter(script(seed, hands=40))
+        states = iter(_states(seed) if links_only else [])
         time.sleep(rng.random() * 0.1)  # tables are not in step
         next_at = time.perf_counter()
+        while links_only and not stop.is_set():  # the table's MQTT side alone
+            state = next(states, None)
+            if state is None:
+                return
+            start = time.perf_counter()
+            link.state(state)
+            with lock:
+                submitted[(link.table_id, link._seq)] = start
+            next_at += 0.1
+            time.sleep(max(0.0, next_at - time.perf_counter()))
         while not stop.is_set():
             try:
                 event = next(stream)
@@ -245,11 +270,14 @@ def _cpu_seconds(broker: LocalBroker) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def scale(broker: LocalBroker, counts: list[int], seconds: float, tmp: Path) -> None:
+def scale(broker: LocalBroker, counts: list[int], seconds: float, tmp: Path,
+          links_only: bool) -> None:
     logins = {name: {"username": c.username, "password": c.password}
               for name, c in broker.credentials.items()}
-    print(f"2. N tables at 10 events/s each, {seconds:g} s per N, one floor client per worker "
-          "process (target: p99 < 100 ms, nothing lost)")
+    what = ("each the table's MQTT side (TableLink) publishing a played session's states"
+            if links_only else "each a whole table: journal, session, TableLink")
+    print(f"2{'b' if links_only else 'a'}. N tables at 10 events/s, {what}; {seconds:g} s per "
+          "N, one floor client per worker process (target: p99 < 100 ms, nothing lost)")
     print(f"   {'N':>5}{'processes':>11}{'states':>9}{'lost':>6}{'p50 ms':>9}{'p99 ms':>9}"
           f"{'broker CPU':>12}")
     best = 0
@@ -259,8 +287,9 @@ def scale(broker: LocalBroker, counts: list[int], seconds: float, tmp: Path) -> 
         groups = [list(range(1 + k, n + 1, processes)) for k in range(processes)]
         results = context.Queue()
         workers = [context.Process(target=_worker, args=(
-            broker.port, broker.plan.venue, logins, group, seconds, str(tmp / f"n{n}"),
-            results)) for group in groups]
+            broker.port, broker.plan.venue, logins, group, seconds,
+            str(tmp / f"n{n}{'l' if links_only else ''}"), results, links_only))
+            for group in groups]
         cpu_before, wall_before = _cpu_seconds(broker), time.monotonic()
         for worker in workers:
             worker.start()
@@ -287,7 +316,7 @@ def main() -> None:
     logging.basicConfig(level=logging.ERROR)  # the scripts' refusals are part of the play
     events = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 10.0
-    counts = [10, 25, 50, 100, 150, 200, 300, 400]
+    counts = [10, 25, 50, 100, 200, 300, 400, 500]
     # Each simulated table's journal and outbox live in memory (/dev/shm where there is one):
     # in a room every table has its own Pi and disk, and the shared part measured here is the
     # broker, not this machine's one disk taking every table's fsyncs.
@@ -295,7 +324,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory(dir=shm) as fast, \
             LocalBroker("bench", tables=max(counts)) as broker:
         latency(broker, events, Path(tmp))
-        scale(broker, counts, seconds, Path(fast))
+        scale(broker, counts, seconds, Path(fast), links_only=False)
+        scale(broker, counts, seconds, Path(fast), links_only=True)
 
 
 if __name__ == "__main__":

@@ -54,6 +54,40 @@ def _broker_init(args: argparse.Namespace) -> int:
     return 0
 
 
+def _recorder(args: argparse.Namespace) -> int:
+    import logging
+    import signal
+    import threading
+
+    from pydantic import ValidationError
+
+    from controller.errors import ConfigError
+    from controller.mqtt_client import BrokerAddress, load_login
+    from controller.recorder import Recorder, RecordStore
+
+    logging.basicConfig(level=logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        address = BrokerAddress(host=args.host, port=args.port, venue=args.venue,
+                                tls=args.ca is not None, ca=args.ca)
+        login = load_login(args.credentials, "recorder")
+    except (ValidationError, ConfigError) as exc:
+        print(f"recorder: {exc}", file=sys.stderr)
+        return 2
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    store = RecordStore(args.db)
+    recorder = Recorder(address, login, store).start()
+    try:
+        while not stop.wait(1.0):
+            pass
+    finally:
+        recorder.close()
+        store.close()
+    return 0
+
+
 def _decode(args: argparse.Namespace) -> int:
     """Raw reader bytes on stdin -> one JSON line per valid frame, then the counts."""
     from drivers.decode import decode_stream
@@ -199,6 +233,17 @@ def build_parser() -> argparse.ArgumentParser:
                              help="TLS listener for the room's LAN (default 8883)")
     broker_init.add_argument("--out", required=True, help="directory to write into")
     broker_init.set_defaults(run=_broker_init)
+
+    recorder = sub.add_parser(
+        "recorder", help="keep every table's full hand records (secure/record) in SQLite")
+    recorder.add_argument("--host", default="127.0.0.1", help="the broker (default 127.0.0.1)")
+    recorder.add_argument("--port", type=int, default=1883)
+    recorder.add_argument("--venue", required=True)
+    recorder.add_argument("--credentials", required=True,
+                          help="credentials.json holding the 'recorder' entry")
+    recorder.add_argument("--ca", help="the venue CA: connect with TLS")
+    recorder.add_argument("--db", required=True, help="the record store (SQLite)")
+    recorder.set_defaults(run=_recorder)
 
     demo = sub.add_parser("demo", help="a simulated table playing hands, narrated")
     demo.add_argument("--hands", type=int, default=6, help="hands to play (default 6)")
