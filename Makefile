@@ -28,8 +28,9 @@ mosquitto:
 	@test -x /usr/sbin/mosquitto || command -v mosquitto >/dev/null 2>&1 || \
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mosquitto)
 
-demo: $(STAMP)
+demo: $(STAMP) mosquitto
 	$(BIN)/pokertable demo
+	$(BIN)/pokertable room --tables 2 --hands 3
 
 bench: $(STAMP) mosquitto
 	$(BIN)/python bench/replay_throughput.py

@@ -192,7 +192,7 @@ def _states(seed: int) -> list[TableState]:
 
 
 def _worker(port: int, venue: str, logins: dict[str, dict[str, str]], tables: list[int],
-            seconds: float, tmp: str, results: Any, links_only: bool) -> None:
+            seconds: float, tmp: str, results: Any, links_only: bool, start: Any) -> None:
     logging.basicConfig(level=logging.ERROR)  # a spawned process: the scripts' refusals are play
     address = BrokerAddress(port=port, venue=venue)
     topics = Topics(venue)
@@ -206,11 +206,17 @@ def _worker(port: int, venue: str, logins: dict[str, dict[str, str]], tables: li
         running.append(_table(address, Login.model_validate(logins[f"table-{table}"]), table,
                               Path(tmp) / f"table-{table}"))
     stop = threading.Event()
+    # Everything a table plays is computed before the clock starts, and every worker process
+    # starts together: set-up work must not show up as latency.
+    streams = {link.table_id: script(100 + k, hands=40) for k, (_, link, _) in enumerate(running)}
+    state_lists = {link.table_id: _states(100 + k) if links_only else []
+                   for k, (_, link, _) in enumerate(running)}
+    start.wait()
 
     def feed(service: TableService, link: TableLink, seed: int) -> None:
         rng = random.Random(seed)
-        stream = iter(script(seed, hands=40))
-        states = iter(_states(seed) if links_only else [])
+        stream = iter(streams[link.table_id])
+        states = iter(state_lists[link.table_id])
         time.sleep(rng.random() * 0.1)  # tables are not in step
         next_at = time.perf_counter()
         while links_only and not stop.is_set():  # the table's MQTT side alone
@@ -286,9 +292,10 @@ def scale(broker: LocalBroker, counts: list[int], seconds: float, tmp: Path,
         processes = max(1, min(16, n // 5))
         groups = [list(range(1 + k, n + 1, processes)) for k in range(processes)]
         results = context.Queue()
+        start = context.Barrier(processes)
         workers = [context.Process(target=_worker, args=(
             broker.port, broker.plan.venue, logins, group, seconds,
-            str(tmp / f"n{n}{'l' if links_only else ''}"), results, links_only))
+            str(tmp / f"n{n}{'l' if links_only else ''}"), results, links_only, start))
             for group in groups]
         cpu_before, wall_before = _cpu_seconds(broker), time.monotonic()
         for worker in workers:

@@ -129,6 +129,12 @@ def _demo(args: argparse.Namespace) -> int:
                     hardware=not args.no_hardware)
 
 
+def _room(args: argparse.Namespace) -> int:
+    from controller.room_demo import run_room
+
+    return run_room(tables=args.tables, hands=args.hands)
+
+
 def _replay_events(args: argparse.Namespace) -> int:
     from controller.engine.table import Level
     from controller.replay_events import record_json, replay_events
@@ -244,6 +250,12 @@ def build_parser() -> argparse.ArgumentParser:
     recorder.add_argument("--ca", help="the venue CA: connect with TLS")
     recorder.add_argument("--db", required=True, help="the record store (SQLite)")
     recorder.set_defaults(run=_recorder)
+
+    room = sub.add_parser("room", help="the room on one machine: a broker, simulated tables on "
+                          "MQTT, the recorder and a console floor display")
+    room.add_argument("--tables", type=int, default=2, help="simulated tables (default 2)")
+    room.add_argument("--hands", type=int, default=3, help="hands per table (default 3)")
+    room.set_defaults(run=_room)
 
     demo = sub.add_parser("demo", help="a simulated table playing hands, narrated")
     demo.add_argument("--hands", type=int, default=6, help="hands to play (default 6)")

@@ -184,12 +184,9 @@ class TableLink:
                 with self._ack_lock:
                     if info.mid in self._early_acks:  # acknowledged before we noted it
                         self._early_acks.discard(info.mid)
-                        acked = True
+                        self.outbox.mark_sent(item.seq)
                     else:
                         self._inflight[info.mid] = item.seq
-                        acked = False
-                if acked:
-                    self.outbox.mark_sent(item.seq)
 
     def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason: ReasonCode,
                     properties: Any) -> None:
@@ -199,12 +196,12 @@ class TableLink:
             with self._ack_lock:
                 self._inflight.pop(mid, None)
             return
-        with self._ack_lock:
+        with self._ack_lock:  # popped and marked at once, or a flush in between sends it again
             seq = self._inflight.pop(mid, None)
             if seq is None:
                 self._early_acks.add(mid)
-        if seq is not None:
-            self.outbox.mark_sent(seq)
+            else:
+                self.outbox.mark_sent(seq)
 
     # ---------------------------------------------------------------- connection
 

@@ -1,0 +1,116 @@
+"""`pokertable room`: the room on one machine. A Mosquitto configured by `broker init`, several
+simulated tables (each `pokertable table --simulate` in its own process, real drivers on ptys,
+publishing over MQTT), the recorder, and a console floor that shows what a ``display`` login
+receives on ``#``: states, events and public records, never an unrevealed hole card.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+from controller.local_broker import LocalBroker
+from controller.messages import BadMessage, EventMessage, RecordMessage, StatusMessage, decode
+from controller.mqtt_client import connect, new_client
+from controller.recorder import Recorder, RecordStore
+from controller.topics import Topics
+
+VENUE = "demo"
+SHOWN_KINDS = {"hand_started", "action", "street", "show", "payout", "alert", "decision",
+               "elimination", "wait"}
+
+
+class ConsoleFloor:
+    """Prints the public traffic of the room, one line per event, as the display receives it."""
+
+    def __init__(self, broker: LocalBroker, out: TextIO) -> None:
+        self.out = out
+        self.lock = threading.Lock()
+        self.records = 0
+        self.secrets_seen = 0  # messages on secure/ topics: the ACL keeps it at 0
+        root = Topics(VENUE).root
+        self.client = new_client("demo-floor", broker.login("display"), broker.address())
+        self.client.on_connect = lambda c, *_: c.subscribe(f"{root}/#", qos=1)
+        self.client.on_message = self._on_message
+        connect(self.client, broker.address())
+
+    def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
+        topic: str = message.topic
+        parts = topic.split("/")
+        table = parts[4] if len(parts) > 4 and parts[3] == "table" else "-"
+        try:
+            if "/secure/" in topic:
+                self.secrets_seen += 1
+            elif topic.endswith("/status"):
+                status = decode(StatusMessage, message.payload)
+                self._say(f"[table {table}] {status.status}")
+            elif topic.endswith("/event"):
+                event = decode(EventMessage, message.payload).event
+                if event.kind in SHOWN_KINDS:
+                    rule = f" ({event.rule})" if event.rule else ""
+                    self._say(f"[table {table}] hand {event.hand}: {event.text}{rule}")
+            elif topic.endswith("/record"):
+                record = decode(RecordMessage, message.payload)
+                self.records += 1
+                self._say(f"[table {table}] record of hand {record.hand} "
+                          f"({record.record.status}), id {record.id}")
+        except BadMessage as exc:
+            self._say(f"[floor] ignored a message on {topic}: {exc}")
+
+    def _say(self, line: str) -> None:
+        with self.lock:
+            self.out.write(line + "\n")
+            self.out.flush()
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def _table_config(broker: LocalBroker, directory: Path, table: int) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    credentials = directory / "credentials.json"
+    credentials.write_text(json.dumps({f"table-{table}": broker.credentials[
+        f"table-{table}"].model_dump()}))
+    credentials.chmod(0o600)
+    config = directory / "table.toml"
+    config.write_text(f'[table]\nid = "{table}"\njournal = "journal.db"\noutput = "out"\n\n'
+                      f'[mqtt]\nport = {broker.port}\nvenue = "{VENUE}"\n'
+                      f'credentials = "credentials.json"\n')
+    return config
+
+
+def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout) -> int:
+    with tempfile.TemporaryDirectory() as tmp, LocalBroker(VENUE, tables=tables) as broker:
+        out.write(f"broker: Mosquitto on 127.0.0.1:{broker.port} (venue {VENUE!r}, "
+                  f"{tables} tables, ACL and passwords from `pokertable broker init`)\n")
+        store = RecordStore(Path(tmp) / "records.db")
+        recorder = Recorder(broker.address(), broker.login("recorder"), store).start()
+        floor = ConsoleFloor(broker, out)
+        processes = [subprocess.Popen(
+            [sys.executable, "-m", "controller.cli", "table", "--config",
+             str(_table_config(broker, Path(tmp) / f"table-{n}", n)), "--simulate",
+             "--hands", str(hands), "--seed", str(n)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for n in range(1, tables + 1)]
+        failed = 0
+        for process in processes:
+            failed += process.wait(600) != 0
+        recorder.wait_for(tables * max(hands - 1, 0), timeout=10)  # the last hand is unsealed
+        time.sleep(0.5)
+        floor.close()
+        recorder.close()
+        kept = store.ids()
+        store.close()
+        out.write(f"recorder: {len(kept)} full hand records kept, {recorder.duplicates} "
+                  f"duplicates dropped; the floor display saw {floor.records} public records "
+                  f"and {floor.secrets_seen} secure ones\n")
+        return 1 if failed else 0
+
+
+__all__ = ["run_room"]

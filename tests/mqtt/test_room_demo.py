@@ -1,0 +1,22 @@
+"""`pokertable room` (part of `make demo`): the broker, two simulated tables as processes with
+real drivers on ptys, the recorder and a console floor, all on this machine."""
+
+from __future__ import annotations
+
+import io
+import re
+
+from controller.room_demo import run_room
+
+
+def test_the_room_plays_hands_over_mqtt_and_the_display_sees_no_secret() -> None:
+    out = io.StringIO()
+    assert run_room(tables=2, hands=2, out=out) == 0
+    text = out.getvalue()
+    for table in (1, 2):
+        assert f"[table {table}] online" in text
+        assert re.search(rf"\[table {table}\] hand 1: seat \d+ (bets|calls|raises)", text)
+        assert f"[table {table}] record of hand 1 (" in text
+    summary = text.strip().splitlines()[-1]
+    assert re.match(r"recorder: 2 full hand records kept, 0 duplicates dropped; the floor "
+                    r"display saw 2 public records and 0 secure ones", summary), summary
