@@ -18,6 +18,7 @@ Run: ``.venv/bin/python bench/mqtt.py [events] [seconds per N]``
 
 from __future__ import annotations
 
+import gc
 import logging
 import multiprocessing
 import os
@@ -211,6 +212,7 @@ def _worker(port: int, venue: str, logins: dict[str, dict[str, str]], tables: li
     streams = {link.table_id: script(100 + k, hands=40) for k, (_, link, _) in enumerate(running)}
     state_lists = {link.table_id: _states(100 + k) if links_only else []
                    for k, (_, link, _) in enumerate(running)}
+    gc.freeze()  # the precomputed states are long-lived: keep the collector off them
     start.wait()
 
     def feed(service: TableService, link: TableLink, seed: int) -> None:

@@ -6,6 +6,8 @@ exceptions still catch it (the habit STYLE.md admires in gpiozero).
 
 from __future__ import annotations
 
+from pydantic import ValidationError
+
 
 class PokertableError(Exception):
     """Base of every error pokertable raises on purpose."""
@@ -49,3 +51,11 @@ class ConfigError(PokertableError, ValueError):
 
 class PhhError(PokertableError, ValueError):
     """A PHH file that cannot be read as a hand (syntax, missing fields, unsupported variant)."""
+
+
+def first_error(exc: ValidationError, whole: str) -> str:
+    """pydantic's first complaint as ``where: what`` (``whole`` names the object itself), without
+    the input value: rejected input may be long, or not for a log line."""
+    first = exc.errors()[0]
+    where = ".".join(str(p) for p in first["loc"]) or whole
+    return f"{where}: {first['msg']}"

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from controller.errors import PokertableError
+from controller.errors import PokertableError, first_error
 
 CardZone = Annotated[str, Field(pattern=r"^(seat:([1-9]|10)|board|muck|burn)$")]
 ChipZone = Annotated[str, Field(pattern=r"^(seat:([1-9]|10)|pot)$")]
@@ -133,9 +133,7 @@ def parse_event(line: str | bytes | dict[str, Any]) -> TableEvent:
             return _ADAPTER.validate_python(line)
         return _ADAPTER.validate_json(line)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "event"
-        raise BadEvent(f"not a table event: {where}: {first['msg']}") from None
+        raise BadEvent(f"not a table event: {first_error(exc, 'event')}") from None
 
 
 def dump_event(event: BaseModel) -> str:

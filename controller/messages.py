@@ -12,7 +12,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from controller.engine.records import HandRecord
-from controller.errors import PokertableError
+from controller.errors import PokertableError, first_error
 from controller.outputs import PublicEvent, TableState
 
 SCHEMA_VERSION = 1
@@ -126,9 +126,7 @@ def decode(model: type[M], payload: bytes | bytearray | str) -> M:
     try:
         return model.model_validate_json(payload)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "payload"
-        raise BadMessage(f"not a valid {model.__name__}: {where}: {first['msg']}") from None
+        raise BadMessage(f"not a valid {model.__name__}: {first_error(exc, 'payload')}") from None
 
 
 def encode(message: Message) -> bytes:

@@ -32,6 +32,7 @@ from paho.mqtt.reasoncodes import ReasonCode
 from pydantic import ValidationError
 
 from controller.engine.records import HandRecord
+from controller.errors import first_error
 from controller.events import CommandEvent, LevelEvent, SeatEvent, TableEvent
 from controller.messages import (
     BadMessage,
@@ -275,10 +276,8 @@ class TableLink:
         try:
             event = self._event_for(name, request)
         except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"]) or "args"
             self._reply(name, request.id, correlation, "error",
-                        f"invalid arguments for {name}: {where}: {first['msg']}")
+                        f"invalid arguments for {name}: {first_error(exc, 'args')}")
             return
         if self._submit is None:
             self._reply(name, request.id, correlation, "error", "the table is starting")

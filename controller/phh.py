@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from controller.engine.cards import parse_cards
 from controller.engine.hand import HOLE_CARDS, Hand, HandSetup, PlayerSetup, Stage
-from controller.errors import NotYourTurn, PhhError
+from controller.errors import NotYourTurn, PhhError, first_error
 
 Number = int | float
 
@@ -50,9 +50,7 @@ def parse_phh(text: str) -> PhhHand:
     try:
         return PhhHand.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise PhhError(f"PHH field {where}: {first['msg']}") from exc
+        raise PhhError(f"PHH field {first_error(exc, '')}") from exc
 
 
 def _decimals(value: Number) -> int:
