@@ -4,6 +4,7 @@ a system service with the same generated files (deploy/)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -62,6 +63,20 @@ class LocalBroker:
 
     def login(self, client: str) -> Login:
         return Login.model_validate(self.credentials[client].model_dump())
+
+    def table_config(self, directory: Path, table: int, keepalive: int = 10) -> Path:
+        """A table's ``table.toml`` publishing to this broker, with its own login only (0600),
+        as an installer would put on the table's Pi."""
+        directory.mkdir(parents=True, exist_ok=True)
+        client = f"table-{table}"
+        credentials = directory / "credentials.json"
+        credentials.write_text(json.dumps({client: self.credentials[client].model_dump()}))
+        credentials.chmod(0o600)
+        config = directory / "table.toml"
+        config.write_text(f'[table]\nid = "{table}"\njournal = "journal.db"\noutput = "out"\n\n'
+                          f'[mqtt]\nport = {self.port}\nvenue = "{self.plan.venue}"\n'
+                          f'credentials = "credentials.json"\nkeepalive = {keepalive}\n')
+        return config
 
     def start(self) -> None:
         self.process = subprocess.Popen(

@@ -6,7 +6,6 @@ receives on ``#``: states, events and public records, never an unrevealed hole c
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 import tempfile
@@ -73,19 +72,6 @@ class ConsoleFloor:
         self.client.loop_stop()
 
 
-def _table_config(broker: LocalBroker, directory: Path, table: int) -> Path:
-    directory.mkdir(parents=True, exist_ok=True)
-    credentials = directory / "credentials.json"
-    credentials.write_text(json.dumps({f"table-{table}": broker.credentials[
-        f"table-{table}"].model_dump()}))
-    credentials.chmod(0o600)
-    config = directory / "table.toml"
-    config.write_text(f'[table]\nid = "{table}"\njournal = "journal.db"\noutput = "out"\n\n'
-                      f'[mqtt]\nport = {broker.port}\nvenue = "{VENUE}"\n'
-                      f'credentials = "credentials.json"\n')
-    return config
-
-
 def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout) -> int:
     with tempfile.TemporaryDirectory() as tmp, LocalBroker(VENUE, tables=tables) as broker:
         out.write(f"broker: Mosquitto on 127.0.0.1:{broker.port} (venue {VENUE!r}, "
@@ -95,7 +81,7 @@ def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout) -> int:
         floor = ConsoleFloor(broker, out)
         processes = [subprocess.Popen(
             [sys.executable, "-m", "controller.cli", "table", "--config",
-             str(_table_config(broker, Path(tmp) / f"table-{n}", n)), "--simulate",
+             str(broker.table_config(Path(tmp) / f"table-{n}", n)), "--simulate",
              "--hands", str(hands), "--seed", str(n)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for n in range(1, tables + 1)]
         failed = 0

@@ -70,26 +70,6 @@ def test_broker_restart_mid_session_every_record_arrives_exactly_once(
         store.close()
 
 
-def _table_config(broker: Broker, directory: Path) -> Path:
-    directory.mkdir(parents=True, exist_ok=True)
-    credentials = directory / "credentials.json"
-    credentials.write_text(json.dumps({"table-1": broker.credentials["table-1"].model_dump()}))
-    config = directory / "table.toml"
-    config.write_text(f"""
-[table]
-id = "1"
-journal = "journal.db"
-output = "out"
-
-[mqtt]
-port = {broker.port}
-venue = "{broker.plan.venue}"
-credentials = "credentials.json"
-keepalive = 2
-""")
-    return config
-
-
 def _start_controller(config: Path) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "controller.cli", "table", "--config", str(config),
@@ -107,7 +87,7 @@ def _pending(outbox: Path) -> int:
 
 def test_controller_sigkill_with_a_record_in_the_outbox_delivers_it_once_after_restart(
         broker: Broker, tmp_path: Path) -> None:
-    config = _table_config(broker, tmp_path / "pi")
+    config = broker.table_config(tmp_path / "pi", 1, keepalive=2)
     outbox = tmp_path / "pi" / "outbox.db"
     status = Listener(broker, "display", ("table/1/status",))
     store = RecordStore(tmp_path / "records.db")
