@@ -224,16 +224,19 @@ class TableService:
                 kind="refused", text="internal error: the event was not applied, call the floor",
                 hand=session.table.hand_number,
             )])
-        for record in step.sealed:
-            if self.journal.store_record(record):
-                self._deliver(record)
+        # The new state goes out first: it is what every screen waits for, and the event is
+        # already durable in the journal. Then the events, then the records (which cost fsyncs
+        # of their own, and which a replay would seal again).
+        if step.changed:
+            self._publish_state(session)
         for public in self._stamped(session, seq, step.events):
             if public.kind == "refused":
                 log.warning("table %s: refused: %s (%s)", self.config.table_id, public.text,
                             public.rule)
             self.sink.event(public)
-        if step.changed:
-            self._publish_state(session)
+        for record in step.sealed:
+            if self.journal.store_record(record):
+                self._deliver(record)
         return step
 
     @staticmethod
