@@ -16,8 +16,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from controller.engine.records import HandRecord
 from controller.events import BadEvent, parse_event
 from controller.journal import Journal
+from controller.outputs import PublicEvent, TableState
 from controller.replay_events import replay_events
 from controller.service import TableService
 from controller.session import SessionConfig, TableSession
@@ -293,3 +295,42 @@ def test_c1_a_restart_in_the_middle_of_a_time_call_keeps_counting(tmp_path: Path
     assert clock is not None and clock.seat == 1 and clock.remaining == 30
     again.process(parse_event({"type": "tick", "now": 1061.0}))  # the minute is over
     assert again.session.state().clock is None and again.session.state().actor == 2
+
+
+class OrderSink(MemorySink):
+    """Notes the order of what one step published."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[str] = []
+
+    def state(self, state: TableState) -> None:
+        self.calls.append("state")
+        super().state(state)
+
+    def event(self, event: PublicEvent) -> None:
+        self.calls.append("event")
+        super().event(event)
+
+    def record(self, record: HandRecord) -> None:
+        self.calls.append("record")
+        super().record(record)
+
+
+def test_the_new_state_goes_out_before_the_steps_events_and_records(tmp_path: Path) -> None:
+    """Every screen waits for the state; events and records (fsyncs of their own for the durable
+    ones) follow it, so they never delay it (bench/mqtt.py)."""
+    sink = OrderSink()
+    service = TableService(SessionConfig(), Journal(tmp_path / "j.db"), sink)
+    steps: list[list[str]] = []
+    for raw in played_session(2, seed=3, players=4):
+        sink.calls.clear()
+        service.process(parse_event(raw))
+        steps.append(list(sink.calls))
+    with_state = [calls for calls in steps if "state" in calls]
+    assert with_state and all(calls[0] == "state" for calls in with_state)
+    sealing = [calls for calls in steps if "record" in calls]
+    assert sealing, "the session sealed no hand"
+    assert all(calls[0] == "state" and calls[-1] == "record" and "event" in calls
+               for calls in sealing)
+    service.close()
