@@ -1,24 +1,10 @@
-"""The table session: table events in, engine operations, public events and hand records out.
-
-This is the table's brain between the drivers and the engine, and it is as pure as the engine: no
-clock, no I/O, no threads. ``handle(event)`` returns what to publish. The service around it owns
-the journal and the outputs; replaying the same events into a fresh session gives the same
-state, which is how the table survives a power cut and how undo and floor corrections work (they
-edit the hand's events and replay them from the snapshot taken at the shuffle).
-
-Rules implemented here name their tags (RULES.md): H1-H5 the hand's life, I1-I5 what the
-antennas reveal about the deal, S3-S7 the showdown, R7 the binding fold out of turn.
+"""The hand at the table: its life from the shuffle to the sealed record, the cards the
+antennas read, the chips in the betting zones, the actions and the showdown.
 """
 
 from __future__ import annotations
 
-import logging
-import math
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Literal
 
 from controller.chip_reading import (
     Announced,
@@ -31,11 +17,8 @@ from controller.chip_reading import (
     chips_text,
     read_motion,
 )
-from controller.engine.cards import card_text
-from controller.engine.evaluate import category
 from controller.engine.hand import BOARD_CARDS, HOLE_CARDS, STREET_NAMES, Hand, Stage, Street
-from controller.engine.profiles import RuleProfile, load_profile
-from controller.engine.records import Blinds, HandRecord, Irregularity
+from controller.engine.records import HandRecord, Irregularity
 from controller.engine.table import (
     BetOrRaise,
     Call,
@@ -47,15 +30,12 @@ from controller.engine.table import (
     KillHand,
     Leave,
     Level,
-    MoveButton,
     Muck,
     SetLevel,
     Settle,
     Show,
     SitDown,
     StartHand,
-    Table,
-    TableSnapshot,
     VoidHand,
 )
 from controller.errors import RuleViolation, UnknownCards
@@ -74,236 +54,17 @@ from controller.events import (
     TableEvent,
     TickEvent,
 )
-from controller.outputs import (
-    ClockView,
-    EventKind,
-    Leds,
-    PotView,
-    PublicEvent,
-    SeatView,
-    TableState,
-)
-
-log = logging.getLogger(__name__)
-
-BETTING_KINDS = frozenset({"fold", "check", "call", "bet", "raise"})
-AGGRESSIVE_KINDS = frozenset({"call", "bet", "raise"})
+from controller.session.clock import TimeAndPenalties
+from controller.session.floor import FloorCommands
+from controller.session.model import BETTING_KINDS, HandTrack, Held, Refused
+from controller.session.view import PublicView
+from controller.session.words import blinds_text, card_text_list, spaced
 
 
-class Refused(RuleViolation):
-    """An event the session does not accept; it changed nothing."""
-
-
-class SessionConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    table_id: str = "1"
-    profile: str = Field(default="pvb-2020", description="Rule profile name or TOML path")
-    seats: int = Field(default=10, ge=2, le=10)
-    level: Level = Field(default_factory=lambda: Level(sb=50, bb=100))
-    check_burns: bool = Field(
-        default=False, description="PVB 35(2): expect a burn card before each street (needs a "
-        "burn or muck antenna)"
-    )
-
-
-class SessionSnapshot(BaseModel):
-    """The session between hands: the journal's checkpoint at every shuffle press."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    table: TableSnapshot
-    hold: str | None = None
-    queued_seats: list[SeatEvent] = Field(default_factory=list)
-    pending_record: HandRecord | None = None
-    absent: list[int] = Field(default_factory=list)
-    devices: dict[str, str] = Field(default_factory=dict)
-    draw: dict[int, str] = Field(default_factory=dict)
-    penalties: dict[str, int] = Field(default_factory=dict, description="Player id -> hands "
-                                      "still to serve (PVB 69(12)); they follow the player")
-
-
-# The floor's commands (`command` events; over MQTT ``table/<id>/cmd/<name>``).
-FLOOR_COMMANDS = frozenset({
-    "void", "misdeal", "kill", "move_button", "award", "correct", "show", "hold", "release",
-    "absent", "present", "note", "time", "penalty",
-})
-
-
-@dataclass
-class Step:
-    """What one event did: accepted or refused, what to publish, which records were sealed."""
-
-    accepted: bool
-    events: list[PublicEvent] = field(default_factory=list)
-    sealed: list[HandRecord] = field(default_factory=list)
-    changed: bool = True  # False: the event changed nothing (a re-read, a card lifted)
-
-
-@dataclass
-class Held:
-    """An action out of turn (RULES R7): applied when the turn comes if the action to the seat
-    did not change in between (no bet or raise), otherwise returned (PVB 37(3)(4))."""
-
-    chips: list[int] | None
-    declare: DeclareEvent | None
-    bet_level: int
-    raises: int
-
-
-@dataclass
-class TimeCall:
-    """A clock on a seat (RULES C1, C2): started by the first tick after the call."""
-
-    seat: int
-    seconds: int
-    rule: str
-    started: float | None = None
-    remaining: int | None = None
-
-
-@dataclass
-class HandTrack:
-    """What the antennas told us about the current hand."""
-
-    started: float | None
-    wanted: int  # hole cards per seat (2 hold'em, 4 Omaha)
-    dealt: tuple[int, ...]
-    zone_of: dict[str, str] = field(default_factory=dict)  # card -> where it was seen
-    uid_of: dict[str, str] = field(default_factory=dict)
-    seat_cards: dict[int, list[str]] = field(default_factory=dict)
-    hole_reads: int = 0
-    board_buffer: list[str] = field(default_factory=list)
-    burns: int = 0  # since the last street
-    preset_burn: bool = False  # an extra card became the next burn card (PVB 34, 35(1))
-    zone_chips: dict[int, int] = field(default_factory=dict)
-    # Betting zones (RULES R2-R9): what each zone holds, the chips the last accounting saw, and
-    # the chips in it that are no part of a bet (change not yet given, unswept earlier rounds).
-    zone: dict[int, list[int]] = field(default_factory=dict)
-    base: dict[int, list[int]] = field(default_factory=dict)
-    extra: dict[int, int] = field(default_factory=dict)
-    stale: dict[int, int] = field(default_factory=dict)  # earlier rounds' bets not yet swept
-    street: int = 0
-    doubt: tuple[int, Doubt] | None = None  # waiting for the dealer's confirm or a declare
-    announced: dict[int, Announced] = field(default_factory=dict)  # "raise", chips to follow
-    held: dict[int, Held] = field(default_factory=dict)  # out of turn, until the turn comes
-    pot_zone: int | None = None
-    pot_difference: int | None = None
-    pot_alerted: set[int] = field(default_factory=set)
-    clock: TimeCall | None = None
-    penalized: list[int] = field(default_factory=list)
-    irregularities: list[Irregularity] = field(default_factory=list)
-    posting_alerts: dict[int, Irregularity] = field(default_factory=dict)
-    pending_folds: set[int] = field(default_factory=set)
-    awards: dict[int, list[int]] = field(default_factory=dict)
-    deal_checked: bool = False
-    at_seat_done: bool = False
-    showdown_told: bool = False
-    face_up_told: bool = False
-    order_alerted: bool = False
-    settle_at: int | None = None  # index in the hand's events of the event that settled it
-    floor_called: bool = False
-
-
-class TableSession:
-    """One table, from its first seat event on. Not thread-safe: one loop owns it."""
-
-    def __init__(self, config: SessionConfig | None = None,
-                 snapshot: SessionSnapshot | None = None) -> None:
-        self.config = config or SessionConfig()
-        self.profile: RuleProfile = load_profile(self.config.profile)
-        if snapshot is None:
-            self.table = Table(table_id=self.config.table_id, profile=self.profile,
-                               level=self.config.level, seats=self.config.seats)
-            snapshot = self._make_snapshot()
-        self._load(snapshot)
-
-    # ---------------------------------------------------------------- snapshots and replay
-
-    def _load(self, snapshot: SessionSnapshot) -> None:
-        self.table = Table.from_snapshot(snapshot.table, table_id=self.config.table_id,
-                                         profile=self.profile, seats=self.config.seats)
-        self.hold = snapshot.hold
-        self.queued_seats = list(snapshot.queued_seats)
-        self.pending_record = snapshot.pending_record
-        self.absent = set(snapshot.absent)
-        self.devices = dict(snapshot.devices)
-        self.draw = dict(snapshot.draw)
-        self.penalties = dict(snapshot.penalties)
-        self.track: HandTrack | None = None
-        self.snapshot = snapshot
-        self.events: list[TableEvent] = []  # accepted since the snapshot: the hand's story
-        self._out: list[PublicEvent] = []
-        self._sealed: list[HandRecord] = []
-
-    def _make_snapshot(self) -> SessionSnapshot:
-        return SessionSnapshot(
-            table=self.table.snapshot(), hold=getattr(self, "hold", None),
-            queued_seats=list(getattr(self, "queued_seats", [])),
-            pending_record=getattr(self, "pending_record", None),
-            absent=sorted(getattr(self, "absent", set())),
-            devices=dict(getattr(self, "devices", {})), draw=dict(getattr(self, "draw", {})),
-            penalties=dict(getattr(self, "penalties", {})),
-        )
-
-    def checkpoint(self, event: TableEvent) -> SessionSnapshot | None:
-        """The snapshot the journal stores with ``event``: at every shuffle press between hands,
-        taken before the press is applied."""
-        if isinstance(event, ShuffleEvent) and self._between_hands():
-            return self._make_snapshot()
-        return None
-
-    def _replayed(self, events: list[TableEvent], strict_until: int | None = None) -> TableSession:
-        """A fresh session from this hand's snapshot with ``events`` applied; refuses (raises)
-        if any of them (before ``strict_until``) is no longer accepted."""
-        fresh = TableSession(self.config, self.snapshot)
-        for k, event in enumerate(events):
-            if not fresh._dispatch_accepting(event) and (
-                strict_until is None or k < strict_until
-            ):
-                raise Refused("the correction makes a later action of this hand illegal",
-                              "PVB 64(1)")
-        return fresh
-
-    def _adopt(self, other: TableSession) -> None:
-        out, sealed = self._out, self._sealed
-        self.__dict__.update(other.__dict__)
-        self._out, self._sealed = out, sealed
-
-    def _dispatch_accepting(self, event: TableEvent) -> bool:
-        try:
-            changed = self._dispatch(event)
-        except RuleViolation:
-            return False
-        if changed:
-            self.events.append(event)
-        return True
-
-    # ---------------------------------------------------------------- entry point
-
-    def handle(self, event: TableEvent) -> Step:
-        """Apply one event. A refused event changes nothing and says why."""
-        self._out, self._sealed = [], []
-        try:
-            changed = self._dispatch(event)
-        except RuleViolation as exc:
-            # A refusal changes nothing: whatever the handler touched before it found the
-            # problem is put back by replaying the hand's story from its snapshot.
-            self.restore_story()
-            refusal = self._event("refused", exc.reason, rule=exc.rule,
-                                  seat=getattr(event, "seat", None))
-            return Step(False, [refusal], [])
-        if changed:
-            self.events.append(event)
-        return Step(True, self._out, self._sealed, changed=changed or bool(self._out))
-
-    def restore_story(self) -> None:
-        """Rebuild the state from the snapshot and the accepted events of this hand (after a
-        refusal, or after an unexpected error in the service)."""
-        fresh = TableSession(self.config, self.snapshot)
-        for event in list(self.events):
-            fresh._dispatch_accepting(event)
-        self._adopt(fresh)
+class TableSession(FloorCommands, TimeAndPenalties, PublicView):
+    """One table, from its first seat event on: the hand's life, cards, chips, actions and
+    showdown here; the floor, the clock and the public view in their own parts. Not
+    thread-safe: one loop owns it."""
 
     def _dispatch(self, event: TableEvent) -> bool:
         """Returns whether the event changed anything (and belongs to the hand's story)."""
@@ -334,50 +95,6 @@ class TableSession:
                 return self._health(event)
         raise Refused(f"unknown event {event!r}", "DESIGN")  # pragma: no cover
 
-    # ---------------------------------------------------------------- helpers
-
-    def _event(self, kind: EventKind, text: str, *, rule: str | None = None,
-               seat: int | None = None, **data: Any) -> PublicEvent:
-        return PublicEvent(kind=kind, text=text, hand=self.table.hand_number, seat=seat,
-                           rule=rule, data=data)
-
-    def _say(self, kind: EventKind, text: str, *, rule: str | None = None,
-             seat: int | None = None, **data: Any) -> None:
-        self._out.append(self._event(kind, text, rule=rule, seat=seat, **data))
-
-    def _irregular(self, rule: str, text: str, seat: int | None = None,
-                   by: str | None = None, kind: EventKind = "alert") -> None:
-        assert self.track is not None
-        self.track.irregularities.append(Irregularity(rule=rule, text=text, seat=seat, by=by))
-        self._say(kind, text, rule=rule, seat=seat)
-
-    def _hand(self) -> Hand | None:
-        """The hand in progress, or None between hands."""
-        hand = self.table.hand
-        if hand is None or hand.stage is Stage.OVER or self.track is None:
-            return None
-        return hand
-
-    def _between_hands(self) -> bool:
-        return self._hand() is None
-
-    def _seat_index(self, seat: int) -> int | None:
-        p = self.table.positions
-        if p is None or seat not in p.dealt:
-            return None
-        return p.dealt.index(seat)
-
-    def _substantial(self) -> bool:
-        """RULES I2 (PVB 31): two consecutive actions at least one of which is a bet, raise or
-        call, or any three actions."""
-        hand = self.table.hand
-        if hand is None:
-            return False
-        kinds = [a.kind for a in hand.log if a.kind in BETTING_KINDS]
-        if len(kinds) >= 3:
-            return True
-        return len(kinds) == 2 and bool(AGGRESSIVE_KINDS & set(kinds))
-
     # ---------------------------------------------------------------- hand lifecycle
 
     def settle_as_read(self) -> bool:
@@ -393,7 +110,7 @@ class TableSession:
                 continue
             self.table.apply(Show(seat=seat))
             cards = card_text_list(hand.hole[index])
-            self._say("show", f"seat {seat} shows {_spaced(cards)} (taken as tabled)",
+            self._say("show", f"seat {seat} shows {spaced(cards)} (taken as tabled)",
                       seat=seat, cards=cards, rule="PVB 53")
         self._after_step()
         return self._hand() is None
@@ -431,10 +148,10 @@ class TableSession:
         level = table.level
         if level != level_before:
             self._say("level", f"level {level.level} applies from this hand: "
-                      f"{_blinds_text(level)}", rule="PVB 14(1)")
+                      f"{blinds_text(level)}", rule="PVB 14(1)")
         sb = f"small blind seat {p.sb}" if p.sb_live else "dead small blind"
         self._say("hand_started", f"hand {table.hand_number}: button seat {p.button}, {sb}, "
-                  f"big blind seat {p.bb}; {_blinds_text(level)}", rule="PVB 14(3)",
+                  f"big blind seat {p.bb}; {blinds_text(level)}", rule="PVB 14(3)",
                   button=p.button, sb=p.sb if p.sb_live else None, bb=p.bb,
                   dealt=list(p.dealt), level=level.level)
         if self.penalties:
@@ -497,7 +214,7 @@ class TableSession:
         level = Level(level=event.level, sb=event.sb, bb=event.bb, ante=event.ante,
                       bb_ante=event.bb_ante, smallest_chip=self.table.level.smallest_chip)
         self.table.apply(SetLevel(level=level))
-        self._say("level", f"level {event.level} ({_blinds_text(level)}) from the next hand",
+        self._say("level", f"level {event.level} ({blinds_text(level)}) from the next hand",
                   rule="PVB 14(2)", level=event.level)
         return True
 
@@ -690,7 +407,7 @@ class TableSession:
         track.burns = 0
         track.preset_burn = False
         self.table.apply(DealBoard(cards=cards))
-        self._say("street", f"{STREET_NAMES[street]}: {_spaced(cards)}", cards=cards,
+        self._say("street", f"{STREET_NAMES[street]}: {spaced(cards)}", cards=cards,
                   street=STREET_NAMES[street])
         self._after_step()
         return True
@@ -1209,21 +926,6 @@ class TableSession:
 
     # ---------------------------------------------------------------- showdown
 
-    def _contenders(self, hand: Hand) -> list[int]:
-        assert self.track is not None
-        return [self.table.seat_of(i) for i in hand.showdown_order()
-                if self.table.seat_of(i) not in self.track.pending_folds]
-
-    def _next_to_show(self) -> int | None:
-        hand = self.table.hand
-        assert hand is not None
-        for seat in self._contenders(hand):
-            index = self._seat_index(seat)
-            assert index is not None
-            if not hand.shown[index]:
-                return seat
-        return None
-
     def _show(self, seat: int) -> bool:
         hand = self.table.hand
         index = self._seat_index(seat)
@@ -1236,7 +938,7 @@ class TableSession:
                           "PVB 53")
         self.table.apply(Show(seat=seat))
         cards = card_text_list(hand.hole[index])
-        self._say("show", f"seat {seat} shows {_spaced(cards)}", seat=seat, cards=cards)
+        self._say("show", f"seat {seat} shows {spaced(cards)}", seat=seat, cards=cards)
         self._after_step()
         return True
 
@@ -1275,7 +977,7 @@ class TableSession:
                 if index is not None and hand.hole[index] and not hand.shown[index]:
                     table.apply(Show(seat=seat))
                     cards = card_text_list(hand.hole[index])
-                    self._say("show", f"seat {seat} shows {_spaced(cards)}", seat=seat,
+                    self._say("show", f"seat {seat} shows {spaced(cards)}", seat=seat,
                               cards=cards, rule="PVB 54")
         if hand.stage is not Stage.SHOWDOWN:
             return
@@ -1332,514 +1034,3 @@ class TableSession:
         self._say("hand_over", f"hand {record.hand} is over: press shuffle for the next hand",
                   status=record.status)
         self._apply_queued_seats()
-
-    # ---------------------------------------------------------------- keys and the floor
-
-    def _key(self, event: KeyEvent) -> bool:
-        if event.key == "confirm":
-            return self._confirm()
-        if event.key == "undo":
-            self._undo()
-            return False  # the edit replaced the hand's story; the key itself is not part of it
-        if self.track is not None:
-            self.track.floor_called = True
-        self._say("alert", "the dealer calls the floor", rule="DFO")
-        return True
-
-    def _undo(self) -> None:
-        """Take back the last action entered by the dealer (declare or confirm) when nothing but
-        presence and chip readings came after it. An action the chips made is not the dealer's
-        to take back: the floor corrects it (``correct``)."""
-        hand = self._hand()
-        actor_before = None
-        if hand is not None and hand.log:
-            last = hand.log[-1]
-            if last.kind in BETTING_KINDS and last.player is not None:
-                actor_before = self.table.seat_of(last.player)
-        if actor_before is not None:
-            k = self._acting_event(actor_before)
-            if k is not None and isinstance(self.events[k], ChipsEvent):
-                raise Refused(f"seat {actor_before}'s chips made the last action: the floor "
-                              "corrects it (correct)", "PVB 64(1)")
-        for k in range(len(self.events) - 1, -1, -1):
-            event = self.events[k]
-            if isinstance(event, DeclareEvent) or (
-                isinstance(event, KeyEvent) and event.key == "confirm"
-            ):
-                break
-            if not isinstance(event, ChipsEvent | HealthEvent):
-                raise Refused("undo takes back only the last action, and something happened "
-                              "after it: call the floor", "PVB 36")
-        else:
-            raise Refused("nothing to undo in this hand", "PVB 36")
-        fresh = self._replayed(self.events[:k] + self.events[k + 1:])
-        self._adopt(fresh)
-        self._say("decision", "the last action was taken back (undo)", rule="PVB 36")
-
-    def _command(self, event: CommandEvent) -> bool:
-        by = event.by or "floor"
-        args = event.args
-        name = event.name
-        if name not in FLOOR_COMMANDS:
-            raise Refused(f"unknown floor command {name!r}", "DFO")
-        handler: Callable[[dict[str, Any], str, CommandEvent], bool] = getattr(self, f"_cmd_{name}")
-        return handler(args, by, event)
-
-    def _seat_arg(self, args: dict[str, Any], name: str) -> int:
-        seat = args.get("seat")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= 10:
-            raise Refused(f"{name}: which seat? (args.seat, 1 to 10)", "DFO")
-        return seat
-
-    def _decision(self, rule: str, text: str, by: str, seat: int | None = None) -> None:
-        self._irregular(rule, f"{text} (floor decision by {by})", seat=seat, by=by,
-                        kind="decision")
-
-    def _cmd_void(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
-        if self._hand() is None:
-            raise Refused("no hand is running to void", "PVB 33")
-        reason = str(args.get("reason", "")) or "hand declared void"
-        self._decision("PVB 33", reason, by)
-        self._end_void("void", "PVB 33")
-        return True
-
-    def _cmd_misdeal(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
-        if self._hand() is None:
-            raise Refused("no hand is running to call a misdeal on", "PVB 30")
-        if self._substantial():
-            raise Refused("substantial action has taken place: no misdeal, the hand plays on",
-                          "PVB 30(5), 31")
-        reason = str(args.get("reason", "")) or "misdeal"
-        self._decision("PVB 30", reason, by)
-        self._end_void("misdeal", "PVB 30")
-        return True
-
-    def _cmd_kill(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
-        seat = self._seat_arg(args, "kill")
-        hand = self._hand()
-        index = self._seat_index(seat)
-        if hand is None or index is None or hand.folded[index]:
-            raise Refused(f"seat {seat} has no live hand to kill", "PVB 39")
-        self.table.apply(KillHand(seat=seat))
-        reason = str(args.get("reason", "")) or "hand killed"
-        self._decision("PVB 39", f"seat {seat}: {reason}", by, seat=seat)
-        self._after_step()
-        return True
-
-    def _cmd_move_button(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
-        seat = self._seat_arg(args, "move_button")
-        if seat not in self.table.seats:
-            raise Refused(f"seat {seat} has no player for the button", "PVB 29(2)")
-        if self._hand() is not None:
-            if self._substantial():
-                raise Refused("the button was wrong, but substantial action has taken place: "
-                              "play on, the button moves on normally", "PVB 29(1)")
-            self._decision("PVB 29(2)", f"wrong button: the hand is void, the button goes to "
-                           f"seat {seat}", by, seat=seat)
-            self._end_void("void", "PVB 29(2)")
-        self.table.apply(MoveButton(seat=seat))
-        self._say("decision", f"the button goes to seat {seat} for the next hand",
-                  rule="PVB 29(2)", seat=seat)
-        return True
-
-    def _cmd_award(self, args: dict[str, Any], by: str, event: CommandEvent) -> bool:
-        pot = args.get("pot", 1)
-        seats = args.get("seats")
-        if not isinstance(pot, int) or pot < 1 or not isinstance(seats, list) or not seats or \
-                not all(isinstance(s, int) for s in seats):
-            raise Refused("award: args.pot (1 = main pot) and args.seats (winners) please",
-                          "PVB 63")
-        hand = self.table.hand
-        track = self.track
-        if hand is None or track is None:
-            raise Refused("no hand to award a pot in", "PVB 63")
-        if hand.stage is Stage.SHOWDOWN:
-            track.awards[pot - 1] = sorted(seats)
-            self._decision("PVB 63", f"pot {pot} goes to seat(s) "
-                           f"{', '.join(map(str, seats))}", by)
-            self._after_step()
-            return True
-        if hand.stage is not Stage.OVER or track.settle_at is None:
-            raise Refused("pots are awarded at showdown", "PVB 63")
-        if len(hand.live) == 1:
-            raise Refused("the pot was won uncontested: there is nothing to award", "PVB 56(2)")
-        # H3: until the next shuffle the record can be corrected: replay the hand with the
-        # award in place just before the event that settled it.
-        at = track.settle_at
-        # The award settles the hand at once; what settled it before (a show) is dropped.
-        fresh = self._replayed([*self.events[:at], event, *self.events[at:]], strict_until=at + 1)
-        self._adopt(fresh)
-        self._say("decision", f"pot {pot} awarded again by {by}: the payout changes",
-                  rule="PVB 63")
-        return False  # the replay already placed the command in the story
-
-    def _cmd_correct(self, args: dict[str, Any], by: str, event: CommandEvent) -> bool:
-        seat = self._seat_arg(args, "correct")
-        action = args.get("action")
-        amount = args.get("amount")
-        try:
-            replacement = DeclareEvent(seat=seat, action=action, amount=amount)
-        except ValueError:
-            raise Refused("correct: args.action is fold, check, call, bet, raise or allin, with "
-                          "args.amount for a bet or raise", "PVB 64(1)") from None
-        if self.track is None:
-            raise Refused("no hand to correct", "PVB 64(1)")
-        k = self._acting_event(seat)
-        if k is None:
-            raise Refused(f"seat {seat} has no action in this hand to correct", "PVB 64(1)")
-        note = CommandEvent(name="note", args={"text": f"seat {seat}'s action corrected to "
-                                               f"{action}", "rule": "PVB 64(1)"}, by=by)
-        if isinstance(self.events[k], ChipsEvent):
-            # The chips stay where they are; the player's word came first (PVB 50(3)), so the
-            # chips now complete the corrected action (change back, or more to put in).
-            story = [*self.events[:k], replacement, note, *self.events[k:]]
-        else:
-            story = [*self.events[:k], replacement, note, *self.events[k + 1:]]
-        fresh = self._replayed(story)
-        self._adopt(fresh)
-        self._say("decision", f"seat {seat}'s action corrected to {action} by {by}",
-                  rule="PVB 64(1)", seat=seat)
-        return False
-
-    def _acting_event(self, seat: int) -> int | None:
-        """The position in the hand's story of the event that made ``seat``'s last action (a
-        declare, a confirm key, or chips in its zone)."""
-        probe = TableSession(self.config, self.snapshot)
-        found = None
-        for k, event in enumerate(self.events):
-            hand = probe.table.hand
-            before = len(hand.log) if hand is not None else 0
-            probe._dispatch_accepting(event)
-            hand = probe.table.hand
-            index = probe._seat_index(seat)
-            own = (isinstance(event, DeclareEvent) and event.seat == seat) or (
-                isinstance(event, ChipsEvent) and event.zone == f"seat:{seat}") or (
-                isinstance(event, KeyEvent) and event.key == "confirm")
-            if hand is None or index is None or not own:
-                continue
-            if any(a.player == index and a.kind in BETTING_KINDS for a in hand.log[before:]):
-                found = k
-        return found
-
-    def _cmd_note(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
-        if self.track is None:
-            raise Refused("notes go into a hand's record: no hand to note", "DFO")
-        self._decision(str(args.get("rule", "DFO")), str(args.get("text", "note")), by)
-        return True
-
-    def _cmd_show(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
-        seat = self._seat_arg(args, "show")
-        hand = self._hand()
-        if hand is None or not (hand.stage is Stage.SHOWDOWN or hand.all_in_showdown()):
-            raise Refused(f"seat {seat} cannot show while the betting is open", "PVB 55")
-        return self._show(seat)
-
-    def _cmd_hold(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
-        self.hold = str(args.get("reason", "")) or "hand-for-hand"
-        self._say("hold", f"hand-for-hand: after this hand the table waits ({self.hold})",
-                  rule="PVB 35a")
-        return True
-
-    def _cmd_release(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
-        if self.hold is None:
-            return False
-        self.hold = None
-        self._say("hold", "the table may shuffle the next hand", rule="PVB 35a")
-        return True
-
-    def _cmd_absent(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
-        seat = self._seat_arg(args, "absent")
-        if seat not in self.table.seats:
-            raise Refused(f"seat {seat} is empty", "PVB 23")
-        self.absent.add(seat)
-        self._say("seat", f"seat {seat} is away from the table", rule="PVB 23(1)", seat=seat)
-        return True
-
-    def _cmd_present(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
-        seat = self._seat_arg(args, "present")
-        if seat not in self.absent:
-            return False
-        self.absent.discard(seat)
-        self._say("seat", f"seat {seat} is back at the table", seat=seat)
-        return True
-
-    # ---------------------------------------------------------------- time and penalties
-
-    def _cmd_time(self, args: dict[str, Any], by: str, event: CommandEvent) -> bool:
-        """RULES C1: the floor calls the clock on the player to act: one minute, the last ten
-        seconds counted down, then the hand is dead (PVB 21(4)). At showdown, C2: a player who
-        will not show gets a five-second count (PVB 56(4))."""
-        hand = self._hand()
-        track = self.track
-        if hand is None or track is None:
-            raise Refused("time: no hand is running", "PVB 21")
-        if hand.stage is Stage.BETTING:
-            actor = self.table.actor_seat()
-            if actor is None:
-                raise Refused("time: nobody is to act", "PVB 21")
-            seat = self._seat_arg(args, "time") if "seat" in args else actor
-            if seat != actor:
-                raise Refused(f"time is called on the player to act, seat {actor}", "PVB 21(1)")
-            if seat in self.absent:
-                raise Refused(f"seat {seat} is not at the seat", "PVB 21(2)")
-            call = TimeCall(seat=seat, seconds=60, rule="PVB 21(4)")
-        elif hand.stage is Stage.SHOWDOWN:
-            seat = self._seat_arg(args, "time")
-            index = self._seat_index(seat)
-            if seat not in self._contenders(hand) or index is None or hand.shown[index]:
-                raise Refused(f"seat {seat} has no hand left to show", "PVB 56(4)")
-            call = TimeCall(seat=seat, seconds=5, rule="PVB 56(4)")
-        else:
-            raise Refused("time is called when a player must act or show", "PVB 21")
-        if track.clock is not None and track.clock.seat == call.seat:
-            return False
-        call.started = event.ts
-        track.clock = call
-        what = "to act" if call.seconds == 60 else "to show"
-        self._say("clock", f"time on seat {call.seat} (by {by}): {call.seconds} seconds {what}",
-                  rule=call.rule, seat=call.seat, seconds=call.seconds)
-        return True
-
-    def wants_ticks(self) -> bool:
-        """Whether a clock runs: the service then feeds ``tick`` events (and only then, so the
-        journal holds no idle ticks)."""
-        return self.track is not None and self.track.clock is not None and \
-            self._hand() is not None
-
-    def _tick(self, event: TickEvent) -> bool:
-        track = self.track
-        hand = self._hand()
-        if track is None or hand is None or track.clock is None:
-            return False
-        call = track.clock
-        if not self._clock_still_runs(hand, call):
-            track.clock = None
-            return True
-        if call.started is None:
-            call.started = event.now
-        remaining = max(0, math.ceil(call.seconds - (event.now - call.started)))
-        if remaining == call.remaining:
-            return False
-        call.remaining = remaining
-        if remaining > 10 and call.seconds > 10:
-            return True  # the state shows the count; the last ten are called out
-        if remaining > 0:
-            self._say("clock", f"seat {call.seat}: {remaining}", rule=call.rule, seat=call.seat,
-                      remaining=remaining)
-            return True
-        track.clock = None
-        if hand.stage is Stage.SHOWDOWN:
-            text = f"seat {call.seat} did not show in time: the hand is dead"
-        else:
-            text = f"seat {call.seat}'s time ran out: the hand is dead"
-        self.table.apply(KillHand(seat=call.seat))
-        self._irregular(call.rule, text, seat=call.seat)
-        self._after_step()
-        return True
-
-    def _clock_still_runs(self, hand: Hand, call: TimeCall) -> bool:
-        index = self._seat_index(call.seat)
-        if index is None or hand.folded[index] or hand.mucked[index]:
-            return False
-        if call.seconds == 60:
-            return hand.stage is Stage.BETTING and self.table.actor_seat() == call.seat
-        return hand.stage is Stage.SHOWDOWN and not hand.shown[index]
-
-    def _cmd_penalty(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
-        """RULES T4: a missed-hand or orbit penalty (PVB 69(12)): the player is dealt in and the
-        hand killed, the blinds are taken; an orbit is as many hands as players at the table.
-        The count belongs to the player, not the seat (PVB 69(13))."""
-        seat = self._seat_arg(args, "penalty")
-        player = self.table.seats.get(seat)
-        if player is None:
-            raise Refused(f"seat {seat} is empty", "PVB 69(12)")
-        hands, orbits = _positive(args.get("hands")), _positive(args.get("orbits"))
-        if (hands is None) == (orbits is None) or set(args) - {"seat", "hands", "orbits", "reason"}:
-            raise Refused("penalty: args.seat and either args.hands or args.orbits (a positive "
-                          "number)", "PVB 69(12)")
-        count = hands if hands is not None else (orbits or 0) * len(self.table.seats)
-        total = self.penalties.get(player.player, 0) + count
-        self.penalties[player.player] = total
-        what = f"{orbits} orbit(s), {count} hands" if orbits else f"{count} hand(s)"
-        text = (f"seat {seat} ({player.player}): penalty of {what}; {total} to serve, dealt in "
-                "and killed (floor decision by " + by + ")")
-        if self.track is not None:
-            self.track.irregularities.append(Irregularity(rule="PVB 69(12)", text=text,
-                                                          seat=seat, by=by))
-        self._say("decision", text, rule="PVB 69(12)", seat=seat, hands=total)
-        return True
-
-    def _serve_penalties(self) -> None:
-        """At the shuffle: every dealt-in player with a penalty is dealt in and his hand killed;
-        his blinds stay (PVB 69(12)(a)). All-in from the blinds, he plays for the main pot
-        without acting (PVB 69(12)(b))."""
-        track = self.track
-        hand = self.table.hand
-        p = self.table.positions
-        assert track is not None and hand is not None and p is not None
-        for k, seat in enumerate(p.dealt):
-            player = self.table.seats[seat].player
-            left = self.penalties.get(player, 0)
-            if not left or hand.stage is Stage.OVER:
-                continue
-            left -= 1
-            if left:
-                self.penalties[player] = left
-            else:
-                del self.penalties[player]
-            track.penalized.append(seat)
-            if hand.all_in[k]:
-                self._irregular("PVB 69(12)(b)", f"seat {seat} serves a penalty but is all-in "
-                                "from the blinds: the hand plays for the main pot, no action",
-                                seat=seat)
-                continue
-            self.table.apply(KillHand(seat=seat))
-            self._irregular("PVB 69(12)", f"seat {seat} serves a penalty: dealt in, the hand is "
-                            f"dead, the blinds stay; {left} more hand(s)", seat=seat)
-        self._after_step()
-
-    # ---------------------------------------------------------------- the public view
-
-    def state(self) -> TableState:
-        """The public state: no hole card that was not tabled."""
-        table = self.table
-        hand = table.hand
-        track = self.track
-        level = table.level if hand is None else table.hand_level
-        p = table.positions
-        seats: dict[int, SeatView] = {}
-        for seat, s in sorted(table.seats.items()):
-            seats[seat] = SeatView(player=s.player, stack=s.stack, absent=seat in self.absent,
-                                   penalty=self.penalties.get(s.player, 0))
-        live = hand is not None and hand.stage is not Stage.OVER and track is not None
-        stage: Any = "waiting"
-        street = None
-        pots: list[PotView] = []
-        actor = to_call = low = high = None
-        order: list[int] = []
-        if hand is not None and p is not None:
-            stage = hand.stage.value
-            street = STREET_NAMES[hand.street]
-            for k, seat in enumerate(p.dealt):
-                if seat not in seats:
-                    continue  # eliminated at the end of the hand
-                shown = card_text_list(hand.hole[k]) if hand.shown[k] else None
-                seats[seat] = seats[seat].model_copy(update={
-                    "stack": hand.stacks[k] if live else seats[seat].stack,
-                    "bet": hand.bets[k] if live else 0, "in_hand": live,
-                    "folded": hand.folded[k], "all_in": hand.all_in[k],
-                    "cards": len([c for c in hand.hole[k] if c is not None]) or (
-                        len(track.seat_cards.get(seat, [])) if track else 0),
-                    "shown": shown,
-                    "zone": sum(track.zone.get(seat, [])) if track and live else 0,
-                })
-            if live:
-                pots = [PotView(amount=pot.amount, eligible=[p.dealt[i] for i in pot.eligible])
-                        for pot in hand.pots()]
-                options = hand.options()
-                if options is not None:
-                    actor = p.dealt[options.player]
-                    to_call, low, high = options.to_call, options.min_raise_to, options.max_raise_to
-                if hand.stage is Stage.SHOWDOWN:
-                    order = self._contenders(hand)
-        return TableState(
-            table=table.table_id, hand=table.hand_number, stage=stage, street=street,
-            level=level.level,
-            blinds=Blinds(sb=level.sb, bb=level.bb, ante=level.ante, bb_ante=level.bb_ante),
-            pending_level=table.pending_level.level if table.pending_level else None,
-            button=p.button if p else None, sb=p.sb if p and p.sb_live else None,
-            bb=p.bb if p else None, seats=seats,
-            board=card_text_list(hand.board) if hand else "", pots=pots, actor=actor,
-            to_call=to_call, min_raise_to=low, max_raise_to=high, showdown_order=order,
-            waiting_for=self._waiting_for(), hold=self.hold,
-            alerts=[i.text for i in track.irregularities] if live and track else [],
-            floor_called=bool(track and track.floor_called and live),
-            clock=self._clock_view() if live else None,
-            pot_zone=track.pot_zone if track and live else None,
-            devices=dict(self.devices),
-        )
-
-    def _clock_view(self) -> ClockView | None:
-        call = self.track.clock if self.track else None
-        if call is None:
-            return None
-        return ClockView(seat=call.seat, seconds=call.seconds, remaining=call.remaining,
-                         rule=call.rule)
-
-    def _waiting_for(self) -> str:
-        hand = self._hand()
-        if hand is None:
-            if self.hold is not None:
-                return f"hand-for-hand: wait for the tournament director ({self.hold})"
-            if self.pending_record is not None:
-                return "push the pots, then press shuffle for the next hand"
-            return "press shuffle to start a hand"
-        track = self.track
-        assert track is not None
-        if hand.stage is Stage.BETTING:
-            options = hand.options()
-            assert options is not None
-            seat = self.table.seat_of(options.player)
-            if track.doubt is not None and track.doubt[0] == seat:
-                return f"seat {seat}: {track.doubt[1].question}"
-            if seat in track.announced:
-                return f"seat {seat} announced a {track.announced[seat]}: the chips or the amount"
-            clock = ""
-            if track.clock is not None and track.clock.remaining is not None:
-                clock = f" (time: {track.clock.remaining} s)"
-            words = f"{options.to_call:,} to call" if options.to_call else "check or bet"
-            if options.min_raise_to is not None:
-                words += f", raise to at least {options.min_raise_to:,}"
-            return f"seat {seat} to act: {words}{clock}"
-        if hand.stage is Stage.DEALING:
-            street = STREET_NAMES[Street(hand.street + 1)]
-            return f"deal the {street}"
-        shower = self._next_to_show()
-        if shower is not None:
-            return f"seat {shower} shows (or mucks)"
-        return "the floor awards the pot (cards were not read)"
-
-    def leds(self) -> Leds:
-        live = self._hand() is not None and self.track is not None
-        return Leds(hand_for_hand=self.hold is not None and not live,
-                    clock=bool(live and self.track and self.track.clock),
-                    irregularity=bool(live and self.track and self.track.irregularities))
-
-    def chips_on_table(self) -> int:
-        """Every chip at the table: stacks plus the pot of the hand running. Constant except
-        for players sitting down or leaving (DESIGN.md "Reliability")."""
-        table = self.table
-        hand = table.hand
-        total = sum(s.stack for s in table.seats.values())
-        if hand is not None and hand.stage is not Stage.OVER and table.positions is not None:
-            dealt = table.positions.dealt
-            total -= sum(table.seats[s].stack for s in dealt if s in table.seats)
-            total += hand.chips_in_play()
-        return total
-
-
-def _positive(value: object) -> int | None:
-    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-        return value
-    return None
-
-
-def _blinds_text(level: Level) -> str:
-    text = f"blinds {level.sb:,}/{level.bb:,}"
-    if level.ante:
-        text += f", ante {level.ante:,}"
-    if level.bb_ante:
-        text += f", big-blind ante {level.bb_ante:,}"
-    return text
-
-
-def _spaced(cards: str) -> str:
-    return " ".join(cards[i:i + 2] for i in range(0, len(cards), 2))
-
-
-def card_text_list(cards: list[int | None] | list[int]) -> str:
-    return "".join(card_text(c) if c is not None else "??" for c in cards)
-
-
-__all__ = ["HandTrack", "Refused", "SessionConfig", "SessionSnapshot", "Step", "TableSession",
-           "category"]

@@ -1,0 +1,243 @@
+"""The dealer's keys and the floor's decisions (``command`` events; over MQTT
+``table/<id>/cmd/<name>``). Each names the rule it applies; a refusal says why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from controller.engine.hand import Stage
+from controller.engine.table import KillHand, MoveButton
+from controller.events import ChipsEvent, CommandEvent, DeclareEvent, HealthEvent, KeyEvent
+from controller.session.base import SessionBase
+from controller.session.model import BETTING_KINDS, FLOOR_COMMANDS, Refused
+
+
+class FloorCommands(SessionBase):
+    """The dealer's keys (confirm, undo, call the floor) and the floor's commands."""
+
+    # ---------------------------------------------------------------- keys and the floor
+
+    def _key(self, event: KeyEvent) -> bool:
+        if event.key == "confirm":
+            return self._confirm()
+        if event.key == "undo":
+            self._undo()
+            return False  # the edit replaced the hand's story; the key itself is not part of it
+        if self.track is not None:
+            self.track.floor_called = True
+        self._say("alert", "the dealer calls the floor", rule="DFO")
+        return True
+
+    def _undo(self) -> None:
+        """Take back the last action entered by the dealer (declare or confirm) when nothing but
+        presence and chip readings came after it. An action the chips made is not the dealer's
+        to take back: the floor corrects it (``correct``)."""
+        hand = self._hand()
+        actor_before = None
+        if hand is not None and hand.log:
+            last = hand.log[-1]
+            if last.kind in BETTING_KINDS and last.player is not None:
+                actor_before = self.table.seat_of(last.player)
+        if actor_before is not None:
+            k = self._acting_event(actor_before)
+            if k is not None and isinstance(self.events[k], ChipsEvent):
+                raise Refused(f"seat {actor_before}'s chips made the last action: the floor "
+                              "corrects it (correct)", "PVB 64(1)")
+        for k in range(len(self.events) - 1, -1, -1):
+            event = self.events[k]
+            if isinstance(event, DeclareEvent) or (
+                isinstance(event, KeyEvent) and event.key == "confirm"
+            ):
+                break
+            if not isinstance(event, ChipsEvent | HealthEvent):
+                raise Refused("undo takes back only the last action, and something happened "
+                              "after it: call the floor", "PVB 36")
+        else:
+            raise Refused("nothing to undo in this hand", "PVB 36")
+        fresh = self._replayed(self.events[:k] + self.events[k + 1:])
+        self._adopt(fresh)
+        self._say("decision", "the last action was taken back (undo)", rule="PVB 36")
+
+    def _command(self, event: CommandEvent) -> bool:
+        by = event.by or "floor"
+        args = event.args
+        name = event.name
+        if name not in FLOOR_COMMANDS:
+            raise Refused(f"unknown floor command {name!r}", "DFO")
+        handler: Callable[[dict[str, Any], str, CommandEvent], bool] = getattr(self, f"_cmd_{name}")
+        return handler(args, by, event)
+
+
+    def _decision(self, rule: str, text: str, by: str, seat: int | None = None) -> None:
+        self._irregular(rule, f"{text} (floor decision by {by})", seat=seat, by=by,
+                        kind="decision")
+
+    def _cmd_void(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
+        if self._hand() is None:
+            raise Refused("no hand is running to void", "PVB 33")
+        reason = str(args.get("reason", "")) or "hand declared void"
+        self._decision("PVB 33", reason, by)
+        self._end_void("void", "PVB 33")
+        return True
+
+    def _cmd_misdeal(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
+        if self._hand() is None:
+            raise Refused("no hand is running to call a misdeal on", "PVB 30")
+        if self._substantial():
+            raise Refused("substantial action has taken place: no misdeal, the hand plays on",
+                          "PVB 30(5), 31")
+        reason = str(args.get("reason", "")) or "misdeal"
+        self._decision("PVB 30", reason, by)
+        self._end_void("misdeal", "PVB 30")
+        return True
+
+    def _cmd_kill(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
+        seat = self._seat_arg(args, "kill")
+        hand = self._hand()
+        index = self._seat_index(seat)
+        if hand is None or index is None or hand.folded[index]:
+            raise Refused(f"seat {seat} has no live hand to kill", "PVB 39")
+        self.table.apply(KillHand(seat=seat))
+        reason = str(args.get("reason", "")) or "hand killed"
+        self._decision("PVB 39", f"seat {seat}: {reason}", by, seat=seat)
+        self._after_step()
+        return True
+
+    def _cmd_move_button(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
+        seat = self._seat_arg(args, "move_button")
+        if seat not in self.table.seats:
+            raise Refused(f"seat {seat} has no player for the button", "PVB 29(2)")
+        if self._hand() is not None:
+            if self._substantial():
+                raise Refused("the button was wrong, but substantial action has taken place: "
+                              "play on, the button moves on normally", "PVB 29(1)")
+            self._decision("PVB 29(2)", f"wrong button: the hand is void, the button goes to "
+                           f"seat {seat}", by, seat=seat)
+            self._end_void("void", "PVB 29(2)")
+        self.table.apply(MoveButton(seat=seat))
+        self._say("decision", f"the button goes to seat {seat} for the next hand",
+                  rule="PVB 29(2)", seat=seat)
+        return True
+
+    def _cmd_award(self, args: dict[str, Any], by: str, event: CommandEvent) -> bool:
+        pot = args.get("pot", 1)
+        seats = args.get("seats")
+        if not isinstance(pot, int) or pot < 1 or not isinstance(seats, list) or not seats or \
+                not all(isinstance(s, int) for s in seats):
+            raise Refused("award: args.pot (1 = main pot) and args.seats (winners) please",
+                          "PVB 63")
+        hand = self.table.hand
+        track = self.track
+        if hand is None or track is None:
+            raise Refused("no hand to award a pot in", "PVB 63")
+        if hand.stage is Stage.SHOWDOWN:
+            track.awards[pot - 1] = sorted(seats)
+            self._decision("PVB 63", f"pot {pot} goes to seat(s) "
+                           f"{', '.join(map(str, seats))}", by)
+            self._after_step()
+            return True
+        if hand.stage is not Stage.OVER or track.settle_at is None:
+            raise Refused("pots are awarded at showdown", "PVB 63")
+        if len(hand.live) == 1:
+            raise Refused("the pot was won uncontested: there is nothing to award", "PVB 56(2)")
+        # H3: until the next shuffle the record can be corrected: replay the hand with the
+        # award in place just before the event that settled it.
+        at = track.settle_at
+        # The award settles the hand at once; what settled it before (a show) is dropped.
+        fresh = self._replayed([*self.events[:at], event, *self.events[at:]], strict_until=at + 1)
+        self._adopt(fresh)
+        self._say("decision", f"pot {pot} awarded again by {by}: the payout changes",
+                  rule="PVB 63")
+        return False  # the replay already placed the command in the story
+
+    def _cmd_correct(self, args: dict[str, Any], by: str, event: CommandEvent) -> bool:
+        seat = self._seat_arg(args, "correct")
+        action = args.get("action")
+        amount = args.get("amount")
+        try:
+            replacement = DeclareEvent(seat=seat, action=action, amount=amount)
+        except ValueError:
+            raise Refused("correct: args.action is fold, check, call, bet, raise or allin, with "
+                          "args.amount for a bet or raise", "PVB 64(1)") from None
+        if self.track is None:
+            raise Refused("no hand to correct", "PVB 64(1)")
+        k = self._acting_event(seat)
+        if k is None:
+            raise Refused(f"seat {seat} has no action in this hand to correct", "PVB 64(1)")
+        note = CommandEvent(name="note", args={"text": f"seat {seat}'s action corrected to "
+                                               f"{action}", "rule": "PVB 64(1)"}, by=by)
+        if isinstance(self.events[k], ChipsEvent):
+            # The chips stay where they are; the player's word came first (PVB 50(3)), so the
+            # chips now complete the corrected action (change back, or more to put in).
+            story = [*self.events[:k], replacement, note, *self.events[k:]]
+        else:
+            story = [*self.events[:k], replacement, note, *self.events[k + 1:]]
+        fresh = self._replayed(story)
+        self._adopt(fresh)
+        self._say("decision", f"seat {seat}'s action corrected to {action} by {by}",
+                  rule="PVB 64(1)", seat=seat)
+        return False
+
+    def _acting_event(self, seat: int) -> int | None:
+        """The position in the hand's story of the event that made ``seat``'s last action (a
+        declare, a confirm key, or chips in its zone)."""
+        probe = type(self)(self.config, self.snapshot)
+        found = None
+        for k, event in enumerate(self.events):
+            hand = probe.table.hand
+            before = len(hand.log) if hand is not None else 0
+            probe._dispatch_accepting(event)
+            hand = probe.table.hand
+            index = probe._seat_index(seat)
+            own = (isinstance(event, DeclareEvent) and event.seat == seat) or (
+                isinstance(event, ChipsEvent) and event.zone == f"seat:{seat}") or (
+                isinstance(event, KeyEvent) and event.key == "confirm")
+            if hand is None or index is None or not own:
+                continue
+            if any(a.player == index and a.kind in BETTING_KINDS for a in hand.log[before:]):
+                found = k
+        return found
+
+    def _cmd_note(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
+        if self.track is None:
+            raise Refused("notes go into a hand's record: no hand to note", "DFO")
+        self._decision(str(args.get("rule", "DFO")), str(args.get("text", "note")), by)
+        return True
+
+    def _cmd_show(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
+        seat = self._seat_arg(args, "show")
+        hand = self._hand()
+        if hand is None or not (hand.stage is Stage.SHOWDOWN or hand.all_in_showdown()):
+            raise Refused(f"seat {seat} cannot show while the betting is open", "PVB 55")
+        return self._show(seat)
+
+    def _cmd_hold(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
+        self.hold = str(args.get("reason", "")) or "hand-for-hand"
+        self._say("hold", f"hand-for-hand: after this hand the table waits ({self.hold})",
+                  rule="PVB 35a")
+        return True
+
+    def _cmd_release(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
+        if self.hold is None:
+            return False
+        self.hold = None
+        self._say("hold", "the table may shuffle the next hand", rule="PVB 35a")
+        return True
+
+    def _cmd_absent(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
+        seat = self._seat_arg(args, "absent")
+        if seat not in self.table.seats:
+            raise Refused(f"seat {seat} is empty", "PVB 23")
+        self.absent.add(seat)
+        self._say("seat", f"seat {seat} is away from the table", rule="PVB 23(1)", seat=seat)
+        return True
+
+    def _cmd_present(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
+        seat = self._seat_arg(args, "present")
+        if seat not in self.absent:
+            return False
+        self.absent.discard(seat)
+        self._say("seat", f"seat {seat} is back at the table", seat=seat)
+        return True

@@ -1,0 +1,134 @@
+"""What the session is made of: its configuration, the snapshot the journal keeps between hands,
+the outcome of a step, and what the antennas told it about the hand running.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from controller.chip_reading import Announced, Doubt
+from controller.engine.records import HandRecord, Irregularity
+from controller.engine.table import Level, TableSnapshot
+from controller.errors import RuleViolation
+from controller.events import DeclareEvent, SeatEvent
+from controller.outputs import PublicEvent
+
+BETTING_KINDS = frozenset({"fold", "check", "call", "bet", "raise"})
+AGGRESSIVE_KINDS = frozenset({"call", "bet", "raise"})
+
+
+class Refused(RuleViolation):
+    """An event the session does not accept; it changed nothing."""
+
+
+class SessionConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    table_id: str = "1"
+    profile: str = Field(default="pvb-2020", description="Rule profile name or TOML path")
+    seats: int = Field(default=10, ge=2, le=10)
+    level: Level = Field(default_factory=lambda: Level(sb=50, bb=100))
+    check_burns: bool = Field(
+        default=False, description="PVB 35(2): expect a burn card before each street (needs a "
+        "burn or muck antenna)"
+    )
+
+
+class SessionSnapshot(BaseModel):
+    """The session between hands: the journal's checkpoint at every shuffle press."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    table: TableSnapshot
+    hold: str | None = None
+    queued_seats: list[SeatEvent] = Field(default_factory=list)
+    pending_record: HandRecord | None = None
+    absent: list[int] = Field(default_factory=list)
+    devices: dict[str, str] = Field(default_factory=dict)
+    draw: dict[int, str] = Field(default_factory=dict)
+    penalties: dict[str, int] = Field(default_factory=dict, description="Player id -> hands "
+                                      "still to serve (PVB 69(12)); they follow the player")
+
+
+# The floor's commands (`command` events; over MQTT ``table/<id>/cmd/<name>``).
+FLOOR_COMMANDS = frozenset({
+    "void", "misdeal", "kill", "move_button", "award", "correct", "show", "hold", "release",
+    "absent", "present", "note", "time", "penalty",
+})
+
+
+@dataclass
+class Step:
+    """What one event did: accepted or refused, what to publish, which records were sealed."""
+
+    accepted: bool
+    events: list[PublicEvent] = field(default_factory=list)
+    sealed: list[HandRecord] = field(default_factory=list)
+    changed: bool = True  # False: the event changed nothing (a re-read, a card lifted)
+
+
+@dataclass
+class Held:
+    """An action out of turn (RULES R7): applied when the turn comes if the action to the seat
+    did not change in between (no bet or raise), otherwise returned (PVB 37(3)(4))."""
+
+    chips: list[int] | None
+    declare: DeclareEvent | None
+    bet_level: int
+    raises: int
+
+
+@dataclass
+class TimeCall:
+    """A clock on a seat (RULES C1, C2): started by the first tick after the call."""
+
+    seat: int
+    seconds: int
+    rule: str
+    started: float | None = None
+    remaining: int | None = None
+
+
+@dataclass
+class HandTrack:
+    """What the antennas told us about the current hand."""
+
+    started: float | None
+    wanted: int  # hole cards per seat (2 hold'em, 4 Omaha)
+    dealt: tuple[int, ...]
+    zone_of: dict[str, str] = field(default_factory=dict)  # card -> where it was seen
+    uid_of: dict[str, str] = field(default_factory=dict)
+    seat_cards: dict[int, list[str]] = field(default_factory=dict)
+    hole_reads: int = 0
+    board_buffer: list[str] = field(default_factory=list)
+    burns: int = 0  # since the last street
+    preset_burn: bool = False  # an extra card became the next burn card (PVB 34, 35(1))
+    zone_chips: dict[int, int] = field(default_factory=dict)
+    # Betting zones (RULES R2-R9): what each zone holds, the chips the last accounting saw, and
+    # the chips in it that are no part of a bet (change not yet given, unswept earlier rounds).
+    zone: dict[int, list[int]] = field(default_factory=dict)
+    base: dict[int, list[int]] = field(default_factory=dict)
+    extra: dict[int, int] = field(default_factory=dict)
+    stale: dict[int, int] = field(default_factory=dict)  # earlier rounds' bets not yet swept
+    street: int = 0
+    doubt: tuple[int, Doubt] | None = None  # waiting for the dealer's confirm or a declare
+    announced: dict[int, Announced] = field(default_factory=dict)  # "raise", chips to follow
+    held: dict[int, Held] = field(default_factory=dict)  # out of turn, until the turn comes
+    pot_zone: int | None = None
+    pot_difference: int | None = None
+    pot_alerted: set[int] = field(default_factory=set)
+    clock: TimeCall | None = None
+    penalized: list[int] = field(default_factory=list)
+    irregularities: list[Irregularity] = field(default_factory=list)
+    posting_alerts: dict[int, Irregularity] = field(default_factory=dict)
+    pending_folds: set[int] = field(default_factory=set)
+    awards: dict[int, list[int]] = field(default_factory=dict)
+    deal_checked: bool = False
+    at_seat_done: bool = False
+    showdown_told: bool = False
+    face_up_told: bool = False
+    order_alerted: bool = False
+    settle_at: int | None = None  # index in the hand's events of the event that settled it
+    floor_called: bool = False

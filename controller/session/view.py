@@ -1,0 +1,136 @@
+"""The public view of the session: the state every screen shows, what the table waits for,
+the LEDs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.engine.hand import STREET_NAMES, Stage, Street
+from controller.engine.records import Blinds
+from controller.outputs import ClockView, Leds, PotView, SeatView, TableState
+from controller.session.base import SessionBase
+from controller.session.words import card_text_list
+
+
+class PublicView(SessionBase):
+    """What the table shows: never a hole card that was not tabled."""
+
+    # ---------------------------------------------------------------- the public view
+
+    def state(self) -> TableState:
+        """The public state: no hole card that was not tabled."""
+        table = self.table
+        hand = table.hand
+        track = self.track
+        level = table.level if hand is None else table.hand_level
+        p = table.positions
+        seats: dict[int, SeatView] = {}
+        for seat, s in sorted(table.seats.items()):
+            seats[seat] = SeatView(player=s.player, stack=s.stack, absent=seat in self.absent,
+                                   penalty=self.penalties.get(s.player, 0))
+        live = hand is not None and hand.stage is not Stage.OVER and track is not None
+        stage: Any = "waiting"
+        street = None
+        pots: list[PotView] = []
+        actor = to_call = low = high = None
+        order: list[int] = []
+        if hand is not None and p is not None:
+            stage = hand.stage.value
+            street = STREET_NAMES[hand.street]
+            for k, seat in enumerate(p.dealt):
+                if seat not in seats:
+                    continue  # eliminated at the end of the hand
+                shown = card_text_list(hand.hole[k]) if hand.shown[k] else None
+                seats[seat] = seats[seat].model_copy(update={
+                    "stack": hand.stacks[k] if live else seats[seat].stack,
+                    "bet": hand.bets[k] if live else 0, "in_hand": live,
+                    "folded": hand.folded[k], "all_in": hand.all_in[k],
+                    "cards": len([c for c in hand.hole[k] if c is not None]) or (
+                        len(track.seat_cards.get(seat, [])) if track else 0),
+                    "shown": shown,
+                    "zone": sum(track.zone.get(seat, [])) if track and live else 0,
+                })
+            if live:
+                pots = [PotView(amount=pot.amount, eligible=[p.dealt[i] for i in pot.eligible])
+                        for pot in hand.pots()]
+                options = hand.options()
+                if options is not None:
+                    actor = p.dealt[options.player]
+                    to_call, low, high = options.to_call, options.min_raise_to, options.max_raise_to
+                if hand.stage is Stage.SHOWDOWN:
+                    order = self._contenders(hand)
+        return TableState(
+            table=table.table_id, hand=table.hand_number, stage=stage, street=street,
+            level=level.level,
+            blinds=Blinds(sb=level.sb, bb=level.bb, ante=level.ante, bb_ante=level.bb_ante),
+            pending_level=table.pending_level.level if table.pending_level else None,
+            button=p.button if p else None, sb=p.sb if p and p.sb_live else None,
+            bb=p.bb if p else None, seats=seats,
+            board=card_text_list(hand.board) if hand else "", pots=pots, actor=actor,
+            to_call=to_call, min_raise_to=low, max_raise_to=high, showdown_order=order,
+            waiting_for=self._waiting_for(), hold=self.hold,
+            alerts=[i.text for i in track.irregularities] if live and track else [],
+            floor_called=bool(track and track.floor_called and live),
+            clock=self._clock_view() if live else None,
+            pot_zone=track.pot_zone if track and live else None,
+            devices=dict(self.devices),
+        )
+
+    def _clock_view(self) -> ClockView | None:
+        call = self.track.clock if self.track else None
+        if call is None:
+            return None
+        return ClockView(seat=call.seat, seconds=call.seconds, remaining=call.remaining,
+                         rule=call.rule)
+
+    def _waiting_for(self) -> str:
+        hand = self._hand()
+        if hand is None:
+            if self.hold is not None:
+                return f"hand-for-hand: wait for the tournament director ({self.hold})"
+            if self.pending_record is not None:
+                return "push the pots, then press shuffle for the next hand"
+            return "press shuffle to start a hand"
+        track = self.track
+        assert track is not None
+        if hand.stage is Stage.BETTING:
+            options = hand.options()
+            assert options is not None
+            seat = self.table.seat_of(options.player)
+            if track.doubt is not None and track.doubt[0] == seat:
+                return f"seat {seat}: {track.doubt[1].question}"
+            if seat in track.announced:
+                return f"seat {seat} announced a {track.announced[seat]}: the chips or the amount"
+            clock = ""
+            if track.clock is not None and track.clock.remaining is not None:
+                clock = f" (time: {track.clock.remaining} s)"
+            words = f"{options.to_call:,} to call" if options.to_call else "check or bet"
+            if options.min_raise_to is not None:
+                words += f", raise to at least {options.min_raise_to:,}"
+            return f"seat {seat} to act: {words}{clock}"
+        if hand.stage is Stage.DEALING:
+            street = STREET_NAMES[Street(hand.street + 1)]
+            return f"deal the {street}"
+        shower = self._next_to_show()
+        if shower is not None:
+            return f"seat {shower} shows (or mucks)"
+        return "the floor awards the pot (cards were not read)"
+
+    def leds(self) -> Leds:
+        live = self._hand() is not None and self.track is not None
+        return Leds(hand_for_hand=self.hold is not None and not live,
+                    clock=bool(live and self.track and self.track.clock),
+                    irregularity=bool(live and self.track and self.track.irregularities))
+
+    def chips_on_table(self) -> int:
+        """Every chip at the table: stacks plus the pot of the hand running. Constant except
+        for players sitting down or leaving (DESIGN.md "Reliability")."""
+        table = self.table
+        hand = table.hand
+        total = sum(s.stack for s in table.seats.values())
+        if hand is not None and hand.stage is not Stage.OVER and table.positions is not None:
+            dealt = table.positions.dealt
+            total -= sum(table.seats[s].stack for s in dealt if s in table.seats)
+            total += hand.chips_in_play()
+        return total
