@@ -1,5 +1,5 @@
 """A real Mosquitto, configured by `pokertable broker init`, on free ports (started per module),
-and a listening client."""
+and a client of the venue."""
 
 from __future__ import annotations
 
@@ -55,29 +55,47 @@ class Received:
     at: float  # time.time() on arrival
 
 
-class Listener:
-    """A real paho-mqtt 2 client (MQTT v5) logged in as one of the venue's clients, keeping
-    every message it receives."""
+class VenueClient:
+    """A real paho-mqtt 2 client (MQTT v5) logged in as one of the venue's clients (``name``
+    None: anonymous; ``password`` None: the venue's own), subscribed to ``topics`` under the
+    venue's root once the broker let it in, keeping every message it receives."""
 
-    def __init__(self, broker: Broker, name: str, topics: tuple[str, ...] = ("#",)) -> None:
+    def __init__(self, broker: Broker, name: str | None, topics: tuple[str, ...] = ("#",),
+                 password: str | None = None) -> None:
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2,
-                                  client_id=f"listener-{name}-{next(_CLIENT_IDS)}",
+                                  client_id=f"test-{name}-{next(_CLIENT_IDS)}",
                                   protocol=mqtt.MQTTv5)
-        self.client.username_pw_set(name, broker.credentials[name].password)
+        if name is not None:
+            known = broker.credentials.get(name)
+            self.client.username_pw_set(name, password or (known.password if known else "x"))
+        self.reason: ReasonCode | None = None  # the CONNACK's
         self.messages: list[Received] = []
         self.acks: dict[int, ReasonCode] = {}
         self._changed = threading.Condition()
-        subscribed = threading.Event()
+        connected, subscribed = threading.Event(), threading.Event()
         root = Topics(broker.plan.venue).root
         filters = [(f"{root}/{t}", 1) for t in topics]
-        self.client.on_connect = (lambda c, u, f, r, p: c.subscribe(filters)) if filters else (
-            lambda *_: subscribed.set())
+
+        def on_connect(client: mqtt.Client, userdata: object, flags: object,
+                       reason: ReasonCode, properties: object) -> None:
+            self.reason = reason
+            connected.set()
+            if filters and not reason.is_failure:
+                client.subscribe(filters)
+
+        self.client.on_connect = on_connect
         self.client.on_subscribe = lambda *_: subscribed.set()
         self.client.on_message = self._on_message
         self.client.on_publish = self._on_publish
         self.client.connect("127.0.0.1", broker.port)
         self.client.loop_start()
-        assert subscribed.wait(5), "no CONNACK or SUBACK"
+        assert connected.wait(5), "no CONNACK"
+        if filters and not self.refused:
+            assert subscribed.wait(5), "no SUBACK"
+
+    @property
+    def refused(self) -> bool:
+        return self.reason is not None and self.reason.is_failure
 
     def _on_message(self, client: object, userdata: object, msg: mqtt.MQTTMessage) -> None:
         with self._changed:
@@ -111,6 +129,13 @@ class Listener:
             assert self._changed.wait_for(lambda: info.mid in self.acks, 5), topic
             return self.acks[info.mid]
 
+    def may_write(self, topic: str) -> bool:
+        return not self.publish(topic, b"{}").is_failure
+
+    def topics(self) -> set[str]:
+        with self._changed:
+            return {m.topic for m in self.messages}
+
     def close(self) -> None:
-        self.client.disconnect()
+        self.client.disconnect()  # first: it wakes the network loop, which then ends at once
         self.client.loop_stop()

@@ -5,65 +5,16 @@ from __future__ import annotations
 
 import itertools
 import ssl
-import threading
 import time
 
 import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
-from paho.mqtt.reasoncodes import ReasonCode
 
 from controller.topics import Topics
-from tests.mqtt.conftest import Broker
+from tests.mqtt.conftest import Broker, VenueClient
 
-_IDS = itertools.count()
-
-
-class Probe:
-    """A real paho-mqtt 2 client (MQTT v5) logged in as one of the venue's clients."""
-
-    def __init__(self, broker: Broker, name: str | None, password: str | None = None) -> None:
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2,
-                                  client_id=f"probe-{name}-{next(_IDS)}", protocol=mqtt.MQTTv5)
-        if name is not None:
-            known = broker.credentials.get(name)
-            self.client.username_pw_set(name, password or (known.password if known else "x"))
-        self.connected = threading.Event()
-        self.reason: ReasonCode | None = None
-        self.acks: dict[int, ReasonCode] = {}
-        self.acked = threading.Condition()
-        self.received: list[str] = []
-        self.client.on_connect = self._on_connect
-        self.client.on_publish = self._on_publish
-        self.client.on_message = lambda c, u, msg: self.received.append(msg.topic)
-        self.client.connect("127.0.0.1", broker.port)
-        self.client.loop_start()
-        assert self.connected.wait(5), "no CONNACK"
-
-    def _on_connect(self, client: object, userdata: object, flags: object, reason: ReasonCode,
-                    properties: object) -> None:
-        self.reason = reason
-        self.connected.set()
-
-    def _on_publish(self, client: object, userdata: object, mid: int, reason: ReasonCode,
-                    properties: object) -> None:
-        with self.acked:
-            self.acks[mid] = reason
-            self.acked.notify_all()
-
-    def publish(self, topic: str) -> ReasonCode:
-        """Publish at QoS 1; the broker's PUBACK says whether the ACL let it through."""
-        info = self.client.publish(topic, b"{}", qos=1)
-        with self.acked:
-            assert self.acked.wait_for(lambda: info.mid in self.acks, 5), topic
-            return self.acks[info.mid]
-
-    def may_write(self, topic: str) -> bool:
-        return not self.publish(topic).is_failure
-
-    def close(self) -> None:
-        self.client.disconnect()  # first: it wakes the network loop, which then ends at once
-        self.client.loop_stop()
+_IDS = itertools.count()  # client ids of the TLS test's own clients
 
 
 @pytest.fixture
@@ -72,14 +23,14 @@ def topics(broker: Broker) -> Topics:
 
 
 def test_anonymous_and_wrong_passwords_are_refused(broker: Broker) -> None:
-    anonymous = Probe(broker, None)
-    assert anonymous.reason is not None and anonymous.reason.is_failure
-    wrong = Probe(broker, "table-1", password="not-the-password")
-    assert wrong.reason is not None and wrong.reason.is_failure
-    stranger = Probe(broker, "mallory", password="guess")
-    assert stranger.reason is not None and stranger.reason.is_failure
-    for probe in (anonymous, wrong, stranger):
-        probe.close()
+    anonymous = VenueClient(broker, None)
+    wrong = VenueClient(broker, "table-1", password="not-the-password")
+    stranger = VenueClient(broker, "mallory", password="guess")
+    assert anonymous.refused and wrong.refused and stranger.refused
+    allowed = VenueClient(broker, "table-1", ())
+    assert allowed.reason is not None and not allowed.refused
+    for client in (anonymous, wrong, stranger, allowed):
+        client.close()
 
 
 def test_acl_writes_client_by_client(broker: Broker, topics: Topics) -> None:
@@ -101,22 +52,20 @@ def test_acl_writes_client_by_client(broker: Broker, topics: Topics) -> None:
                     (t.clock("cmd/level"), False)],
     }
     for name, cases in matrix.items():
-        probe = Probe(broker, name)
-        assert probe.reason is not None and not probe.reason.is_failure, name
-        outcome = [(topic, probe.may_write(topic)) for topic, _ in cases]
-        probe.close()
+        writer = VenueClient(broker, name, ())
+        assert not writer.refused, name
+        outcome = [(topic, writer.may_write(topic)) for topic, _ in cases]
+        writer.close()
         assert outcome == cases, name
 
 
 def test_acl_reads_client_by_client(broker: Broker, topics: Topics) -> None:
     """Everyone subscribes to the whole venue; the broker delivers only what each may read."""
     t = topics
-    readers = {name: Probe(broker, name) for name in
+    readers = {name: VenueClient(broker, name) for name in
                ("display", "recorder", "floor", "table-1", "table-2", "clock")}
-    for probe in readers.values():
-        probe.client.subscribe(f"{t.root}/#", qos=1)
-    time.sleep(0.3)
-    table_1, floor, clock = Probe(broker, "table-1"), Probe(broker, "floor"), Probe(broker, "clock")
+    table_1, floor, clock = (VenueClient(broker, name, ())
+                             for name in ("table-1", "floor", "clock"))
     published = {
         table_1: [t.table("1", leaf) for leaf in
                   ("status", "state", "event", "record", "secure/record", "reply")],
@@ -138,14 +87,14 @@ def test_acl_reads_client_by_client(broker: Broker, topics: Topics) -> None:
     }
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline and any(
-        set(readers[name].received) != topics_ for name, topics_ in expected.items()
+        readers[name].topics() != topics_ for name, topics_ in expected.items()
     ):
         time.sleep(0.05)
     time.sleep(0.2)  # anything not allowed would have arrived by now too
-    for name, probe in readers.items():
-        assert set(probe.received) == expected[name], name
-    for probe in [*readers.values(), table_1, floor, clock]:
-        probe.close()
+    for name, reader in readers.items():
+        assert reader.topics() == expected[name], name
+    for client in [*readers.values(), table_1, floor, clock]:
+        client.close()
 
 
 def test_broker_files_mosquitto_can_read_and_secrets_are_private(broker: Broker) -> None:

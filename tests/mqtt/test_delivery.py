@@ -15,7 +15,7 @@ from typing import Any
 from controller.journal import Journal
 from controller.messages import StatusMessage, decode
 from controller.recorder import Recorder, RecordStore
-from tests.mqtt.conftest import Broker, Listener, address, login
+from tests.mqtt.conftest import Broker, VenueClient, address, login
 from tests.mqtt.helpers import linked_table, wait_until
 from tests.table.helpers import HOLE, deal, declare, played_session, shuffle, three_players
 
@@ -89,7 +89,7 @@ def test_controller_sigkill_with_a_record_in_the_outbox_delivers_it_once_after_r
         broker: Broker, tmp_path: Path) -> None:
     config = broker.table_config(tmp_path / "pi", 1, keepalive=2)
     outbox = tmp_path / "pi" / "outbox.db"
-    status = Listener(broker, "display", ("table/1/status",))
+    status = VenueClient(broker, "display", ("table/1/status",))
     store = RecordStore(tmp_path / "records.db")
     recorder = Recorder(address(broker), login(broker, "recorder"), store,
                         client_id="recorder-sigkill").start()

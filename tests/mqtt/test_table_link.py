@@ -27,7 +27,7 @@ from controller.messages import (
 from controller.recorder import Recorder, RecordStore
 from controller.table_runner import demo_deck
 from controller.topics import Topics
-from tests.mqtt.conftest import Broker, Listener, Received, address, login
+from tests.mqtt.conftest import Broker, Received, VenueClient, address, login
 from tests.mqtt.helpers import linked_table, wait_until
 from tests.table.helpers import played_session, seat
 
@@ -41,7 +41,7 @@ def test_status_online_and_retained_state_for_a_late_display(broker: Broker,
     with linked_table(broker, tmp_path) as table:
         table.feed([seat(1, "ana"), seat(2, "ben")])
         table.settle()
-        late = Listener(broker, "display", ("table/1/status", "table/1/state"))
+        late = VenueClient(broker, "display", ("table/1/status", "table/1/state"))
         try:
             marker = f'"seq":{table.link._seq},'.encode()
             assert late.wait(lambda ms: any(marker in m.payload for m in ms))
@@ -53,7 +53,7 @@ def test_status_online_and_retained_state_for_a_late_display(broker: Broker,
         finally:
             late.close()
     # A clean stop says offline, retained, so a display that connects later knows.
-    after = Listener(broker, "display", ("table/1/status",))
+    after = VenueClient(broker, "display", ("table/1/status",))
     try:
         assert after.wait(lambda ms: bool(ms))
         assert decode(StatusMessage, after.messages[-1].payload).status == "offline"
@@ -61,7 +61,7 @@ def test_status_online_and_retained_state_for_a_late_display(broker: Broker,
         after.close()
 
 
-def _reply_for(listener: Listener, correlation: bytes) -> CommandReply:
+def _reply_for(listener: VenueClient, correlation: bytes) -> CommandReply:
     assert listener.wait(lambda ms: any(m.correlation == correlation for m in ms)), correlation
     found = next(m for m in listener.on("reply") if m.correlation == correlation)
     return decode(CommandReply, found.payload)
@@ -70,7 +70,7 @@ def _reply_for(listener: Listener, correlation: bytes) -> CommandReply:
 def test_commands_are_answered_with_their_correlation_data(broker: Broker,
                                                            tmp_path: Path) -> None:
     topics = t(broker)
-    floor = Listener(broker, "floor", ("table/1/reply",))
+    floor = VenueClient(broker, "floor", ("table/1/reply",))
     try:
         with linked_table(broker, tmp_path) as table:
             ok = floor.publish(topics.table("1", "cmd/seat"),
@@ -109,7 +109,7 @@ BAD_COMMANDS: list[tuple[str, bytes, str]] = [
 def test_malformed_unknown_and_refused_commands_get_errors_and_change_nothing(
         broker: Broker, tmp_path: Path) -> None:
     topics = t(broker)
-    floor = Listener(broker, "floor", ("table/1/reply",))
+    floor = VenueClient(broker, "floor", ("table/1/reply",))
     try:
         with linked_table(broker, tmp_path) as table:
             table.feed([seat(1, "ana"), seat(2, "ben")])
@@ -133,9 +133,9 @@ def test_malformed_unknown_and_refused_commands_get_errors_and_change_nothing(
 
 def test_unauthorised_clients_cannot_command_a_table(broker: Broker, tmp_path: Path) -> None:
     topics = t(broker)
-    display = Listener(broker, "display", ("table/1/state",))
-    clock = Listener(broker, "clock", ("table/1/reply",))
-    other = Listener(broker, "table-2", ("table/2/cmd/#",))
+    display = VenueClient(broker, "display", ("table/1/state",))
+    clock = VenueClient(broker, "clock", ("table/1/reply",))
+    other = VenueClient(broker, "table-2", ("table/2/cmd/#",))
     try:
         with linked_table(broker, tmp_path) as table:
             table.feed([seat(1, "ana"), seat(2, "ben")])
@@ -164,7 +164,7 @@ def test_unauthorised_clients_cannot_command_a_table(broker: Broker, tmp_path: P
 
 def test_the_clock_level_applies_from_the_next_hand(broker: Broker, tmp_path: Path) -> None:
     topics = t(broker)
-    clock = Listener(broker, "clock", ())
+    clock = VenueClient(broker, "clock", ())
     try:
         with linked_table(broker, tmp_path) as table:
             table.feed([seat(1, "ana"), seat(2, "ben")])
@@ -222,9 +222,9 @@ def test_secrecy_a_display_on_everything_never_sees_an_unrevealed_card(
     uid_of = {card: uid for uid, card in demo_deck().cards.items()}
     script = [dict(raw, uid=uid_of[raw["card"]]) if raw["type"] == "card" else raw
               for raw in played_session(10, seed=11, players=6)]
-    display = Listener(broker, "display")
-    floor = Listener(broker, "floor")
-    watcher = Listener(broker, "recorder", ("table/+/secure/record",))
+    display = VenueClient(broker, "display")
+    floor = VenueClient(broker, "floor")
+    watcher = VenueClient(broker, "recorder", ("table/+/secure/record",))
     store = RecordStore(tmp_path / "records.db")
     recorder = Recorder(address(broker), login(broker, "recorder"), store,
                         client_id="recorder-secrecy").start()
