@@ -95,7 +95,8 @@ def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout) -> int:
         store.close()
         out.write(f"recorder: {len(kept)} full hand records kept, {recorder.duplicates} "
                   f"duplicates dropped; the floor display saw {floor.records} public records "
-                  f"and {floor.secrets_seen} secure ones\n")
+                  f"and {floor.secrets_seen} secure ones (each table's last hand stays open "
+                  f"to disputes until its next shuffle, RULES H3)\n")
         return 1 if failed else 0
 
 
