@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from controller.journal import Journal
-from controller.messages import StatusMessage, decode
+from controller.messages import CommandReply, StatusMessage, decode
 from controller.recorder import Recorder, RecordStore
+from controller.topics import Topics
 from tests.mqtt.conftest import Broker, VenueClient, address, login
 from tests.mqtt.helpers import linked_table, wait_until
 from tests.table.helpers import HOLE, deal, declare, played_session, shuffle, three_players
@@ -54,6 +55,16 @@ def test_broker_restart_mid_session_every_record_arrives_exactly_once(
             assert table.outbox.count_pending() >= 2 * 4  # public and full record per hand
 
             broker.start()
+            # The table subscribed again on reconnecting (clean start: the broker forgot it):
+            # a command reaches it and is answered.
+            assert wait_until(table.link.listening.is_set, 30), "no resubscription"
+            floor = VenueClient(broker, "floor", ("table/1/reply",))
+            floor.publish(Topics(broker.plan.venue).table("1", "cmd/hello"), b'{"v": 1}',
+                          correlation=b"after-restart")
+            assert floor.wait(lambda ms: any(m.correlation == b"after-restart" for m in ms))
+            reply = decode(CommandReply, floor.on("reply")[-1].payload)
+            assert reply.status == "error" and "unknown command 'hello'" in (reply.reason or "")
+            floor.close()
             for part in parts[9:]:
                 table.feed(part)
             table.settle()
