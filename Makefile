@@ -16,6 +16,7 @@ test: lint typecheck unit
 
 lint: $(STAMP)
 	$(BIN)/ruff check controller drivers tests bench
+	$(BIN)/lint-imports --no-cache
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -34,20 +34,20 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from controller.demo.script import played_session
 from controller.events import TableEvent, parse_event
-from controller.journal import Journal
-from controller.local_broker import LocalBroker
-from controller.messages import StateMessage, decode
-from controller.mqtt_client import BrokerAddress, Login, connect, new_client
-from controller.mqtt_link import TableLink
-from controller.outbox import Outbox
-from controller.outputs import TableState
-from controller.script import played_session
-from controller.service import TableService
+from controller.mqtt.client import BrokerAddress, Login, connect, new_client
+from controller.mqtt.link import TableLink
+from controller.mqtt.local_broker import LocalBroker
+from controller.mqtt.messages import StateMessage, decode
+from controller.mqtt.outbox import Outbox
+from controller.mqtt.topics import Topics
 from controller.session import SessionConfig, Step, TableSession
-from controller.sinks import MemorySink
-from controller.table_runner import TeeSink
-from controller.topics import Topics
+from controller.session.outputs import TableState
+from controller.table.journal import Journal
+from controller.table.runner import TeeSink
+from controller.table.service import TableService
+from controller.table.sinks import MemorySink
 
 TARGET_P99_MS = 100.0
 

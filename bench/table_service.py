@@ -23,11 +23,11 @@ import time
 from pathlib import Path
 
 from controller.events import DeclareEvent, ShuffleEvent, TableEvent, parse_event
-from controller.journal import Journal
-from controller.outputs import PublicEvent, TableState
-from controller.service import TableService
 from controller.session import SessionConfig, TableSession
-from controller.table_runner import demo_deck
+from controller.session.outputs import PublicEvent, TableState
+from controller.table.journal import Journal
+from controller.table.runner import demo_deck
+from controller.table.service import TableService
 from drivers.registry import REGISTRATION_ORDER
 from drivers.simulators import SimulatedPt1Reader, VirtualSerialDevice
 from drivers.tag_reader import ReaderConfig, TagReader

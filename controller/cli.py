@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 def _replay(args: argparse.Namespace) -> int:
     from controller.errors import PokertableError
-    from controller.phh import replay_text
+    from controller.history.phh import replay_text
 
     refused = False
     out = sys.stdout
@@ -38,7 +38,7 @@ def _broker_init(args: argparse.Namespace) -> int:
 
     from pydantic import ValidationError
 
-    from controller.broker_init import BrokerPlan, broker_init
+    from controller.mqtt.broker_init import BrokerPlan, broker_init
 
     try:
         plan = BrokerPlan(venue=args.venue, tables=args.tables, port=args.port,
@@ -62,8 +62,8 @@ def _recorder(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
     from controller.errors import ConfigError
-    from controller.mqtt_client import BrokerAddress, load_login
-    from controller.recorder import Recorder, RecordStore
+    from controller.mqtt.client import BrokerAddress, load_login
+    from controller.room.recorder import Recorder, RecordStore
 
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -123,21 +123,21 @@ def _add_reader_options(parser: argparse.ArgumentParser, idle: float) -> None:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from controller.demo import run_demo
+    from controller.demo.demo import run_demo
 
     return run_demo(hands=args.hands, players=args.players, seed=args.seed, game=args.game,
                     hardware=not args.no_hardware)
 
 
 def _room(args: argparse.Namespace) -> int:
-    from controller.room_demo import run_room
+    from controller.demo.room_demo import run_room
 
     return run_room(tables=args.tables, hands=args.hands)
 
 
 def _replay_events(args: argparse.Namespace) -> int:
     from controller.engine.table import Level
-    from controller.replay_events import record_json, replay_events
+    from controller.history.replay_events import record_json, replay_events
     from controller.session import SessionConfig
 
     config = SessionConfig(table_id=args.table, profile=args.profile, seats=args.seats,
@@ -152,8 +152,8 @@ def _replay_events(args: argparse.Namespace) -> int:
 def _table(args: argparse.Namespace) -> int:
     import logging
 
-    from controller.table_config import load_table_config
-    from controller.table_runner import run_table
+    from controller.table.config import load_table_config
+    from controller.table.runner import run_table
 
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")

@@ -1,10 +1,15 @@
-"""Shared fixtures: where the shared sample hands are."""
+"""Shared fixtures: where the shared sample hands are; a real Mosquitto for the tests that talk
+MQTT (tests/mqtt, tests/room)."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from controller.mqtt.local_broker import LocalBroker
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 PHH_DIR = SHARED / "phh"
@@ -16,3 +21,12 @@ def phh_files() -> list[Path]:
     # The samples live beside the repository (../shared), as on every developer machine and CI.
     assert len(files) == 41, f"expected the 41 shared PHH samples in {PHH_DIR}"
     return files
+
+
+@pytest.fixture(scope="module")
+def broker() -> Iterator[LocalBroker]:
+    """A Mosquitto configured by `pokertable broker init` on free ports, per test module."""
+    with LocalBroker("testhall", tables=2) as running:
+        written = json.loads((running.directory / "credentials.json").read_text())
+        assert set(written) == set(running.credentials)
+        yield running

@@ -9,10 +9,9 @@ from typing import Any, Literal, Self
 from controller.engine.hand import Hand, Stage
 from controller.engine.profiles import RuleProfile, load_profile
 from controller.engine.records import HandRecord, Irregularity
-from controller.engine.table import Table
+from controller.engine.table import BetOrRaise, Call, Check, Fold, Table
 from controller.errors import RuleViolation
-from controller.events import ShuffleEvent, TableEvent
-from controller.outputs import EventKind, PublicEvent
+from controller.events import DeclareEvent, ShuffleEvent, TableEvent
 from controller.session.model import (
     AGGRESSIVE_KINDS,
     BETTING_KINDS,
@@ -22,6 +21,7 @@ from controller.session.model import (
     SessionSnapshot,
     Step,
 )
+from controller.session.outputs import EventKind, PublicEvent
 
 
 class SessionBase:
@@ -127,7 +127,7 @@ class SessionBase:
         self._adopt(fresh)
 
     # ---------------------------------------------------------------- the hand's steps
-    # TableSession implements these; the floor and the clock call them.
+    # TableSession and its parts implement these; the other parts call them.
 
     def _dispatch(self, event: TableEvent) -> bool:
         """Returns whether the event changed anything (and belongs to the hand's story)."""
@@ -147,6 +147,15 @@ class SessionBase:
 
     def _show(self, seat: int) -> bool:
         """``seat`` tables its cards at the showdown."""
+        raise NotImplementedError
+
+    def _betting(self, op: Fold | Check | Call | BetOrRaise, seat: int, words: str,
+                 rule: str | None = None) -> None:
+        """A betting action in turn (the cards' fold, the chips' bet, a declaration)."""
+        raise NotImplementedError
+
+    def _declare(self, event: DeclareEvent) -> bool:
+        """A declaration entered by the dealer (or held out of turn and now standing)."""
         raise NotImplementedError
 
     # ---------------------------------------------------------------- helpers

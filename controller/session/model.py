@@ -8,12 +8,12 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from controller.chip_reading import Announced, Doubt
 from controller.engine.records import HandRecord, Irregularity
 from controller.engine.table import Level, TableSnapshot
 from controller.errors import RuleViolation
 from controller.events import DeclareEvent, SeatEvent
-from controller.outputs import PublicEvent
+from controller.session.chip_reading import Announced, Doubt
+from controller.session.outputs import PublicEvent
 
 BETTING_KINDS = frozenset({"fold", "check", "call", "bet", "raise"})
 AGGRESSIVE_KINDS = frozenset({"call", "bet", "raise"})

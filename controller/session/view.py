@@ -8,8 +8,8 @@ from typing import Any
 
 from controller.engine.hand import STREET_NAMES, Stage, Street
 from controller.engine.records import Blinds
-from controller.outputs import ClockView, Leds, PotView, SeatView, TableState
 from controller.session.base import SessionBase
+from controller.session.outputs import ClockView, Leds, PotView, SeatView, TableState
 from controller.session.words import card_text_list
 
 

@@ -28,7 +28,7 @@ from pokerkit.notation import parse_action
 
 from controller.engine.cards import card_text
 from controller.engine.hand import HOLE_CARDS, Stage
-from controller.phh import Replay, parse_phh
+from controller.history.phh import Replay, parse_phh
 
 
 @st.composite
@@ -129,7 +129,7 @@ def pokerkit_stacks(text: str) -> list[int]:
 )
 @given(hand_texts())
 def test_engine_and_pokerkit_agree_on_finishing_stacks(text: str) -> None:
-    from controller.phh import replay_text
+    from controller.history.phh import replay_text
 
     replay = replay_text(text)
     results = replay.hand.results

@@ -17,7 +17,7 @@ from controller.engine.table import (
     StartHand,
     Table,
 )
-from controller.phh import replay_text
+from controller.history.phh import replay_text
 
 
 def play(table: Table, holes: dict[int, str], script: list[object]) -> HandRecord:

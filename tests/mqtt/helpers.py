@@ -10,14 +10,14 @@ from pathlib import Path
 from typing import Any
 
 from controller.events import parse_event
-from controller.journal import Journal
-from controller.mqtt_link import TableLink
-from controller.outbox import Outbox
-from controller.service import TableService
+from controller.mqtt.link import TableLink
+from controller.mqtt.outbox import Outbox
 from controller.session import SessionConfig
-from controller.sinks import MemorySink
-from controller.table_runner import TeeSink
-from tests.mqtt.conftest import Broker, address, login
+from controller.table.journal import Journal
+from controller.table.runner import TeeSink
+from controller.table.service import TableService
+from controller.table.sinks import MemorySink
+from tests.venue import Broker, address, login
 
 
 @dataclass

@@ -11,8 +11,8 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from controller.topics import Topics
-from tests.mqtt.conftest import Broker, VenueClient
+from controller.mqtt.topics import Topics
+from tests.venue import Broker, VenueClient
 
 _IDS = itertools.count()  # client ids of the TLS test's own clients
 

@@ -12,13 +12,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from controller.journal import Journal
-from controller.messages import CommandReply, StatusMessage, decode
-from controller.recorder import Recorder, RecordStore
-from controller.topics import Topics
-from tests.mqtt.conftest import Broker, VenueClient, address, login
+from controller.mqtt.messages import CommandReply, StatusMessage, decode
+from controller.mqtt.topics import Topics
+from controller.room.recorder import Recorder, RecordStore
+from controller.table.journal import Journal
 from tests.mqtt.helpers import linked_table, wait_until
-from tests.table.helpers import HOLE, deal, declare, played_session, shuffle, three_players
+from tests.session.helpers import HOLE, deal, declare, played_session, shuffle, three_players
+from tests.venue import Broker, VenueClient, address, login
 
 
 def _hands(script: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:

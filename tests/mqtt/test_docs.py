@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from controller.messages import PAYLOADS, schemas
-from controller.mqtt_link import TABLE_COMMANDS
+from controller.mqtt.link import TABLE_COMMANDS
+from controller.mqtt.messages import PAYLOADS, schemas
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "mqtt.md").read_text(encoding="utf-8")
 

@@ -13,7 +13,7 @@ from typing import Any
 from paho.mqtt.reasoncodes import ReasonCode
 
 from controller.engine.records import HandRecord
-from controller.messages import (
+from controller.mqtt.messages import (
     ClockState,
     CommandReply,
     EventMessage,
@@ -24,12 +24,12 @@ from controller.messages import (
     decode,
     encode,
 )
-from controller.recorder import Recorder, RecordStore
-from controller.table_runner import demo_deck
-from controller.topics import Topics
-from tests.mqtt.conftest import Broker, Received, VenueClient, address, login
+from controller.mqtt.topics import Topics
+from controller.room.recorder import Recorder, RecordStore
+from controller.table.runner import demo_deck
 from tests.mqtt.helpers import linked_table, wait_until
-from tests.table.helpers import played_session, seat
+from tests.session.helpers import played_session, seat
+from tests.venue import Broker, Received, VenueClient, address, login
 
 
 def t(broker: Broker) -> Topics:

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from controller.errors import ConfigError
-from controller.table_config import load_table_config
-from tests.table.helpers import played_session
+from controller.table.config import load_table_config
+from tests.session.helpers import played_session
 
 ROOT = Path(__file__).resolve().parents[2]
 

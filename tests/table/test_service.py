@@ -18,13 +18,13 @@ from hypothesis import strategies as st
 
 from controller.engine.records import HandRecord
 from controller.events import BadEvent, parse_event
-from controller.journal import Journal
-from controller.outputs import PublicEvent, TableState
-from controller.replay_events import replay_events
-from controller.service import TableService
+from controller.history.replay_events import replay_events
 from controller.session import SessionConfig, TableSession
-from controller.sinks import MemorySink
-from tests.table.helpers import (
+from controller.session.outputs import PublicEvent, TableState
+from controller.table.journal import Journal
+from controller.table.service import TableService
+from controller.table.sinks import MemorySink
+from tests.session.helpers import (
     HOLE,
     card,
     chips,

@@ -1,36 +1,26 @@
-"""A real Mosquitto, configured by `pokertable broker init`, on free ports (started per module),
-and a client of the venue."""
+"""A client of the venue on the test broker (the `broker` fixture in tests/conftest.py: a real
+Mosquitto configured by `pokertable broker init`, on free ports, started per module)."""
 
 from __future__ import annotations
 
 import itertools
-import json
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import paho.mqtt.client as mqtt
-import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
-from controller.local_broker import LocalBroker
-from controller.mqtt_client import BrokerAddress, Login
-from controller.topics import Topics
+from controller.mqtt.client import BrokerAddress, Login
+from controller.mqtt.local_broker import LocalBroker
+from controller.mqtt.topics import Topics
 
 Broker = LocalBroker  # the name the tests use
-
-
-@pytest.fixture(scope="module")
-def broker() -> Iterator[Broker]:
-    with LocalBroker("testhall", tables=2) as running:
-        written = json.loads((running.directory / "credentials.json").read_text())
-        assert set(written) == set(running.credentials)
-        yield running
 
 
 # ------------------------------------------------------------------------------- clients

@@ -14,11 +14,11 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from controller.local_broker import LocalBroker
-from controller.messages import BadMessage, EventMessage, RecordMessage, StatusMessage, decode
-from controller.mqtt_client import connect, new_client
-from controller.recorder import Recorder, RecordStore
-from controller.topics import Topics
+from controller.mqtt.client import connect, new_client
+from controller.mqtt.local_broker import LocalBroker
+from controller.mqtt.messages import BadMessage, EventMessage, RecordMessage, StatusMessage, decode
+from controller.mqtt.topics import Topics
+from controller.room.recorder import Recorder, RecordStore
 
 VENUE = "demo"
 SHOWN_KINDS = {"hand_started", "action", "street", "show", "payout", "alert", "decision",

@@ -29,7 +29,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 from pydantic import BaseModel, ConfigDict, Field
 
-from controller.topics import Topics
+from controller.mqtt.topics import Topics
 
 SERVICE_CLIENTS = ("clock", "floor", "recorder", "display")
 CLOCK_COMMANDS = ("level", "hold", "release")  # the table commands the clock may send

@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import re
 
-from controller.room_demo import run_room
+from controller.demo.room_demo import run_room
 
 
 def test_the_room_plays_hands_over_mqtt_and_the_display_sees_no_secret() -> None:

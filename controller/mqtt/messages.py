@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from controller.engine.records import HandRecord
 from controller.errors import PokertableError, first_error
-from controller.outputs import PublicEvent, TableState
+from controller.session.outputs import PublicEvent, TableState
 
 SCHEMA_VERSION = 1
 

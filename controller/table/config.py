@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from controller.engine.table import Level
 from controller.errors import ConfigError
-from controller.mqtt_client import BrokerAddress
+from controller.mqtt.client import BrokerAddress
 from controller.session import SessionConfig
 from drivers.buttons import PanelConfig
 from drivers.tag_reader import ReaderConfig

@@ -20,9 +20,9 @@ from pydantic import BaseModel
 
 from controller.engine.records import HandRecord
 from controller.events import BadEvent, ShuffleEvent, TableEvent, TickEvent, parse_event
-from controller.journal import Journal
-from controller.outputs import DURABLE_KINDS, Leds, PublicEvent, Sink, TableState, hand_id
 from controller.session import SessionConfig, Step, TableSession
+from controller.session.outputs import DURABLE_KINDS, Leds, PublicEvent, Sink, TableState, hand_id
+from controller.table.journal import Journal
 
 log = logging.getLogger(__name__)
 

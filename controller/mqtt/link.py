@@ -34,7 +34,8 @@ from pydantic import ValidationError
 from controller.engine.records import HandRecord
 from controller.errors import first_error
 from controller.events import CommandEvent, LevelEvent, SeatEvent, TableEvent
-from controller.messages import (
+from controller.mqtt.client import BrokerAddress, Login, connect, new_client
+from controller.mqtt.messages import (
     BadMessage,
     ClockState,
     ClockTime,
@@ -49,11 +50,10 @@ from controller.messages import (
     decode,
     encode,
 )
-from controller.mqtt_client import BrokerAddress, Login, connect, new_client
-from controller.outbox import Outbox
-from controller.outputs import PublicEvent, TableState, hand_id
+from controller.mqtt.outbox import Outbox
+from controller.mqtt.topics import Topics
 from controller.session import FLOOR_COMMANDS, Step
-from controller.topics import Topics
+from controller.session.outputs import PublicEvent, TableState, hand_id
 
 log = logging.getLogger(__name__)
 

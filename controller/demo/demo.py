@@ -82,7 +82,7 @@ def run_demo(
     say = out.write
     say(f"pokertable demo: table 1, {players} simulated players, {game}, profile {base.name}\n")
     if hardware:
-        from controller.demo_hardware import run_hardware_demo
+        from controller.demo.demo_hardware import run_hardware_demo
 
         run_hardware_demo(players, seed, out)
         say("\n-- the hand engine, hand after hand --\n")
@@ -114,8 +114,8 @@ def run_table_demo(seed: int, out: TextIO, hands: int = 2) -> None:
     import tempfile
     from pathlib import Path
 
-    from controller.table_config import load_table_config
-    from controller.table_runner import run_table
+    from controller.table.config import load_table_config
+    from controller.table.runner import run_table
 
     out.write("\n-- the table service on simulated hardware (pokertable table --simulate): "
               "public events only, hole cards stay secret until tabled --\n")

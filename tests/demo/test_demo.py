@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import re
 
-from controller.demo import run_demo
+from controller.demo.demo import run_demo
 
 
 def test_demo_plays_narrated_hands_and_conserves_chips() -> None:

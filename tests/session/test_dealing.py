@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from controller.session import SessionConfig
-from tests.table.helpers import (
+from tests.session.helpers import (
     HOLE,
     board,
     card,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.table.helpers import (
+from tests.session.helpers import (
     HOLE,
     board,
     card,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from controller.events import parse_event
 from controller.session import SessionConfig
-from tests.table.helpers import (
+from tests.session.helpers import (
     HOLE,
     board,
     card,

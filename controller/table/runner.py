@@ -25,14 +25,14 @@ from gpiozero.pins.mock import MockFactory
 
 from controller.engine.records import HandRecord
 from controller.events import DeclareEvent
-from controller.journal import Journal
-from controller.mqtt_client import load_login
-from controller.mqtt_link import TableLink
-from controller.outbox import Outbox
-from controller.outputs import Leds, PublicEvent, Sink, TableState
-from controller.service import TableService
-from controller.sinks import FileSink, MemorySink
-from controller.table_config import ReaderSection, TableConfig
+from controller.mqtt.client import load_login
+from controller.mqtt.link import TableLink
+from controller.mqtt.outbox import Outbox
+from controller.session.outputs import Leds, PublicEvent, Sink, TableState
+from controller.table.config import ReaderSection, TableConfig
+from controller.table.journal import Journal
+from controller.table.service import TableService
+from controller.table.sinks import FileSink, MemorySink
 from drivers.buttons import ButtonPanel, PanelConfig
 from drivers.registry import REGISTRATION_ORDER, ChipSet, Deck, load_chips, load_deck
 from drivers.simulators import SimulatedPt1Reader, VirtualSerialDevice, press

@@ -12,7 +12,7 @@ import pytest
 import rtoml
 
 from controller.errors import FouledDeck, IllegalAmount, NotYourTurn, PhhError, UnknownCards
-from controller.phh import replay_text
+from controller.history.phh import replay_text
 from tests.conftest import PHH_DIR
 
 # Hands whose showdown needs cards the file gives as ????: refused, a pot cannot be decided.

@@ -5,10 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.engine.records import HandRecord
-from controller.events import TableEvent, parse_event
-from controller.outputs import PublicEvent
-from controller.script import (  # re-exported: the table tests build their scripts from these
+from controller.demo.script import (  # re-exported: the table tests build their scripts from these
     Ev,
     board,
     card,
@@ -23,7 +20,10 @@ from controller.script import (  # re-exported: the table tests build their scri
     seat,
     shuffle,
 )
+from controller.engine.records import HandRecord
+from controller.events import TableEvent, parse_event
 from controller.session import SessionConfig, Step, TableSession
+from controller.session.outputs import PublicEvent
 
 
 @dataclass

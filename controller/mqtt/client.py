@@ -15,7 +15,7 @@ from paho.mqtt.properties import Properties
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
 from controller.errors import ConfigError
-from controller.messages import Message, encode
+from controller.mqtt.messages import Message, encode
 
 
 class Login(BaseModel):

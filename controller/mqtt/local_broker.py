@@ -13,9 +13,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from controller.broker_init import BrokerPlan, ClientCredentials, broker_init
 from controller.errors import PokertableError
-from controller.mqtt_client import BrokerAddress, Login
+from controller.mqtt.broker_init import BrokerPlan, ClientCredentials, broker_init
+from controller.mqtt.client import BrokerAddress, Login
 
 
 class BrokerError(PokertableError, RuntimeError):

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TextIO
 
 from controller.engine.records import HandRecord
-from controller.outputs import PublicEvent, TableState
+from controller.session.outputs import PublicEvent, TableState
 
 
 class FileSink:

@@ -12,7 +12,7 @@ import pytest
 from controller.engine.hand import Street
 from controller.engine.table import Level
 from controller.session import SessionConfig
-from tests.table.helpers import (
+from tests.session.helpers import (
     Run,
     card,
     chips,

@@ -21,9 +21,9 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.reasoncodes import ReasonCode
 
 from controller.engine.records import HandRecord
-from controller.messages import BadMessage, SecureRecordMessage, decode
-from controller.mqtt_client import BrokerAddress, Login, connect, new_client
-from controller.topics import Topics
+from controller.mqtt.client import BrokerAddress, Login, connect, new_client
+from controller.mqtt.messages import BadMessage, SecureRecordMessage, decode
+from controller.mqtt.topics import Topics
 
 log = logging.getLogger(__name__)
 

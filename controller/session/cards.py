@@ -1,0 +1,233 @@
+"""Cards at the table: the seat, board and muck antennas' reads turned into the deal, the
+board, folds and mucks, and the irregularities a card in the wrong place reveals.
+"""
+
+from __future__ import annotations
+
+from controller.engine.hand import BOARD_CARDS, STREET_NAMES, Hand, Stage, Street
+from controller.engine.table import (
+    DealBoard,
+    DealHole,
+    DrawForButton,
+    Fold,
+    KillHand,
+    Muck,
+)
+from controller.events import (
+    CardEvent,
+    ForeignEvent,
+)
+from controller.session.base import SessionBase
+from controller.session.model import BETTING_KINDS
+from controller.session.words import spaced
+
+
+class CardReading(SessionBase):
+    """What the antennas read: hole cards, board cards, the burn and the muck, a card of no
+    deck; and what a card in the wrong place means (RULES I1-I5, S7)."""
+
+    def _card(self, event: CardEvent) -> bool:
+        track = self.track
+        hand = self.table.hand
+        if track is None or hand is None:
+            return self._card_between_hands(event)
+        if hand.stage is Stage.OVER:
+            if event.zone == "board":  # the card is never recorded nor shown
+                self._say("alert", "no rabbit hunting: the hand is over, the card stays "
+                          "unseen", rule="PVB 22")
+                return True
+            return False
+        card, zone = event.card, event.zone
+        seen = track.zone_of.get(card)
+        if seen is not None:
+            if event.uid and card in track.uid_of and track.uid_of[card] != event.uid:
+                self._foul(f"the same card twice on {seen} and {zone} (two tags)")
+                return True
+            if seen == zone:
+                return False  # the same card read again
+            if zone == "muck":
+                return self._to_muck(card, seen)
+            if seen in ("muck", "burn"):
+                self._foul(f"a card from the {seen} came back on {zone}")
+                return True
+            self._foul(f"a card seen on {seen} came up again on {zone}")
+            return True
+        track.zone_of[card] = zone
+        if event.uid:
+            track.uid_of[card] = event.uid
+        if zone.startswith("seat:"):
+            return self._hole_card(int(zone[5:]), card)
+        if zone == "board":
+            return self._board_card(hand, card)
+        if zone == "burn":
+            track.burns += 1
+            return True
+        # A card straight from the stub into the muck: a burn card (muck and burn share it).
+        track.burns += 1
+        return True
+
+    def _card_between_hands(self, event: CardEvent) -> bool:
+        if event.zone == "board" and self.pending_record is not None:
+            self._say("alert", "no rabbit hunting: the hand is over, the card stays unseen",
+                      rule="PVB 22")
+            return True
+        if (event.zone.startswith("seat:") and self.table.positions is None
+                and self.profile.button_start == "high-card"):
+            seat = int(event.zone[5:])
+            if seat in self.table.seats and seat not in self.draw:
+                self.draw[seat] = event.card
+                self._say("action", f"seat {seat} draws {event.card} for the button",
+                          rule="PVB 26b", seat=seat)
+                if set(self.draw) >= set(self.table.seats):
+                    self.table.apply(DrawForButton(cards=dict(self.draw)))
+                    self.draw = {}
+                    winner = self.table.draw_winner
+                    self._say("decision", f"seat {winner} wins the draw: the button starts there",
+                              rule="PVB 26b", seat=winner)
+                return True
+        return False
+
+    def _hole_card(self, seat: int, card: str) -> bool:
+        track = self.track
+        hand = self.table.hand
+        assert track is not None and hand is not None
+        index = self._seat_index(seat)
+        expected_seat = track.dealt[track.hole_reads % len(track.dealt)]
+        in_deal = track.hole_reads < track.wanted * len(track.dealt)
+        track.hole_reads += 1
+        if index is None:
+            self._irregular("PVB 30(2)(e)", f"a card went to seat {seat}, which is not dealt in: "
+                            "misdeal, unless substantial action has taken place (PVB 30(5))",
+                            seat=seat)
+            return True
+        if track.hole_reads == 1 and seat != expected_seat:
+            self._irregular("PVB 30(2)(d)", f"the first card went to seat {seat} instead of "
+                            f"seat {expected_seat}: misdeal", seat=seat)
+            track.order_alerted = True
+        elif in_deal and seat != expected_seat and not track.order_alerted:
+            track.order_alerted = True
+            self._irregular("PVB 30(2)(h)", f"cards dealt out of order: seat {seat} got a card "
+                            f"when seat {expected_seat} was due: misdeal", seat=seat)
+        cards = track.seat_cards.setdefault(seat, [])
+        cards.append(card)
+        if len(cards) > track.wanted:
+            self._irregular("PVB 30(6)", f"seat {seat} holds {len(cards)} cards: misdeal before "
+                            "substantial action; after it the floor draws one as the next burn "
+                            "card", seat=seat)
+            return True
+        if len(cards) == track.wanted:
+            self.table.apply(DealHole(seat=seat, cards="".join(cards)))
+            self._say("action", f"seat {seat} has {track.wanted} cards", seat=seat)
+        self._check_at_seat()
+        return True
+
+    def _check_at_seat(self) -> None:
+        """RULES H5: an absent player is dead when the first card (PVB 23(1)) or every card
+        (BPS 8, APSA 5.4.2) is dealt; he still posts (H4)."""
+        track = self.track
+        assert track is not None
+        if track.at_seat_done:
+            return
+        if self.profile.at_seat == "all-cards" and not all(
+            len(track.seat_cards.get(s, [])) >= track.wanted for s in track.dealt
+        ):
+            return
+        track.at_seat_done = True
+        rule = "PVB 23(1)" if self.profile.at_seat == "first-card" else "APSA 5.4.2"
+        for seat in track.dealt:
+            if seat in self.absent and self._hand() is not None:
+                hand = self.table.hand
+                index = self._seat_index(seat)
+                if hand is not None and index is not None and not hand.folded[index]:
+                    self.table.apply(KillHand(seat=seat))
+                    self._irregular(rule, f"seat {seat} was not at the seat when the cards were "
+                                    "dealt: the hand is dead, the blinds stay", seat=seat)
+                    self._after_step()
+
+    def _board_card(self, hand: Hand, card: str) -> bool:
+        track = self.track
+        assert track is not None
+        if hand.stage is Stage.BETTING or hand.stage is Stage.SHOWDOWN:
+            del track.zone_of[card]
+            street_acted = any(a.street == hand.street and a.kind in BETTING_KINDS
+                               for a in hand.log)
+            if hand.stage is Stage.BETTING and hand.street > Street.PREFLOP and not street_acted:
+                # PVB 34 (four-card flop) / 35(1): the extra card is the next burn card.
+                track.zone_of[card] = "burn"
+                track.preset_burn = True
+                rule = "PVB 34" if hand.street is Street.FLOP else "PVB 35(1)"
+                self._irregular(rule, f"an extra card on the {STREET_NAMES[hand.street]}: it "
+                                f"becomes the burn card of the next street")
+                return True
+            self._irregular("PVB 35(5)", f"a board card came before the "
+                            f"{STREET_NAMES[hand.street]} betting finished: it goes back into "
+                            "the stub, the betting round is finished, then the card is dealt "
+                            "again")
+            return True
+        street = Street(hand.street + 1)
+        if not track.board_buffer and self.config.check_burns:
+            burns = track.burns + (1 if track.preset_burn else 0)
+            if burns != 1:
+                what = "no burn card" if burns == 0 else f"{burns} burn cards"
+                self._irregular("PVB 35(2)", f"{what} before the {STREET_NAMES[street]}")
+        track.board_buffer.append(card)
+        if len(track.board_buffer) < BOARD_CARDS[street]:
+            return True
+        cards = "".join(track.board_buffer)
+        track.board_buffer = []
+        track.burns = 0
+        track.preset_burn = False
+        self.table.apply(DealBoard(cards=cards))
+        self._say("street", f"{STREET_NAMES[street]}: {spaced(cards)}", cards=cards,
+                  street=STREET_NAMES[street])
+        self._after_step()
+        return True
+
+    def _to_muck(self, card: str, seen: str) -> bool:
+        """A card reaching the muck antenna: a fold, or a muck at showdown."""
+        track = self.track
+        hand = self.table.hand
+        assert track is not None and hand is not None
+        track.zone_of[card] = "muck"
+        if not seen.startswith("seat:"):
+            return True
+        seat = int(seen[5:])
+        index = self._seat_index(seat)
+        if index is None or hand.folded[index] or hand.mucked[index]:
+            return True
+        if hand.stage is Stage.SHOWDOWN or (hand.all_in_showdown() and hand.shown[index]):
+            if hand.shown[index]:
+                return True  # tabled, then pushed away: cards speak (PVB 53)
+            self.table.apply(Muck(seat=seat))
+            self._say("muck", f"seat {seat} mucks: the hand gives up its claim to the pot",
+                      rule="PVB 56", seat=seat)
+            self._after_step()
+            return True
+        if hand.stage is Stage.DEALING or self.table.actor_seat() != seat:
+            track.pending_folds.add(seat)
+            self._say("action", f"seat {seat} folded out of turn: binding, applied in turn",
+                      rule="PVB 37(5)", seat=seat)
+            self._after_step()
+            return True
+        self._betting(Fold(seat=seat), seat, "folds")
+        return True
+
+
+    def _foreign(self, event: ForeignEvent) -> bool:
+        if event.reads == "chips":
+            self._say("alert", f"a chip no chip set knows in {event.zone}: take it out of play",
+                      rule="PVB 33")
+            return True
+        hand = self._hand()
+        if hand is None:
+            self._say("alert", f"a card of no registered deck on {event.zone}: take it out of "
+                      "the deck", rule="APSA 2.1.14")
+            return True
+        self._foul(f"a card of no registered deck on {event.zone}")
+        return True
+
+    def _foul(self, what: str) -> None:
+        """RULES I4: a fouled deck voids the hand; every bet goes back, earlier hands stand."""
+        self._irregular("PVB 33", f"{what}: fouled deck, the hand is void and every bet goes "
+                        "back (APSA 2.1.14)")
+        self._end_void("void", "PVB 33")
