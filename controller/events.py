@@ -10,7 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
 
 from controller.errors import PokertableError, first_error
 
@@ -18,6 +26,20 @@ CardZone = Annotated[str, Field(pattern=r"^(seat:([1-9]|10)|board|muck|burn)$")]
 ChipZone = Annotated[str, Field(pattern=r"^(seat:([1-9]|10)|pot)$")]
 CardText = Annotated[str, Field(pattern=r"^[2-9TJQKA][cdhs]$")]
 Uid = Annotated[str, Field(pattern=r"^[0-9A-F]{8,20}$")]
+
+# What the engine can hold, checked at the boundary so that nothing journaled can fail later
+# (one bad event must never brick a table). Amounts are chips; a tournament's largest stack is
+# far below this. Times are seconds since the epoch (or since a script's start): finite, not
+# negative, before the year 2100.
+MAX_CHIPS = 10**11
+MAX_SECONDS = 4_102_444_800.0
+Chips = Annotated[int, Field(ge=0, le=MAX_CHIPS)]
+Seconds = Annotated[float, Field(ge=0, le=MAX_SECONDS, allow_inf_nan=False)]
+# A player's id or name as a badge or the floor gives it: printable, 1 to 40 characters.
+PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40,
+                                              pattern=r"^[^\x00-\x1f\x7f]+$")]
+# A remote command's id (the floor's or the clock's): the table acts on it once.
+CommandId = Annotated[str, Field(min_length=1, max_length=100, pattern=r"^[\x21-\x7e]+$")]
 
 
 class BadEvent(PokertableError, ValueError):
@@ -27,14 +49,17 @@ class BadEvent(PokertableError, ValueError):
 class _Event(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    ts: float | None = Field(default=None, description="Seconds (the sender's clock)")
+    ts: Seconds | None = Field(default=None, description="Seconds (the sender's clock)")
+    command_id: CommandId | None = Field(
+        default=None, description="Set when a remote command asked for it: applied at most once")
 
 
 class SeatEvent(_Event):
     type: Literal["seat"] = "seat"
     seat: int = Field(ge=1, le=10)
-    player: str | None = Field(default=None, description="Player id; null or absent: vacated")
-    stack: int = Field(default=0, ge=0)
+    player: PlayerName | None = Field(default=None,
+                                      description="Player id; null or absent: vacated")
+    stack: Chips = 0
 
 
 class ShuffleEvent(_Event):
@@ -51,8 +76,9 @@ class CardEvent(_Event):
 class ChipsEvent(_Event):
     type: Literal["chips"] = "chips"
     zone: ChipZone
-    chips: list[int] = Field(description="Denominations of the chips the zone settled on")
-    uids: list[Uid] | None = None
+    chips: list[Annotated[int, Field(gt=0, le=MAX_CHIPS)]] = Field(
+        max_length=1000, description="Denominations of the chips the zone settled on")
+    uids: list[Uid] | None = Field(default=None, max_length=1000)
 
 
 class GoneEvent(_Event):
@@ -65,7 +91,7 @@ class ForeignEvent(_Event):
     """A tag that is in no registered deck or chip set (RULES I4)."""
 
     type: Literal["foreign"] = "foreign"
-    zone: str
+    zone: Annotated[str, Field(pattern=r"^(seat:([1-9]|10)|board|muck|burn|pot)$")]
     uid: Uid
     reads: Literal["cards", "chips"] = Field(
         default="cards", description="Which kind of reader saw it: a card or a chip antenna"
@@ -81,28 +107,35 @@ class DeclareEvent(_Event):
     type: Literal["declare"] = "declare"
     seat: int = Field(ge=1, le=10)
     action: Literal["fold", "check", "call", "bet", "raise", "allin"]
-    amount: int | None = Field(default=None, gt=0)
+    amount: int | None = Field(default=None, gt=0, le=MAX_CHIPS)
 
 
 class LevelEvent(_Event):
     type: Literal["level"] = "level"
-    level: int = Field(ge=1)
-    sb: int = Field(ge=0)
-    bb: int = Field(gt=0)
-    ante: int = Field(default=0, ge=0)
-    bb_ante: int = Field(default=0, ge=0)
+    level: int = Field(ge=1, le=1000)
+    sb: Chips
+    bb: int = Field(gt=0, le=MAX_CHIPS)
+    ante: Chips = 0
+    bb_ante: Chips = 0
+
+    @model_validator(mode="after")
+    def _small_blind_not_above_big(self) -> LevelEvent:
+        if self.sb > self.bb:
+            raise ValueError(f"the small blind ({self.sb}) is more than the big blind ({self.bb})")
+        return self
 
 
 class CommandEvent(_Event):
     type: Literal["command"] = "command"
-    name: str = Field(min_length=1)
-    args: dict[str, Any] = Field(default_factory=dict)
-    by: str | None = Field(default=None, description="Who decided: journaled with the decision")
+    name: str = Field(pattern=r"^[a-z_]{1,32}$")
+    args: dict[str, Any] = Field(default_factory=dict, max_length=20)
+    by: str | None = Field(default=None, max_length=80,
+                           description="Who decided: journaled with the decision")
 
 
 class TickEvent(_Event):
     type: Literal["tick"] = "tick"
-    now: float
+    now: Seconds
 
 
 class HealthEvent(_Event):
@@ -111,7 +144,7 @@ class HealthEvent(_Event):
     model_config = ConfigDict(extra="allow", frozen=True)
 
     type: Literal["health"] = "health"
-    device: str
+    device: str = Field(min_length=1, max_length=64)
     status: Literal["ok", "reconnecting", "offline", "noisy"]
 
 

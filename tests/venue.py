@@ -108,13 +108,13 @@ class VenueClient:
         with self._changed:
             return self._changed.wait_for(lambda: test(self.messages), timeout)
 
-    def publish(self, topic: str, payload: bytes, correlation: bytes | None = None
-                ) -> ReasonCode:
+    def publish(self, topic: str, payload: bytes, correlation: bytes | None = None,
+                retain: bool = False) -> ReasonCode:
         """QoS 1: the PUBACK says whether the broker's ACL let it through."""
         properties = Properties(PacketTypes.PUBLISH)  # type: ignore[no-untyped-call]
         if correlation is not None:
             properties.CorrelationData = correlation
-        info = self.client.publish(topic, payload, qos=1, properties=properties)
+        info = self.client.publish(topic, payload, qos=1, properties=properties, retain=retain)
         with self._changed:
             assert self._changed.wait_for(lambda: info.mid in self.acks, 5), topic
             return self.acks[info.mid]

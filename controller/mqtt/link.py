@@ -9,9 +9,11 @@ else is live and simply not sent while the broker is away (the retained state ca
 reconnecting display up at once). The table never waits for the broker.
 
 In: ``cmd/<name>`` (validated `CommandRequest`, a known command, then the table's own rules
-decide; the answer goes to ``reply`` with the request's correlation data) and the clock's
-``state`` (a new level, applied from the next hand, PVB 14(2)). Commands are never queued for a
-table that is offline (clean start): a floor decision is taken on what the floor sees now.
+decide; the answer goes to ``reply`` with the request's correlation data; a retained command is
+ignored, and a command id the table has applied before is answered without acting again) and
+the clock's ``state`` (a new level, applied from the next hand, PVB 14(2)). Commands are never
+queued for a table that is offline (clean start): a floor decision is taken on what the floor
+sees now.
 Hardware events (cards, chips, the shuffle button, the dealer's keys) have no command topic:
 nobody on the network can deal a card.
 """
@@ -265,6 +267,12 @@ class TableLink:
 
     def _command(self, message: mqtt.MQTTMessage) -> None:
         name = message.topic.removeprefix(self._topic("cmd/"))
+        if message.retain:
+            # A command left retained on the broker would run again at every subscribe (after
+            # a restart, a reconnect): a decision is taken once, on what the floor sees now.
+            log.warning("table %s: ignored a retained command on %s: commands are never "
+                        "retained", self.table_id, message.topic)
+            return
         correlation = getattr(message.properties, "CorrelationData", None)
         try:
             request = decode(CommandRequest, message.payload)
@@ -300,10 +308,13 @@ class TableLink:
     def _event_for(self, name: str, request: CommandRequest) -> TableEvent:
         now = self._clock()
         if name == "seat":
-            return SeatEvent.model_validate({**request.args, "ts": now})
+            return SeatEvent.model_validate({**request.args, "ts": now,
+                                             "command_id": request.id})
         if name == "level":
-            return LevelEvent.model_validate({**request.args, "ts": now})
-        return CommandEvent(name=name, args=request.args, by=request.by, ts=now)
+            return LevelEvent.model_validate({**request.args, "ts": now,
+                                              "command_id": request.id})
+        return CommandEvent(name=name, args=request.args, by=request.by, ts=now,
+                            command_id=request.id)
 
     def _reply(self, command: str, request_id: str | None, correlation: bytes | None,
                status: str, reason: str, rule: str | None = None) -> None:

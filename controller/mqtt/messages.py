@@ -7,12 +7,14 @@ refused at both ends. docs/mqtt.md documents every model against the topic tree.
 
 from __future__ import annotations
 
+import json
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from controller.engine.records import HandRecord
 from controller.errors import PokertableError, first_error
+from controller.events import CommandId
 from controller.session.outputs import PublicEvent, TableState
 
 SCHEMA_VERSION = 1
@@ -81,12 +83,14 @@ class SecureRecordMessage(Message):
 
 
 class CommandRequest(Message):
-    """``table/<id>/cmd/<name>``: a command; the MQTT v5 correlation data (or ``id``) comes
-    back on ``table/<id>/reply``."""
+    """``table/<id>/cmd/<name>``: a command; the MQTT v5 correlation data and ``id`` come back
+    on ``table/<id>/reply``. The ``id`` is the command's identity: the table acts on a given id
+    at most once, so a command delivered again is answered again without acting twice."""
 
     args: dict[str, Any] = Field(default_factory=dict)
     by: str | None = Field(default=None, max_length=80, description="Who decided (the floor)")
-    id: str | None = Field(default=None, max_length=200, description="Echoed in the reply")
+    id: CommandId = Field(description="Unique per command (a UUID): applied at most once, "
+                          "echoed in the reply")
 
 
 class CommandReply(Message):
@@ -124,7 +128,13 @@ M = TypeVar("M", bound=Message)
 def decode(model: type[M], payload: bytes | bytearray | str) -> M:
     """The payload as ``model``, or `BadMessage` saying what is wrong (never anything else)."""
     try:
-        return model.model_validate_json(payload)
+        data = json.loads(payload)
+    except (ValueError, UnicodeDecodeError):
+        raise BadMessage(f"not a valid {model.__name__}: not JSON") from None
+    if not isinstance(data, dict) or "v" not in data:  # a sender must say its schema version
+        raise BadMessage(f"not a valid {model.__name__}: no schema version \"v\"")
+    try:
+        return model.model_validate(data)
     except ValidationError as exc:
         raise BadMessage(f"not a valid {model.__name__}: {first_error(exc, 'payload')}") from None
 

@@ -4,6 +4,7 @@ the parts share. The parts (`hand`, `floor`, `clock`, `view`) add their handlers
 
 from __future__ import annotations
 
+import traceback
 from typing import Any, Literal, Self
 
 from controller.engine.hand import Hand, Stage
@@ -15,6 +16,7 @@ from controller.events import DeclareEvent, ShuffleEvent, TableEvent
 from controller.session.model import (
     AGGRESSIVE_KINDS,
     BETTING_KINDS,
+    COMMAND_IDS_KEPT,
     HandTrack,
     Refused,
     SessionConfig,
@@ -50,6 +52,7 @@ class SessionBase:
         self.devices = dict(snapshot.devices)
         self.draw = dict(snapshot.draw)
         self.penalties = dict(snapshot.penalties)
+        self.command_ids = list(snapshot.command_ids)
         self.track: HandTrack | None = None
         self.snapshot = snapshot
         self.events: list[TableEvent] = []  # accepted since the snapshot: the hand's story
@@ -64,12 +67,14 @@ class SessionBase:
             absent=sorted(getattr(self, "absent", set())),
             devices=dict(getattr(self, "devices", {})), draw=dict(getattr(self, "draw", {})),
             penalties=dict(getattr(self, "penalties", {})),
+            command_ids=list(getattr(self, "command_ids", [])),
         )
 
     def checkpoint(self, event: TableEvent) -> SessionSnapshot | None:
         """The snapshot the journal stores with ``event``: at every shuffle press between hands,
-        taken before the press is applied."""
-        if isinstance(event, ShuffleEvent) and self._between_hands():
+        taken before the press is applied (not for a press a hold will refuse: it changes
+        nothing, so the last hand stays in the story)."""
+        if isinstance(event, ShuffleEvent) and self._between_hands() and self.hold is None:
             return self._make_snapshot()
         return None
 
@@ -94,17 +99,29 @@ class SessionBase:
     def _dispatch_accepting(self, event: TableEvent) -> bool:
         try:
             changed = self._dispatch(event)
-        except RuleViolation:
+        except Exception:  # a refusal, or an event the session cannot apply: not accepted
             return False
         if changed:
             self.events.append(event)
+        self._remember_command(event)
         return True
+
+    def _remember_command(self, event: TableEvent) -> None:
+        if event.command_id is not None:
+            self.command_ids.append(event.command_id)
+            del self.command_ids[:-COMMAND_IDS_KEPT]
 
     # ---------------------------------------------------------------- entry point
 
     def handle(self, event: TableEvent) -> Step:
-        """Apply one event. A refused event changes nothing and says why."""
+        """Apply one event. A refused event changes nothing and says why; so does an event the
+        session cannot apply (a second wall behind the event models: never half-applied)."""
         self._out, self._sealed = [], []
+        if event.command_id is not None and event.command_id in self.command_ids:
+            # A command delivered again (a retry, a broker's redelivery): answered, not redone.
+            return Step(True, [self._event("decision", f"command {event.command_id} was "
+                                           "already applied: nothing done again")], [],
+                        changed=False)
         try:
             changed = self._dispatch(event)
         except RuleViolation as exc:
@@ -114,8 +131,15 @@ class SessionBase:
             refusal = self._event("refused", exc.reason, rule=exc.rule,
                                   seat=getattr(event, "seat", None))
             return Step(False, [refusal], [])
+        except Exception as exc:
+            self.restore_story()
+            refusal = self._event(
+                "refused", f"the table could not apply this {event.type} event "
+                f"({type(exc).__name__}): nothing changed; call the floor", rule="DESIGN")
+            return Step(False, [refusal], [], error=traceback.format_exc())
         if changed:
             self.events.append(event)
+        self._remember_command(event)
         return Step(True, self._out, self._sealed, changed=changed or bool(self._out))
 
     def restore_story(self) -> None:

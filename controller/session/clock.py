@@ -13,6 +13,11 @@ from controller.events import CommandEvent, TickEvent
 from controller.session.base import SessionBase
 from controller.session.model import Refused, TimeCall
 
+# PVB 69(9)(b)(c) penalises by hands or orbits; the book's time penalty is at most 50 minutes
+# (69(9)(e)), about four orbits at a full table. Beyond that the book's answers are elimination
+# or disqualification (69(9)(g)(h)), which are not a count of hands.
+MAX_PENALTY_HANDS = 40
+
 
 class TimeAndPenalties(SessionBase):
     """Time called on a player (RULES C1, C2) and penalties served (RULES T4)."""
@@ -112,6 +117,10 @@ class TimeAndPenalties(SessionBase):
             raise Refused("penalty: args.seat and either args.hands or args.orbits (a positive "
                           "number)", "PVB 69(12)")
         count = hands if hands is not None else (orbits or 0) * len(self.table.seats)
+        if count > MAX_PENALTY_HANDS:
+            raise Refused(f"penalty: {count} hands is more than a tournament penalty can be "
+                          f"(at most {MAX_PENALTY_HANDS}, four orbits at a full table); for more, "
+                          "the book has elimination or disqualification", "PVB 69(9)")
         total = self.penalties.get(player.player, 0) + count
         self.penalties[player.player] = total
         what = f"{orbits} orbit(s), {count} hands" if orbits else f"{count} hand(s)"

@@ -50,6 +50,12 @@ class SessionSnapshot(BaseModel):
     draw: dict[int, str] = Field(default_factory=dict)
     penalties: dict[str, int] = Field(default_factory=dict, description="Player id -> hands "
                                       "still to serve (PVB 69(12)); they follow the player")
+    command_ids: list[str] = Field(default_factory=list, description="The ids of the latest "
+                                   "remote commands applied: each acts at most once")
+
+
+# How many remote command ids a table remembers: far more than any redelivery can reach back.
+COMMAND_IDS_KEPT = 500
 
 
 # The floor's commands (`command` events; over MQTT ``table/<id>/cmd/<name>``).
@@ -67,6 +73,7 @@ class Step:
     events: list[PublicEvent] = field(default_factory=list)
     sealed: list[HandRecord] = field(default_factory=list)
     changed: bool = True  # False: the event changed nothing (a re-read, a card lifted)
+    error: str | None = None  # an event the session could not apply: the traceback, for the log
 
 
 @dataclass

@@ -111,14 +111,14 @@ class TableSession(CardReading, BettingActions, FloorCommands, TimeAndPenalties,
             waiting = f"seat {actor} is to act" if actor else "it is not finished"
             raise Refused(f"shuffle pressed during hand {self.table.hand_number}: {waiting}; "
                           "finish the hand or call the floor", "PVB 64(1)")
+        if self.hold is not None:  # refused before anything moves: the last hand stays shown
+            raise Refused(f"hand-for-hand: the table waits for the tournament director before "
+                          f"the next hand ({self.hold})", "PVB 35a")
         # Checkpoint first, whatever comes of the press: the journal stores the same snapshot
         # with it, so a restarted table and this one tell the same story.
         self.snapshot = self._make_snapshot()
         self.events = []
         self.track = None
-        if self.hold is not None:
-            raise Refused(f"hand-for-hand: the table waits for the tournament director before "
-                          f"the next hand ({self.hold})", "PVB 35a")
         self._apply_queued_seats()
         table = self.table
         table.next_positions()  # raises when fewer than two players can play

@@ -11,12 +11,13 @@ Old hands are pruned: the journal keeps the current hand and the events of the l
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
 from controller.engine.records import HandRecord
-from controller.events import TableEvent, dump_event, parse_event
+from controller.events import BadEvent, TableEvent, dump_event, parse_event
 from controller.session import SessionSnapshot
 
 SCHEMA = """
@@ -49,6 +50,7 @@ class Recovery:
     events: list[TableEvent]
     last_seq: int
     seqs: list[int]
+    skipped: list[tuple[int, str]]  # journaled lines that no longer parse: (seq, why)
 
 
 class Journal:
@@ -145,8 +147,16 @@ class Journal:
         lines = db.execute("SELECT seq, line FROM events WHERE seq >= ? ORDER BY seq",
                            (start,)).fetchall()
         last = db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0]
-        return Recovery(snapshot, [parse_event(line) for _, line in lines], int(last),
-                        [int(seq) for seq, _ in lines])
+        events, seqs, skipped = [], [], []
+        for seq, line in lines:
+            # A line journaled by an older, laxer version: skipped with the reason, never a
+            # table that cannot start.
+            try:
+                events.append(parse_event(line))
+                seqs.append(int(seq))
+            except BadEvent as exc:
+                skipped.append((int(seq), str(exc)))
+        return Recovery(snapshot, events, int(last), seqs, skipped)
 
     def undelivered(self) -> list[HandRecord]:
         rows = self._db.execute(
@@ -160,7 +170,11 @@ class Journal:
 
     def events(self) -> list[tuple[int, TableEvent]]:
         rows = self._db.execute("SELECT seq, line FROM events ORDER BY seq").fetchall()
-        return [(seq, parse_event(line)) for seq, line in rows]
+        out = []
+        for seq, line in rows:
+            with contextlib.suppress(BadEvent):  # see recovery(): such a line is skipped
+                out.append((seq, parse_event(line)))
+        return out
 
     def last_seq(self) -> int:
         return int(self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0])

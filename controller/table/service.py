@@ -64,6 +64,9 @@ class TableService:
     def _recover(self) -> TableSession:
         """The session as the journal left it: latest snapshot, then every event after it."""
         recovery = self.journal.recovery()
+        for seq, reason in recovery.skipped:
+            log.error("table %s: journal event %d is not a table event any more and is skipped "
+                      "(%s)", self.config.table_id, seq, reason)
         session = TableSession(self.config, recovery.snapshot)
         durable: list[PublicEvent] = []
         for seq, event in zip(recovery.seqs, recovery.events, strict=True):
@@ -182,7 +185,13 @@ class TableService:
             return
         seqs = self.journal.append_many(events)
         for seq, event in zip(seqs, events, strict=True):
-            self._apply(event, seq)
+            # Each journaled event is applied, whatever happened to the one before it: the live
+            # state must stay what the journal says.
+            try:
+                self._apply(event, seq)
+            except Exception:
+                log.exception("table %s: event %d (%s) could not be published",
+                              self.config.table_id, seq, event.type)
 
     def _answer(self, request: _Request) -> None:
         step = self.process(request.event)
@@ -224,6 +233,9 @@ class TableService:
                 kind="refused", text="internal error: the event was not applied, call the floor",
                 hand=session.table.hand_number,
             )])
+        if step.error is not None:
+            log.error("table %s: a %s event could not be applied and was refused:\n%s",
+                      self.config.table_id, event.type, step.error)
         # The new state goes out first: it is what every screen waits for, and the event is
         # already durable in the journal. Then the events, then the records (which cost fsyncs
         # of their own, and which a replay would seal again).

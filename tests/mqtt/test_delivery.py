@@ -59,7 +59,7 @@ def test_broker_restart_mid_session_every_record_arrives_exactly_once(
             # a command reaches it and is answered.
             assert wait_until(table.link.listening.is_set, 30), "no resubscription"
             floor = VenueClient(broker, "floor", ("table/1/reply",))
-            floor.publish(Topics(broker.plan.venue).table("1", "cmd/hello"), b'{"v": 1}',
+            floor.publish(Topics(broker.plan.venue).table("1", "cmd/hello"), b'{"v": 1, "id": "h"}',
                           correlation=b"after-restart")
             assert floor.wait(lambda ms: any(m.correlation == b"after-restart" for m in ms))
             reply = decode(CommandReply, floor.on("reply")[-1].payload)

@@ -83,8 +83,8 @@ def test_commands_are_answered_with_their_correlation_data(broker: Broker,
             assert table.memory.last.seats[4].player == "dora"
 
             # A floor decision refused by the table's rules: the rule and the reason come back.
-            floor.publish(topics.table("1", "cmd/void"), b'{"v": 1, "by": "floor:anna"}',
-                          correlation=b"c-2")
+            floor.publish(topics.table("1", "cmd/void"),
+                          b'{"v": 1, "by": "floor:anna", "id": "r2"}', correlation=b"c-2")
             reply = _reply_for(floor, b"c-2")
             assert reply.status == "error" and reply.rule == "PVB 33"
             assert "no hand is running" in (reply.reason or "")
@@ -95,14 +95,20 @@ def test_commands_are_answered_with_their_correlation_data(broker: Broker,
 
 BAD_COMMANDS: list[tuple[str, bytes, str]] = [
     ("cmd/void", b"not json at all", "malformed command"),
-    ("cmd/void", b'{"v": 2}', "malformed command"),  # another schema version
-    ("cmd/void", b'{"v": 1, "args": [1, 2]}', "malformed command"),
-    ("cmd/void", b'{"v": 1, "surprise": true}', "malformed command"),
-    ("cmd/shuffle", b'{"v": 1}', "unknown command 'shuffle'"),  # hardware has no command
-    ("cmd/card", b'{"v": 1, "args": {"zone": "seat:1", "card": "As"}}', "unknown command"),
-    ("cmd/seat", b'{"v": 1, "args": {"seat": 11, "player": "x"}}', "invalid arguments"),
-    ("cmd/level", b'{"v": 1, "args": {"level": 2, "sb": 100}}', "invalid arguments"),
-    ("cmd/penalty", b'{"v": 1, "args": {"seat": "one"}}', "penalty"),
+    ("cmd/void", b'{"v": 2, "id": "b1"}', "malformed command"),  # another schema version
+    ("cmd/void", b'{"id": "b2"}', 'no schema version "v"'),  # docs/mqtt.md: refused
+    ("cmd/void", b'{"v": 1}', "malformed command"),  # no id: it could act twice
+    ("cmd/void", b'{"v": 1, "id": "b3", "args": [1, 2]}', "malformed command"),
+    ("cmd/void", b'{"v": 1, "id": "b4", "surprise": true}', "malformed command"),
+    ("cmd/shuffle", b'{"v": 1, "id": "b5"}', "unknown command 'shuffle'"),  # no hardware
+    ("cmd/card", b'{"v": 1, "id": "b6", "args": {"zone": "seat:1", "card": "As"}}',
+     "unknown command"),
+    ("cmd/seat", b'{"v": 1, "id": "b7", "args": {"seat": 11, "player": "x"}}',
+     "invalid arguments"),
+    ("cmd/seat", b'{"v": 1, "id": "b8", "args": {"seat": 5, "player": "", "stack": 100}}',
+     "invalid arguments"),  # issue 14: an empty name once bricked the table
+    ("cmd/level", b'{"v": 1, "id": "b9", "args": {"level": 2, "sb": 100}}', "invalid arguments"),
+    ("cmd/penalty", b'{"v": 1, "id": "b10", "args": {"seat": "one"}}', "penalty"),
 ]
 
 
@@ -131,6 +137,54 @@ def test_malformed_unknown_and_refused_commands_get_errors_and_change_nothing(
         floor.close()
 
 
+def test_a_command_delivered_twice_acts_once(broker: Broker, tmp_path: Path) -> None:
+    """Issue 14: every command carries an id; the table applies an id at most once (journaled,
+    so a restart remembers it), and a redelivery is answered without acting again."""
+    topics = t(broker)
+    floor = VenueClient(broker, "floor", ("table/1/reply",))
+    penalty = b'{"v": 1, "id": "pen-1", "by": "floor:anna", "args": {"seat": 1, "hands": 2}}'
+    try:
+        with linked_table(broker, tmp_path) as table:
+            table.feed([seat(1, "ana"), seat(2, "ben")])
+            table.settle()
+            floor.publish(topics.table("1", "cmd/penalty"), penalty, correlation=b"p1")
+            assert _reply_for(floor, b"p1").status == "ok"
+            floor.publish(topics.table("1", "cmd/penalty"), penalty, correlation=b"p2")
+            again = _reply_for(floor, b"p2")
+            assert again.status == "ok" and "already applied" in (again.reason or "")
+            table.settle()
+            assert table.service.session.penalties == {"ana": 2}
+        with linked_table(broker, tmp_path) as table:  # restarted from its journal
+            floor.publish(topics.table("1", "cmd/penalty"), penalty, correlation=b"p3")
+            assert "already applied" in (_reply_for(floor, b"p3").reason or "")
+            table.settle()
+            assert table.service.session.penalties == {"ana": 2}
+    finally:
+        floor.close()
+
+
+def test_a_retained_command_is_never_applied(broker: Broker, tmp_path: Path) -> None:
+    """Issue 14: a retained void once voided a later hand after a broker restart. A command
+    left retained reaches the table again at every subscribe: it is ignored."""
+    topics = t(broker)
+    floor = VenueClient(broker, "floor", ("table/1/reply",))
+    hold = topics.table("1", "cmd/hold")
+    try:
+        with linked_table(broker, tmp_path) as table:
+            table.feed([seat(1, "ana"), seat(2, "ben")])
+            table.settle()
+        assert not floor.publish(hold, b'{"v": 1, "id": "ret-1", "args": {"reason": "x"}}',
+                                 correlation=b"r", retain=True).is_failure
+        with linked_table(broker, tmp_path) as table:  # subscribes: the broker hands it over
+            time.sleep(0.5)
+            table.settle()
+            assert table.memory.last.hold is None
+            assert not floor.on("reply")
+    finally:
+        floor.publish(hold, b"", retain=True)  # clears the retained message
+        floor.close()
+
+
 def test_unauthorised_clients_cannot_command_a_table(broker: Broker, tmp_path: Path) -> None:
     topics = t(broker)
     display = VenueClient(broker, "display", ("table/1/state",))
@@ -142,18 +196,19 @@ def test_unauthorised_clients_cannot_command_a_table(broker: Broker, tmp_path: P
             table.settle()
             before = table.memory.last
             seq = table.service.journal.last_seq()
-            command = b'{"v": 1, "args": {"seat": 3, "player": "eve", "stack": 5000}}'
+            command = (b'{"v": 1, "id": "u1", '
+                       b'"args": {"seat": 3, "player": "eve", "stack": 5000}}')
             for client in (display, other):
                 reason: ReasonCode = client.publish(topics.table("1", "cmd/seat"), command)
                 assert reason.is_failure and "authori" in str(reason).lower()
             # The clock may set levels and hand-for-hand, not seat players or void hands.
             assert clock.publish(topics.table("1", "cmd/seat"), command).is_failure
-            assert clock.publish(topics.table("1", "cmd/void"), b'{"v": 1}').is_failure
+            assert clock.publish(topics.table("1", "cmd/void"), b'{"v": 1, "id": "u2"}').is_failure
             table.settle()
             assert table.memory.last == before and table.service.journal.last_seq() == seq
             assert not clock.on("reply")
             assert not clock.publish(topics.table("1", "cmd/hold"),
-                                     b'{"v": 1, "args": {"reason": "bubble"}}',
+                                     b'{"v": 1, "id": "u3", "args": {"reason": "bubble"}}',
                                      correlation=b"h").is_failure
             assert _reply_for(clock, b"h").status == "ok"
             assert wait_until(lambda: table.memory.last.hold is not None)

@@ -573,6 +573,11 @@ def test_t4_bad_penalty_commands_are_refused(profile: str) -> None:
                                                                        hands=2)):
         step = run.feed(bad)
         assert not step.accepted and step.events[0].rule == "PVB 69(12)", bad
+    # Issue 14: a penalty beyond what the book counts in hands (PVB 69(9)) is refused.
+    for huge in (command("penalty", seat=3, hands=10**12), command("penalty", seat=3, orbits=20)):
+        step = run.feed(huge)
+        assert not step.accepted and step.events[0].rule == "PVB 69(9)", huge
+    assert run.session.penalties == {}
 
 
 # ---------------------------------------------------------------- corrections

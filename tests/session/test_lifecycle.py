@@ -127,6 +127,21 @@ def test_pvb_35a_hand_for_hand_hold_refuses_the_shuffle_with_an_event_and_led() 
     assert run.feed(shuffle()).accepted
 
 
+def test_pvb_35a_a_shuffle_refused_by_the_hold_leaves_the_finished_hand_shown() -> None:
+    """Issue 14: the refused press used to clear the last hand from the public state (its
+    board, its shown cards), which the floor needs while the room waits."""
+    run = start(three_players(), shuffle(), deal(HOLE), declare(1, "fold"),
+                command("hold", reason="hand-for-hand"))
+    run.feed(declare(2, "fold"))
+    before = run.session.state()
+    assert before.hand == 1 and before.stage == "over"
+    step = run.feed(shuffle())
+    assert not step.accepted and step.events[0].rule == "PVB 35a"
+    assert run.session.state() == before
+    run.feed(command("release"))
+    assert run.feed(shuffle()).accepted and run.session.table.hand_number == 2
+
+
 def test_pvb_64_1_shuffle_during_a_running_hand_is_refused() -> None:
     run = start(three_players(), shuffle(), deal(HOLE))
     step = run.feed(shuffle())
