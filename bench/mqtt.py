@@ -119,8 +119,8 @@ def script(seed: int, hands: int = 14) -> list[TableEvent]:
 
 # ---------------------------------------------------------------- 1. one table vs bare paho
 
-def _subscriber(port: int, venue: str, login: dict[str, str], topic: str, arrivals: Any,
-                ready: Any, stop: Any) -> None:
+def _subscriber(port: int, venue: str, login: dict[str, str], topics: list[str],
+                arrivals: Any, ready: Any, stop: Any) -> None:
     """The floor, in its own process as in a room: notes when each message arrived
     (``perf_counter`` is the system's monotonic clock, the same in every process)."""
 
@@ -134,7 +134,7 @@ def _subscriber(port: int, venue: str, login: dict[str, str], topic: str, arriva
 
     address = BrokerAddress(port=port, venue=venue)
     client = new_client("bench-subscriber", Login.model_validate(login), address)
-    client.on_connect = lambda c, *_: c.subscribe(topic, 1)
+    client.on_connect = lambda c, *_: c.subscribe([(topic, 1) for topic in topics])
     client.on_subscribe = lambda *_: ready.set()
     client.on_message = on_message
     connect(client, address)
@@ -162,16 +162,18 @@ def latency(broker: LocalBroker, events: int, tmp: Path) -> None:
     address = broker.address()
     topics = Topics(broker.plan.venue)
     topic = topics.table("1", "state")
+    # The bare reference publishes as table 2 (a client id is its login: table 1's is taken).
+    bare_topic = topics.table("2", "state")
     context = multiprocessing.get_context("spawn")
     arrivals, ready, stop = context.Queue(), context.Event(), context.Event()
     floor = broker.credentials["floor"]
     subscriber = context.Process(target=_subscriber, args=(
         broker.port, broker.plan.venue, {"username": floor.username, "password": floor.password},
-        topic, arrivals, ready, stop))
+        [topic, bare_topic], arrivals, ready, stop))
     subscriber.start()
     if not ready.wait(20):
         raise RuntimeError("the subscriber did not subscribe")
-    publisher = new_client("bench-bare", broker.login("table-1"), address)
+    publisher = new_client("table-2", broker.login("table-2"), address)
     connected = threading.Event()
     publisher.on_connect = lambda *_: connected.set()
     connect(publisher, address)
@@ -209,7 +211,7 @@ def latency(broker: LocalBroker, events: int, tmp: Path) -> None:
 
             k = len(bare_samples)
             start = time.perf_counter()
-            publisher.publish(topic, f"bare:{k:010d}".encode().ljust(size, b" "), qos=1,
+            publisher.publish(bare_topic, f"bare:{k:010d}".encode().ljust(size, b" "), qos=1,
                               retain=True)
             got = _arrival(arrivals, "bare", k)
             if got is not None:
@@ -259,13 +261,16 @@ def _states(seed: int) -> list[TableState]:
     return states
 
 
-def _worker(port: int, venue: str, logins: dict[str, dict[str, str]], tables: list[int],
-            seconds: float, tmp: str, results: Any, links_only: bool, start: Any) -> None:
+def _worker(port: int, venue: str, logins: dict[str, dict[str, str]], display: str,
+            tables: list[int], seconds: float, tmp: str, results: Any, links_only: bool,
+            start: Any) -> None:
     logging.basicConfig(level=logging.ERROR)  # a spawned process: the scripts' refusals are play
     address = BrokerAddress(port=port, venue=venue)
     topics = Topics(venue)
-    floor = Floor(address, Login.model_validate(logins["floor"]),
-                  [topics.table(str(t), "state") for t in tables], f"bench-floor-{tables[0]}")
+    # A client id is its login (broker init: use_username_as_clientid), so every worker's
+    # floor has a display login of its own.
+    floor = Floor(address, Login.model_validate(logins[display]),
+                  [topics.table(str(t), "state") for t in tables], display)
     submitted: dict[tuple[str, int], float] = {}
     lock = threading.Lock()
     running: list[tuple[TableService, TableLink, Outbox]] = []
@@ -363,9 +368,9 @@ def scale(broker: LocalBroker, counts: list[int], seconds: float, tmp: Path,
         results = context.Queue()
         start = context.Barrier(processes)
         workers = [context.Process(target=_worker, args=(
-            broker.port, broker.plan.venue, logins, group, seconds,
-            str(tmp / f"n{n}{'l' if links_only else ''}"), results, links_only, start))
-            for group in groups]
+            broker.port, broker.plan.venue, logins, "display" if k == 0 else f"display-{k + 1}",
+            group, seconds, str(tmp / f"n{n}{'l' if links_only else ''}"), results, links_only,
+            start)) for k, group in enumerate(groups)]
         cpu_before, wall_before = _cpu_seconds(broker), time.monotonic()
         for worker in workers:
             worker.start()
@@ -405,7 +410,7 @@ def main() -> None:
     # broker, not this machine's one disk taking every table's fsyncs.
     shm = Path("/dev/shm") if Path("/dev/shm").is_dir() else None
     with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory(dir=shm) as fast, \
-            LocalBroker("bench", tables=max(counts)) as broker:
+            LocalBroker("bench", tables=max(counts), displays=16) as broker:
         if "1" in parts:
             latency(broker, args.events, Path(tmp))
         if "2a" in parts:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 
@@ -38,16 +39,22 @@ def _broker_init(args: argparse.Namespace) -> int:
 
     from pydantic import ValidationError
 
+    from controller.errors import PokertableError, first_error
     from controller.mqtt.broker_init import BrokerPlan, broker_init
 
     try:
         plan = BrokerPlan(venue=args.venue, tables=args.tables, port=args.port,
-                          tls_port=args.tls_port)
+                          tls_port=args.tls_port, tls_bind=args.tls_bind)
     except ValidationError as exc:
-        print(f"broker init: {exc}", file=sys.stderr)
+        print(f"broker init: {first_error(exc, 'option')}", file=sys.stderr)
         return 2
     out = Path(args.out)
-    credentials = broker_init(plan, out)
+    try:
+        credentials = broker_init(plan, out)
+    except (PokertableError, OSError) as exc:
+        print(str(exc) if isinstance(exc, PokertableError) else f"broker init: {out}: {exc}",
+              file=sys.stderr)
+        return 2
     print(f"wrote {out}/mosquitto.conf, passwd, acl, ca.crt, server.crt/.key and "
           f"credentials.json ({len(credentials)} clients); start with: "
           f"mosquitto -c {out.resolve()}/mosquitto.conf")
@@ -237,6 +244,9 @@ def build_parser() -> argparse.ArgumentParser:
                              help="plain listener on 127.0.0.1")
     broker_init.add_argument("--tls-port", type=int, default=8883,
                              help="TLS listener for the room's LAN (default 8883)")
+    broker_init.add_argument("--tls-bind", default=None, metavar="ADDRESS",
+                             help="the IP address the TLS listener binds (the room's LAN "
+                             "interface; default: every interface)")
     broker_init.add_argument("--out", required=True, help="directory to write into")
     broker_init.set_defaults(run=_broker_init)
 
@@ -269,7 +279,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from controller.private_files import SERVICE_UMASK
+
     args = build_parser().parse_args(argv)
+    os.umask(SERVICE_UMASK)  # nothing any pokertable process writes is for other users
     code: int = args.run(args)
     return code
 

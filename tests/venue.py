@@ -51,9 +51,9 @@ class VenueClient:
     venue's root once the broker let it in, keeping every message it receives."""
 
     def __init__(self, broker: Broker, name: str | None, topics: tuple[str, ...] = ("#",),
-                 password: str | None = None) -> None:
+                 password: str | None = None, client_id: str | None = None) -> None:
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2,
-                                  client_id=f"test-{name}-{next(_CLIENT_IDS)}",
+                                  client_id=client_id or f"test-{name}-{next(_CLIENT_IDS)}",
                                   protocol=mqtt.MQTTv5)
         if name is not None:
             known = broker.credentials.get(name)

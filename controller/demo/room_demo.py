@@ -34,7 +34,7 @@ class ConsoleFloor:
         self.records = 0
         self.secrets_seen = 0  # messages on secure/ topics: the ACL keeps it at 0
         root = Topics(VENUE).root
-        self.client = new_client("demo-floor", broker.login("display"), broker.address())
+        self.client = new_client("display", broker.login("display"), broker.address())
         self.client.on_connect = lambda c, *_: c.subscribe(f"{root}/#", qos=1)
         self.client.on_message = self._on_message
         connect(self.client, broker.address())

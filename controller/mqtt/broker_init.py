@@ -7,13 +7,16 @@ writes), ``acl`` (who may read and write which topics, DESIGN.md "Secrets") and
 ``credentials.json`` (each client's username and password, for the installer: mode 0600).
 
 Mosquitto started as root drops to its own user: the files it reads are made readable to it
-(owned by the ``mosquitto`` user when it exists) and its persistence directory writable.
+(owned by the ``mosquitto`` user when it exists) and its persistence directory writable. Every
+client's id is its username (``use_username_as_clientid``), so no login can push another client
+off the broker or take over its persistent session.
 """
 
 from __future__ import annotations
 
 import base64
 import datetime
+import grp
 import hashlib
 import ipaddress
 import json
@@ -27,9 +30,11 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from controller.errors import ConfigError
 from controller.mqtt.topics import Topics
+from controller.private_files import private_dir, write_private
 
 SERVICE_CLIENTS = ("clock", "floor", "recorder", "display")
 CLOCK_COMMANDS = ("level", "hold", "release")  # the table commands the clock may send
@@ -53,12 +58,28 @@ class BrokerPlan(BaseModel):
                        description="Lower-case letters, digits and dashes: part of every topic")
     tables: int = Field(ge=1, le=500)
     port: int = Field(ge=1, le=65535, description="Plain listener on 127.0.0.1")
-    tls_port: int = Field(default=8883, ge=1, le=65535, description="TLS listener, all hosts")
+    tls_port: int = Field(default=8883, ge=1, le=65535, description="TLS listener")
+    tls_bind: str | None = Field(default=None, description="The IP address the TLS listener "
+                                 "binds (the room's LAN interface); None: every interface")
+
+    @field_validator("tls_bind")
+    @classmethod
+    def _an_ip_address(cls, value: str | None) -> str | None:
+        if value is not None:
+            ipaddress.ip_address(value)  # ValueError names the bad address
+        return value
     hostname: str = Field(default_factory=socket.gethostname,
                           description="Name in the server certificate (besides localhost)")
 
+    displays: int = Field(default=1, ge=1, le=100, description="Read-only logins for screens "
+                          "on MQTT: display, display-2, ... (one each: a client id is its login)")
+
     def clients(self) -> list[str]:
-        return [f"table-{n}" for n in range(1, self.tables + 1)] + list(SERVICE_CLIENTS)
+        return ([f"table-{n}" for n in range(1, self.tables + 1)] + list(SERVICE_CLIENTS)
+                + self.extra_displays())
+
+    def extra_displays(self) -> list[str]:
+        return [f"display-{n}" for n in range(2, self.displays + 1)]
 
 
 def password_hash(password: str, salt: bytes | None = None) -> str:
@@ -94,8 +115,9 @@ def acl_text(plan: BrokerPlan) -> str:
               f"topic write {t.table('+', 'cmd/#')}", f"topic write {t.clock('cmd/#')}", ""]
     lines += ["user recorder", f"topic read {t.table('+', 'secure/record')}",
               f"topic read {t.table('+', 'record')}", ""]
-    lines += ["user display", *[f"topic read {topic}" for topic in public_tables],
-              f"topic read {t.clock('state')}", f"topic read {t.clock('time')}", ""]
+    for display in ["display", *plan.extra_displays()]:
+        lines += [f"user {display}", *[f"topic read {topic}" for topic in public_tables],
+                  f"topic read {t.clock('state')}", f"topic read {t.clock('time')}", ""]
     return "\n".join(lines)
 
 
@@ -114,11 +136,14 @@ def conf_text(plan: BrokerPlan, out: Path) -> str:
         "log_type error",
         "log_type warning",
         "",
-        "# Local clients (the table controller on this host, tests)",
+        "# Local clients (the table controller on this host, tests). Every client's id is its",
+        "# username: no login can take over another's session or push it off the broker.",
         f"listener {plan.port} 127.0.0.1",
+        "use_username_as_clientid true",
         "",
         "# The room's LAN: TLS with the venue's own CA (ca.crt goes to every client)",
-        f"listener {plan.tls_port}",
+        f"listener {plan.tls_port}" + (f" {plan.tls_bind}" if plan.tls_bind else ""),
+        "use_username_as_clientid true",
         f"cafile {out / 'ca.crt'}",
         f"certfile {out / 'server.crt'}",
         f"keyfile {out / 'server.key'}",
@@ -145,6 +170,8 @@ def _certificates(plan: BrokerPlan) -> dict[str, bytes]:
     key = ec.generate_private_key(ec.SECP256R1())
     names: list[x509.GeneralName] = [x509.DNSName(plan.hostname), x509.DNSName("localhost"),
                                      x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]
+    if plan.tls_bind is not None:  # the tables may connect by that address
+        names.append(x509.IPAddress(ipaddress.ip_address(plan.tls_bind)))
     server = (x509.CertificateBuilder()
               .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, plan.hostname)]))
               .issuer_name(ca_name).public_key(key.public_key())
@@ -165,10 +192,23 @@ def _certificates(plan: BrokerPlan) -> dict[str, bytes]:
 
 
 def broker_init(plan: BrokerPlan, out: Path) -> dict[str, ClientCredentials]:
-    """Write the venue's broker files into ``out``; returns the credentials it generated."""
+    """Write the venue's broker files into ``out``; returns the credentials it generated.
+
+    Every file is created with its final mode and owner (`write_private`): no moment in which
+    another user could read a password or a key. Mosquitto started as root drops to the
+    ``mosquitto`` user, so ``out`` must be reachable by that user: a directory it cannot enter
+    is refused with the reason and the fix, never a broker that fails to start."""
     out = out.resolve()
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "data").mkdir(exist_ok=True)
+    broker_user = _mosquitto_user()
+    _check_directory(out, broker_user)
+    # The directory: root and the broker's group when root runs this, else the caller alone.
+    if broker_user is not None:
+        private_dir(out, 0o750)
+        os.chown(out, 0, broker_user.pw_gid)
+        os.chmod(out, 0o750)
+    else:
+        private_dir(out, 0o700)
+    data = private_dir(out / "data", 0o700)  # sessions and queued messages: records in flight
     credentials = {name: ClientCredentials(username=name, password=secrets.token_urlsafe(18))
                    for name in plan.clients()}
     files: dict[str, bytes] = {
@@ -178,24 +218,47 @@ def broker_init(plan: BrokerPlan, out: Path) -> dict[str, ClientCredentials]:
         "acl": acl_text(plan).encode(),
         **_certificates(plan),
     }
-    broker_user = _mosquitto_user()
-    for name, data in files.items():
-        path = out / name
-        path.write_bytes(data)
+    broker = (broker_user.pw_uid, broker_user.pw_gid) if broker_user is not None else None
+    for name, content in files.items():
         secret = name in ("passwd", "server.key", "ca.key")
-        # Mosquitto reads these after dropping to its own user; the CA key stays root's.
-        if broker_user is not None and name != "ca.key":
-            os.chown(path, broker_user.pw_uid, broker_user.pw_gid)
-        path.chmod(0o600 if secret else 0o644)
-    if broker_user is not None:
-        os.chown(out / "data", broker_user.pw_uid, broker_user.pw_gid)
-    else:
-        (out / "data").chmod(0o777)
-    secrets_file = out / "credentials.json"
-    secrets_file.write_text(json.dumps({k: v.model_dump() for k, v in credentials.items()},
-                                       indent=2) + "\n")
-    secrets_file.chmod(0o600)
+        # Mosquitto reads these after dropping to its own user; the CA key stays the caller's.
+        owner = broker if name != "ca.key" else None
+        write_private(out / name, content, 0o600 if secret else 0o644, owner)
+    if broker is not None:
+        os.chown(data, *broker)
+    write_private(out / "credentials.json",
+                  (json.dumps({k: v.model_dump() for k, v in credentials.items()}, indent=2)
+                   + "\n").encode(), 0o600)
     return credentials
+
+
+def _check_directory(out: Path, broker_user: pwd.struct_passwd | None) -> None:
+    """Refuse an output directory anyone may write into, and one the broker cannot reach."""
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"broker init: {out} is not a directory")
+    if out.is_dir() and out.stat().st_mode & 0o002:
+        raise ConfigError(f"broker init: {out} is writable by every user, who could replace the "
+                          "broker's password file or keys; choose a directory of your own "
+                          "(broker init creates it)")
+    if broker_user is None:
+        return
+    for parent in out.parents:
+        if not _may_enter(parent, broker_user):
+            mode = parent.stat().st_mode & 0o777
+            raise ConfigError(
+                f"broker init: Mosquitto runs as the user {broker_user.pw_name!r}, who cannot "
+                f"enter {parent} (mode {mode:o}): the broker could not read its files. Choose "
+                f"--out under a directory it can enter (e.g. /etc/pokertable/), or allow it "
+                f"with: chmod o+x {parent}")
+
+
+def _may_enter(directory: Path, user: pwd.struct_passwd) -> bool:
+    info = directory.stat()
+    if info.st_uid == user.pw_uid:
+        return bool(info.st_mode & 0o100)
+    if info.st_gid == user.pw_gid or user.pw_name in grp.getgrgid(info.st_gid).gr_mem:
+        return bool(info.st_mode & 0o010)
+    return bool(info.st_mode & 0o001)
 
 
 def _mosquitto_user() -> pwd.struct_passwd | None:

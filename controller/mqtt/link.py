@@ -90,7 +90,7 @@ class TableLink:
         self._early_acks: set[int] = set()
         self.dropped_live = 0  # live messages not sent while the broker was away
         self._client = new_client(
-            f"table-{table_id}", login, address,
+            login.username, login, address,  # the broker makes a client id its login anyway
             will=(self._topic("status"), StatusMessage(table=table_id, status="offline")))
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect

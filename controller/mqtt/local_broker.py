@@ -41,14 +41,15 @@ def mosquitto_binary() -> str:
 class LocalBroker:
     """``with LocalBroker("hall", tables=2) as broker:`` a configured, running Mosquitto."""
 
-    def __init__(self, venue: str, tables: int, directory: Path | None = None) -> None:
+    def __init__(self, venue: str, tables: int, directory: Path | None = None,
+                 displays: int = 1) -> None:
         self._owned = directory is None
         # Not a 0700 temporary directory: Mosquitto, started as root, reads its files as the
         # `mosquitto` user.
         self.root = directory or Path(tempfile.mkdtemp(prefix="pokertable-broker-"))
         self.root.chmod(0o755)
         self.plan = BrokerPlan(venue=venue, tables=tables, port=free_port(),
-                               tls_port=free_port())
+                               tls_port=free_port(), displays=displays)
         self.directory = self.root / "conf"
         self.credentials: dict[str, ClientCredentials] = broker_init(self.plan, self.directory)
         self.process: subprocess.Popen[bytes] | None = None

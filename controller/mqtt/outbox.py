@@ -15,6 +15,8 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from controller.private_files import private_file
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS outbox (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -40,7 +42,7 @@ class Outbox:
 
     def __init__(self, path: str | Path, *, keep_sent: int = 2000) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_file(self.path)  # every hole card is in here: 0600 from the start
         self.keep_sent = keep_sent  # sent ids kept, so a re-offered message is recognised
         self._lock = threading.Lock()
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)

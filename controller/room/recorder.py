@@ -24,6 +24,7 @@ from controller.engine.records import HandRecord
 from controller.mqtt.client import BrokerAddress, Login, connect, new_client
 from controller.mqtt.messages import BadMessage, SecureRecordMessage, decode
 from controller.mqtt.topics import Topics
+from controller.private_files import private_file
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +36,8 @@ CREATE TABLE IF NOT EXISTS records (
     table_id TEXT NOT NULL,
     hand INTEGER NOT NULL,
     received REAL NOT NULL,
-    record TEXT NOT NULL
+    record TEXT NOT NULL,
+    sent REAL
 );
 """
 
@@ -43,21 +45,24 @@ CREATE TABLE IF NOT EXISTS records (
 class RecordStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_file(self.path)  # every hole card is in here: 0600 from the start
         self._lock = threading.Lock()
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(records)")}
+        if "sent" not in columns:  # a store from before the table's send time was kept
+            self._db.execute("ALTER TABLE records ADD COLUMN sent REAL")
 
     def add(self, message: SecureRecordMessage, received: float) -> bool:
         """Keep the record; False if its id is already here (a duplicate delivery)."""
         with self._lock:
             cursor = self._db.execute(
-                "INSERT OR IGNORE INTO records (id, table_id, hand, received, record) "
-                "VALUES (?, ?, ?, ?, ?)",
+                "INSERT OR IGNORE INTO records (id, table_id, hand, received, record, sent) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
                 (message.id, message.table, message.hand, received,
-                 message.record.model_dump_json()))
+                 message.record.model_dump_json(), message.sent))
             return cursor.rowcount == 1
 
     def records(self, table: str | None = None) -> list[HandRecord]:
@@ -74,6 +79,14 @@ class RecordStore:
                 "SELECT id, table_id, hand, received FROM records ORDER BY rowid").fetchall()
         return [(str(i), str(t), int(h), float(r)) for i, t, h, r in rows]
 
+    def sent_times(self) -> dict[int, float]:
+        """Hand -> when its table sent the record (the table's clock), for every record that
+        says so."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT hand, sent FROM records WHERE sent IS NOT NULL").fetchall()
+        return {int(hand): float(sent) for hand, sent in rows}
+
     def ids(self) -> list[str]:
         with self._lock:
             return [row[0] for row in self._db.execute("SELECT id FROM records ORDER BY rowid")]
@@ -85,7 +98,7 @@ class RecordStore:
 
 class Recorder:
     def __init__(self, address: BrokerAddress, login: Login, store: RecordStore,
-                 *, client_id: str = "recorder") -> None:
+                 *, client_id: str | None = None) -> None:
         self.address = address
         self.store = store
         self.topics = Topics(address.venue)
@@ -94,7 +107,9 @@ class Recorder:
         self.duplicates = 0
         self.rejected = 0
         self._stored = threading.Condition()
-        self._client = new_client(client_id, login, address, clean_start=False,
+        # Its persistent session is kept under its client id, which the broker ties to the
+        # login (use_username_as_clientid): no other login can take it over or wipe it.
+        self._client = new_client(client_id or login.username, login, address, clean_start=False,
                                   session_expiry=SESSION_EXPIRY)
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = lambda *_: self.connected.clear()

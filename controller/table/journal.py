@@ -18,6 +18,7 @@ from pathlib import Path
 
 from controller.engine.records import HandRecord
 from controller.events import BadEvent, TableEvent, dump_event, parse_event
+from controller.private_files import private_file
 from controller.session import SessionSnapshot
 
 SCHEMA = """
@@ -58,7 +59,7 @@ class Journal:
         self.path = Path(path)
         self.keep_hands = keep_hands
         self.keep_records = keep_records
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_file(self.path)  # every hole card is in here: 0600 from the start
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")

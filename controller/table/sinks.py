@@ -15,21 +15,25 @@ from pathlib import Path
 from typing import TextIO
 
 from controller.engine.records import HandRecord
+from controller.private_files import private_dir, private_file, write_private
 from controller.session.outputs import PublicEvent, TableState
 
 
 class FileSink:
     def __init__(self, directory: str | Path, echo: TextIO | None = None) -> None:
-        self.directory = Path(directory)
-        self.directory.mkdir(parents=True, exist_ok=True)
-        self._events = (self.directory / "events.jsonl").open("a", encoding="utf-8")
-        self._records = (self.directory / "records.jsonl").open("a", encoding="utf-8")
+        self.directory = private_dir(Path(directory), 0o750)
+        # Public events and the state may be read by the group (a screen's user); the records
+        # hold every hole card: the owner's alone.
+        events = private_file(self.directory / "events.jsonl", 0o640)
+        records = private_file(self.directory / "records.jsonl", 0o600)
+        self._events = events.open("a", encoding="utf-8")
+        self._records = records.open("a", encoding="utf-8")
         self._echo = echo
 
     def state(self, state: TableState) -> None:
         path = self.directory / "state.json"
         temporary = path.with_suffix(".tmp")
-        temporary.write_text(state.model_dump_json(), encoding="utf-8")
+        write_private(temporary, state.model_dump_json().encode(), 0o640)
         os.replace(temporary, path)
 
     def event(self, event: PublicEvent) -> None:
