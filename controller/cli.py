@@ -44,7 +44,8 @@ def _broker_init(args: argparse.Namespace) -> int:
 
     try:
         plan = BrokerPlan(venue=args.venue, tables=args.tables, port=args.port,
-                          tls_port=args.tls_port, tls_bind=args.tls_bind)
+                          tls_port=args.tls_port, tls_bind=args.tls_bind,
+                          displays=args.displays)
     except ValidationError as exc:
         print(f"broker init: {first_error(exc, 'option')}", file=sys.stderr)
         return 2
@@ -247,6 +248,9 @@ def build_parser() -> argparse.ArgumentParser:
     broker_init.add_argument("--tls-bind", default=None, metavar="ADDRESS",
                              help="the IP address the TLS listener binds (the room's LAN "
                              "interface; default: every interface)")
+    broker_init.add_argument("--displays", type=int, default=1,
+                             help="read-only logins for screens on MQTT (display, display-2, "
+                             "...): one connection each")
     broker_init.add_argument("--out", required=True, help="directory to write into")
     broker_init.set_defaults(run=_broker_init)
 

@@ -100,7 +100,9 @@ def acl_text(plan: BrokerPlan) -> str:
         lines += [f"user table-{n}"]
         lines += [f"topic write {t.table(table, leaf)}" for leaf in
                   ("status", "state", "event", "record", "secure/record", "reply")]
-        lines += [f"topic read {t.table(table, 'cmd/#')}", f"topic read {t.clock('state')}",
+        lines += [f"topic read {t.table(table, 'cmd/#')}", f"topic read {t.table(table, 'ack')}",
+                  f"topic read {t.service('recorder', 'status')}",
+                  f"topic read {t.clock('state')}",
                   f"topic read {t.clock('time')}", ""]
     public_tables = [t.table("+", leaf) for leaf in ("status", "state", "event", "record")]
     lines += ["user clock", f"topic write {t.clock('state')}", f"topic write {t.clock('time')}",
@@ -110,11 +112,16 @@ def acl_text(plan: BrokerPlan) -> str:
               *[f"topic write {t.table('+', f'cmd/{name}')}" for name in CLOCK_COMMANDS],
               f"topic read {t.table('+', 'reply')}", ""]
     lines += ["user floor", *[f"topic read {topic}" for topic in public_tables],
+              f"topic read {t.service('recorder', 'status')}",
               f"topic read {t.table('+', 'reply')}", f"topic read {t.clock('state')}",
               f"topic read {t.clock('time')}", f"topic read {t.clock('reply')}",
               f"topic write {t.table('+', 'cmd/#')}", f"topic write {t.clock('cmd/#')}", ""]
+    # The keeper of hands: full records and the durable events in, its acknowledgements out
+    # (only the recorder may tell a table that something is kept).
     lines += ["user recorder", f"topic read {t.table('+', 'secure/record')}",
-              f"topic read {t.table('+', 'record')}", ""]
+              f"topic read {t.table('+', 'record')}", f"topic read {t.table('+', 'event')}",
+              f"topic write {t.table('+', 'ack')}",
+              f"topic write {t.service('recorder', 'status')}", ""]
     for display in ["display", *plan.extra_displays()]:
         lines += [f"user {display}", *[f"topic read {topic}" for topic in public_tables],
                   f"topic read {t.clock('state')}", f"topic read {t.clock('time')}", ""]

@@ -4,9 +4,11 @@ command topics that reach the table.
 Out: ``status`` (retained ``online``; ``offline`` as Last Will and on a clean stop), ``state``
 (retained, every change), ``event`` (public events), ``record`` (public part of each hand) and
 ``secure/record`` (the full hand, for the recorder). Records, irregularities and eliminations go
-through the durable `Outbox` and leave it only when the broker acknowledged them; everything
-else is live and simply not sent while the broker is away (the retained state catches a
-reconnecting display up at once). The table never waits for the broker.
+through the durable `Outbox`: the full record and the durable events leave it only when the
+recorder says it stored them (``ack``), and go out again at every reconnect until it does;
+the public record leaves at the broker's PUBACK. Everything else is live and simply not sent
+while the broker is away (the retained state catches a reconnecting display up at once). The
+table never waits for the broker.
 
 In: ``cmd/<name>`` (validated `CommandRequest`, a known command, then the table's own rules
 decide; the answer goes to ``reply`` with the request's correlation data; a retained command is
@@ -44,9 +46,11 @@ from controller.mqtt.messages import (
     CommandReply,
     CommandRequest,
     EventMessage,
+    KeptMessage,
     Message,
     RecordMessage,
     SecureRecordMessage,
+    ServiceStatus,
     StateMessage,
     StatusMessage,
     decode,
@@ -89,6 +93,7 @@ class TableLink:
         self._inflight: dict[int, int] = {}  # paho mid -> outbox seq
         self._early_acks: set[int] = set()
         self.dropped_live = 0  # live messages not sent while the broker was away
+        self.kept = 0  # outbox messages the recorder confirmed
         self._client = new_client(
             login.username, login, address,  # the broker makes a client id its login anyway
             will=(self._topic("status"), StatusMessage(table=table_id, status="offline")))
@@ -139,7 +144,7 @@ class TableLink:
         message = EventMessage(table=self.table_id, id=event.id, sent=self._clock(),
                                event=event)
         if event.id is not None:  # an irregularity, a decision, an elimination: durable
-            self.outbox.put([(event.id, self._topic("event"), encode(message))])
+            self.outbox.put([(event.id, self._topic("event"), encode(message), True)])
             self.flush()
         else:
             self._live(self._topic("event"), encode(message))
@@ -147,7 +152,8 @@ class TableLink:
     def recovered(self, events: list[PublicEvent]) -> None:
         new = self.outbox.put([
             (e.id, self._topic("event"),
-             encode(EventMessage(table=self.table_id, id=e.id, sent=self._clock(), event=e)))
+             encode(EventMessage(table=self.table_id, id=e.id, sent=self._clock(), event=e)),
+             True)
             for e in events if e.id is not None
         ])
         if new:
@@ -162,8 +168,9 @@ class TableLink:
                                record=record.public())
         full = SecureRecordMessage(id=key, table=record.table, hand=record.hand, sent=now,
                                    record=record)
-        self.outbox.put([(key, self._topic("record"), encode(public)),
-                         (key, self._topic("secure/record"), encode(full))])
+        # The full record waits for the recorder's word; the public copy is done at PUBACK.
+        self.outbox.put([(key, self._topic("record"), encode(public), False),
+                         (key, self._topic("secure/record"), encode(full), True)])
         self.flush()
 
     def _live(self, topic: str, payload: bytes, retain: bool = False) -> None:
@@ -219,8 +226,12 @@ class TableLink:
         with self._ack_lock:  # whatever was in flight goes again (receivers drop duplicates)
             self._inflight.clear()
             self._early_acks.clear()
-        client.subscribe([(self._topic("cmd/+"), 1), (self.topics.clock("state"), 1),
-                          (self.topics.clock("time"), 0)])
+        client.subscribe([(self._topic("cmd/+"), 1), (self._topic("ack"), 1),
+                          (self.topics.service("recorder", "status"), 1),
+                          (self.topics.clock("state"), 1), (self.topics.clock("time"), 0)])
+        # What the broker took before but the recorder never confirmed goes out again: the
+        # broker may have lost it (the recorder drops what it already has).
+        self.outbox.resend_unkept()
         client.publish(self._topic("status"),
                        encode(StatusMessage(table=self.table_id, status="online")),
                        qos=1, retain=True)
@@ -249,12 +260,23 @@ class TableLink:
                 self.clock_offset = decode(ClockTime, message.payload).now - self._clock()
             elif message.topic.startswith(self._topic("cmd/")):
                 self._command(message)
+            elif message.topic == self._topic("ack"):
+                kept = decode(KeptMessage, message.payload)
+                self.kept += self.outbox.mark_kept(kept.ids)
+            elif message.topic == self.topics.service("recorder", "status"):
+                self._recorder_status(decode(ServiceStatus, message.payload))
         except BadMessage as exc:
             log.warning("table %s: ignored a message on %s: %s", self.table_id, message.topic,
                         exc)
         except Exception:  # a bad message never stops the network thread
             log.exception("table %s: a message on %s could not be handled", self.table_id,
                           message.topic)
+
+    def _recorder_status(self, status: ServiceStatus) -> None:
+        """The recorder is (back) online: what it never confirmed may be lost on the broker's
+        side (a crash, persistence gone), so it goes again; the recorder drops what it has."""
+        if status.status == "online" and self.outbox.resend_unkept():
+            self.flush()
 
     def _clock_state(self, payload: bytes | bytearray) -> None:
         clock = decode(ClockState, payload)

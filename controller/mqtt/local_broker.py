@@ -101,6 +101,17 @@ class LocalBroker:
             self.process.wait(10)
             self.process = None
 
+    def kill(self, forget: bool = False) -> None:
+        """SIGKILL: whatever Mosquitto held in memory since its last autosave is gone; with
+        ``forget`` its persistence directory too (a broker rebuilt from scratch)."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(10)
+            self.process = None
+        if forget:
+            for path in (self.directory / "data").iterdir():
+                path.unlink()
+
     def __enter__(self) -> LocalBroker:
         self.start()
         return self

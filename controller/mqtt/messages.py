@@ -37,6 +37,15 @@ class StatusMessage(Message):
     status: Literal["online", "offline"]
 
 
+class ServiceStatus(Message):
+    """``<service>/status`` (the recorder's; the clock's and the floor's to come), retained;
+    ``offline`` is also the service's Last Will. Tables resend what the recorder has not
+    confirmed when it comes online."""
+
+    service: Literal["recorder", "clock", "floor"]
+    status: Literal["online", "offline"]
+
+
 class StateMessage(Message):
     """``table/<id>/state``, retained: the public table state (never a hidden hole card)."""
 
@@ -80,6 +89,14 @@ class SecureRecordMessage(Message):
     hand: int
     sent: float
     record: HandRecord
+
+
+class KeptMessage(Message):
+    """``table/<id>/ack``, from the recorder alone to that table alone: these ids (full records,
+    durable events) are stored; the table may let them go from its outbox."""
+
+    table: str
+    ids: list[str] = Field(min_length=1, max_length=1000)
 
 
 class CommandRequest(Message):
@@ -149,10 +166,27 @@ def schemas() -> dict[str, dict[str, Any]]:
 
 
 PAYLOADS: tuple[type[Message], ...] = (
-    StatusMessage, StateMessage, EventMessage, RecordMessage, SecureRecordMessage,
-    CommandRequest, CommandReply, ClockState, ClockTime,
+    StatusMessage, StateMessage, EventMessage, RecordMessage, SecureRecordMessage, KeptMessage,
+    ServiceStatus, CommandRequest, CommandReply, ClockState, ClockTime,
 )
 
-__all__ = ["PAYLOADS", "SCHEMA_VERSION", "BadMessage", "ClockState", "ClockTime",
-           "CommandReply", "CommandRequest", "EventMessage", "Message", "RecordMessage",
-           "SecureRecordMessage", "StateMessage", "StatusMessage", "decode", "encode", "schemas"]
+__all__ = [
+    "PAYLOADS",
+    "SCHEMA_VERSION",
+    "BadMessage",
+    "ClockState",
+    "ClockTime",
+    "CommandReply",
+    "CommandRequest",
+    "EventMessage",
+    "KeptMessage",
+    "Message",
+    "RecordMessage",
+    "SecureRecordMessage",
+    "ServiceStatus",
+    "StateMessage",
+    "StatusMessage",
+    "decode",
+    "encode",
+    "schemas",
+]

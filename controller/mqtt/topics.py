@@ -20,8 +20,12 @@ class Topics:
         return f"{ROOT}/{self.venue}"
 
     def table(self, table: str, leaf: str) -> str:
-        """``leaf``: status, state, event, record, secure/record, reply, cmd/<name>."""
+        """``leaf``: status, state, event, record, secure/record, ack, reply, cmd/<name>."""
         return f"{self.root}/table/{table}/{leaf}"
+
+    def service(self, name: str, leaf: str) -> str:
+        """A central service's topic: ``recorder/status``."""
+        return f"{self.root}/{name}/{leaf}"
 
     def clock(self, leaf: str) -> str:
         """``leaf``: state, time, cmd/<name>, reply."""

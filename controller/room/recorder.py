@@ -1,15 +1,18 @@
-"""The hand-history recorder: takes every table's full hand records off the broker and keeps
-each hand exactly once.
+"""The hand-history recorder: takes every table's full hand records and durable events (alerts,
+floor decisions, eliminations) off the broker and keeps each exactly once.
 
 It logs in as ``recorder`` (the only client the ACL lets read ``secure/record``), with a
 persistent session (clean start off, a week's session expiry): records published while it is
 away wait on the broker. A record is on disk (SQLite, ``synchronous=FULL``) before paho sends the
-PUBACK, and a record id it already has is dropped, so the tables' at-least-once delivery becomes
-exactly once here.
+PUBACK, and before the recorder tells the table on ``table/<id>/ack`` that it has it: only then
+does the table let it go from its outbox (end to end: the broker losing a message cannot lose a
+hand). An id it already has is dropped and acknowledged again, so the tables' at-least-once
+delivery becomes exactly once here.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sqlite3
 import threading
@@ -22,9 +25,18 @@ from paho.mqtt.reasoncodes import ReasonCode
 
 from controller.engine.records import HandRecord
 from controller.mqtt.client import BrokerAddress, Login, connect, new_client
-from controller.mqtt.messages import BadMessage, SecureRecordMessage, decode
+from controller.mqtt.messages import (
+    BadMessage,
+    EventMessage,
+    KeptMessage,
+    SecureRecordMessage,
+    ServiceStatus,
+    decode,
+    encode,
+)
 from controller.mqtt.topics import Topics
 from controller.private_files import private_file
+from controller.session.outputs import PublicEvent
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +50,13 @@ CREATE TABLE IF NOT EXISTS records (
     received REAL NOT NULL,
     record TEXT NOT NULL,
     sent REAL
+);
+CREATE TABLE IF NOT EXISTS events (
+    id TEXT PRIMARY KEY,
+    table_id TEXT NOT NULL,
+    hand INTEGER NOT NULL,
+    received REAL NOT NULL,
+    event TEXT NOT NULL
 );
 """
 
@@ -79,6 +98,25 @@ class RecordStore:
                 "SELECT id, table_id, hand, received FROM records ORDER BY rowid").fetchall()
         return [(str(i), str(t), int(h), float(r)) for i, t, h, r in rows]
 
+    def add_event(self, message: EventMessage, received: float) -> bool:
+        """Keep a durable event; False if its id is already here."""
+        assert message.id is not None
+        with self._lock:
+            cursor = self._db.execute(
+                "INSERT OR IGNORE INTO events (id, table_id, hand, received, event) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (message.id, message.table, message.event.hand, received,
+                 message.event.model_dump_json()))
+            return cursor.rowcount == 1
+
+    def events(self, table: str | None = None) -> list[PublicEvent]:
+        """The durable events kept (irregularities, decisions, eliminations), in arrival order."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT event FROM events WHERE ? IS NULL OR table_id = ? ORDER BY rowid",
+                (table, table)).fetchall()
+        return [PublicEvent.model_validate_json(row[0]) for row in rows]
+
     def sent_times(self) -> dict[int, float]:
         """Hand -> when its table sent the record (the table's clock), for every record that
         says so."""
@@ -109,8 +147,11 @@ class Recorder:
         self._stored = threading.Condition()
         # Its persistent session is kept under its client id, which the broker ties to the
         # login (use_username_as_clientid): no other login can take it over or wipe it.
+        self._status = self.topics.service("recorder", "status")
         self._client = new_client(client_id or login.username, login, address, clean_start=False,
-                                  session_expiry=SESSION_EXPIRY)
+                                  session_expiry=SESSION_EXPIRY,
+                                  will=(self._status, ServiceStatus(service="recorder",
+                                                                    status="offline")))
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = lambda *_: self.connected.clear()
         self._client.on_message = self._on_message
@@ -120,6 +161,12 @@ class Recorder:
         return self
 
     def close(self) -> None:
+        if self.connected.is_set():
+            info = self._client.publish(
+                self._status, encode(ServiceStatus(service="recorder", status="offline")),
+                qos=1, retain=True)
+            with contextlib.suppress(RuntimeError, ValueError):  # gone: the Will says it
+                info.wait_for_publish(2.0)
         self._client.disconnect()
         self._client.loop_stop()
 
@@ -133,10 +180,28 @@ class Recorder:
         if reason.is_failure:
             log.error("recorder: the broker refused the connection: %s", reason)
             return
-        client.subscribe(self.topics.table("+", "secure/record"), qos=1)
+        client.subscribe([(self.topics.table("+", "secure/record"), 1),
+                          (self.topics.table("+", "event"), 1)])
+        # Subscribed first (the broker keeps one client's packets in order), then online: the
+        # tables answer it by sending again whatever the recorder has not confirmed, which a
+        # broker that lost its persistence no longer holds.
+        client.publish(self._status, encode(ServiceStatus(service="recorder", status="online")),
+                       qos=1, retain=True)
+        log.info("recorder: connected to %s:%d, %d records kept so far", self.address.host,
+                 self.address.port, len(self.store.ids()))
         self.connected.set()
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        try:
+            if message.topic.endswith("/secure/record"):
+                self._record(message)
+            elif message.topic.endswith("/event"):
+                self._event(message)
+        except Exception:  # one bad message never stops the recorder
+            self.rejected += 1
+            log.exception("recorder: a message on %s could not be kept", message.topic)
+
+    def _record(self, message: mqtt.MQTTMessage) -> None:
         self.received += 1
         try:
             record = decode(SecureRecordMessage, message.payload)
@@ -144,17 +209,46 @@ class Recorder:
             self.rejected += 1
             log.warning("recorder: ignored a message on %s: %s", message.topic, exc)
             return
-        if message.topic != self.topics.table(record.table, "secure/record"):
-            # The ACL lets a table write only its own subtree: the topic vouches for the table.
-            self.rejected += 1
-            log.warning("recorder: a record of table %s arrived on %s: ignored", record.table,
-                        message.topic)
+        if not self._from_its_table(message.topic, record.table, "secure/record"):
             return
-        if not self.store.add(record, time.time()):
+        if self.store.add(record, time.time()):
+            log.info("recorder: kept table %s hand %d (%s)", record.table, record.hand,
+                     record.id)
+        else:
             self.duplicates += 1
             log.info("recorder: %s again: a duplicate, dropped", record.id)
+        self._acknowledge(record.table, record.id)
         with self._stored:
             self._stored.notify_all()
+
+    def _event(self, message: mqtt.MQTTMessage) -> None:
+        try:
+            event = decode(EventMessage, message.payload)
+        except BadMessage as exc:
+            self.rejected += 1
+            log.warning("recorder: ignored a message on %s: %s", message.topic, exc)
+            return
+        if event.id is None:
+            return  # a live event: the tables' state tells it, nothing to keep
+        self.received += 1
+        if not self._from_its_table(message.topic, event.table, "event"):
+            return
+        if not self.store.add_event(event, time.time()):
+            self.duplicates += 1
+        self._acknowledge(event.table, event.id)
+
+    def _from_its_table(self, topic: str, table: str, leaf: str) -> bool:
+        if topic == self.topics.table(table, leaf):
+            return True
+        # The ACL lets a table write only its own subtree: the topic vouches for the table.
+        self.rejected += 1
+        log.warning("recorder: a message of table %s arrived on %s: ignored", table, topic)
+        return False
+
+    def _acknowledge(self, table: str, message_id: str) -> None:
+        """Stored (and on disk): the table may let it go."""
+        self._client.publish(self.topics.table(table, "ack"),
+                             encode(KeptMessage(table=table, ids=[message_id])), qos=1)
 
 
 __all__ = ["RecordStore", "Recorder"]

@@ -39,15 +39,17 @@ def test_acl_writes_client_by_client(broker: Broker, topics: Topics) -> None:
         "table-1": [(t.table("1", leaf), True) for leaf in
                     ("status", "state", "event", "record", "secure/record", "reply")]
         + [(t.table("2", "state"), False), (t.table("1", "cmd/void"), False),
-           (t.clock("state"), False), (t.table("2", "secure/record"), False)],
+           (t.clock("state"), False), (t.table("2", "secure/record"), False),
+           (t.table("1", "ack"), False)],  # only the recorder may say a record is kept
         "clock": [(t.clock("state"), True), (t.clock("time"), True),
                   (t.table("1", "cmd/hold"), True), (t.table("2", "cmd/level"), True),
                   (t.table("1", "cmd/release"), True), (t.table("1", "cmd/void"), False),
                   (t.table("1", "cmd/seat"), False), (t.table("1", "state"), False)],
         "floor": [(t.table("1", "cmd/void"), True), (t.table("2", "cmd/award"), True),
                   (t.clock("cmd/level"), True), (t.table("1", "state"), False),
-                  (t.clock("state"), False)],
-        "recorder": [(t.table("1", "cmd/void"), False), (t.table("1", "record"), False)],
+                  (t.clock("state"), False), (t.table("1", "ack"), False)],
+        "recorder": [(t.table("1", "cmd/void"), False), (t.table("1", "record"), False),
+                     (t.table("1", "ack"), True), (t.table("2", "ack"), True)],
         "display": [(t.table("1", "cmd/void"), False), (t.table("1", "state"), False),
                     (t.clock("cmd/level"), False)],
     }
@@ -71,6 +73,7 @@ def test_acl_reads_client_by_client(broker: Broker, topics: Topics) -> None:
                   ("status", "state", "event", "record", "secure/record", "reply")],
         floor: [t.table("1", "cmd/void"), t.table("2", "cmd/void"), t.clock("cmd/level")],
         clock: [t.clock("state"), t.clock("time")],
+        readers["recorder"]: [t.table("1", "ack")],
     }
     for writer, written in published.items():
         for topic in written:
@@ -79,9 +82,10 @@ def test_acl_reads_client_by_client(broker: Broker, topics: Topics) -> None:
     clock_public = {t.clock("state"), t.clock("time")}
     expected = {
         "display": public | clock_public,
-        "recorder": {t.table("1", "secure/record"), t.table("1", "record")},
+        "recorder": {t.table("1", "secure/record"), t.table("1", "record"),
+                     t.table("1", "event")},
         "floor": public | {t.table("1", "reply")} | clock_public,
-        "table-1": {t.table("1", "cmd/void")} | clock_public,
+        "table-1": {t.table("1", "cmd/void"), t.table("1", "ack")} | clock_public,
         "table-2": {t.table("2", "cmd/void")} | clock_public,
         "clock": public | {t.table("1", "reply"), t.clock("cmd/level")},
     }

@@ -147,3 +147,43 @@ def test_controller_sigkill_with_a_record_in_the_outbox_delivers_it_once_after_r
         recorder.close()
         store.close()
         status.close()
+
+
+def test_broker_killed_and_rebuilt_while_the_recorder_is_away_loses_no_record(
+        broker: Broker, tmp_path: Path) -> None:
+    """Issue 14: the table used to drop a record at the broker's PUBACK; a broker SIGKILLed
+    before its autosave then lost what it held for the absent recorder (3 of 3 records). Now a
+    record leaves the outbox only when the recorder says it has it."""
+    store = RecordStore(tmp_path / "records.db")
+    recorder = Recorder(address(broker), login(broker, "recorder"), store).start()
+    assert recorder.connected.wait(5)
+    recorder.close()  # away; its session waits on the broker, in memory
+    try:
+        with linked_table(broker, tmp_path / "table") as table:
+            table.feed(played_session(5, seed=4))
+            table.settle()
+            sealed = [r.hand for r in table.service.journal.records()]
+            assert len(sealed) >= 3
+            # The broker took every message (PUBACK), yet the full records and the durable
+            # events wait in the outbox for the recorder's word.
+            assert wait_until(lambda: table.outbox.count_unsent() == 0)
+            waiting = table.outbox.count_pending()
+            assert waiting >= len(sealed)
+
+            broker.kill(forget=True)  # no autosave, and its persistence is gone too
+            broker.start()
+            assert wait_until(table.link.listening.is_set, 30), "the table did not come back"
+            assert table.outbox.count_pending() == waiting  # still held: nobody confirmed
+
+            back = Recorder(address(broker), login(broker, "recorder"), store).start()
+            try:
+                assert back.wait_for(len(sealed), timeout=30), "records lost"
+                assert wait_until(lambda: table.outbox.count_pending() == 0, 30)
+            finally:
+                back.close()
+        ids = store.ids()
+        assert len(ids) == len(set(ids)) == len(sealed)  # every record exactly once
+        assert [r.hand for r in store.records("1")] == sealed
+        assert store.events("1"), "the durable events were kept too"
+    finally:
+        store.close()

@@ -72,6 +72,8 @@ def test_a_record_for_another_table_or_garbage_is_not_kept(room: Room) -> None:
     # table-1 may write only its own subtree, so it can only lie in the payload.
     assert not room.table.publish(room.topic, encode(message("2", record, 1.0))).is_failure
     assert not room.table.publish(room.topic, b'{"v": 1, "id": "x"').is_failure
-    assert wait_until(lambda: room.recorder.received >= 2)
-    assert room.store.ids() == []
+    assert wait_until(lambda: room.recorder.rejected >= 2)
+    # (The recorder's session is one per login: a record an earlier test left unacknowledged
+    # may arrive too, and is rightly kept. Nothing of table 2 or the garbage is.)
+    assert not [i for i in room.store.ids() if not i.startswith("1:")]
     assert room.recorder.rejected == 2
