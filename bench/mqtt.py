@@ -42,6 +42,7 @@ from controller.mqtt.local_broker import LocalBroker
 from controller.mqtt.messages import StateMessage, decode
 from controller.mqtt.outbox import Outbox
 from controller.mqtt.topics import Topics
+from controller.room.recorder import Recorder, RecordStore
 from controller.session import SessionConfig, Step, TableSession
 from controller.session.outputs import TableState
 from controller.table.journal import Journal
@@ -117,6 +118,16 @@ def script(seed: int, hands: int = 14) -> list[TableEvent]:
     return [parse_event(raw) for raw in played_session(hands, seed=seed, players=6)]
 
 
+def _recorder(port: int, venue: str, login: dict[str, str], db: str, stop: Any) -> None:
+    logging.basicConfig(level=logging.ERROR)
+    store = RecordStore(db)
+    recorder = Recorder(BrokerAddress(port=port, venue=venue), Login.model_validate(login),
+                        store).start()
+    stop.wait()
+    recorder.close()
+    store.close()
+
+
 # ---------------------------------------------------------------- 1. one table vs bare paho
 
 def _subscriber(port: int, venue: str, login: dict[str, str], topics: list[str],
@@ -186,6 +197,7 @@ def latency(broker: LocalBroker, events: int, tmp: Path) -> None:
     fsync_samples: list[float] = []
     sizes: list[int] = []
     seed = 2
+    kept = waiting = 0
     while len(table_samples) < events:  # one played session per table run, until enough
         service, link, outbox = _table(address, broker.login("table-1"), "1",
                                        tmp / f"table-1-{seed}")
@@ -220,6 +232,9 @@ def latency(broker: LocalBroker, events: int, tmp: Path) -> None:
             start = time.perf_counter()
             reference.append(event)
             fsync_samples.append(time.perf_counter() - start)
+        time.sleep(0.2)  # the recorder's last acknowledgements
+        kept += link.kept
+        waiting += outbox.count_pending()
         link.close()
         service.close()
         outbox.close()
@@ -247,6 +262,8 @@ def latency(broker: LocalBroker, events: int, tmp: Path) -> None:
           f"{f99:>9.2f}")
     print(f"   p99 ratio to bare (target at most 2x): MQTT side {l99 / b99:.1f}x, "
           f"whole table {t99 / b99:.1f}x")
+    print(f"   the recorder acknowledged {kept} outbox messages end to end meanwhile; "
+          f"{waiting} still waiting when each run closed")
 
 
 # ---------------------------------------------------------------- 2. N tables at 10 events/s
@@ -401,6 +418,8 @@ def main() -> None:
                         help="seconds per N in part 2")
     parser.add_argument("--part", choices=["1", "2a", "2b"], action="append",
                         help="run only these parts (default: all)")
+    parser.add_argument("--no-recorder", action="store_true",
+                        help="no recorder: nothing acknowledges the tables' records")
     args = parser.parse_args()
     parts = args.part or ["1", "2a", "2b"]
     logging.basicConfig(level=logging.ERROR)  # the scripts' refusals are part of the play
@@ -411,12 +430,25 @@ def main() -> None:
     shm = Path("/dev/shm") if Path("/dev/shm").is_dir() else None
     with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory(dir=shm) as fast, \
             LocalBroker("bench", tables=max(counts), displays=16) as broker:
+        # The recorder runs as in a room, in its own process: it keeps every full record and
+        # durable event and acknowledges each to its table (end to end), so the tables' outboxes
+        # see the acknowledgements' traffic and writes while they play.
+        context = multiprocessing.get_context("spawn")
+        recorder_stop = context.Event()
+        recorder = context.Process(target=_recorder, args=(
+            broker.port, broker.plan.venue, broker.credentials["recorder"].model_dump(),
+            str(Path(tmp) / "records.db"), recorder_stop))
+        if not args.no_recorder:
+            recorder.start()
         if "1" in parts:
             latency(broker, args.events, Path(tmp))
         if "2a" in parts:
             scale(broker, counts, args.seconds, Path(fast), links_only=False)
         if "2b" in parts:
             scale(broker, counts, args.seconds, Path(fast), links_only=True)
+        recorder_stop.set()
+        if not args.no_recorder:
+            recorder.join(10)
 
 
 if __name__ == "__main__":

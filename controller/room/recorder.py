@@ -13,6 +13,7 @@ delivery becomes exactly once here.
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import sqlite3
 import threading
@@ -222,6 +223,13 @@ class Recorder:
             self._stored.notify_all()
 
     def _event(self, message: mqtt.MQTTMessage) -> None:
+        # Most events are live (no id): a plain JSON look, far cheaper than the model, lets
+        # them pass; only durable ones are validated and kept.
+        try:
+            if json.loads(message.payload).get("id") is None:
+                return
+        except (ValueError, AttributeError):
+            pass  # not JSON, or not an object: decode below says what is wrong
         try:
             event = decode(EventMessage, message.payload)
         except BadMessage as exc:
