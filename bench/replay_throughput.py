@@ -1,7 +1,7 @@
 """Replay throughput: the whole `pokertable replay` process against PokerKit, same hands, same run.
 
-10,000 hands: the shared PHH samples repeated, each written as its own file so nothing can be
-cached by path. Ours is timed as a complete process (start-up, imports, parsing, replay, JSON
+10,000 hands: the PHH samples (tests/data/phh) repeated, each written as its own file so nothing
+can be cached by path. Ours is timed as a complete process (start-up, imports, parsing, replay, JSON
 output); PokerKit as parse plus replay of the same files in this process (no start-up charged).
 The two sides alternate, three rounds each, so that load on a shared machine hits both alike; the
 best round of each side counts. Prints hands/s side by side and the ratio.
@@ -17,11 +17,11 @@ import time
 import warnings
 from pathlib import Path
 
-SHARED_PHH = Path(__file__).resolve().parents[2] / "shared" / "phh"
+SAMPLE_PHH = Path(__file__).resolve().parents[1] / "tests" / "data" / "phh"
 
 
 def write_hands(directory: Path, count: int) -> list[str]:
-    samples = sorted(SHARED_PHH.glob("*.phh"))
+    samples = sorted(SAMPLE_PHH.glob("*.phh"))
     texts = [p.read_bytes() for p in samples]
     paths = []
     for k in range(count):

@@ -7,7 +7,9 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import NoReturn
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -144,37 +146,81 @@ def _room(args: argparse.Namespace) -> int:
 
 
 def _replay_events(args: argparse.Namespace) -> int:
+    from controller.engine.profiles import load_profile
     from controller.engine.table import Level
+    from controller.errors import ConfigError
     from controller.history.replay_events import record_json, replay_events
     from controller.session import SessionConfig
+    from controller.table.config import read_text_file
 
+    if args.sb > args.bb:
+        raise ConfigError(f"--sb {args.sb} is more than --bb {args.bb}")
+    load_profile(args.profile)  # an unknown profile: one line, before any output
     config = SessionConfig(table_id=args.table, profile=args.profile, seats=args.seats,
                            level=Level(sb=args.sb, bb=args.bb), check_burns=args.check_burns)
-    source = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")  # noqa: SIM115
-    with source:
-        for record in replay_events(source, config, errors=sys.stderr):
-            sys.stdout.write(record_json(record) + "\n")
+    if args.file == "-":
+        lines: Iterable[str] = sys.stdin
+    else:
+        lines = read_text_file(Path(args.file), "table events (JSON lines)").splitlines()
+    for record in replay_events(lines, config, errors=sys.stderr):
+        sys.stdout.write(record_json(record) + "\n")
     return 0
 
 
 def _table(args: argparse.Namespace) -> int:
     import logging
 
+    from controller.errors import ConfigError
     from controller.table.config import load_table_config
     from controller.table.runner import run_table
 
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     config = load_table_config(args.config)
-    return run_table(config, simulate=args.simulate, stdin_events=args.stdin_events,
-                     hands=args.hands, echo=sys.stdout if args.print else None, seed=args.seed)
+    try:
+        return run_table(config, simulate=args.simulate, stdin_events=args.stdin_events,
+                         hands=args.hands, echo=sys.stdout if args.print else None,
+                         seed=args.seed)
+    except ConfigError as exc:  # what the configuration asks for is not here
+        raise ConfigError(f"{args.config}: {exc}") from None
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a mistake said in one line (no usage block): the command and the
+    problem, exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message}\n")
+
+
+def _int_in(low: int, high: int | None = None) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low or (high is not None and value > high):
+            span = f"from {low} to {high}" if high is not None else f"at least {low}"
+            raise argparse.ArgumentTypeError(f"must be {span}, not {value}")
+        return value
+    return parse
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"pokertable {version('pokertable')}"
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "pokertable (not installed)"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="pokertable", description="Instrumented live poker tables under tournament rules."
     )
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("--version", action="version", version=_version())
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     replay = sub.add_parser(
         "replay", help="replay PHH hand histories and print each file's finishing stacks as JSON"
@@ -189,9 +235,12 @@ def build_parser() -> argparse.ArgumentParser:
     events.add_argument("file", metavar="FILE.jsonl", help="event stream, or - for stdin")
     events.add_argument("--profile", default="pvb-2020", help="rule profile (default pvb-2020)")
     events.add_argument("--table", default="1", help="table id in the records")
-    events.add_argument("--seats", type=int, default=10, help="seats at the table (default 10)")
-    events.add_argument("--sb", type=int, default=50, help="small blind before any level event")
-    events.add_argument("--bb", type=int, default=100, help="big blind before any level event")
+    events.add_argument("--seats", type=_int_in(2, 10), default=10,
+                        help="seats at the table (default 10)")
+    events.add_argument("--sb", type=_int_in(0), default=50,
+                        help="small blind before any level event")
+    events.add_argument("--bb", type=_int_in(1), default=100,
+                        help="big blind before any level event")
     events.add_argument("--check-burns", action="store_true",
                         help="expect a burn card before each street (PVB 35(2))")
     events.set_defaults(run=_replay_events)
@@ -200,7 +249,7 @@ def build_parser() -> argparse.ArgumentParser:
     table.add_argument("--config", required=True, help="the table's configuration (TOML)")
     table.add_argument("--simulate", action="store_true",
                        help="simulated readers on ptys, mock GPIO and a simulated dealer")
-    table.add_argument("--hands", type=int, default=0,
+    table.add_argument("--hands", type=_int_in(0), default=0,
                        help="with --simulate: stop after this many hands (0: run on)")
     table.add_argument("--seed", type=int, default=1, help="with --simulate: the shuffles' seed")
     table.add_argument("--stdin-events", action="store_true",
@@ -240,15 +289,16 @@ def build_parser() -> argparse.ArgumentParser:
     broker_init = broker.add_parser(
         "init", help="write mosquitto.conf, passwd, acl, TLS certificates, credentials.json")
     broker_init.add_argument("--venue", required=True, help="venue name: part of every topic")
-    broker_init.add_argument("--tables", type=int, required=True, help="number of tables")
-    broker_init.add_argument("--port", type=int, required=True,
+    broker_init.add_argument("--tables", type=_int_in(1, 500), required=True,
+                             help="number of tables")
+    broker_init.add_argument("--port", type=_int_in(1, 65535), required=True,
                              help="plain listener on 127.0.0.1")
-    broker_init.add_argument("--tls-port", type=int, default=8883,
+    broker_init.add_argument("--tls-port", type=_int_in(1, 65535), default=8883,
                              help="TLS listener for the room's LAN (default 8883)")
     broker_init.add_argument("--tls-bind", default=None, metavar="ADDRESS",
                              help="the IP address the TLS listener binds (the room's LAN "
                              "interface; default: every interface)")
-    broker_init.add_argument("--displays", type=int, default=1,
+    broker_init.add_argument("--displays", type=_int_in(1, 100), default=1,
                              help="read-only logins for screens on MQTT (display, display-2, "
                              "...): one connection each")
     broker_init.add_argument("--out", required=True, help="directory to write into")
@@ -257,7 +307,7 @@ def build_parser() -> argparse.ArgumentParser:
     recorder = sub.add_parser(
         "recorder", help="keep every table's full hand records (secure/record) in SQLite")
     recorder.add_argument("--host", default="127.0.0.1", help="the broker (default 127.0.0.1)")
-    recorder.add_argument("--port", type=int, default=1883)
+    recorder.add_argument("--port", type=_int_in(1, 65535), default=1883)
     recorder.add_argument("--venue", required=True)
     recorder.add_argument("--credentials", required=True,
                           help="credentials.json holding the 'recorder' entry")
@@ -267,13 +317,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     room = sub.add_parser("room", help="the room on one machine: a broker, simulated tables on "
                           "MQTT, the recorder and a console floor display")
-    room.add_argument("--tables", type=int, default=2, help="simulated tables (default 2)")
-    room.add_argument("--hands", type=int, default=3, help="hands per table (default 3)")
+    room.add_argument("--tables", type=_int_in(1, 8), default=2,
+                      help="simulated tables (default 2)")
+    room.add_argument("--hands", type=_int_in(1), default=3, help="hands per table (default 3)")
     room.set_defaults(run=_room)
 
     demo = sub.add_parser("demo", help="a simulated table playing hands, narrated")
-    demo.add_argument("--hands", type=int, default=6, help="hands to play (default 6)")
-    demo.add_argument("--players", type=int, default=6, help="players at the table (2-10)")
+    demo.add_argument("--hands", type=_int_in(1), default=6, help="hands to play (default 6)")
+    demo.add_argument("--players", type=_int_in(2, 10), default=6,
+                      help="players at the table (2-10)")
     demo.add_argument("--seed", type=int, default=7, help="seed of the simulated shuffles")
     demo.add_argument("--game", choices=["NT", "PO"], default="NT")
     demo.add_argument("--no-hardware", action="store_true",
@@ -283,11 +335,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from controller.errors import PokertableError
     from controller.private_files import SERVICE_UMASK
 
     args = build_parser().parse_args(argv)
     os.umask(SERVICE_UMASK)  # nothing any pokertable process writes is for other users
-    code: int = args.run(args)
+    try:
+        code: int = args.run(args)
+    except PokertableError as exc:  # a person's mistake: one line, never a traceback
+        print(f"pokertable {args.command}: {exc}", file=sys.stderr)
+        return 2
     return code
 
 

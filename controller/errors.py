@@ -14,7 +14,7 @@ class PokertableError(Exception):
 
 
 class RuleViolation(PokertableError, ValueError):
-    """An action the rules refuse. ``rule`` is the tag from RULES.md, e.g. ``PVB 42(3)``.
+    """An action the rules refuse. ``rule`` is the tag from docs/rules.md, e.g. ``PVB 42(3)``.
 
     The message is written for the dealer: what was refused and why, in the floor's words.
     """
@@ -55,7 +55,20 @@ class PhhError(PokertableError, ValueError):
 
 def first_error(exc: ValidationError, whole: str) -> str:
     """pydantic's first complaint as ``where: what`` (``whole`` names the object itself), without
-    the input value: rejected input may be long, or not for a log line."""
+    the input value: rejected input may be long, or not for a log line. The complaints a person
+    meets most (a misspelt key, a missing one, an unknown kind) are said in plain words."""
     first = exc.errors()[0]
     where = ".".join(str(p) for p in first["loc"]) or whole
-    return f"{where}: {first['msg']}"
+    kind = first["type"]
+    if kind == "extra_forbidden":
+        return f"{where}: unknown key (misspelt?)"
+    if kind == "missing":
+        return f"{where}: missing"
+    context = first.get("ctx") or {}
+    field = str(context.get("discriminator", "kind")).strip("'")
+    if kind == "union_tag_invalid":
+        known = str(context.get("expected_tags", "")).replace("'", "")
+        return f"{where}: unknown {field} {context.get('tag')!r} (known: {known})"
+    if kind == "union_tag_not_found":
+        return f"{where}: no {field} given"
+    return f"{where}: {str(first['msg']).removeprefix('Value error, ')}"

@@ -1,4 +1,4 @@
-"""Table events: the one vocabulary of DESIGN.md, as pydantic models.
+"""Table events: the one vocabulary of docs/design.md, as pydantic models.
 
 Drivers, simulators, the journal and ``replay-events`` all speak it: one JSON object per line with
 a ``type`` and an optional ``ts`` in seconds. `parse_event` turns a line into a model or raises a

@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import logging
 import time
+import warnings
 from collections.abc import Callable
 from typing import Literal
 
-from gpiozero import LED, Button
+from gpiozero import LED, Button, Device
+from gpiozero.exc import GPIOZeroError
 from gpiozero.pins import Factory
 from pydantic import BaseModel, ConfigDict, Field
 
+from controller.errors import ConfigError
 from controller.events import Emit, KeyEvent, ShuffleEvent
 
 log = logging.getLogger(__name__)
@@ -62,6 +65,23 @@ def make_pin_factory(name: str) -> Factory | None:
 
         return LGPIOFactory()
     return None
+
+
+def require_gpio(name: str) -> None:
+    """Fail early, before a table writes anything, when this machine has no GPIO pins for the
+    configured pin factory (a laptop without ``--simulate``): `ConfigError` saying so."""
+    if name == "mock":
+        return
+    try:
+        with warnings.catch_warnings():  # gpiozero warns once per factory it tries
+            warnings.simplefilter("ignore")
+            if name == "lgpio":
+                make_pin_factory(name)
+            else:
+                Device.ensure_pin_factory()
+    except (GPIOZeroError, ImportError, OSError, RuntimeError) as exc:
+        raise ConfigError(f"[buttons]: no GPIO pins here for the pin factory {name!r} ({exc}); "
+                          "run on the table's Raspberry Pi, or with --simulate") from None
 
 
 class ButtonPanel:

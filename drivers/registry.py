@@ -12,7 +12,7 @@ from typing import Annotated, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from controller.engine.cards import DECK, card_text
-from controller.errors import ConfigError, RuleViolation
+from controller.errors import ConfigError, RuleViolation, first_error
 from controller.events import CardText, Uid
 
 # The order `pokertable deck register` asks for the cards: clubs, diamonds, hearts, spades, each
@@ -61,15 +61,19 @@ def load_chips(path: Path) -> ChipSet:
 
 
 def _load(model: type[_Registry], path: Path) -> _Registry:
+    what = model.__name__.lower()
     try:
         return model.model_validate_json(Path(path).read_bytes())
-    except (OSError, ValidationError) as exc:
-        raise ConfigError(f"{path}: not a valid {model.__name__.lower()} file: {exc}") from exc
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the {what} file ({exc.strerror or exc})") from None
+    except ValidationError as exc:
+        raise ConfigError(f"{path}: not a valid {what} file: {first_error(exc, what)}") from None
 
 
 def save(registry: Deck | ChipSet, path: Path) -> None:
     """Write atomically: a crash mid-write never leaves half a deck behind."""
     target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
     temporary = target.with_suffix(target.suffix + ".tmp")
     temporary.write_text(registry.model_dump_json(indent=2) + "\n", encoding="utf-8")
     temporary.replace(target)

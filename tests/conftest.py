@@ -1,4 +1,4 @@
-"""Shared fixtures: where the shared sample hands are; a real Mosquitto for the tests that talk
+"""Shared fixtures: where the sample hands are; a real Mosquitto for the tests that talk
 MQTT (tests/mqtt, tests/room)."""
 
 from __future__ import annotations
@@ -11,15 +11,14 @@ import pytest
 
 from controller.mqtt.local_broker import LocalBroker
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-PHH_DIR = SHARED / "phh"
+# Real hands in PHH, kept in the repository with their source and licence (tests/data/phh).
+PHH_DIR = Path(__file__).resolve().parent / "data" / "phh"
 
 
 @pytest.fixture(scope="session")
 def phh_files() -> list[Path]:
     files = sorted(PHH_DIR.glob("*.phh"))
-    # The samples live beside the repository (../shared), as on every developer machine and CI.
-    assert len(files) == 41, f"expected the 41 shared PHH samples in {PHH_DIR}"
+    assert len(files) == 41, f"expected the 41 PHH samples in {PHH_DIR}"
     return files
 
 

@@ -1,4 +1,5 @@
-"""The table-event vocabulary: every DESIGN.md type parses, garbage is refused with a reason."""
+"""The table-event vocabulary (docs/events.md): every type parses, garbage is refused with a
+reason."""
 
 from __future__ import annotations
 

@@ -87,7 +87,8 @@ def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout) -> int:
         failed = 0
         for process in processes:
             failed += process.wait(600) != 0
-        recorder.wait_for(tables * max(hands - 1, 0), timeout=10)  # the last hand is unsealed
+        # Each table's clean stop seals its last hand (RULES H3) and waits for the recorder.
+        recorder.wait_for(tables * hands, timeout=10)
         time.sleep(0.5)
         floor.close()
         recorder.close()
@@ -95,8 +96,8 @@ def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout) -> int:
         store.close()
         out.write(f"recorder: {len(kept)} full hand records kept, {recorder.duplicates} "
                   f"duplicates dropped; the floor display saw {floor.records} public records "
-                  f"and {floor.secrets_seen} secure ones (each table's last hand stays open "
-                  f"to disputes until its next shuffle, RULES H3)\n")
+                  f"and {floor.secrets_seen} secure ones (each table sealed its last hand "
+                  f"when it stopped, RULES H3)\n")
         return 1 if failed else 0
 
 

@@ -1,4 +1,4 @@
-"""Scripted table sessions in the event vocabulary (DESIGN.md): builders for single events and
+"""Scripted table sessions in the event vocabulary (docs/design.md): builders for single events and
 `played_session`, a valid multi-hand stream chosen against a live session. The tests, the
 benchmarks and the demo share them."""
 

@@ -1,6 +1,6 @@
 """Rule profiles: one per rulebook, holding the settings where the books disagree.
 
-RULES.md marks each disagreement **[profile]**. A profile is a TOML file validated by
+docs/rules.md marks each disagreement **[profile]**. A profile is a TOML file validated by
 `RuleProfile`; unknown keys are an error, so a typo never silently falls back to a default.
 """
 

@@ -1,4 +1,4 @@
-"""Hand records (DESIGN.md "Hand records") and their export to PHH."""
+"""Hand records (docs/design.md "Hand records") and their export to PHH."""
 
 from __future__ import annotations
 
@@ -85,7 +85,7 @@ class HandRecord(BaseModel):
         return {a.seat for a in self.actions if a.action == "show" and a.seat is not None}
 
     def public(self) -> HandRecord:
-        """The record without a single hole card that was not tabled (DESIGN.md "Secrets")."""
+        """The record without a single hole card that was not tabled (docs/design.md "Secrets")."""
         shown = self.tabled()
         actions = [
             a.model_copy(update={"cards": ""})

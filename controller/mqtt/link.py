@@ -114,6 +114,16 @@ class TableLink:
         connect(self._client, self.address)
         return self
 
+    def wait_delivered(self, timeout: float) -> bool:
+        """Block until the outbox holds nothing unconfirmed (a clean stop lets the last records
+        reach the recorder); False if ``timeout`` passed first (they stay, and go next time)."""
+        deadline = time.monotonic() + timeout
+        while self.outbox.count_pending():
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.05)
+        return True
+
     def close(self, timeout: float = 2.0) -> None:
         """Say ``offline`` (retained) if connected, then disconnect."""
         self._closing = True

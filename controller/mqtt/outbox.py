@@ -9,7 +9,7 @@ broker may still lose it (a crash before its autosave, persistence gone) while t
 away. Until then it is sent again at every reconnect and restart. Other messages (the public
 record) are done at the PUBACK. Each message has an idempotent id (table, hand, hand start,
 ...); putting the same id on the same topic twice keeps one copy, and the keeper drops an id it
-already has, so delivery is exactly once where it counts (DESIGN.md "MQTT principles").
+already has, so delivery is exactly once where it counts (docs/design.md "MQTT principles").
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ the journal and the outputs; replaying the same events into a fresh session give
 state, which is how the table survives a power cut and how undo and floor corrections work (they
 edit the hand's events and replay them from the snapshot taken at the shuffle).
 
-Rules implemented here name their tags (RULES.md): H1-H5 the hand's life, I1-I5 what the
+Rules implemented here name their tags (docs/rules.md): H1-H5 the hand's life, I1-I5 what the
 antennas reveal about the deal, S3-S7 the showdown, R7 the binding fold out of turn, C1-C2 time,
 T4 penalties.
 

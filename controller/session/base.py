@@ -135,7 +135,7 @@ class SessionBase:
             self.restore_story()
             refusal = self._event(
                 "refused", f"the table could not apply this {event.type} event "
-                f"({type(exc).__name__}): nothing changed; call the floor", rule="DESIGN")
+                f"({type(exc).__name__}): nothing changed; call the floor")
             return Step(False, [refusal], [], error=traceback.format_exc())
         if changed:
             self.events.append(event)

@@ -8,10 +8,11 @@ chips before and after one motion (RULES R9: what settled in one burst) give a `
   was said before it touched the table; a short call); `confirm` takes the default;
 * `NoBet`: nothing was added.
 
-The rules, by tag (RULES.md): R2 the half-bet rule (PVB 42(4)(5), APSA 5.4.29, CG "Unvollständiges
-Raise"), R5 one oversized chip (PVB 44, APSA 5.4.28, CG "Höherer Jeton"), R6 several chips (PVB 45,
-CG "Höherer Jeton"; the profile decides whether same-colour chips reaching a full raise raise),
-R8 a short call (APSA 5.4.30, CG "Einsätze"), R3 a round not reopened (PVB 42(6)).
+The rules, by tag (docs/rules.md): R2 the half-bet rule (PVB 42(4)(5), APSA 5.4.29, CG
+"Unvollständiges Raise"), R5 one oversized chip (PVB 44, APSA 5.4.28, CG "Höherer Jeton"), R6
+several chips (PVB 45, CG "Höherer Jeton"; the profile decides whether same-colour chips reaching
+a full raise raise), R8 a short call (APSA 5.4.30, CG "Einsätze"), R3 a round not reopened
+(PVB 42(6)).
 """
 
 from __future__ import annotations

@@ -226,6 +226,22 @@ class FloorCommands(SessionBase):
         self._say("hold", "the table may shuffle the next hand", rule="PVB 35a")
         return True
 
+    def _cmd_close(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
+        """The table plays no further hand (closed for the day, broken up, or the service
+        stopping): the last hand is sealed now, since no next shuffle will seal it (RULES H3:
+        the right to dispute ends when the next hand begins, and none will)."""
+        if not self._between_hands():
+            raise Refused("the table closes between hands: finish, void or kill this hand "
+                          "first", "PVB 64(1)")
+        if self.pending_record is None:
+            return False  # nothing open: every hand is sealed already
+        record = self.pending_record
+        self._sealed.append(record)
+        self.pending_record = None
+        self._say("hand_over", f"the table is closed ({by}): hand {record.hand} is sealed, "
+                  "no further dispute", rule="PVB 64(1)")
+        return True
+
     def _cmd_absent(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
         seat = self._seat_arg(args, "absent")
         if seat not in self.table.seats:

@@ -61,7 +61,7 @@ COMMAND_IDS_KEPT = 500
 # The floor's commands (`command` events; over MQTT ``table/<id>/cmd/<name>``).
 FLOOR_COMMANDS = frozenset({
     "void", "misdeal", "kill", "move_button", "award", "correct", "show", "hold", "release",
-    "absent", "present", "note", "time", "penalty",
+    "absent", "present", "note", "time", "penalty", "close",
 })
 
 

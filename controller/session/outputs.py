@@ -2,7 +2,7 @@
 
 These models are the boundary between the table service and whatever carries its output (a local
 sink now, MQTT later). Nothing here ever holds a hole card that was not tabled, except
-`HandRecord` itself, which only the recorder sink receives (DESIGN.md "Secrets").
+`HandRecord` itself, which only the recorder sink receives (docs/design.md "Secrets").
 """
 
 from __future__ import annotations

@@ -78,7 +78,7 @@ class TableSession(CardReading, BettingActions, FloorCommands, TimeAndPenalties,
                 return self._command(event)
             case HealthEvent():
                 return self._health(event)
-        raise Refused(f"unknown event {event!r}", "DESIGN")  # pragma: no cover
+        raise Refused(f"unknown event {event!r}", "docs/events.md")  # pragma: no cover
 
 
     # ---------------------------------------------------------------- hand lifecycle
@@ -327,6 +327,19 @@ class TableSession(CardReading, BettingActions, FloorCommands, TimeAndPenalties,
             if number == record.hand:
                 self._say("elimination", f"{player} is eliminated in hand {number}",
                           rule="PVB 64b", player=player)
-        self._say("hand_over", f"hand {record.hand} is over: press shuffle for the next hand",
-                  status=record.status)
+        leaving = {e.seat for e in self.queued_seats if e.player is None}
+        arriving = [e.player for e in self.queued_seats if e.player is not None]
+        with_chips = [s.player for n, s in self.table.seats.items()
+                      if s.stack > 0 and n not in leaving] + arriving
+        if len(with_chips) < 2 and record.status == "complete":
+            # The last hand of the tournament (or of this table): no next shuffle can begin a
+            # hand, so none will seal it (RULES H3); it is sealed now.
+            self._sealed.append(record)
+            self.pending_record = None
+            winner = f"{with_chips[0]} has every chip" if with_chips else "no chips are left"
+            self._say("hand_over", f"hand {record.hand} is over and sealed: {winner}, no further "
+                      "hand can be dealt", rule="PVB 64(1)", status=record.status)
+        else:
+            self._say("hand_over", f"hand {record.hand} is over: press shuffle for the next "
+                      "hand", status=record.status)
         self._apply_queued_seats()

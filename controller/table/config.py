@@ -9,10 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import rtoml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from controller.engine.profiles import BUILTIN_PROFILES, load_profile
 from controller.engine.table import Level
-from controller.errors import ConfigError
+from controller.errors import ConfigError, first_error
 from controller.mqtt.client import BrokerAddress
 from controller.session import SessionConfig
 from drivers.buttons import PanelConfig
@@ -30,6 +31,13 @@ class TableSection(BaseModel):
     output: Path = Field(default=Path("out"), description="Local sink directory")
     check_burns: bool = False
     keep_hands: int = Field(default=10, ge=10, description="Finished hands kept in the journal")
+
+    @model_validator(mode="after")
+    def _blinds_in_order(self) -> TableSection:
+        if self.level.sb > self.level.bb:
+            raise ValueError(f"level: the small blind ({self.level.sb}) is more than the big "
+                             f"blind ({self.level.bb})")
+        return self
 
 
 class ReaderSection(ReaderConfig):
@@ -61,18 +69,47 @@ class TableConfig(BaseModel):
                              check_burns=t.check_burns)
 
 
-def load_table_config(path: str | Path) -> TableConfig:
-    path = Path(path)
+def read_text_file(path: Path, what: str) -> str:
+    """A configuration or events file as text, or a `ConfigError` naming the file and what is
+    wrong with it (missing, a directory, not text)."""
+    if path.is_dir():
+        raise ConfigError(f"{path}: is a directory, not {what}")
     try:
-        config = TableConfig.model_validate(rtoml.loads(path.read_text(encoding="utf-8")))
+        data = path.read_bytes()
     except OSError as exc:
-        raise ConfigError(f"cannot read the table configuration {path}: {exc}") from exc
-    except (ValidationError, rtoml.TomlParsingError) as exc:
-        raise ConfigError(f"table configuration {path} is invalid: {exc}") from exc
+        raise ConfigError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+    try:
+        if b"\x00" in data:
+            raise UnicodeDecodeError("utf-8", data, 0, 1, "NUL byte")
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not a text file; expected {what}") from None
+
+
+def load_table_config(path: str | Path) -> TableConfig:
+    """The validated configuration; every mistake is a `ConfigError` of one line that names the
+    file, the field and what is wrong."""
+    path = Path(path)
+    text = read_text_file(path, "a table configuration (TOML)")
+    try:
+        raw = rtoml.loads(text)
+    except rtoml.TomlParsingError as exc:
+        detail = str(exc).strip().splitlines()[0]
+        raise ConfigError(f"{path}: not valid TOML: {detail}") from None
+    try:
+        config = TableConfig.model_validate(raw)
+    except ValidationError as exc:
+        raise ConfigError(f"{path}: {first_error(exc, 'the file')}") from None
     base = path.resolve().parent
     t = config.table
     t.journal = base / t.journal
     t.output = base / t.output
+    if t.profile not in BUILTIN_PROFILES:
+        t.profile = str(base / t.profile)  # a profile file beside the configuration
+    try:
+        load_profile(t.profile)
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: table.profile: {exc}") from None
     if config.mqtt is not None:
         m = config.mqtt
         m.credentials = base / m.credentials

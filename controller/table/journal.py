@@ -2,7 +2,7 @@
 
 SQLite in WAL mode with ``synchronous=FULL``: a committed event survives a power cut. At every
 shuffle press between hands the session's snapshot is stored with the press, so a restart loads
-the latest snapshot and replays only the events after it (DESIGN.md "Reliability"). Sealed hand
+the latest snapshot and replays only the events after it (docs/design.md "Reliability"). Sealed hand
 records are kept in the same file, with a flag for whether the output has taken them.
 
 Old hands are pruned: the journal keeps the current hand and the events of the last

@@ -33,8 +33,8 @@ from controller.table.config import ReaderSection, TableConfig
 from controller.table.journal import Journal
 from controller.table.service import TableService
 from controller.table.sinks import FileSink, MemorySink
-from drivers.buttons import ButtonPanel, PanelConfig
-from drivers.registry import REGISTRATION_ORDER, ChipSet, Deck, load_chips, load_deck
+from drivers.buttons import ButtonPanel, PanelConfig, require_gpio
+from drivers.registry import REGISTRATION_ORDER, ChipSet, Deck, load_chips, load_deck, save
 from drivers.simulators import SimulatedPt1Reader, VirtualSerialDevice, press
 from drivers.tag_reader import TagReader
 
@@ -87,11 +87,14 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
               hands: int = 0, echo: TextIO | None = None, seed: int = 1) -> int:
     """Run until SIGTERM/SIGINT, the end of stdin (``stdin_events``) or ``hands`` simulated
     hands."""
+    if config.buttons is not None and not simulate:
+        require_gpio(config.buttons.pin_factory)  # before anything is written
     journal = Journal(config.table.journal, keep_hands=config.table.keep_hands)
     files = FileSink(config.table.output, echo=echo)
     watch = MemorySink()
     outputs: list[Sink] = [files]
     stop = threading.Event()
+    dealer: SimulatedDealer | None = None
     with contextlib.ExitStack() as stack:
         stack.callback(files.close)
         link = _mqtt_link(config, stack)
@@ -144,6 +147,15 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
             threading.Thread(target=dealer.play, args=(hands, stop), daemon=True).start()
         while not stop.wait(0.2):
             pass
+        # A clean stop: the last hand is sealed and, with a broker, handed to the recorder
+        # before the link says offline (RULES H3; nothing left unrecorded).
+        service.seal_last_hand()
+        if link is not None and link.connected.is_set() and not link.wait_delivered(5.0):
+            log.warning("table %s: %d messages wait in the outbox for the next start",
+                        config.table.id, link.outbox.count_pending())
+    if dealer is not None and dealer.failure is not None:
+        print(f"pokertable table: {dealer.failure}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -165,6 +177,11 @@ def _read_stdin(service: TableService, stop: threading.Event) -> None:
 
 
 def _registries(reader: ReaderSection, simulate: bool) -> tuple[Deck | None, ChipSet | None]:
+    if simulate:  # the simulated deck and chip case, registered where the configuration says
+        for path, registry in ((reader.deck, demo_deck()), (reader.chips, demo_chips())):
+            if path is not None and not path.exists():
+                save(registry, path)
+                log.info("simulated %s written to %s", type(registry).__name__.lower(), path)
     deck = load_deck(reader.deck) if reader.deck else None
     chips = load_chips(reader.chips) if reader.chips else None
     if simulate and reader.reads == "cards" and deck is None:
@@ -213,6 +230,8 @@ class SimulatedDealer:
         self.factory = factory
         self.panel = panel
         self.rng = rng
+        self.failure: str | None = None
+        self.seats = config.table.seats
         self.placed: list[tuple[int, str]] = []
         # The chip case, if the table reads chips: free chips by value, chips in each zone.
         self.chip_reader: SimulatedPt1Reader | None = None
@@ -307,7 +326,11 @@ class SimulatedDealer:
         if swept:
             time.sleep(0.05)
             self._push("pot", swept)
-            time.sleep(0.25)
+            pot = sum(v for _, v in self.in_zone.get("pot", []))
+            # Out of step is a false alert: the table must have read the sweep (every betting
+            # zone empty, the pot zone whole) before the dealer deals on.
+            self._wait(lambda s: s.hand != state.hand or s.stage in ("over", "waiting") or (
+                s.pot_zone == pot and all(not v.zone for v in s.seats.values())))
         self.zone_street = state.street
 
     def _make_change(self, state: TableState) -> None:
@@ -321,19 +344,27 @@ class SimulatedDealer:
                 self._to_case(self._take(zone))
                 time.sleep(0.05)
                 self._push(zone, self._pick(view.bet))
-                time.sleep(0.25)
+                self._wait(lambda s, n=seat_no, bet=view.bet: s.hand != state.hand or
+                           n not in s.seats or not s.seats[n].in_hand or s.seats[n].zone == bet)
 
     # ------------------------------------------------------------ hands
 
     def play(self, hands: int, stop: threading.Event) -> None:
+        """Play ``hands`` hands (0: until stopped). Whatever stops it early is kept in
+        ``failure``: the table then exits non-zero with that reason."""
+        played = 0
         try:
             self._seat_players()
-            played = 0
             while not stop.is_set() and (hands == 0 or played < hands):
+                with_chips = [s for s, v in self.watch.last.seats.items() if v.stack > 0]
+                if len(with_chips) < 2:
+                    raise TimeoutError(f"only seat {with_chips[0] if with_chips else '-'} has "
+                                       "chips left: no further hand can be dealt")
                 self._play_hand()
                 played += 1
         except TimeoutError as exc:
-            log.error("simulated dealer stopped: %s", exc)
+            self.failure = f"the simulated dealer stopped after {played} of {hands} hands: {exc}"
+            log.error("%s", self.failure)
         finally:
             if hands:
                 stop.set()
@@ -342,7 +373,7 @@ class SimulatedDealer:
         state = self.watch.last if self.watch.states else None
         if state is not None and len(state.seats) >= 2:
             return
-        names = ["ana", "ben", "cem", "dora", "emil", "fay"]
+        names = ["ana", "ben", "cem", "dora", "emil", "fay"][:self.seats]  # a small table too
         for k, name in enumerate(names, start=1):
             self.service.submit_line(
                 f'{{"type": "seat", "seat": {k}, "player": "{name}", "stack": 10000}}'
@@ -381,7 +412,11 @@ class SimulatedDealer:
                 if self.chip_reader is not None:
                     self._make_change(state)
                 self._act(state, holding)
-            elif state.stage == "dealing":
+                # The next move waits for the table to have taken this one (a dealer who acts
+                # on a screen that is not yet updated is out of step, not the table).
+                self._wait(lambda s, before=state: _moved_on(s, before))
+                continue
+            if state.stage == "dealing":
                 self._place("burn", cards.pop())
                 for _ in range(1 if state.board else 3):
                     self._place("board", cards.pop())
@@ -437,6 +472,14 @@ class SimulatedDealer:
             return
         self.service.submit(DeclareEvent(seat=seat, action="call" if state.to_call else
                                          "check"))
+
+
+def _moved_on(state: TableState, before: TableState) -> bool:
+    """The table took the acting seat's move: another seat acts, the round or the hand moved
+    on, or the rules ask the dealer about it (a doubt: "seat N: ...")."""
+    return (state.hand != before.hand or state.stage != before.stage
+            or state.street != before.street or state.actor != before.actor
+            or state.waiting_for.startswith(f"seat {before.actor}:"))
 
 
 def _deal_order(dealt: list[int], button: int) -> list[int]:

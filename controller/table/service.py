@@ -19,7 +19,14 @@ from dataclasses import dataclass
 from pydantic import BaseModel
 
 from controller.engine.records import HandRecord
-from controller.events import BadEvent, ShuffleEvent, TableEvent, TickEvent, parse_event
+from controller.events import (
+    BadEvent,
+    CommandEvent,
+    ShuffleEvent,
+    TableEvent,
+    TickEvent,
+    parse_event,
+)
 from controller.session import SessionConfig, Step, TableSession
 from controller.session.outputs import DURABLE_KINDS, Leds, PublicEvent, Sink, TableState, hand_id
 from controller.table.journal import Journal
@@ -107,6 +114,15 @@ class TableService:
         self._thread = threading.Thread(target=self._run, name="table-service", daemon=True)
         self._thread.start()
         return self
+
+    def seal_last_hand(self, by: str = "the table service, stopping") -> None:
+        """A clean stop: the table deals no further hand here, so the last one is sealed and
+        delivered now (the floor's ``close``, journaled like any decision; RULES H3). A hand
+        still running stays open, to go on after a restart."""
+        if self._thread is None:
+            return
+        self.submit(CommandEvent(name="close", by=by))
+        self.drain()
 
     def stop(self, timeout: float = 5.0) -> None:
         """Finish the queued events, then stop the loop."""

@@ -18,5 +18,6 @@ def test_the_room_plays_hands_over_mqtt_and_the_display_sees_no_secret() -> None
         assert re.search(rf"\[table {table}\] hand 1: seat \d+ (bets|calls|raises)", text)
         assert f"[table {table}] record of hand 1 (" in text
     summary = text.strip().splitlines()[-1]
-    assert re.match(r"recorder: 2 full hand records kept, 0 duplicates dropped; the floor "
-                    r"display saw 2 public records and 0 secure ones", summary), summary
+    # Both hands of both tables: the last sealed by each table's clean stop (RULES H3).
+    assert re.match(r"recorder: 4 full hand records kept, 0 duplicates dropped; the floor "
+                    r"display saw 4 public records and 0 secure ones", summary), summary

@@ -97,7 +97,7 @@ def test_write_private_replaces_a_file_instead_of_writing_into_it(tmp_path: Path
 
 
 def test_a_directory_every_user_may_write_is_refused(reachable: Path) -> None:
-    shared = reachable / "shared"
+    shared = reachable / "everyones"
     shared.mkdir()
     shared.chmod(0o777)
     with pytest.raises(ConfigError, match="writable by every user"):

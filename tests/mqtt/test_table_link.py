@@ -270,7 +270,7 @@ def _hand_of(message: Received) -> int | None:
 
 def test_secrecy_a_display_on_everything_never_sees_an_unrevealed_card(
         broker: Broker, tmp_path: Path) -> None:
-    """DESIGN.md "Secrets": scripted RFID hands (every card with its tag UID). The display and
+    """docs/design.md "Secrets": scripted RFID hands (every card with its tag UID). The display and
     the floor, subscribed to the whole venue, never receive a hole card (or its tag) that was
     not tabled; only the recorder receives full records, and only after the hand."""
     uid_of = {card: uid for uid, card in demo_deck().cards.items()}

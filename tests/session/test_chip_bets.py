@@ -1,6 +1,6 @@
 """Bets read from the chip zones (issue 5): every rule and every worked example of the books.
 
-Each test names the rule it checks (RULES.md R2, R5-R9, PVB 44/45, CG, APSA 5.4.28-5.4.31) and
+Each test names the rule it checks (docs/rules.md R2, R5-R9, PVB 44/45, CG, APSA 5.4.28-5.4.31) and
 runs under both rule profiles unless the profiles disagree, in which case both answers are
 asserted side by side.
 """

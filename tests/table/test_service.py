@@ -41,8 +41,9 @@ from tests.session.helpers import (
 
 
 def reference_records(lines: list[str]) -> list[str]:
-    records = list(replay_events(lines))
-    return [r.model_dump_json() for r in records[:-1]]  # the last press opens an unsealed hand
+    """Every record of an uninterrupted replay: the last hand too, which the table's clean stop
+    seals (RULES H3: no next hand will)."""
+    return [r.model_dump_json() for r in replay_events(lines)]
 
 
 def test_journal_recovery_restores_the_same_hand_stacks_and_pending_action(tmp_path: Path) -> None:
@@ -144,7 +145,7 @@ def test_sigkill_at_random_points_yields_the_records_of_an_uninterrupted_run(
             process.send_signal(signal.SIGKILL)
             process.wait(timeout=10)
             assert process.returncode == -signal.SIGKILL
-    assert _journaled(db) == len(lines)
+    assert _journaled(db) == len(lines) + 1  # and the clean stop's `close`
     journal = Journal(db)
     got = [r.model_dump_json() for r in journal.records()]
     assert got == expected
@@ -238,7 +239,7 @@ def test_simulated_table_plays_hands_through_the_real_drivers(tmp_path: Path) ->
     waits = [e for e in events if e["kind"] == "wait"]
     assert all(e["rule"] == "PVB 44(1)" for e in waits)  # the oversized chips, nothing else
     records = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
-    assert [r["hand"] for r in records] == [1, 2]  # the third waits for the next press (H3)
+    assert [r["hand"] for r in records] == [1, 2, 3]  # the third sealed by the clean stop (H3)
     for record in records:
         shown = {a["seat"] for a in record["actions"] if a["action"] == "show"}
         assert sum(record["finishing_stacks"].values()) == sum(

@@ -1,0 +1,95 @@
+"""A person's mistakes at the command line (issue 15): one or two lines on stderr naming the file,
+the field and what is wrong, exit status 2, no traceback, and nothing written."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+GOOD = '[table]\nid = "1"\n'
+CASES: dict[str, tuple[str | bytes | None, list[str], list[str]]] = {
+    # name: (table.toml content, or None for no file; the command after `pokertable`; what
+    #        stderr must say)
+    "missing file": (None, ["table", "--config", "{dir}/table.toml", "--simulate"],
+                     ["table.toml", "cannot read"]),
+    "a directory": (None, ["table", "--config", "{dir}", "--simulate"], ["is a directory"]),
+    "binary file": (b"\x00\x01\x02\xff" * 20, ["table", "--config", "{dir}/table.toml"],
+                    ["table.toml", "not a text file"]),
+    "TOML syntax": ('[table\nid = "1"\n', ["table", "--config", "{dir}/table.toml"],
+                    ["table.toml", "not valid TOML"]),
+    "misspelt key": ('[table]\nseets = 6\n', ["table", "--config", "{dir}/table.toml"],
+                     ["table.toml", "table.seets", "unknown key"]),
+    "wrong type": ('[table]\nseats = "ten"\n', ["table", "--config", "{dir}/table.toml"],
+                   ["table.toml", "table.seats", "integer"]),
+    "unknown profile": ('[table]\nprofile = "pvb-2021"\n',
+                        ["table", "--config", "{dir}/table.toml", "--simulate"],
+                        ["table.toml", "table.profile", "pvb-2021", "pvb-2020"]),
+    "small blind above big": ('[table.level]\nsb = 200\nbb = 100\n',
+                              ["table", "--config", "{dir}/table.toml", "--simulate"],
+                              ["table.toml", "small blind (200) is more than the big blind"]),
+    "no GPIO without --simulate": ('[buttons]\nshuffle = 17\nconfirm = 27\nundo = 22\n'
+                                   'floor = 23\n',
+                                   ["table", "--config", "{dir}/table.toml"],
+                                   ["table.toml", "[buttons]", "no GPIO", "--simulate"]),
+    "a negative hand count": (GOOD, ["table", "--config", "{dir}/table.toml", "--simulate",
+                                     "--hands", "-1"], ["--hands", "at least 0"]),
+    "no tables": (None, ["room", "--tables", "0"], ["--tables", "from 1 to 8"]),
+    "eleven players": (None, ["demo", "--players", "11"], ["--players", "from 2 to 10"]),
+    "events file missing": (None, ["replay-events", "{dir}/events.jsonl"],
+                            ["events.jsonl", "cannot read"]),
+    "events file binary": (b"\x00\xff" * 50, ["replay-events", "{dir}/table.toml"],
+                           ["table.toml", "not a text file"]),
+    "events file a directory": (None, ["replay-events", "{dir}"], ["is a directory"]),
+    "blinds out of order": (None, ["replay-events", "-", "--sb", "200", "--bb", "100"],
+                            ["--sb 200 is more than --bb 100"]),
+    "unknown replay profile": (None, ["replay-events", "-", "--profile", "tda-2024"],
+                               ["tda-2024", "pvb-2020"]),
+}
+
+
+def _files(directory: Path) -> set[Path]:
+    return {p for p in directory.rglob("*")}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_a_mistake_is_one_clear_line_exit_2_and_nothing_written(tmp_path: Path,
+                                                                name: str) -> None:
+    content, command, says = CASES[name]
+    if isinstance(content, bytes):
+        (tmp_path / "table.toml").write_bytes(content)
+    elif content is not None:
+        (tmp_path / "table.toml").write_text(content)
+    before = _files(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "controller.cli", *[c.format(dir=tmp_path) for c in command]],
+        capture_output=True, text=True, timeout=60, cwd=tmp_path, input="")
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2, (name, done.stderr)
+    assert 1 <= len(lines) <= 2, (name, lines)
+    assert "Traceback" not in done.stderr
+    for word in says:
+        assert word in done.stderr, (name, word, done.stderr)
+    assert _files(tmp_path) == before, name  # nothing written
+
+
+def test_unknown_event_types_are_named_in_plain_words(tmp_path: Path) -> None:
+    stream = tmp_path / "events.jsonl"
+    stream.write_text('{"type": "dance", "seat": 1}\n{"seat": 2}\n')
+    done = subprocess.run([sys.executable, "-m", "controller.cli", "replay-events", str(stream)],
+                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 0
+    assert "line 1: not a table event: event: unknown type 'dance' (known: seat, shuffle" in (
+        done.stderr)
+    assert "line 2: not a table event: event: no type given" in done.stderr
+    assert "discriminator" not in done.stderr and "Input tag" not in done.stderr
+
+
+def test_version() -> None:
+    done = subprocess.run([sys.executable, "-m", "controller.cli", "--version"],
+                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 0 and done.stdout.startswith("pokertable 0.")
