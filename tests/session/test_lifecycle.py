@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
 from controller.events import parse_event
+from controller.history.replay_events import replay_events
 from controller.session import SessionConfig
 from tests.session.helpers import (
     HOLE,
@@ -184,3 +187,37 @@ def test_board_is_public_hole_cards_are_not() -> None:
     text = state.model_dump_json() + "".join(e.model_dump_json() for e in run.events)
     for hidden in ("As", "Ah", "Kd", "Kh", "7c", "2d"):
         assert hidden not in text
+
+
+# ---------------------------------------------------------------- no hand left unsealed (H3)
+
+
+def test_h3_the_floors_close_seals_the_last_hand_and_waits_for_a_running_one() -> None:
+    run = start(three_players(), shuffle(), folded_hand())
+    assert run.session.pending_record is not None and not run.sealed
+    run.feed(shuffle(), deal(HOLE))  # hand 2 runs: the table cannot close in the middle of it
+    step = run.feed(command("close"))
+    assert not step.accepted and step.events[0].rule == "PVB 64(1)"
+    assert [r.hand for r in run.sealed] == [1]
+    run.feed(declare(1, "raise", 300), declare(2, "fold"), declare(3, "fold"))
+    step = run.feed(command("close", by="floor:anna"))
+    assert step.accepted and [r.hand for r in step.sealed] == [2]
+    assert run.session.pending_record is None and "hand 2 is sealed" in step.events[0].text
+    assert not run.feed(command("close")).changed  # nothing left to seal
+
+
+HEADS_UP_ALL_IN = [seat(1, "ana", 1_000), seat(2, "ben", 1_000), shuffle(),
+                   *deal({2: "AsAd", 1: "7c2h"}), declare(1, "allin"), declare(2, "call"),
+                   *board("Ks8d4h3c9s")]
+
+
+def test_h3_the_hand_that_leaves_one_player_with_every_chip_is_sealed_at_once() -> None:
+    """No next shuffle can begin a hand, so none would seal it: the tournament's last hand (or
+    this table's) reaches the records at once."""
+    run = start(HEADS_UP_ALL_IN)
+    (record,) = run.sealed
+    assert record.status == "complete" and record.finishing_stacks == {1: 0, 2: 2_000}
+    assert run.session.pending_record is None
+    assert any("sealed: ben has every chip" in e.text for e in run.events)
+    # replay-events prints it too, and exactly once.
+    assert [r.hand for r in replay_events([json.dumps(e) for e in HEADS_UP_ALL_IN])] == [1]
