@@ -70,6 +70,11 @@ class BettingActions(ChipZones):
                       "change", rule="PVB 37(3)", seat=seat)
             return True
         doubt = track.doubt[1] if track.doubt and track.doubt[0] == seat else None
+        if doubt is not None and doubt.short and self._would_raise(hand, index, event):
+            # R8: a call made short because a raise was missed is completed or folded; the
+            # player may not raise now (CG "Einsätze"; APSA 5.4.30).
+            raise Refused(f"seat {seat} called short ({hand.to_call(index):,} still to call): "
+                          "complete the call or fold; no raise", "APSA 5.4.30")
         match event.action:
             case "fold":
                 forfeit = 0
@@ -91,6 +96,13 @@ class BettingActions(ChipZones):
             case "allin":
                 self._betting(*self._allin(hand, seat, index))
         return True
+
+    @staticmethod
+    def _would_raise(hand: Hand, index: int, event: DeclareEvent) -> bool:
+        if event.action in ("bet", "raise"):
+            return True
+        return event.action == "allin" and hand.bets[index] + hand.stacks[index] > (
+            hand.current_bet)
 
     def _announce(self, hand: Hand, seat: int, index: int, action: Announced) -> bool:
         """"Raise" said without an amount: the chips give it (PVB 41(1)(b)(c), 44(5)). With

@@ -595,3 +595,23 @@ def test_pvb_64_1_floor_corrects_a_reading_the_player_had_declared_a_call(profil
     track = run.session.track
     assert track is not None and track.extra[5] == 800
     assert run.session.state().actor == 1
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("raise_", [declare(1, "raise", 2400), declare(1, "raise"),
+                                    declare(1, "allin")])
+def test_r8_apsa_5_4_30_no_raise_declared_after_a_short_call(profile: str,
+                                                            raise_: dict[str, object]) -> None:
+    """Issue 16: the table used to accept a raise from a player who called short, and the hand
+    then could not finish. He may complete the call or fold, nothing else."""
+    run = hand_at(profile, 200, 400, players=4)
+    run.feed(declare(4, "raise", 1200), chips("seat:1", 100, 100, 100, 100))
+    before = run.session.state()
+    step = run.feed(raise_)
+    assert not step.accepted and step.events[0].rule == "APSA 5.4.30"
+    assert "complete the call or fold; no raise" in step.events[0].text
+    assert run.session.state() == before
+    run.feed(chips("seat:1", 1000, 100, 100, 100, 100, 100, 100, 100, 100))  # completes it
+    assert last_action(run) == (1, "call", 1200)
+    run.feed(declare(2, "fold"), declare(3, "fold"))
+    assert run.session.state().stage == "dealing"  # the round is over: the flop is due
