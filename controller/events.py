@@ -117,6 +117,9 @@ class LevelEvent(_Event):
     bb: int = Field(gt=0, le=MAX_CHIPS)
     ante: Chips = 0
     bb_ante: Chips = 0
+    smallest_chip: int | None = Field(
+        default=None, gt=0, le=MAX_CHIPS, description="The smallest chip still in play after a "
+        "colour-up (RULES S2, T5): split pots pay in it; absent: unchanged")
 
     @model_validator(mode="after")
     def _small_blind_not_above_big(self) -> LevelEvent:

@@ -295,7 +295,8 @@ class TableLink:
             return
         if self._submit is not None:
             self._submit(LevelEvent(level=clock.level, sb=clock.sb, bb=clock.bb, ante=clock.ante,
-                                    bb_ante=clock.bb_ante, ts=self._clock()), lambda step: None)
+                                    bb_ante=clock.bb_ante, smallest_chip=clock.smallest_chip,
+                                    ts=self._clock()), lambda step: None)
 
     def _command(self, message: mqtt.MQTTMessage) -> None:
         name = message.topic.removeprefix(self._topic("cmd/"))

@@ -129,6 +129,8 @@ class ClockState(Message):
     bb: int = Field(gt=0)
     ante: int = Field(default=0, ge=0)
     bb_ante: int = Field(default=0, ge=0)
+    smallest_chip: int | None = Field(default=None, gt=0, description="The smallest chip in "
+                                      "play after a colour-up (split pots pay in it)")
     running: bool = True
     remaining: float | None = Field(default=None, description="Seconds left in the level")
 

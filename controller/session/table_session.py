@@ -198,7 +198,8 @@ class TableSession(CardReading, BettingActions, FloorCommands, TimeAndPenalties,
 
     def _level(self, event: LevelEvent) -> bool:
         level = Level(level=event.level, sb=event.sb, bb=event.bb, ante=event.ante,
-                      bb_ante=event.bb_ante, smallest_chip=self.table.level.smallest_chip)
+                      bb_ante=event.bb_ante,
+                      smallest_chip=event.smallest_chip or self.table.level.smallest_chip)
         self.table.apply(SetLevel(level=level))
         self._say("level", f"level {event.level} ({blinds_text(level)}) from the next hand",
                   rule="PVB 14(2)", level=event.level)

@@ -28,6 +28,7 @@ from controller.events import DeclareEvent
 from controller.mqtt.client import load_login
 from controller.mqtt.link import TableLink
 from controller.mqtt.outbox import Outbox
+from controller.session import SessionConfig
 from controller.session.outputs import Leds, PublicEvent, Sink, TableState
 from controller.table.config import ReaderSection, TableConfig
 from controller.table.journal import Journal
@@ -107,26 +108,24 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
             if panel_holder:
                 panel_holder[0].show(**leds.model_dump())
 
-        service = TableService(config.session(), journal, sink, leds=show_leds)
-        stack.callback(service.close)
-        service.start()
-        if link is not None:
-            link.start(service.submit)
-            stack.callback(link.close)  # before the service stops: says offline first
         factory = MockFactory() if simulate else None
         readers = list(config.readers)
         simulators: dict[str, SimulatedPt1Reader] = {}
         if simulate:
             tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
             readers, simulators = _simulated_readers(readers, tmp, stack)
-        decks: dict[str, Deck] = {}
-        chip_sets: dict[str, ChipSet] = {}
+        registries = {reader.name: _registries(reader, simulate) for reader in readers}
+        decks = {name: deck for name, (deck, _) in registries.items() if deck is not None}
+        chip_sets = {name: chips for name, (_, chips) in registries.items() if chips is not None}
+        service = TableService(_session_config(config, chip_sets), journal, sink,
+                               leds=show_leds)
+        stack.callback(service.close)
+        service.start()
+        if link is not None:
+            link.start(service.submit)
+            stack.callback(link.close)  # before the service stops: says offline first
         for reader in readers:
-            deck, chips = _registries(reader, simulate)
-            if deck is not None:
-                decks[reader.name] = deck
-            if chips is not None:
-                chip_sets[reader.name] = chips
+            deck, chips = registries[reader.name]
             stack.enter_context(TagReader(reader, service.submit, deck=deck, chips=chips))
         panel_config = config.buttons or (DEMO_PANEL if simulate else None)
         if panel_config is not None:
@@ -157,6 +156,18 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
         print(f"pokertable table: {dealer.failure}", file=sys.stderr)
         return 1
     return 0
+
+
+def _session_config(config: TableConfig, chip_sets: dict[str, ChipSet]) -> SessionConfig:
+    """The session's settings. Split pots pay in the smallest chip in play (RULES S2, PVB 62):
+    the configured level's, or else the smallest of the table's registered chips; a colour-up
+    changes it later through the clock's level."""
+    session = config.session()
+    values = [v for chips in chip_sets.values() for v in chips.chips.values()]
+    if values and session.level.smallest_chip == 1:
+        level = session.level.model_copy(update={"smallest_chip": min(values)})
+        session = session.model_copy(update={"level": level})
+    return session
 
 
 def _mqtt_link(config: TableConfig, stack: contextlib.ExitStack) -> TableLink | None:

@@ -11,6 +11,8 @@ import pytest
 
 from controller.errors import ConfigError
 from controller.table.config import load_table_config
+from controller.table.runner import _session_config
+from drivers.registry import ChipSet
 from tests.session.helpers import played_session
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,3 +51,18 @@ def test_table_configuration_typos_are_errors(tmp_path: Path) -> None:
     bad.write_text('[table]\nid = "1"\nsaets = 9\n')
     with pytest.raises(ConfigError, match="saets"):
         load_table_config(bad)
+
+
+def test_s2_the_tables_chip_set_names_its_smallest_chip(tmp_path: Path) -> None:
+    """PVB 62: split pots pay in the smallest chip in play; a table that reads chips knows it
+    from its registered chip set, unless the configuration names it."""
+    chip_set = ChipSet(name="house", chips={"0500000000000001": 25, "0500000000000002": 100,
+                                            "0500000000000003": 500})
+    plain = tmp_path / "table.toml"
+    plain.write_text('[table]\nid = "1"\n')
+    assert _session_config(load_table_config(plain), {"chips": chip_set}).level.smallest_chip == 25
+    assert _session_config(load_table_config(plain), {}).level.smallest_chip == 1
+    named = tmp_path / "named.toml"
+    named.write_text('[table]\nid = "1"\n\n[table.level]\nsb = 100\nbb = 200\n'
+                     'smallest_chip = 100\n')
+    assert _session_config(load_table_config(named), {"chips": chip_set}).level.smallest_chip == 100
