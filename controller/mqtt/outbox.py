@@ -14,8 +14,10 @@ already has, so delivery is exactly once where it counts (docs/design.md "MQTT p
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -92,13 +94,13 @@ class Outbox:
 
     def mark_sent(self, seq: int) -> None:
         """The broker's PUBACK: done, unless the keeper must still say he has it."""
-        with self._lock:
+        with self._lock, self._lazily():
             self._db.execute("UPDATE outbox SET sent = 1 WHERE seq = ?", (seq,))
             self._prune()
 
     def mark_kept(self, ids: list[str]) -> int:
         """The keeper stored these ids: they never go out again. Returns how many it settled."""
-        with self._lock:
+        with self._lock, self._lazily():
             db = self._db
             db.execute("BEGIN IMMEDIATE")
             try:
@@ -111,6 +113,17 @@ class Outbox:
                 raise
             self._prune()
             return settled
+
+    @contextlib.contextmanager
+    def _lazily(self) -> Iterator[None]:
+        """Marks of what was sent or kept need no fsync of their own: lost in a power cut, the
+        message merely goes out once more and the receiver drops it. They run on the MQTT
+        network thread, which must not wait for the disk between two states."""
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        try:
+            yield
+        finally:
+            self._db.execute("PRAGMA synchronous=FULL")
 
     def resend_unkept(self) -> int:
         """At a (re)connect: what the broker took but the keeper never confirmed goes out again
