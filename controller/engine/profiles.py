@@ -48,6 +48,12 @@ class RuleProfile(BaseModel):
         description="R6: unannounced same-colour chips that reach a full minimum raise are a raise "
         "(PVB 45); otherwise they are a call when one chip less would not cover the call (CG)",
     )
+    dead_button: Literal["stays", "empty-seat"] = Field(
+        default="stays",
+        description="B2: after a small blind busts, and in the hand after a dead small blind, "
+        "the button stays where it was (PVB 27(1), APSA 5.3, BPS 6) or moves onto the empty "
+        "seat (common TDA practice)",
+    )
     at_seat: Literal["first-card", "all-cards"] = Field(
         default="first-card",
         description="H5: a player must be at the seat when the first card is dealt (PVB 23(1)) "

@@ -304,7 +304,13 @@ class Table:
             return self._positions(other, other, True, bb)
         old_bb = self.seats.get(last.bb)
         sb_live = self._in_play(last.bb) and old_bb is not None and not old_bb.new
-        return self._positions(last.sb, last.bb, sb_live, bb)
+        button = last.sb
+        if self.profile.dead_button == "stays" and not (last.sb_live and self._in_play(last.sb)):
+            # The last small blind busted, or was dead: the button does not move onto a seat
+            # nobody played from, it stays a second hand where it was (PVB 27(1); APSA 5.3;
+            # BPS 6). The big blind's move and the order of play are the same either way.
+            button = last.button
+        return self._positions(button, last.bb, sb_live, bb)
 
     def _positions(self, button: int, sb: int, sb_live: bool, bb: int) -> Positions:
         """Seats dealt in: everyone with chips, except a new player sitting between the button

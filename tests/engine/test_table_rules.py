@@ -73,15 +73,85 @@ def test_b2_pvb_27_big_blind_moves_one_seat_every_hand() -> None:
     assert [b for b, _, _ in hands] == [1, 2, 3, 4, 5, 1]
 
 
-def test_b2_pvb_27_small_blind_eliminated_gives_a_dead_button() -> None:
+TDA = load_profile("pvb-2020").model_copy(update={"name": "tda", "dead_button": "empty-seat"})
+
+
+def test_b2_pvb_27_1_small_blind_busts_the_button_stays_a_second_hand() -> None:
+    """APSA 5.3: the small blind busts: "der Dealerbutton bleibt zum zweiten Mal in Folge beim
+    selben Spieler"; PVB 27(1), BPS 6."""
     table = seated(1, 2, 3, 4, 5)
     assert play_hand(table) == (1, 2, 3)
-    table.apply(Leave(seat=3))  # the last big blind is gone (eliminated)
-    # BB moves on to seat 4; the small blind is dead (nobody posts it); the button goes to 2
-    assert play_hand(table) == (2, None, 4)
-    # the hand after: the button on the small blind's old seat 3, which is empty: dead button
-    assert play_hand(table) == (3, 4, 5)
+    table.apply(Leave(seat=2))  # the small blind is eliminated
+    assert play_hand(table) == (1, 3, 4)  # button stays on seat 1, big blind moves one
+    assert play_hand(table) == (3, 4, 5)  # and moves on normally
+    # the move to heads-up afterwards: nobody posts the big blind twice (PVB 28(2))
+    table.apply(Leave(seat=1))
+    table.apply(Leave(seat=3))
+    button, sb, bb = play_hand(table)
+    assert bb != 5 and (button, sb) == (5, 5) and bb == 4
+
+
+def test_b2_apsa_5_3_big_blind_busts_dead_small_blind_then_the_button_stands() -> None:
+    """The big blind busts: next hand only a big blind (the small blind is dead), and in the
+    hand after that the button stands (APSA 5.3 "bleibt der Dealer Button stehen")."""
+    table = seated(1, 2, 3, 4, 5)
+    assert play_hand(table) == (1, 2, 3)
+    table.apply(Leave(seat=3))
+    assert play_hand(table) == (2, None, 4)  # dead small blind; the button moves on to 2
+    assert play_hand(table) == (2, 4, 5)  # the button stands on seat 2 a second hand
     assert play_hand(table) == (4, 5, 1)
+    table.apply(Leave(seat=5))
+    table.apply(Leave(seat=2))
+    button, sb, bb = play_hand(table)  # heads-up between 1 and 4: 1 was big blind last
+    assert (button, sb, bb) == (1, 1, 4)
+
+
+def test_b2_two_players_bust_in_one_hand_the_big_blind_order_first() -> None:
+    """Small and big blind bust together: the big blind still moves one player (APSA 5.3: its
+    order comes first), the small blind is dead, and the button never moves onto either empty
+    seat."""
+    table = seated(1, 2, 3, 4, 5, 6)
+    assert play_hand(table) == (1, 2, 3)
+    table.apply(Leave(seat=2))
+    table.apply(Leave(seat=3))
+    assert play_hand(table) == (1, None, 4)
+    assert play_hand(table) == (1, 4, 5)
+    assert play_hand(table) == (4, 5, 6)
+    table.apply(Leave(seat=5))
+    table.apply(Leave(seat=6))
+    assert play_hand(table) == (4, 4, 1)  # heads-up: seat 6 had the big blind, now 1 has it
+
+
+def test_b2_pvb_27_1_a_new_player_on_the_big_blind_position_the_button_stays() -> None:
+    """PVB 27(1): "Hinzukommen eines neuen Spielers auf der Big Blind-Position": the big blind
+    busts and a player from a broken table takes his seat. The small blind there is dead (the
+    new player has not played at this table), and the hand after, the button stays."""
+    table = seated(1, 2, 3, 4, 5)
+    assert play_hand(table) == (1, 2, 3)
+    table.apply(Leave(seat=3))
+    table.apply(SitDown(seat=3, player="from table 9", stack=8_000))
+    table.apply(StartHand())
+    p = table.positions
+    assert p is not None and (p.button, p.sb_live, p.bb) == (2, False, 4)
+    assert 3 not in p.dealt  # between the button and the small blind: he waits (PVB 10(1))
+    fold_around(table)
+    assert play_hand(table) == (2, 4, 5)  # the button stays on seat 2
+    table.apply(Leave(seat=2))
+    table.apply(Leave(seat=4))
+    table.apply(Leave(seat=1))
+    assert play_hand(table) == (5, 5, 3)  # heads-up: seat 5 had the big blind, now seat 3
+
+
+def test_b2_the_tda_convention_puts_the_button_on_the_empty_seat_under_its_profile() -> None:
+    table = seated(1, 2, 3, 4, 5, profile=TDA)
+    assert play_hand(table) == (1, 2, 3)
+    table.apply(Leave(seat=2))
+    assert play_hand(table) == (2, 3, 4)  # on the empty seat of the player who busted
+    table = seated(1, 2, 3, 4, 5, profile=TDA)
+    assert play_hand(table) == (1, 2, 3)
+    table.apply(Leave(seat=3))
+    assert play_hand(table) == (2, None, 4)
+    assert play_hand(table) == (3, 4, 5)  # dead button on the big blind's empty seat
 
 
 def test_b2_nobody_skips_the_big_blind_or_pays_it_twice_over_many_hands() -> None:

@@ -168,9 +168,12 @@ def test_multi_hand_dead_button_heads_up_and_new_player() -> None:
     assert 2 not in run.session.table.seats
     run.feed(shuffle())  # B2: the big blind moves to seat 4; seat 3 posts the small blind
     state = run.session.state()
-    assert (state.button, state.sb, state.bb) == (2, 3, 4)  # dead button on the empty seat
+    # The button stays on seat 1 a second hand: never onto the empty seat (PVB 27(1), issue 16)
+    assert (state.button, state.sb, state.bb) == (1, 3, 4)
     run.feed(declare(1, "fold"), declare(3, "fold"), seat(5, "eve", 5_000))
     run.feed(seat(4, None), shuffle())  # B4: eve comes in on the big blind; dead small blind
+    record = run.sealed[-1]  # hand 2's record and its PHH say the same: the button on seat 1
+    assert (record.hand, record.button) == (2, 1) and list(record.starting_stacks)[-1] == 1
     state = run.session.state()
     assert (state.button, state.sb, state.bb) == (3, None, 5)
     run.feed(declare(1, "fold"), declare(3, "fold"), seat(5, None), shuffle())
