@@ -579,6 +579,29 @@ class Hand:
         self.hole[i] = list(cards)
         self._record_act(i, "deal_hole", cards=tuple(cards))
 
+    def draw_hole_card(self, i: int, keeps: list[int | None], drawn: int | None) -> None:
+        """PVB 30(6): player ``i`` held one card too many; the floor drew ``drawn`` (the next
+        burn card) and the player keeps ``keeps``. The deal in the hand's history becomes the
+        cards he plays; the drawn card stays seen, so it cannot come again."""
+        wanted = HOLE_CARDS[self.game]
+        if not 0 <= i < self.n or not self.hole[i]:
+            raise HandStateError("only a player who holds his cards can have one drawn",
+                                 "PVB 30(6)")
+        if self.stage is Stage.OVER:
+            raise HandStateError("the hand is over", "PVB 22")
+        held = self.hole[i]
+        three: list[int | None] = [*keeps, drawn]
+        new: list[int | None] = [c for c in three if c not in held]
+        if (len(keeps) != wanted or None in three or len(set(three)) != wanted + 1
+                or len(new) != 1):
+            raise HandStateError(f"{self.labels[i]}'s cards kept and drawn must be the "
+                                 f"{wanted + 1} he held", "PVB 30(6)")
+        self._take_cards(new)
+        self.hole[i] = list(keeps)
+        for k, act in enumerate(self.log):
+            if act.player == i and act.kind == "deal_hole":
+                self.log[k] = act._replace(cards=tuple(keeps))
+
     def verify_deal_board(self, cards: list[int]) -> None:
         if self.stage is Stage.OVER or self.stage is Stage.SHOWDOWN:
             raise HandStateError(

@@ -138,6 +138,17 @@ class VoidHand(_Op):
     status: Literal["void", "misdeal"] = "void"
 
 
+class DrawHoleCard(_Op):
+    """PVB 30(6): a player was dealt one card too many and it was noticed after substantial
+    action: the floor drew ``drawn`` from his cards, which becomes the next burn card; he plays
+    with ``keeps``."""
+
+    op: Literal["draw_hole_card"] = "draw_hole_card"
+    seat: int = Field(ge=1, le=MAX_SEATS)
+    keeps: str
+    drawn: str
+
+
 class MoveButton(_Op):
     """Put the button on ``seat`` for the next hand, blinds following it (PVB 29(2))."""
 
@@ -147,7 +158,7 @@ class MoveButton(_Op):
 
 Operation = Annotated[
     SitDown | Leave | SetLevel | DrawForButton | StartHand | DealHole | DealBoard | Fold | Check
-    | Call | BetOrRaise | Show | Muck | Settle | KillHand | VoidHand | MoveButton,
+    | Call | BetOrRaise | Show | Muck | Settle | KillHand | VoidHand | MoveButton | DrawHoleCard,
     Field(discriminator="op"),
 ]
 OPERATION = TypeAdapter(Operation)
@@ -411,6 +422,10 @@ class Table:
         awards = {k: [self._index(seat) for seat in seats] for k, seats in op.awards.items()}
         hand.settle(awards)
         return self._after_hand_step()
+
+    def _op_draw_hole_card(self, op: DrawHoleCard) -> None:
+        (drawn,) = parse_cards(op.drawn)
+        self._current().draw_hole_card(self._index(op.seat), parse_cards(op.keeps), drawn)
 
     def _op_kill_hand(self, op: KillHand) -> HandRecord | None:
         self._current().kill(self._index(op.seat))

@@ -9,6 +9,7 @@ from controller.engine.table import (
     DealBoard,
     DealHole,
     DrawForButton,
+    DrawHoleCard,
     Fold,
     KillHand,
     Muck,
@@ -39,6 +40,9 @@ class CardReading(SessionBase):
             return False
         card, zone = event.card, event.zone
         seen = track.zone_of.get(card)
+        if (seen is not None and zone in ("burn", "muck") and track.draw_from is not None
+                and seen == f"seat:{track.draw_from}"):
+            return self._drawn(track.draw_from, card)
         if seen is not None:
             if event.uid and card in track.uid_of and track.uid_of[card] != event.uid:
                 self._foul(f"the same card twice on {seen} and {zone} (two tags)")
@@ -64,6 +68,22 @@ class CardReading(SessionBase):
             return True
         # A card straight from the stub into the muck: a burn card (muck and burn share it).
         track.burns += 1
+        return True
+
+    def _drawn(self, seat: int, card: str) -> bool:
+        """The card the floor drew from a seat holding one too many (PVB 30(6)): the next burn
+        card; the seat plays the others. The card is never named: it was a hole card."""
+        track = self.track
+        assert track is not None
+        keeps = [c for c in track.seat_cards[seat] if c != card]
+        self.table.apply(DrawHoleCard(seat=seat, keeps="".join(keeps), drawn=card))
+        track.seat_cards[seat] = keeps
+        track.zone_of[card] = "burn"
+        track.preset_burn = True
+        track.draw_from = None
+        self._irregular("PVB 30(6)", f"seat {seat} held {len(keeps) + 1} cards: the floor drew "
+                        "one as the next burn card; the hand plays on", seat=seat,
+                        kind="decision")
         return True
 
     def _card_between_hands(self, event: CardEvent) -> bool:

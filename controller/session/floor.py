@@ -226,6 +226,26 @@ class FloorCommands(SessionBase):
         self._say("hold", "the table may shuffle the next hand", rule="PVB 35a")
         return True
 
+    def _cmd_draw(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
+        """PVB 30(6): a player with one card too many, noticed after substantial action (PVB
+        30(5)): the floor draws one of his cards, which becomes the next burn card, and the hand
+        plays on. The card the floor then puts on the burn (or muck) antenna is that card."""
+        seat = self._seat_arg(args, "draw")
+        hand = self._hand()
+        track = self.track
+        if hand is None or track is None:
+            raise Refused("no hand is running", "PVB 30(6)")
+        if len(track.seat_cards.get(seat, [])) <= track.wanted:
+            raise Refused(f"seat {seat} holds no extra card to draw", "PVB 30(6)")
+        if not self._substantial():
+            raise Refused(f"seat {seat} holds {track.wanted + 1} cards before substantial "
+                          "action: that is a misdeal (PVB 30(5)); use misdeal", "PVB 30(6)")
+        track.draw_from = seat
+        self._decision("PVB 30(6)", f"seat {seat} holds {track.wanted + 1} cards: the floor "
+                       "draws one, which becomes the next burn card; put it on the burn "
+                       "antenna", by, seat=seat)
+        return True
+
     def _cmd_close(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
         """The table plays no further hand (closed for the day, broken up, or the service
         stopping): the last hand is sealed now, since no next shuffle will seal it (RULES H3:

@@ -61,7 +61,7 @@ COMMAND_IDS_KEPT = 500
 # The floor's commands (`command` events; over MQTT ``table/<id>/cmd/<name>``).
 FLOOR_COMMANDS = frozenset({
     "void", "misdeal", "kill", "move_button", "award", "correct", "show", "hold", "release",
-    "absent", "present", "note", "time", "penalty", "close",
+    "absent", "present", "note", "time", "penalty", "close", "draw",
 })
 
 
@@ -139,3 +139,4 @@ class HandTrack:
     order_alerted: bool = False
     settle_at: int | None = None  # index in the hand's events of the event that settled it
     floor_called: bool = False
+    draw_from: int | None = None  # PVB 30(6): the seat whose extra card the floor is drawing

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from controller.session import SessionConfig
 from tests.session.helpers import (
     HOLE,
@@ -178,3 +180,37 @@ def test_card_to_a_new_seat_between_hands_changes_nothing() -> None:
     before = run.session.state()
     run.feed(card("seat:1", "As"), card("muck", "Kd"))
     assert run.session.state() == before
+
+
+@pytest.mark.parametrize("drawn", ["Qc", "7c"])
+def test_i5_pvb_30_6_three_cards_noticed_late_the_floor_draws_one_as_the_next_burn(
+        drawn: str) -> None:
+    """Issue 16: after substantial action a seat found holding three cards is no misdeal (PVB
+    30(5)); the floor draws one of them, which becomes the next burn card (PVB 30(6)), and the
+    hand plays on. The table used to take that card on the burn antenna for a card seen twice
+    and void the hand as a fouled deck."""
+    run = start(three_players(), shuffle(), deal(HOLE), card("seat:1", "Qc"),
+                declare(1, "call"), declare(2, "call"))  # substantial action (PVB 31)
+    step = run.feed(command("draw", seat=1))
+    assert step.accepted and step.events[0].rule == "PVB 30(6)"
+    step = run.feed(card("burn", drawn))
+    assert step.accepted and "fouled" not in " ".join(e.text for e in step.events)
+    keeps = [c for c in ("7c", "2d", "Qc") if c != drawn]
+    hand = run.session.table.hand
+    assert hand is not None and run.session.state().stage == "betting"
+    run.feed(key("confirm"), board("QsJd4h"), key("confirm"), key("confirm"), key("confirm"),
+             board("5s"), key("confirm"), key("confirm"), key("confirm"), board("9h"),
+             key("confirm"), key("confirm"), key("confirm"),
+             key("confirm"), key("confirm"), key("confirm"))
+    record = run.session.pending_record
+    assert record is not None and record.status == "complete"
+    assert record.hole_cards[1] == "".join(keeps)
+    assert any(i.rule == "PVB 30(6)" and drawn not in i.text for i in record.irregularities)
+    assert drawn not in record.board  # the drawn card is out of the game
+
+
+def test_i5_pvb_30_6_before_substantial_action_three_cards_are_a_misdeal() -> None:
+    run = start(three_players(), shuffle(), deal(HOLE), card("seat:1", "Qc"))
+    step = run.feed(command("draw", seat=1))
+    assert not step.accepted and "misdeal" in step.events[0].text
+    assert not run.feed(command("draw", seat=2)).accepted  # seat 2 holds no extra card
