@@ -277,15 +277,17 @@ class Hand:
         return Options(i, self.to_call(i), low, high)
 
     def showdown_order(self) -> list[int]:
-        """Who tables first at showdown (RULES S3): the last bettor or raiser of the final round,
-        else the first live player left of the button (PVB 55), then clockwise. Under the
-        ``last-aggressor`` profile (BPS 37) the last aggressor of an earlier round comes first.
-        When a player is all-in and betting is over, all hands are turned at once (PVB 54)."""
+        """Who tables first at showdown (RULES S3), then clockwise. ``last-aggressor`` (the
+        German books: PVB 55, APSA 5.3, BPS 37): the last to bet or raise on the flop, turn or
+        river, and if nobody did, the first live player left of the button. ``left-of-button``
+        (TDA): the last aggressor of the final round only, else left of the button. When a
+        player is all-in and betting is over, all hands are turned at once (PVB 54)."""
         contenders = [i for i in self.live if not self.mucked[i]]
         first = self.aggressor.get(self.street)
         if first is None and self.setup.showdown_fallback == "last-aggressor":
             for street in sorted(self.aggressor, reverse=True):
-                first = self.aggressor[street]
+                if street > Street.PREFLOP:  # PVB 55(2): no bet on flop, turn and river
+                    first = self.aggressor[street]
                 break
         if first is None or first not in contenders:
             return contenders

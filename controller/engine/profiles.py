@@ -39,9 +39,10 @@ class RuleProfile(BaseModel):
         "or only down to the small blind (CG)",
     )
     showdown_fallback: Literal["left-of-button", "last-aggressor"] = Field(
-        default="left-of-button",
-        description="S3: without a bet on the last round, the first to show is the first player "
-        "left of the button (PVB 55) or the last aggressor of an earlier round (BPS 37)",
+        default="last-aggressor",
+        description="S3: without a bet on the last round, the first to show is the last to bet "
+        "or raise on the flop or turn (PVB 55, APSA 5.3, BPS 37), or the first player left of "
+        "the button (TDA); with no bet after the flop at all, left of the button either way",
     )
     same_colour_chips_full_raise: bool = Field(
         default=True,

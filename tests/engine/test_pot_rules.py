@@ -82,18 +82,31 @@ def test_s3_pvb_55_last_aggressor_of_the_final_round_shows_first() -> None:
     assert hand.showdown_order() == [1, 2, 0]
 
 
-def test_s3_pvb_55_no_bet_on_the_last_round_first_left_of_the_button() -> None:
-    hand = make_hand([10_000] * 4)
-    run(hand, "p3 cbr 300; p4 c; p1 f; p2 f; db 2c7d9h; p3 cbr 500; p4 c; db Js; p3 x; p4 x")
-    run(hand, "db 3s; p3 x; p4 x")
+def test_s3_tda_without_a_bet_on_the_last_round_first_left_of_the_button() -> None:
+    """The TDA convention (profile ``left-of-button``): only the final round's aggressor
+    counts; here p4 bet the flop, yet p3, first left of the button, shows first."""
+    hand = make_hand([10_000] * 4, showdown_fallback="left-of-button")
+    run(hand, "p3 cbr 300; p4 c; p1 f; p2 f; db 2c7d9h; p3 x; p4 cbr 500; p3 c; db Js; p3 x")
+    run(hand, "p4 x; db 3s; p3 x; p4 x")
     assert hand.showdown_order() == [2, 3]
 
 
-def test_s3_bps_37_last_aggressor_of_an_earlier_round_under_its_profile() -> None:
+def test_s3_pvb_55_apsa_5_3_bps_37_the_last_bet_after_the_flop_shows_first() -> None:
+    """The German books (issue 16's audit): the last to bet or raise on the flop, turn or
+    river shows first, even when the river was checked (PVB 55(1), APSA 5.3, BPS 37)."""
     hand = make_hand([10_000] * 4, showdown_fallback="last-aggressor")
     run(hand, "p3 cbr 300; p4 c; p1 f; p2 f; db 2c7d9h; p3 x; p4 cbr 500; p3 c; db Js; p3 x")
     run(hand, "p4 x; db 3s; p3 x; p4 x")
     assert hand.showdown_order() == [3, 2]
+
+
+def test_s3_pvb_55_2_no_bet_after_the_flop_first_left_of_the_button() -> None:
+    """PVB 55(2), APSA 5.3: nobody bet on flop, turn and river: the first player left of the
+    button shows first, not the preflop raiser."""
+    hand = make_hand([10_000] * 4, showdown_fallback="last-aggressor")
+    run(hand, "p3 c; p4 cbr 300; p1 f; p2 f; p3 c; db 2c7d9h; p3 x; p4 x; db Js; p3 x; p4 x")
+    run(hand, "db 3s; p3 x; p4 x")
+    assert hand.showdown_order() == [2, 3]
 
 
 def test_s4_pvb_54_all_in_and_no_more_betting_all_hands_face_up() -> None:
