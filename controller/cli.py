@@ -98,6 +98,16 @@ def _recorder(args: argparse.Namespace) -> int:
     return 0
 
 
+def _clock(args: argparse.Namespace) -> int:
+    """``--structure FILE --check``: the whole schedule as JSON lines, or the mistake."""
+    from controller.room.structure import load_structure, schedule
+
+    structure = load_structure(args.structure)
+    for slot in schedule(structure):
+        print(slot.model_dump_json(exclude_none=True))
+    return 0
+
+
 def _decode(args: argparse.Namespace) -> int:
     """Raw reader bytes on stdin -> one JSON line per valid frame, then the counts."""
     from drivers.decode import decode_stream
@@ -314,6 +324,14 @@ def build_parser() -> argparse.ArgumentParser:
     recorder.add_argument("--ca", help="the venue CA: connect with TLS")
     recorder.add_argument("--db", required=True, help="the record store (SQLite)")
     recorder.set_defaults(run=_recorder)
+
+    clock = sub.add_parser("clock", help="the tournament clock: check a structure file")
+    clock.add_argument("--structure", required=True, metavar="FILE",
+                       help="the tournament structure (TOML; deploy/structures/)")
+    clock.add_argument("--check", action="store_true", required=True,
+                       help="print the whole schedule (levels and breaks, start and end in "
+                       "seconds from a start of zero) as JSON lines, or name the mistake")
+    clock.set_defaults(run=_clock)
 
     room = sub.add_parser("room", help="the room on one machine: a broker, simulated tables on "
                           "MQTT, the recorder and a console floor display")

@@ -57,7 +57,10 @@ def first_error(exc: ValidationError, whole: str) -> str:
     """pydantic's first complaint as ``where: what`` (``whole`` names the object itself), without
     the input value: rejected input may be long, or not for a log line. The complaints a person
     meets most (a misspelt key, a missing one, an unknown kind) are said in plain words."""
-    first = exc.errors()[0]
+    errors = exc.errors()
+    # A misspelt key shows up twice: the key it should have been is missing, the one written is
+    # unknown. The unknown one points at the typo.
+    first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
     where = ".".join(str(p) for p in first["loc"]) or whole
     kind = first["type"]
     if kind == "extra_forbidden":

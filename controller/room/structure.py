@@ -1,0 +1,164 @@
+"""A tournament's structure: its levels, its breaks (with the chips that colour up and leave
+play, RULES T5), and the level at which late registration ends. A TOML file, validated before
+anything runs: a mistake names the level or break and what is wrong, in the director's words.
+
+`schedule()` lays the structure out on a time line that starts at zero: what the clock runs
+and what `pokertable clock --structure FILE --check` prints.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+import rtoml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from controller.errors import ConfigError, first_error
+
+MAX_CHIP = 10**9
+
+
+class LevelSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    sb: int = Field(ge=0, le=MAX_CHIP, description="Small blind")
+    bb: int = Field(gt=0, le=MAX_CHIP, description="Big blind")
+    ante: int = Field(default=0, ge=0, le=MAX_CHIP, description="Ante, each player")
+    bb_ante: int = Field(default=0, ge=0, le=MAX_CHIP, description="Big blind ante (the table)")
+    minutes: float = Field(gt=0, le=24 * 60)
+
+    @model_validator(mode="after")
+    def _blinds_in_order(self) -> LevelSpec:
+        if self.sb > self.bb:
+            raise ValueError(f"the small blind ({self.sb}) is more than the big blind ({self.bb})")
+        if self.ante and self.bb_ante:
+            raise ValueError("an ante for each player or a big blind ante, not both")
+        return self
+
+
+class BreakSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    after_level: int = Field(ge=1, description="The break follows this level")
+    minutes: float = Field(gt=0, le=24 * 60)
+    colour_up: list[int] = Field(default_factory=list, description="Denominations that colour "
+                                 "up at this break and leave play (RULES T5, PVB 15b)")
+
+
+class Structure(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1, max_length=80)
+    chips: list[int] = Field(min_length=1, description="Denominations in play at the start")
+    late_registration_ends: int | None = Field(
+        default=None, ge=1, description="Late registration closes at the end of this level")
+    levels: list[LevelSpec] = Field(min_length=1)
+    breaks: list[BreakSpec] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Structure:
+        count = len(self.levels)
+        if self.late_registration_ends is not None and self.late_registration_ends > count:
+            raise ValueError(f"late_registration_ends: level {self.late_registration_ends} does "
+                             f"not exist (the structure has {count} levels)")
+        after = [b.after_level for b in self.breaks]
+        for k, number in enumerate(after):
+            if number >= count:
+                raise ValueError(f"breaks[{k}]: a break after level {number} comes after the "
+                                 f"last level ({count}) or at it: the tournament is over by then")
+            if after.count(number) > 1:
+                raise ValueError(f"breaks[{k}]: two breaks after level {number}")
+        if after != sorted(after):
+            raise ValueError("breaks: list them in the order they come")
+        in_play = sorted(set(self.chips))
+        if any(c <= 0 for c in in_play):
+            raise ValueError("chips: denominations are positive")
+        for k, level in enumerate(self.levels, start=1):
+            for brk in self.breaks:
+                if brk.after_level == k - 1:
+                    for chip in brk.colour_up:
+                        if chip not in in_play:
+                            raise ValueError(f"breaks after level {k - 1}: {chip} is not in "
+                                             f"play any more (in play: {in_play})")
+                        in_play.remove(chip)
+                    if not in_play:
+                        raise ValueError(f"breaks after level {k - 1}: no chip would be left")
+            smallest = in_play[0]
+            for name in ("sb", "bb", "ante", "bb_ante"):
+                amount = getattr(level, name)
+                if amount % smallest:
+                    raise ValueError(f"levels[{k - 1}] (level {k}): {name} {amount} cannot be "
+                                     f"paid in chips of {smallest}, the smallest in play")
+        return self
+
+
+class Slot(BaseModel):
+    """One entry of the schedule: a level or a break, with its start and end in seconds from
+    the tournament's start."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["level", "break"]
+    level: int = Field(description="The level, or for a break the level it follows")
+    start: float
+    end: float
+    sb: int | None = None
+    bb: int | None = None
+    ante: int | None = None
+    bb_ante: int | None = None
+    smallest_chip: int | None = Field(default=None, description="Split pots pay in it (S2)")
+    late_registration: bool | None = None
+    colour_up: list[int] | None = None
+
+
+def schedule(structure: Structure) -> list[Slot]:
+    """Every level and break on one time line from zero."""
+    slots: list[Slot] = []
+    now = 0.0
+    in_play = sorted(set(structure.chips))
+    breaks = {b.after_level: b for b in structure.breaks}
+    late = structure.late_registration_ends
+    for k, level in enumerate(structure.levels, start=1):
+        end = now + level.minutes * 60
+        slots.append(Slot(kind="level", level=k, start=now, end=end, sb=level.sb, bb=level.bb,
+                          ante=level.ante, bb_ante=level.bb_ante, smallest_chip=in_play[0],
+                          late_registration=late is not None and k <= late))
+        now = end
+        brk = breaks.get(k)
+        if brk is not None:
+            end = now + brk.minutes * 60
+            slots.append(Slot(kind="break", level=k, start=now, end=end,
+                              colour_up=list(brk.colour_up)))
+            in_play = [c for c in in_play if c not in brk.colour_up]
+            now = end
+    return slots
+
+
+def load_structure(path: str | Path) -> Structure:
+    """The validated structure, or a `ConfigError` of one line naming the file and the field."""
+    path = Path(path)
+    if path.is_dir():
+        raise ConfigError(f"{path}: is a directory, not a tournament structure")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read it ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not a text file; expected a tournament structure (TOML)"
+                          ) from None
+    try:
+        raw = rtoml.loads(text)
+    except rtoml.TomlParsingError as exc:
+        detail = str(exc).strip().splitlines()[0]
+        raise ConfigError(f"{path}: not valid TOML: {detail}") from None
+    try:
+        return Structure.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        what = first_error(exc, "") if first["loc"] else str(first["msg"]).removeprefix(
+            "Value error, ")  # the structure's own checks name their field themselves
+        raise ConfigError(f"{path}: {what}") from None
+
+
+__all__ = ["BreakSpec", "LevelSpec", "Slot", "Structure", "load_structure", "schedule"]

@@ -1,0 +1,83 @@
+"""Tournament structures (issue 17, first part): the shipped files check, the schedule is one
+time line from zero, and a director's mistake is one line naming the level or break."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+STRUCTURES = sorted((ROOT / "deploy" / "structures").glob("*.toml"))
+
+
+def check(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "controller.cli", "clock", "--structure",
+                           str(path), "--check"], capture_output=True, text=True, timeout=60,
+                          cwd=ROOT)
+
+
+def test_a_deep_and_a_turbo_structure_ship() -> None:
+    assert {p.name for p in STRUCTURES} >= {"pvb-deep.toml", "turbo.toml"}
+
+
+@pytest.mark.parametrize("path", STRUCTURES, ids=lambda p: p.name)
+def test_the_schedule_is_one_time_line_from_zero(path: Path) -> None:
+    done = check(path)
+    assert done.returncode == 0, done.stderr
+    slots = [json.loads(line) for line in done.stdout.splitlines()]
+    assert slots[0]["kind"] == "level" and slots[0]["start"] == 0
+    for before, after in itertools.pairwise(slots):
+        assert after["start"] == before["end"] > before["start"]
+    levels = [s for s in slots if s["kind"] == "level"]
+    assert [s["level"] for s in levels] == list(range(1, len(levels) + 1))
+    assert all(s["sb"] <= s["bb"] and s["sb"] % s["smallest_chip"] == 0 for s in levels)
+    # RULES T5: after a colour-up the smallest chip in play is larger (split pots pay in it)
+    for k, slot in enumerate(slots):
+        if slot["kind"] == "break" and slot.get("colour_up"):
+            before = next(s for s in reversed(slots[:k]) if s["kind"] == "level")
+            after = next(s for s in slots[k:] if s["kind"] == "level")
+            assert after["smallest_chip"] > before["smallest_chip"]
+    late = [s["late_registration"] for s in levels]
+    assert late[0] and not late[-1] and late == sorted(late, reverse=True)
+
+
+BAD = {
+    "misspelt key": ('name = "x"\nchips = [25]\n[[levels]]\nsb = 25\nbb = 50\nminuts = 20\n',
+                     "levels.0.minuts: unknown key"),
+    "blinds reversed": ('name = "x"\nchips = [25]\n[[levels]]\nsb = 100\nbb = 50\nminutes = 20\n',
+                        "small blind (100) is more than the big blind (50)"),
+    "no levels": ('name = "x"\nchips = [25]\nlevels = []\n', "levels:"),
+    "break after the end": ('name = "x"\nchips = [25]\n[[levels]]\nsb = 25\nbb = 50\n'
+                            'minutes = 20\n[[breaks]]\nafter_level = 1\nminutes = 10\n',
+                            "breaks[0]: a break after level 1"),
+    "colour-up of a chip not in play": (
+        'name = "x"\nchips = [25, 100]\n[[levels]]\nsb = 25\nbb = 50\nminutes = 20\n'
+        '[[levels]]\nsb = 100\nbb = 200\nminutes = 20\n'
+        '[[breaks]]\nafter_level = 1\nminutes = 10\ncolour_up = [5]\n',
+        "5 is not in play"),
+    "blinds no chip can pay": (
+        'name = "x"\nchips = [25, 100]\n[[levels]]\nsb = 25\nbb = 50\nminutes = 20\n'
+        '[[levels]]\nsb = 150\nbb = 250\nminutes = 20\n'
+        '[[breaks]]\nafter_level = 1\nminutes = 10\ncolour_up = [25]\n',
+        "levels[1] (level 2): sb 150 cannot be paid in chips of 100"),
+    "late registration past the end": (
+        'name = "x"\nchips = [25]\nlate_registration_ends = 3\n'
+        '[[levels]]\nsb = 25\nbb = 50\nminutes = 20\n', "late_registration_ends: level 3"),
+    "TOML syntax": ('name = "x\n', "not valid TOML"),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD))
+def test_a_mistake_in_a_structure_is_one_line_naming_it(tmp_path: Path, name: str) -> None:
+    text, says = BAD[name]
+    path = tmp_path / "structure.toml"
+    path.write_text(text)
+    done = check(path)
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "structure.toml" in lines[0] and says in lines[0], lines
