@@ -161,7 +161,7 @@ def _replay_events(args: argparse.Namespace) -> int:
     from controller.errors import ConfigError
     from controller.history.replay_events import record_json, replay_events
     from controller.session import SessionConfig
-    from controller.table.config import read_text_file
+    from controller.text_files import read_text_file
 
     if args.sb > args.bb:
         raise ConfigError(f"--sb {args.sb} is more than --bb {args.bb}")

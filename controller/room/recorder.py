@@ -30,6 +30,7 @@ from controller.mqtt.messages import (
     BadMessage,
     EventMessage,
     KeptMessage,
+    M,
     SecureRecordMessage,
     ServiceStatus,
     decode,
@@ -202,15 +203,19 @@ class Recorder:
             self.rejected += 1
             log.exception("recorder: a message on %s could not be kept", message.topic)
 
-    def _record(self, message: mqtt.MQTTMessage) -> None:
-        self.received += 1
+    def _decoded(self, model: type[M], message: mqtt.MQTTMessage) -> M | None:
         try:
-            record = decode(SecureRecordMessage, message.payload)
+            return decode(model, message.payload)
         except BadMessage as exc:
             self.rejected += 1
             log.warning("recorder: ignored a message on %s: %s", message.topic, exc)
-            return
-        if not self._from_its_table(message.topic, record.table, "secure/record"):
+            return None
+
+    def _record(self, message: mqtt.MQTTMessage) -> None:
+        self.received += 1
+        record = self._decoded(SecureRecordMessage, message)
+        if record is None or not self._from_its_table(message.topic, record.table,
+                                                       "secure/record"):
             return
         if self.store.add(record, time.time()):
             log.info("recorder: kept table %s hand %d (%s)", record.table, record.hand,
@@ -230,13 +235,8 @@ class Recorder:
                 return
         except (ValueError, AttributeError):
             pass  # not JSON, or not an object: decode below says what is wrong
-        try:
-            event = decode(EventMessage, message.payload)
-        except BadMessage as exc:
-            self.rejected += 1
-            log.warning("recorder: ignored a message on %s: %s", message.topic, exc)
-            return
-        if event.id is None:
+        event = self._decoded(EventMessage, message)
+        if event is None or event.id is None:
             return  # a live event: the tables' state tells it, nothing to keep
         self.received += 1
         if not self._from_its_table(message.topic, event.table, "event"):

@@ -11,10 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-import rtoml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from controller.errors import ConfigError, first_error
+from controller.text_files import read_toml_file
 
 MAX_CHIP = 10**9
 
@@ -138,20 +138,7 @@ def schedule(structure: Structure) -> list[Slot]:
 def load_structure(path: str | Path) -> Structure:
     """The validated structure, or a `ConfigError` of one line naming the file and the field."""
     path = Path(path)
-    if path.is_dir():
-        raise ConfigError(f"{path}: is a directory, not a tournament structure")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read it ({exc.strerror or exc})") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path}: not a text file; expected a tournament structure (TOML)"
-                          ) from None
-    try:
-        raw = rtoml.loads(text)
-    except rtoml.TomlParsingError as exc:
-        detail = str(exc).strip().splitlines()[0]
-        raise ConfigError(f"{path}: not valid TOML: {detail}") from None
+    raw = read_toml_file(path, "a tournament structure (TOML)")
     try:
         return Structure.model_validate(raw)
     except ValidationError as exc:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import rtoml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from controller.engine.profiles import BUILTIN_PROFILES, load_profile
@@ -16,6 +15,7 @@ from controller.engine.table import Level
 from controller.errors import ConfigError, first_error
 from controller.mqtt.client import BrokerAddress
 from controller.session import SessionConfig
+from controller.text_files import read_toml_file
 from drivers.buttons import PanelConfig
 from drivers.tag_reader import ReaderConfig
 
@@ -69,33 +69,11 @@ class TableConfig(BaseModel):
                              check_burns=t.check_burns)
 
 
-def read_text_file(path: Path, what: str) -> str:
-    """A configuration or events file as text, or a `ConfigError` naming the file and what is
-    wrong with it (missing, a directory, not text)."""
-    if path.is_dir():
-        raise ConfigError(f"{path}: is a directory, not {what}")
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read it ({exc.strerror or exc})") from None
-    try:
-        if b"\x00" in data:
-            raise UnicodeDecodeError("utf-8", data, 0, 1, "NUL byte")
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path}: not a text file; expected {what}") from None
-
-
 def load_table_config(path: str | Path) -> TableConfig:
     """The validated configuration; every mistake is a `ConfigError` of one line that names the
     file, the field and what is wrong."""
     path = Path(path)
-    text = read_text_file(path, "a table configuration (TOML)")
-    try:
-        raw = rtoml.loads(text)
-    except rtoml.TomlParsingError as exc:
-        detail = str(exc).strip().splitlines()[0]
-        raise ConfigError(f"{path}: not valid TOML: {detail}") from None
+    raw = read_toml_file(path, "a table configuration (TOML)")
     try:
         config = TableConfig.model_validate(raw)
     except ValidationError as exc:
