@@ -1,0 +1,83 @@
+"""The clock's rules, pure (issue 17): a level ends at an instant, pauses keep the time left,
+added time moves the instant, breaks and levels follow each other without losing a second."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from controller.room.clock import Clock, ClockRefused
+from controller.room.structure import load_structure
+
+TURBO = load_structure(Path(__file__).resolve().parents[2] / "deploy/structures/turbo.toml")
+
+
+def test_the_level_ends_at_an_instant_and_the_next_follows_from_that_instant() -> None:
+    clock = Clock(TURBO)
+    assert clock.command("start", {}, now=1_000.0).startswith("the clock runs: level 1")
+    assert clock.position.ends_at == 1_900.0 and clock.remaining(1_300.0) == 600.0
+    assert not clock.advance(1_899.9)
+    assert clock.advance(1_905.0)  # a late tick: level 2 still ends 15 minutes after 1,900
+    assert clock.level_slot().level == 2 and clock.position.ends_at == 2_800.0
+
+
+def test_pvb_14_a_break_then_the_next_level_and_the_colour_up() -> None:
+    clock = Clock(TURBO)
+    clock.command("start", {}, now=0.0)
+    clock.advance(3_600.0)  # four levels of 15 minutes
+    assert clock.position.status == "on_break" and clock.slot.colour_up == [25]
+    assert clock.level_slot().level == 5 and clock.level_slot().smallest_chip == 100
+    clock.advance(4_200.0)  # a 10-minute break
+    assert clock.position.status == "running" and clock.slot.level == 5
+
+
+def test_pause_keeps_the_time_left_and_resume_gives_it_back() -> None:
+    clock = Clock(TURBO)
+    clock.command("start", {}, now=0.0)
+    assert "paused with 10:00 left" in clock.command("pause", {}, now=300.0)
+    assert clock.remaining(5_000.0) == 600.0 and not clock.advance(5_000.0)
+    clock.command("resume", {}, now=5_000.0)
+    assert clock.position.ends_at == 5_600.0
+
+
+def test_added_and_removed_time_move_the_instant() -> None:
+    clock = Clock(TURBO)
+    clock.command("start", {}, now=0.0)
+    clock.command("add_time", {"seconds": 120}, now=100.0)
+    assert clock.position.ends_at == 1_020.0
+    clock.command("remove_time", {"seconds": 2_000}, now=100.0)  # never into the past
+    assert clock.level_slot().level == 2
+
+
+def test_set_level_jumps_with_the_levels_full_time() -> None:
+    clock = Clock(TURBO)
+    clock.command("start", {}, now=0.0)
+    assert "level 6" in clock.command("set_level", {"level": 6}, now=50.0)
+    assert clock.level_slot().level == 6 and clock.position.ends_at == 950.0
+
+
+@pytest.mark.parametrize("name, args", [
+    ("pause", {}),  # not started
+    ("resume", {}),
+    ("add_time", {"seconds": 60}),
+    ("set_level", {"level": 99}),
+    ("add_time", {"seconds": "a minute"}),
+    ("hand_for_hand", {"on": "yes"}),
+    ("explode", {}),
+])
+def test_bad_commands_are_refused_and_change_nothing(name: str, args: dict[str, object]) -> None:
+    clock = Clock(TURBO)
+    before = clock.position
+    with pytest.raises(ClockRefused):
+        clock.command(name, args, now=10.0)
+    assert clock.position == before
+
+
+def test_the_last_level_ends_the_clock() -> None:
+    clock = Clock(TURBO)
+    clock.command("start", {}, now=0.0)
+    clock.advance(1e9)
+    assert clock.position.status == "finished"
+    with pytest.raises(ClockRefused):
+        clock.command("pause", {}, now=1e9)
