@@ -99,12 +99,43 @@ def _recorder(args: argparse.Namespace) -> int:
 
 
 def _clock(args: argparse.Namespace) -> int:
-    """``--structure FILE --check``: the whole schedule as JSON lines, or the mistake."""
+    """``--structure FILE --check``: the whole schedule as JSON lines, or the mistake;
+    ``--config clock.toml``: the clock service, until SIGTERM or Ctrl-C."""
+    import logging
+    import signal
+    import threading
+
+    from controller.errors import ConfigError
     from controller.room.structure import load_structure, schedule
 
-    structure = load_structure(args.structure)
-    for slot in schedule(structure):
-        print(slot.model_dump_json(exclude_none=True))
+    if args.check:
+        if args.structure is None:
+            raise ConfigError("--check needs --structure FILE")
+        for slot in schedule(load_structure(args.structure)):
+            print(slot.model_dump_json(exclude_none=True))
+        return 0
+    if args.config is None:
+        raise ConfigError("give --config clock.toml, or --structure FILE --check")
+    from controller.mqtt.client import load_login
+    from controller.room.clock_config import load_clock_config
+    from controller.room.clock_service import ClockService, ClockStore
+
+    logging.basicConfig(level=logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    config = load_clock_config(args.config)
+    structure = load_structure(config.clock.structure)
+    login = load_login(config.mqtt.credentials, "clock")
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    store = ClockStore(config.clock.db)
+    service = ClockService(config.mqtt, login, structure, store).start()
+    try:
+        while not stop.wait(0.5):
+            pass
+    finally:
+        service.close()
+        store.close()
     return 0
 
 
@@ -325,12 +356,14 @@ def build_parser() -> argparse.ArgumentParser:
     recorder.add_argument("--db", required=True, help="the record store (SQLite)")
     recorder.set_defaults(run=_recorder)
 
-    clock = sub.add_parser("clock", help="the tournament clock: check a structure file")
-    clock.add_argument("--structure", required=True, metavar="FILE",
+    clock = sub.add_parser("clock", help="the tournament clock: run it, or check a structure")
+    clock.add_argument("--config", metavar="clock.toml",
+                       help="run the clock (deploy/clock.example.toml)")
+    clock.add_argument("--structure", metavar="FILE",
                        help="the tournament structure (TOML; deploy/structures/)")
-    clock.add_argument("--check", action="store_true", required=True,
-                       help="print the whole schedule (levels and breaks, start and end in "
-                       "seconds from a start of zero) as JSON lines, or name the mistake")
+    clock.add_argument("--check", action="store_true",
+                       help="print the structure's whole schedule (levels and breaks, start and "
+                       "end in seconds from a start of zero) as JSON lines, or name the mistake")
     clock.set_defaults(run=_clock)
 
     room = sub.add_parser("room", help="the room on one machine: a broker, simulated tables on "

@@ -133,6 +133,14 @@ class ClockState(Message):
                                       "play after a colour-up (split pots pay in it)")
     running: bool = True
     remaining: float | None = Field(default=None, description="Seconds left in the level")
+    status: Literal["not_started", "running", "paused", "on_break", "finished"] | None = None
+    ends_at: float | None = Field(default=None, description="The clock's time the level (or "
+                                  "break) ends, while it runs: screens count down to it")
+    on_break: bool = False
+    next_level: int | None = None
+    next_break_at: float | None = Field(default=None, description="The clock's time the next "
+                                        "break begins, while the clock runs")
+    hand_for_hand: bool = False
 
 
 class ClockTime(Message):

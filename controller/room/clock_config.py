@@ -1,0 +1,49 @@
+"""`clock.toml`: the tournament clock's configuration, validated (unknown keys are errors).
+Paths are relative to the file, as for a table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from controller.errors import ConfigError, first_error
+from controller.mqtt.client import BrokerAddress
+from controller.text_files import read_toml_file
+
+
+class ClockSection(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    structure: Path = Field(description="The tournament structure (TOML)")
+    db: Path = Field(default=Path("clock.db"), description="The clock's journal (SQLite)")
+
+
+class ClockMqtt(BrokerAddress):
+    credentials: Path = Field(description="credentials.json from `broker init` (the clock's "
+                              "entry)")
+
+
+class ClockConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    clock: ClockSection
+    mqtt: ClockMqtt
+
+
+def load_clock_config(path: str | Path) -> ClockConfig:
+    path = Path(path)
+    raw = read_toml_file(path, "a clock configuration (TOML)")
+    try:
+        config = ClockConfig.model_validate(raw)
+    except ValidationError as exc:
+        raise ConfigError(f"{path}: {first_error(exc, 'the file')}") from None
+    base = path.resolve().parent
+    config.clock.structure = base / config.clock.structure
+    config.clock.db = base / config.clock.db
+    config.mqtt.credentials = base / config.mqtt.credentials
+    config.mqtt.ca = base / config.mqtt.ca if config.mqtt.ca else None
+    return config
+
+
+__all__ = ["ClockConfig", "load_clock_config"]

@@ -1,0 +1,236 @@
+"""`pokertable clock`: the tournament clock as a service of the central host.
+
+It logs in as ``clock``, keeps where it stands in SQLite (every command is journaled with the
+position it led to, in one transaction, before anything is published: a clock killed and
+restarted resumes the same level with the same end instant), publishes its retained
+``clock/state`` on every change, and answers the floor's ``clock/cmd/<name>`` on
+``clock/reply`` with the request's correlation data. A command id is applied at most once, and
+a retained command is ignored, as at the tables.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
+
+from controller.mqtt.client import BrokerAddress, Login, connect, new_client
+from controller.mqtt.messages import (
+    BadMessage,
+    ClockState,
+    CommandReply,
+    CommandRequest,
+    decode,
+    encode,
+)
+from controller.mqtt.topics import Topics
+from controller.private_files import private_file
+from controller.room.clock import Clock, ClockPosition, ClockRefused
+from controller.room.structure import Structure
+
+log = logging.getLogger(__name__)
+
+TICK_SECONDS = 0.25
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS position (id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS commands (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    args TEXT NOT NULL,
+    by TEXT,
+    at REAL NOT NULL,
+    said TEXT NOT NULL
+);
+"""
+
+
+class ClockStore:
+    """The clock's journal: its position and every command it carried out (WAL, fsync)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = private_file(Path(path))
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.executescript(SCHEMA)
+
+    def position(self) -> ClockPosition | None:
+        row = self._db.execute("SELECT state FROM position WHERE id = 1").fetchone()
+        return ClockPosition.model_validate_json(row[0]) if row else None
+
+    def said(self, command_id: str) -> str | None:
+        row = self._db.execute("SELECT said FROM commands WHERE id = ?", (command_id,)).fetchone()
+        return str(row[0]) if row else None
+
+    def save(self, position: ClockPosition, command: tuple[str, str, dict[str, Any], str | None,
+                                                            float, str] | None = None) -> None:
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute("INSERT OR REPLACE INTO position (id, state) VALUES (1, ?)",
+                       (position.model_dump_json(),))
+            if command is not None:
+                command_id, name, args, by, at, said = command
+                db.execute("INSERT INTO commands (id, name, args, by, at, said) "
+                           "VALUES (?, ?, ?, ?, ?, ?)",
+                           (command_id, name, json.dumps(args), by, at, said))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    def close(self) -> None:
+        self._db.close()
+
+
+class ClockService:
+    def __init__(self, address: BrokerAddress, login: Login, structure: Structure,
+                 store: ClockStore, *, now: Callable[[], float] = time.time) -> None:
+        self.address = address
+        self.topics = Topics(address.venue)
+        self.store = store
+        self._now = now
+        self._lock = threading.Lock()
+        self.clock = Clock(structure, store.position())
+        self.clock.advance(now())  # levels that ended while the clock was down have ended
+        self.connected = threading.Event()
+        self._stop = threading.Event()
+        self._ticker: threading.Thread | None = None
+        self._client = new_client(login.username, login, address)
+        self._client.on_connect = self._on_connect
+        self._client.on_disconnect = lambda *_: self.connected.clear()
+        self._client.on_message = self._on_message
+
+    # ---------------------------------------------------------------- life cycle
+
+    def start(self) -> ClockService:
+        connect(self._client, self.address)
+        self._ticker = threading.Thread(target=self._tick, name="clock-ticker", daemon=True)
+        self._ticker.start()
+        return self
+
+    def close(self) -> None:
+        """A clean stop: the state as it stands goes out, retained, then the clock leaves."""
+        self._stop.set()
+        if self._ticker is not None:
+            self._ticker.join(2)
+        if self.connected.is_set():
+            info = self._publish_state()
+            info.wait_for_publish(2.0)
+        self._client.disconnect()
+        self._client.loop_stop()
+
+    # ---------------------------------------------------------------- the state
+
+    def state(self) -> ClockState:
+        """The retained ``clock/state``: the level in force (during a break the one that
+        follows, from the first hand after it), and the instant the level ends."""
+        with self._lock:
+            return self._state_now()
+
+    def _state_now(self) -> ClockState:
+        clock = self.clock
+        now = self._now()
+        level = clock.level_slot()
+        position = clock.position
+        running = position.status in ("running", "on_break")
+        following = clock.next_level()
+        upcoming = clock.next_break()
+        return ClockState(
+            level=level.level, sb=level.sb or 0, bb=level.bb or 1, ante=level.ante or 0,
+            bb_ante=level.bb_ante or 0, smallest_chip=level.smallest_chip, running=running,
+            remaining=clock.remaining(now) if position.status == "paused" else None,
+            status=position.status, ends_at=position.ends_at if running else None,
+            on_break=position.status == "on_break" or position.paused_on_break,
+            next_level=following.level if following else None,
+            next_break_at=(position.ends_at + upcoming.start - clock.slot.end)
+            if running and upcoming is not None and position.ends_at is not None else None,
+            hand_for_hand=position.hand_for_hand,
+        )
+
+    def _publish_state(self) -> mqtt.MQTTMessageInfo:
+        return self._client.publish(self.topics.clock("state"), encode(self._state_now()),
+                                    qos=1, retain=True)
+
+    def _tick(self) -> None:
+        while not self._stop.wait(TICK_SECONDS):
+            with self._lock:
+                if self.clock.advance(self._now()):
+                    self.store.save(self.clock.position)
+                    log.info("clock: %s, level %d", self.clock.position.status,
+                             self.clock.level_slot().level)
+                    self._publish_state()
+
+    # ---------------------------------------------------------------- MQTT
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode,
+                    properties: Any) -> None:
+        if reason.is_failure:
+            log.error("clock: the broker refused the connection: %s", reason)
+            return
+        client.subscribe(self.topics.clock("cmd/+"), qos=1)
+        with self._lock:
+            self._publish_state()
+        self.connected.set()
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        try:
+            self._command(message)
+        except Exception:  # one bad message never stops the clock
+            log.exception("clock: a message on %s could not be handled", message.topic)
+
+    def _command(self, message: mqtt.MQTTMessage) -> None:
+        name = message.topic.removeprefix(self.topics.clock("cmd/"))[:80]
+        if message.retain:
+            log.warning("clock: ignored a retained command on %s", message.topic)
+            return
+        correlation = getattr(message.properties, "CorrelationData", None)
+        try:
+            request = decode(CommandRequest, message.payload)
+        except BadMessage as exc:
+            self._reply(name, None, correlation, "error", f"malformed command: {exc}")
+            return
+        with self._lock:
+            said = self.store.said(request.id)
+            if said is not None:
+                self._reply(name, request.id, correlation, "ok",
+                            f"command {request.id} was already applied: {said}")
+                return
+            now = self._now()
+            before = self.clock.position
+            try:
+                said = self.clock.command(name, request.args, now)
+            except ClockRefused as exc:
+                self.clock.position = before
+                self._reply(name, request.id, correlation, "error", exc.reason, exc.rule)
+                return
+            self.store.save(self.clock.position,
+                            (request.id, name, request.args, request.by, now, said))
+            log.info("clock: %s by %s: %s", name, request.by or "floor", said)
+            self._publish_state()
+        self._reply(name, request.id, correlation, "ok", said)
+
+    def _reply(self, command: str, request_id: str | None, correlation: bytes | None,
+               status: str, reason: str, rule: str | None = None) -> None:
+        reply = CommandReply(table="clock", command=command, id=request_id,
+                             status="ok" if status == "ok" else "error", reason=reason,
+                             rule=rule)
+        properties = Properties(PacketTypes.PUBLISH)  # type: ignore[no-untyped-call]
+        if correlation is not None:
+            properties.CorrelationData = correlation
+        self._client.publish(self.topics.clock("reply"), encode(reply), qos=1,
+                             properties=properties)
+
+
+__all__ = ["ClockService", "ClockStore"]

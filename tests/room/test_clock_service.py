@@ -1,0 +1,185 @@
+"""The clock on a real broker (issue 17): the floor's commands answered with their correlation
+data, the retained state with the level's end instant, a restart that resumes the same instant,
+and a table that takes the clock's level from its next hand (RULES H2)."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from controller.mqtt.local_broker import LocalBroker
+from controller.mqtt.messages import ClockState, CommandReply, decode
+from controller.mqtt.topics import Topics
+from controller.room.clock_service import ClockService, ClockStore
+from controller.room.structure import load_structure
+from tests.mqtt.helpers import linked_table, wait_until
+from tests.session.helpers import seat
+from tests.venue import VenueClient, address, login
+
+ROOT = Path(__file__).resolve().parents[2]
+TURBO = load_structure(ROOT / "deploy" / "structures" / "turbo.toml")
+
+
+class Floor:
+    """The floor's side: sends clock commands, reads the replies and the clock's state."""
+
+    def __init__(self, broker: LocalBroker) -> None:
+        self.client = VenueClient(broker, "floor", ("clock/reply", "clock/state"))
+        self.topics = Topics(broker.plan.venue)
+        self.sent = 0
+
+    def command(self, name: str, command_id: str | None = None, **args: object) -> CommandReply:
+        self.sent += 1
+        correlation = f"c-{self.sent}".encode()
+        payload = {"v": 1, "id": command_id or f"clock-cmd-{time.monotonic_ns()}",
+                   "by": "floor:anna", "args": args}
+        assert not self.client.publish(self.topics.clock(f"cmd/{name}"),
+                                       json.dumps(payload).encode(), correlation).is_failure
+        assert self.client.wait(lambda ms: any(m.correlation == correlation for m in ms))
+        found = next(m for m in self.client.on("reply") if m.correlation == correlation)
+        return decode(CommandReply, found.payload)
+
+    def state(self) -> ClockState:
+        assert self.client.wait(lambda ms: any(m.topic.endswith("/clock/state") for m in ms))
+        return decode(ClockState, self.client.on("state")[-1].payload)
+
+
+@pytest.fixture
+def clock(broker: LocalBroker, tmp_path: Path) -> Iterator[ClockService]:
+    store = ClockStore(tmp_path / "clock.db")
+    service = ClockService(address(broker), login(broker, "clock"), TURBO, store).start()
+    assert service.connected.wait(5)
+    yield service
+    service.close()
+    store.close()
+
+
+def test_start_pause_resume_and_added_time_through_the_broker(broker: LocalBroker,
+                                                              clock: ClockService) -> None:
+    floor = Floor(broker)
+    try:
+        before = time.time()
+        reply = floor.command("start")
+        assert reply.status == "ok" and "level 1" in (reply.reason or "")
+        state = floor.state()
+        assert (state.status, state.level, state.sb, state.bb) == ("running", 1, 25, 50)
+        assert state.ends_at is not None and before + 899 < state.ends_at < time.time() + 901
+        assert state.next_level == 2 and state.next_break_at == pytest.approx(
+            state.ends_at + 3 * 900)
+        assert floor.command("pause").status == "ok"
+        assert wait_until(lambda: floor.state().status == "paused")
+        paused = floor.state()
+        assert paused.ends_at is None and paused.remaining is not None and paused.remaining > 890
+        assert floor.command("add_time", seconds=60).status == "ok"
+        assert wait_until(lambda: (floor.state().remaining or 0) > 950)
+        assert floor.command("resume").status == "ok"
+        assert wait_until(lambda: floor.state().status == "running")
+    finally:
+        floor.client.close()
+
+
+def test_bad_and_repeated_commands(broker: LocalBroker, clock: ClockService) -> None:
+    floor = Floor(broker)
+    try:
+        refused = floor.command("resume")
+        assert refused.status == "error" and "not paused" in (refused.reason or "")
+        assert floor.command("set_level", level=99).status == "error"
+        assert floor.command("explode").status == "error"
+        assert clock.clock.position.status == "not_started"  # nothing changed
+        first = floor.command("start", command_id="go-1")
+        again = floor.command("start", command_id="go-1")
+        assert first.status == again.status == "ok"
+        assert "already applied" in (again.reason or "")
+    finally:
+        floor.client.close()
+
+
+def test_a_restarted_clock_resumes_the_same_instant(broker: LocalBroker, tmp_path: Path) -> None:
+    store = ClockStore(tmp_path / "clock.db")
+    first = ClockService(address(broker), login(broker, "clock"), TURBO, store).start()
+    floor = Floor(broker)
+    try:
+        assert first.connected.wait(5)
+        floor.command("start")
+        floor.command("set_level", level=3)
+        ends_at = first.clock.position.ends_at
+        first._client.disconnect()  # killed: no orderly stop, only what the journal holds
+        first._client.loop_stop()
+        store.close()
+        again_store = ClockStore(tmp_path / "clock.db")
+        again = ClockService(address(broker), login(broker, "clock"), TURBO,
+                             again_store).start()
+        try:
+            assert again.connected.wait(5)
+            assert again.clock.position.ends_at == ends_at
+            assert again.clock.level_slot().level == 3
+        finally:
+            again.close()
+            again_store.close()
+    finally:
+        floor.client.close()
+
+
+def test_h2_a_table_takes_the_clocks_level_from_its_next_hand(broker: LocalBroker,
+                                                              clock: ClockService,
+                                                              tmp_path: Path) -> None:
+    floor = Floor(broker)
+    try:
+        with linked_table(broker, tmp_path / "table") as table:
+            table.feed([seat(1, "ana"), seat(2, "ben")])
+            floor.command("start")
+            floor.command("set_level", level=5)  # 200/400, big blind ante 400
+            assert wait_until(lambda: table.memory.last.pending_level == 5
+                              or table.memory.last.level == 5)
+            table.feed([{"type": "shuffle"}])
+            table.settle()
+            state = table.memory.last
+            assert state.level == 5 and (state.blinds.sb, state.blinds.bb) == (200, 400)
+            assert state.blinds.bb_ante == 400
+    finally:
+        floor.client.close()
+
+
+def test_pokertable_clock_runs_from_its_configuration_and_stops_cleanly(
+        broker: LocalBroker, tmp_path: Path) -> None:
+    credentials = tmp_path / "credentials.json"
+    credentials.write_text(json.dumps({"clock": broker.credentials["clock"].model_dump()}))
+    structure = Path(__file__).resolve().parents[2] / "deploy" / "structures" / "turbo.toml"
+    config = tmp_path / "clock.toml"
+    config.write_text(f'[clock]\nstructure = "{structure}"\ndb = "clock.db"\n\n'
+                      f'[mqtt]\nport = {broker.port}\nvenue = "{broker.plan.venue}"\n'
+                      'credentials = "credentials.json"\n')
+    process = subprocess.Popen([sys.executable, "-m", "controller.cli", "clock", "--config",
+                                str(config)], cwd=ROOT, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True)
+    floor = Floor(broker)
+    try:
+        # The clock says its state when it connects (live, not the retained copy an earlier
+        # clock of this broker left): then it listens.
+        assert wait_until(lambda: any(m.topic.endswith("/clock/state") and not m.retain
+                                      for m in floor.client.messages), 20)
+        assert floor.command("start").status == "ok"
+        assert wait_until(lambda: floor.state().status == "running")
+    finally:
+        floor.client.close()
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=20)
+    assert process.returncode == 0, stderr[-2000:]
+    assert (tmp_path / "clock.db").stat().st_mode & 0o077 == 0
+
+
+def test_a_clock_configuration_mistake_is_one_line(tmp_path: Path) -> None:
+    config = tmp_path / "clock.toml"
+    config.write_text('[clock]\nstructure = "nowhere.toml"\n\n[mqtt]\nvenue = "hall"\n'
+                      'credentials = "credentials.json"\n')
+    done = subprocess.run([sys.executable, "-m", "controller.cli", "clock", "--config",
+                           str(config)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.strip().count("\n") == 0 and "nowhere.toml" in done.stderr
