@@ -30,6 +30,7 @@ from controller.mqtt.messages import (
     ClockState,
     CommandReply,
     CommandRequest,
+    StatusMessage,
     decode,
     encode,
 )
@@ -105,6 +106,8 @@ class ClockService:
         self.clock = Clock(structure, store.position())
         self.clock.advance(now())  # levels that ended while the clock was down have ended
         self.connected = threading.Event()
+        self.online: set[str] = set()  # tables whose retained status says online
+        self._sent = 0
         self._stop = threading.Event()
         self._ticker: threading.Thread | None = None
         self._client = new_client(login.username, login, address)
@@ -166,11 +169,45 @@ class ClockService:
     def _tick(self) -> None:
         while not self._stop.wait(TICK_SECONDS):
             with self._lock:
+                was_on_break = self._on_break()
                 if self.clock.advance(self._now()):
                     self.store.save(self.clock.position)
                     log.info("clock: %s, level %d", self.clock.position.status,
                              self.clock.level_slot().level)
                     self._publish_state()
+                    self._breaks(was_on_break)
+
+    # ---------------------------------------------------------------- breaks at the tables
+
+    def _on_break(self) -> bool:
+        p = self.clock.position
+        return p.status == "on_break" or (p.status == "paused" and p.paused_on_break)
+
+    def _break_reason(self) -> str:
+        colour = self.clock.slot.colour_up if self.clock.slot.kind == "break" else None
+        following = self.clock.level_slot()
+        reason = f"break before level {following.level}"
+        if colour:
+            reason += f"; colour up the {', '.join(f'{c:,}' for c in colour)} chips"
+        return reason
+
+    def _breaks(self, was: bool) -> None:
+        """A break began: every table finishes its hand and then waits (its hold, reason
+        "break"); it ended: every table may shuffle again, at the level that follows."""
+        now_on = self._on_break()
+        if now_on and not was:
+            for table in sorted(self.online):
+                self._table_command(table, "hold", {"reason": self._break_reason()})
+        elif was and not now_on:
+            for table in sorted(self.online):
+                self._table_command(table, "release", {})
+
+    def _table_command(self, table: str, name: str, args: dict[str, Any]) -> None:
+        self._sent += 1
+        request = CommandRequest(args=args, by="clock",
+                                 id=f"clock:{name}:{self.clock.position.slot}:{table}:"
+                                    f"{self._sent}:{int(self._now() * 1000)}")
+        self._client.publish(self.topics.table(table, f"cmd/{name}"), encode(request), qos=1)
 
     # ---------------------------------------------------------------- MQTT
 
@@ -179,7 +216,7 @@ class ClockService:
         if reason.is_failure:
             log.error("clock: the broker refused the connection: %s", reason)
             return
-        client.subscribe(self.topics.clock("cmd/+"), qos=1)
+        client.subscribe([(self.topics.clock("cmd/+"), 1), (self.topics.table("+", "status"), 1)])
         with self._lock:
             self._publish_state()
         self.connected.set()
@@ -190,7 +227,22 @@ class ClockService:
         except Exception:  # one bad message never stops the clock
             log.exception("clock: a message on %s could not be handled", message.topic)
 
+    def _table_status(self, message: mqtt.MQTTMessage) -> None:
+        """Which tables are online: a break holds them all, and a table that comes online
+        during a break is held at once."""
+        status = decode(StatusMessage, message.payload)
+        with self._lock:
+            if status.status == "online":
+                self.online.add(status.table)
+                if self._on_break():
+                    self._table_command(status.table, "hold", {"reason": self._break_reason()})
+            else:
+                self.online.discard(status.table)
+
     def _command(self, message: mqtt.MQTTMessage) -> None:
+        if message.topic.endswith("/status"):
+            self._table_status(message)
+            return
         name = message.topic.removeprefix(self.topics.clock("cmd/"))[:80]
         if message.retain:
             log.warning("clock: ignored a retained command on %s", message.topic)
@@ -209,6 +261,7 @@ class ClockService:
                 return
             now = self._now()
             before = self.clock.position
+            was_on_break = self._on_break()
             try:
                 said = self.clock.command(name, request.args, now)
             except ClockRefused as exc:
@@ -219,6 +272,7 @@ class ClockService:
                             (request.id, name, request.args, request.by, now, said))
             log.info("clock: %s by %s: %s", name, request.by or "floor", said)
             self._publish_state()
+            self._breaks(was_on_break)
         self._reply(name, request.id, correlation, "ok", said)
 
     def _reply(self, command: str, request_id: str | None, correlation: bytes | None,

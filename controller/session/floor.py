@@ -214,9 +214,13 @@ class FloorCommands(SessionBase):
         return self._show(seat)
 
     def _cmd_hold(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
-        self.hold = str(args.get("reason", "")) or "hand-for-hand"
-        self._say("hold", f"hand-for-hand: after this hand the table waits ({self.hold})",
-                  rule="PVB 35a")
+        self.hold = str(args.get("reason", ""))[:200] or "hand-for-hand"
+        if self.hold.startswith("break"):
+            self._say("hold", f"after this hand the table waits for the end of the break "
+                      f"({self.hold})", rule="PVB 14")
+        else:
+            self._say("hold", f"hand-for-hand: after this hand the table waits ({self.hold})",
+                      rule="PVB 35a")
         return True
 
     def _cmd_release(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:

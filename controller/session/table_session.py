@@ -112,6 +112,9 @@ class TableSession(CardReading, BettingActions, FloorCommands, TimeAndPenalties,
             raise Refused(f"shuffle pressed during hand {self.table.hand_number}: {waiting}; "
                           "finish the hand or call the floor", "PVB 64(1)")
         if self.hold is not None:  # refused before anything moves: the last hand stays shown
+            if self.hold.startswith("break"):  # the clock's break: play resumes with the clock
+                raise Refused(f"the tournament is on a break: no hand until the clock resumes "
+                              f"play ({self.hold})", "PVB 14")
             raise Refused(f"hand-for-hand: the table waits for the tournament director before "
                           f"the next hand ({self.hold})", "PVB 35a")
         # Checkpoint first, whatever comes of the press: the journal stores the same snapshot

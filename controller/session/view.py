@@ -88,6 +88,8 @@ class PublicView(SessionBase):
         hand = self._hand()
         if hand is None:
             if self.hold is not None:
+                if self.hold.startswith("break"):
+                    return f"the break: wait for the clock ({self.hold})"
                 return f"hand-for-hand: wait for the tournament director ({self.hold})"
             if self.pending_record is not None:
                 return "push the pots, then press shuffle for the next hand"

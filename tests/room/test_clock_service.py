@@ -183,3 +183,53 @@ def test_a_clock_configuration_mistake_is_one_line(tmp_path: Path) -> None:
                            str(config)], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert done.stderr.strip().count("\n") == 0 and "nowhere.toml" in done.stderr
+
+
+SHORT = """name = "short"
+chips = [25, 100]
+[[levels]]
+sb = 25
+bb = 50
+minutes = 0.02
+[[levels]]
+sb = 100
+bb = 200
+minutes = 30
+[[breaks]]
+after_level = 1
+minutes = 0.04
+colour_up = [25]
+"""
+
+
+def test_a_break_holds_the_tables_and_play_resumes_at_the_next_level(
+        broker: LocalBroker, tmp_path: Path) -> None:
+    """Issue 17: at the break every table finishes its hand and then refuses the shuffle, with
+    the colour-up in its state; at the end of the break it plays on at the next level."""
+    structure_file = tmp_path / "short.toml"
+    structure_file.write_text(SHORT)
+    store = ClockStore(tmp_path / "clock.db")
+    clock = ClockService(address(broker), login(broker, "clock"),
+                         load_structure(structure_file), store)
+    floor = Floor(broker)
+    try:
+        with linked_table(broker, tmp_path / "table") as table:
+            table.feed([seat(1, "ana"), seat(2, "ben")])
+            clock.start()
+            assert clock.connected.wait(5) and wait_until(lambda: "1" in clock.online)
+            floor.command("start")
+            assert wait_until(lambda: (table.memory.last.hold or "").startswith("break"), 10)
+            assert "colour up the 25 chips" in (table.memory.last.hold or "")
+            table.feed([{"type": "shuffle"}])
+            table.settle()
+            state = table.memory.last  # the press was refused: no hand, the break shown
+            assert state.hand == 0 and state.waiting_for.startswith("the break: wait for the clock")
+            assert wait_until(lambda: table.memory.last.hold is None, 10)  # the break is over
+            table.feed([{"type": "shuffle"}])
+            table.settle()
+            assert table.memory.last.hand == 1
+            assert table.memory.last.level == 2 and table.memory.last.blinds.bb == 200
+    finally:
+        floor.client.close()
+        clock.close()
+        store.close()

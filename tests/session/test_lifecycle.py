@@ -221,3 +221,13 @@ def test_h3_the_hand_that_leaves_one_player_with_every_chip_is_sealed_at_once() 
     assert any("sealed: ben has every chip" in e.text for e in run.events)
     # replay-events prints it too, and exactly once.
     assert [r.hand for r in replay_events([json.dumps(e) for e in HEADS_UP_ALL_IN])] == [1]
+
+
+def test_the_clocks_break_holds_the_table_in_its_own_words() -> None:
+    run = start(three_players(), command("hold", by="clock", reason="break before level 5"))
+    assert run.session.state().waiting_for.startswith("the break: wait for the clock")
+    step = run.feed(shuffle())
+    assert not step.accepted and step.events[0].rule == "PVB 14"
+    assert "on a break" in step.events[0].text
+    run.feed(command("release", by="clock"))
+    assert run.feed(shuffle()).accepted
