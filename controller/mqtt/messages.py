@@ -141,6 +141,9 @@ class ClockState(Message):
     next_break_at: float | None = Field(default=None, description="The clock's time the next "
                                         "break begins, while the clock runs")
     hand_for_hand: bool = False
+    round: int = Field(default=0, description="Hand-for-hand: the round being played")
+    waiting: list[str] = Field(default_factory=list, description="Hand-for-hand: the tables "
+                               "the round still waits for")
 
 
 class ClockTime(Message):

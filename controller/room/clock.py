@@ -19,7 +19,7 @@ from controller.room.structure import Slot, Structure, schedule
 
 Status = Literal["not_started", "running", "paused", "on_break", "finished"]
 CLOCK_COMMANDS = frozenset({"start", "pause", "resume", "add_time", "remove_time", "set_level",
-                            "hand_for_hand"})
+                            "hand_for_hand", "release_table"})
 
 
 class ClockRefused(RuleViolation):
@@ -37,6 +37,9 @@ class ClockPosition(BaseModel):
     remaining: float | None = Field(default=None, description="Seconds left (paused)")
     paused_on_break: bool = False
     hand_for_hand: bool = False
+    round: int = Field(default=0, ge=0, description="Hand-for-hand: the round being played")
+    waiting: list[str] = Field(default_factory=list, description="Hand-for-hand: the tables "
+                               "the round still waits for")
 
 
 class Clock:
@@ -175,8 +178,38 @@ class Clock:
         on = args.get("on")
         if not isinstance(on, bool):
             raise ClockRefused("hand_for_hand: args.on is true or false", "PVB 35a")
-        self.position = self.position.model_copy(update={"hand_for_hand": on})
-        return "hand-for-hand is on" if on else "hand-for-hand is over"
+        if on == self.position.hand_for_hand:
+            raise ClockRefused(f"hand-for-hand is {'on' if on else 'off'} already", "PVB 35a")
+        self.position = self.position.model_copy(update={
+            "hand_for_hand": on, "round": 1 if on else 0, "waiting": []})
+        return ("hand-for-hand is on: every table waits after its hand" if on
+                else "hand-for-hand is over: every table plays on")
+
+    def _cmd_release_table(self, args: dict[str, Any], now: float) -> str:
+        """The round goes on without a table (offline, or stuck): the floor's decision."""
+        table = args.get("table")
+        if not self.position.hand_for_hand:
+            raise ClockRefused("hand-for-hand is not on", "PVB 35a")
+        if not isinstance(table, str) or table not in self.position.waiting:
+            raise ClockRefused(f"round {self.position.round} does not wait for table "
+                               f"{table!r} (it waits for: "
+                               f"{', '.join(self.position.waiting) or 'none'})", "PVB 35a")
+        self.position = self.position.model_copy(update={
+            "waiting": [t for t in self.position.waiting if t != table]})
+        return f"round {self.position.round} goes on without table {table}"
+
+    def finished_table(self, table: str) -> bool:
+        """A table finished its hand of the round; True if that completes the round."""
+        p = self.position
+        if not p.hand_for_hand or table not in p.waiting:
+            return False
+        self.position = p.model_copy(update={"waiting": [t for t in p.waiting if t != table]})
+        return not self.position.waiting
+
+    def next_round(self, tables: list[str]) -> None:
+        """Every table finished: the next round waits for these."""
+        p = self.position
+        self.position = p.model_copy(update={"round": p.round + 1, "waiting": sorted(tables)})
 
 
 def _seconds(args: dict[str, Any]) -> float:

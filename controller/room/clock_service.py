@@ -30,6 +30,7 @@ from controller.mqtt.messages import (
     ClockState,
     CommandReply,
     CommandRequest,
+    StateMessage,
     StatusMessage,
     decode,
     encode,
@@ -107,6 +108,8 @@ class ClockService:
         self.clock.advance(now())  # levels that ended while the clock was down have ended
         self.connected = threading.Event()
         self.online: set[str] = set()  # tables whose retained status says online
+        self.hands: dict[str, int] = {}  # each table's hand number, from its state
+        self.round_start: dict[str, int] = {}  # hand-for-hand: hand numbers at the release
         self._sent = 0
         self._stop = threading.Event()
         self._ticker: threading.Thread | None = None
@@ -159,7 +162,8 @@ class ClockService:
             next_level=following.level if following else None,
             next_break_at=(position.ends_at + upcoming.start - clock.slot.end)
             if running and upcoming is not None and position.ends_at is not None else None,
-            hand_for_hand=position.hand_for_hand,
+            hand_for_hand=position.hand_for_hand, round=position.round,
+            waiting=list(position.waiting),
         )
 
     def _publish_state(self) -> mqtt.MQTTMessageInfo:
@@ -216,7 +220,8 @@ class ClockService:
         if reason.is_failure:
             log.error("clock: the broker refused the connection: %s", reason)
             return
-        client.subscribe([(self.topics.clock("cmd/+"), 1), (self.topics.table("+", "status"), 1)])
+        client.subscribe([(self.topics.clock("cmd/+"), 1), (self.topics.table("+", "status"), 1),
+                          (self.topics.table("+", "state"), 1)])
         with self._lock:
             self._publish_state()
         self.connected.set()
@@ -239,9 +244,58 @@ class ClockService:
             else:
                 self.online.discard(status.table)
 
+    def _table_state(self, message: mqtt.MQTTMessage) -> None:
+        """Hand-for-hand (RULES T1, PVB 35a): a table held with no hand running has finished
+        its hand of the round; when the last one has, every table is released at once for the
+        next hand."""
+        state = decode(StateMessage, message.payload).state
+        table = state.table
+        running = state.stage not in ("waiting", "over")
+        with self._lock:
+            self.hands[table] = state.hand
+            start = self.round_start.get(table)
+            done = state.hold is not None and not running and (start is None or state.hand > start)
+            if not done or table not in self.clock.position.waiting:
+                return
+            if self.clock.finished_table(table):
+                self._release_round()
+            else:
+                self.store.save(self.clock.position)
+                self._publish_state()
+
+    def _release_round(self) -> None:
+        tables = sorted(self.online)
+        self.clock.next_round(tables)
+        self.store.save(self.clock.position)
+        self.round_start = {t: self.hands.get(t, 0) for t in tables}
+        for table in tables:
+            self._table_command(table, "release", {"one_hand": True,
+                                                   "reason": "hand-for-hand"})
+        log.info("clock: hand-for-hand round %d released at %d tables",
+                 self.clock.position.round, len(tables))
+        self._publish_state()
+
+    def _hand_for_hand(self, was_on: bool) -> None:
+        """Hand-for-hand switched: on, every table waits after its current hand and the first
+        round waits for every online table; off, every table plays on."""
+        p = self.clock.position
+        if p.hand_for_hand and not was_on:
+            self.clock.position = p.model_copy(update={"waiting": sorted(self.online)})
+            self.round_start = {}
+            self.store.save(self.clock.position)
+            for table in sorted(self.online):
+                self._table_command(table, "hold", {"reason": "hand-for-hand"})
+            self._publish_state()
+        elif was_on and not p.hand_for_hand:
+            for table in sorted(self.online):
+                self._table_command(table, "release", {})
+
     def _command(self, message: mqtt.MQTTMessage) -> None:
         if message.topic.endswith("/status"):
             self._table_status(message)
+            return
+        if message.topic.endswith("/state"):
+            self._table_state(message)
             return
         name = message.topic.removeprefix(self.topics.clock("cmd/"))[:80]
         if message.retain:
@@ -262,6 +316,7 @@ class ClockService:
             now = self._now()
             before = self.clock.position
             was_on_break = self._on_break()
+            was_hand_for_hand = before.hand_for_hand
             try:
                 said = self.clock.command(name, request.args, now)
             except ClockRefused as exc:
@@ -273,6 +328,10 @@ class ClockService:
             log.info("clock: %s by %s: %s", name, request.by or "floor", said)
             self._publish_state()
             self._breaks(was_on_break)
+            self._hand_for_hand(was_hand_for_hand)
+            if before.waiting and not self.clock.position.waiting and (
+                    self.clock.position.hand_for_hand):  # release_table completed the round
+                self._release_round()
         self._reply(name, request.id, correlation, "ok", said)
 
     def _reply(self, command: str, request_id: str | None, correlation: bytes | None,

@@ -46,6 +46,7 @@ class SessionBase:
         self.table = Table.from_snapshot(snapshot.table, table_id=self.config.table_id,
                                          profile=self.profile, seats=self.config.seats)
         self.hold = snapshot.hold
+        self.hold_after_next = snapshot.hold_after_next
         self.queued_seats = list(snapshot.queued_seats)
         self.pending_record = snapshot.pending_record
         self.absent = set(snapshot.absent)
@@ -62,6 +63,7 @@ class SessionBase:
     def _make_snapshot(self) -> SessionSnapshot:
         return SessionSnapshot(
             table=self.table.snapshot(), hold=getattr(self, "hold", None),
+            hold_after_next=getattr(self, "hold_after_next", None),
             queued_seats=list(getattr(self, "queued_seats", [])),
             pending_record=getattr(self, "pending_record", None),
             absent=sorted(getattr(self, "absent", set())),

@@ -224,10 +224,20 @@ class FloorCommands(SessionBase):
         return True
 
     def _cmd_release(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
-        if self.hold is None:
+        """The table may shuffle again; ``one_hand`` (hand-for-hand, PVB 35a): for one hand,
+        after which it waits again."""
+        one_hand = args.get("one_hand") is True
+        if self.hold is None and not one_hand:
             return False
+        reason = self.hold or str(args.get("reason", "")) or "hand-for-hand"
         self.hold = None
-        self._say("hold", "the table may shuffle the next hand", rule="PVB 35a")
+        if one_hand:
+            self.hold_after_next = reason
+            self._say("hold", "hand-for-hand: the table plays one hand, then waits again",
+                      rule="PVB 35a")
+        else:
+            self.hold_after_next = None
+            self._say("hold", "the table may shuffle the next hand", rule="PVB 35a")
         return True
 
     def _cmd_draw(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:

@@ -43,6 +43,8 @@ class SessionSnapshot(BaseModel):
 
     table: TableSnapshot
     hold: str | None = None
+    hold_after_next: str | None = Field(default=None, description="Hand-for-hand: released for "
+                                        "one hand, the table holds again once it begins (PVB 35a)")
     queued_seats: list[SeatEvent] = Field(default_factory=list)
     pending_record: HandRecord | None = None
     absent: list[int] = Field(default_factory=list)

@@ -130,6 +130,8 @@ class TableSession(CardReading, BettingActions, FloorCommands, TimeAndPenalties,
             self.pending_record = None
         level_before = table.level
         table.apply(StartHand())
+        if self.hold_after_next is not None:  # hand-for-hand: this hand, then wait (PVB 35a)
+            self.hold, self.hold_after_next = self.hold_after_next, None
         p = table.positions
         assert p is not None and table.hand is not None
         self.track = HandTrack(started=event.ts, wanted=HOLE_CARDS[table.hand.game],

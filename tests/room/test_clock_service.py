@@ -20,7 +20,7 @@ from controller.mqtt.topics import Topics
 from controller.room.clock_service import ClockService, ClockStore
 from controller.room.structure import load_structure
 from tests.mqtt.helpers import linked_table, wait_until
-from tests.session.helpers import seat
+from tests.session.helpers import HOLE, deal, declare, seat, three_players
 from tests.venue import VenueClient, address, login
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -233,3 +233,56 @@ def test_a_break_holds_the_tables_and_play_resumes_at_the_next_level(
         floor.client.close()
         clock.close()
         store.close()
+
+
+def _hand() -> list[dict[str, object]]:
+    """One quick hand at a three-player table: dealt, the button raises, both blinds fold."""
+    return [{"type": "shuffle"}, *deal(HOLE), declare(1, "raise", 300), declare(2, "fold"),
+            declare(3, "fold")]
+
+
+def test_t1_pvb_35a_hand_for_hand_rounds_across_tables(broker: LocalBroker, clock: ClockService,
+                                                       tmp_path: Path) -> None:
+    """Hand-for-hand on: each table waits after its current hand; when the last has finished,
+    the clock releases every table at once for one hand, and counts the round. A table that
+    cannot finish (offline, stuck) does not block the room: the floor releases the round
+    without it."""
+    floor = Floor(broker)
+    try:
+        with linked_table(broker, tmp_path / "one", table="1") as one, \
+                linked_table(broker, tmp_path / "two", table="2") as two:
+            for table in (one, two):
+                table.feed(three_players())
+                table.settle()
+            assert wait_until(lambda: clock.online >= {"1", "2"})
+            one.feed(_hand()[:1 + len(deal(HOLE))])  # table 1 is in the middle of a hand
+            one.settle()
+            assert floor.command("hand_for_hand", on=True).status == "ok"
+            assert wait_until(lambda: floor.state().waiting == ["1"])  # table 2 was between
+            assert floor.state().round == 1                              # hands: done at once
+            two.feed([{"type": "shuffle"}])
+            two.settle()
+            assert two.memory.last.hand == 0  # held: it waits for the room
+            one.feed(_hand()[1 + len(deal(HOLE)):])  # table 1 finishes: round 2 for both
+            assert wait_until(lambda: floor.state().round == 2)
+            assert wait_until(lambda: one.memory.last.hold is None and two.memory.last.hold
+                              is None)
+            for table in (one, two):
+                table.feed(_hand())  # one hand each, then each waits again
+                table.settle()
+            assert wait_until(lambda: floor.state().round == 3)
+            assert (one.memory.last.hand, two.memory.last.hand) == (2, 1)
+            # Round 3: table 2 starts its hand and goes silent; the floor lets the round go on.
+            assert wait_until(lambda: two.memory.last.hold is None)
+            two.feed(_hand()[:3])
+            one.feed(_hand())
+            assert wait_until(lambda: floor.state().waiting == ["2"])
+            refused = floor.command("release_table", table="9")
+            assert refused.status == "error" and "does not wait for table '9'" in (
+                refused.reason or "")
+            assert floor.command("release_table", table="2").status == "ok"
+            assert wait_until(lambda: floor.state().round == 4)
+            assert floor.command("hand_for_hand", on=False).status == "ok"
+            assert wait_until(lambda: one.memory.last.hold is None)
+    finally:
+        floor.client.close()

@@ -231,3 +231,14 @@ def test_the_clocks_break_holds_the_table_in_its_own_words() -> None:
     assert "on a break" in step.events[0].text
     run.feed(command("release", by="clock"))
     assert run.feed(shuffle()).accepted
+
+
+def test_pvb_35a_released_for_one_hand_the_table_waits_again_after_it() -> None:
+    run = start(three_players(), command("hold", reason="hand-for-hand"))
+    run.feed(command("release", by="clock", one_hand=True))
+    assert run.feed(shuffle()).accepted  # the round's hand
+    run.feed(folded_hand())
+    step = run.feed(shuffle())  # and then it waits for the next round
+    assert not step.accepted and step.events[0].rule == "PVB 35a"
+    run.feed(command("release", by="clock", one_hand=True))
+    assert run.feed(shuffle()).accepted and run.session.table.hand_number == 2
