@@ -99,13 +99,15 @@ def acl_text(plan: BrokerPlan) -> str:
         table = str(n)
         lines += [f"user table-{n}"]
         lines += [f"topic write {t.table(table, leaf)}" for leaf in
-                  ("status", "state", "event", "record", "secure/record", "reply")]
+                  ("status", "state", "event", "record", "secure/record", "reply", "time")]
         lines += [f"topic read {t.table(table, 'cmd/#')}", f"topic read {t.table(table, 'ack')}",
                   f"topic read {t.service('recorder', 'status')}",
+                  f"topic read {t.clock('time/' + table)}",
                   f"topic read {t.clock('state')}",
                   f"topic read {t.clock('time')}", ""]
     public_tables = [t.table("+", leaf) for leaf in ("status", "state", "event", "record")]
     lines += ["user clock", f"topic write {t.clock('state')}", f"topic write {t.clock('time')}",
+              f"topic write {t.clock('time/+')}", f"topic read {t.table('+', 'time')}",
               f"topic write {t.clock('reply')}", f"topic read {t.clock('cmd/#')}",
               *[f"topic read {topic}" for topic in public_tables],
               # The clock drives levels and hand-for-hand, no other decision (PVB 14(2), 35a)

@@ -22,6 +22,7 @@ nobody on the network can deal a card.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import logging
 import threading
@@ -42,7 +43,6 @@ from controller.mqtt.client import BrokerAddress, Login, connect, new_client
 from controller.mqtt.messages import (
     BadMessage,
     ClockState,
-    ClockTime,
     CommandReply,
     CommandRequest,
     EventMessage,
@@ -53,6 +53,8 @@ from controller.mqtt.messages import (
     ServiceStatus,
     StateMessage,
     StatusMessage,
+    TimeReply,
+    TimeRequest,
     decode,
     encode,
 )
@@ -62,6 +64,9 @@ from controller.session import FLOOR_COMMANDS, Step
 from controller.session.outputs import PublicEvent, TableState, hand_id
 
 log = logging.getLogger(__name__)
+
+SYNC_SAMPLES = 8  # the exchanges the time sync keeps; the smallest round trip among them wins
+SYNC_SECONDS = 10.0  # between exchanges once the first samples are in
 
 # Besides the floor's decisions: seating a player and the clock's level.
 TABLE_COMMANDS = FLOOR_COMMANDS | {"seat", "level"}
@@ -85,6 +90,12 @@ class TableLink:
         self.listening = threading.Event()  # the broker confirmed the command subscriptions
         self._closing = False
         self.clock_offset: float | None = None  # the clock's time minus ours, seconds
+        self.clock_rtt: float | None = None  # the round trip of the sample it comes from
+        self._samples: collections.deque[tuple[float, float]] = collections.deque(
+            maxlen=SYNC_SAMPLES)  # (round trip, offset) of the latest exchanges
+        self._level_ends_at: float | None = None
+        self._sync_stop = threading.Event()
+        self._sync_thread: threading.Thread | None = None
         self._seq = 0
         self._latest_state: bytes | None = None
         self._state: TableState | None = None
@@ -112,6 +123,8 @@ class TableLink:
         """Connect in the background; ``submit`` hands commands to the table service."""
         self._submit = submit
         connect(self._client, self.address)
+        self._sync_thread = threading.Thread(target=self._sync, name="clock-sync", daemon=True)
+        self._sync_thread.start()
         return self
 
     def wait_delivered(self, timeout: float) -> bool:
@@ -127,6 +140,7 @@ class TableLink:
     def close(self, timeout: float = 2.0) -> None:
         """Say ``offline`` (retained) if connected, then disconnect."""
         self._closing = True
+        self._sync_stop.set()
         if self.connected.is_set():
             info = self._client.publish(self._topic("status"),
                                         encode(StatusMessage(table=self.table_id,
@@ -142,8 +156,14 @@ class TableLink:
     def state(self, state: TableState) -> None:
         self._state = state
         self._seq += 1
-        payload = encode(StateMessage(table=self.table_id, seq=self._seq, sent=self._clock(),
-                                      state=state))
+        now = self._clock()
+        remaining = None
+        if self._level_ends_at is not None and self.clock_offset is not None:
+            remaining = max(0.0, self._level_ends_at - (now + self.clock_offset))
+        payload = encode(StateMessage(table=self.table_id, seq=self._seq, sent=now, state=state,
+                                      clock_offset=self.clock_offset, clock_rtt=self.clock_rtt,
+                                      level_ends_at=self._level_ends_at,
+                                      level_remaining=remaining))
         self._latest_state = payload
         self._live(self._topic("state"), payload, retain=True)
         # Give up the GIL for a moment: paho's network thread writes the state now rather than
@@ -238,7 +258,8 @@ class TableLink:
             self._early_acks.clear()
         client.subscribe([(self._topic("cmd/+"), 1), (self._topic("ack"), 1),
                           (self.topics.service("recorder", "status"), 1),
-                          (self.topics.clock("state"), 1), (self.topics.clock("time"), 0)])
+                          (self.topics.clock("state"), 1),
+                          (self.topics.clock(f"time/{self.table_id}"), 0)])
         # What the broker took before but the recorder never confirmed goes out again: the
         # broker may have lost it (the recorder drops what it already has).
         self.outbox.resend_unkept()
@@ -266,8 +287,8 @@ class TableLink:
         try:
             if message.topic == self.topics.clock("state"):
                 self._clock_state(message.payload)
-            elif message.topic == self.topics.clock("time"):
-                self.clock_offset = decode(ClockTime, message.payload).now - self._clock()
+            elif message.topic == self.topics.clock(f"time/{self.table_id}"):
+                self._time_reply(decode(TimeReply, message.payload))
             elif message.topic.startswith(self._topic("cmd/")):
                 self._command(message)
             elif message.topic == self._topic("ack"):
@@ -282,6 +303,29 @@ class TableLink:
             log.exception("table %s: a message on %s could not be handled", self.table_id,
                           message.topic)
 
+    # ---------------------------------------------------------------- time sync
+
+    def _sync(self) -> None:
+        """Ask the clock for its time: a few quick exchanges after start-up, then every
+        ``SYNC_SECONDS``; a Pi's wall clock may be minutes wrong, the time it shows must not."""
+        asked = 0
+        while not self._sync_stop.wait(0.2 if asked < SYNC_SAMPLES else SYNC_SECONDS):
+            if self.connected.is_set():
+                self._client.publish(self._topic("time"), encode(TimeRequest(t0=self._clock())),
+                                     qos=0)
+                asked += 1
+
+    def _time_reply(self, reply: TimeReply) -> None:
+        """NTP's estimate: the sample with the smallest round trip among the recent ones is
+        the one least disturbed by a one-way delay."""
+        arrived = self._clock()
+        rtt = (arrived - reply.t0) - (reply.sent - reply.received)
+        if rtt < 0 or rtt > 10:
+            return  # not an answer to a request of ours in this run
+        offset = ((reply.received - reply.t0) + (reply.sent - arrived)) / 2
+        self._samples.append((rtt, offset))
+        self.clock_rtt, self.clock_offset = min(self._samples)
+
     def _recorder_status(self, status: ServiceStatus) -> None:
         """The recorder is (back) online: what it never confirmed may be lost on the broker's
         side (a crash, persistence gone), so it goes again; the recorder drops what it has."""
@@ -290,6 +334,7 @@ class TableLink:
 
     def _clock_state(self, payload: bytes | bytearray) -> None:
         clock = decode(ClockState, payload)
+        self._level_ends_at = clock.ends_at
         state = self._state
         if state is not None and (state.pending_level or state.level) == clock.level:
             return

@@ -53,6 +53,14 @@ class StateMessage(Message):
     seq: int = Field(ge=1, description="Counts the states this controller run published")
     sent: float = Field(description="Wall time of publication, seconds")
     state: TableState
+    clock_offset: float | None = Field(default=None, description="The clock's time minus the "
+                                       "table's, as the time sync estimates it (seconds)")
+    clock_rtt: float | None = Field(default=None, description="The round trip of the sample "
+                                    "that estimate comes from (seconds)")
+    level_ends_at: float | None = Field(default=None, description="The clock's instant the "
+                                        "level ends, as the table last heard it")
+    level_remaining: float | None = Field(default=None, description="Seconds left in the "
+                                          "level when this was sent, on the clock's time")
 
 
 class EventMessage(Message):
@@ -146,6 +154,24 @@ class ClockState(Message):
                                "the round still waits for")
 
 
+class TimeRequest(Message):
+    """``table/<id>/time``: a table asks the clock for its time (NTP-style): ``t0`` is the
+    table's own clock when it sent this."""
+
+    t0: float
+
+
+class TimeReply(Message):
+    """``clock/time/<id>``: the clock's answer: ``received`` and ``sent`` in the clock's time.
+    With the table's ``t0`` and its own time on arrival (t3): offset = ((received - t0) +
+    (sent - t3)) / 2, round trip = (t3 - t0) - (sent - received)."""
+
+    table: str
+    t0: float
+    received: float
+    sent: float
+
+
 class ClockTime(Message):
     """``clock/time``: the clock's wall time, for the tables' time sync."""
 
@@ -180,7 +206,7 @@ def schemas() -> dict[str, dict[str, Any]]:
 
 PAYLOADS: tuple[type[Message], ...] = (
     StatusMessage, StateMessage, EventMessage, RecordMessage, SecureRecordMessage, KeptMessage,
-    ServiceStatus, CommandRequest, CommandReply, ClockState, ClockTime,
+    ServiceStatus, CommandRequest, CommandReply, ClockState, ClockTime, TimeRequest, TimeReply,
 )
 
 __all__ = [

@@ -32,6 +32,8 @@ from controller.mqtt.messages import (
     CommandRequest,
     StateMessage,
     StatusMessage,
+    TimeReply,
+    TimeRequest,
     decode,
     encode,
 )
@@ -221,16 +223,29 @@ class ClockService:
             log.error("clock: the broker refused the connection: %s", reason)
             return
         client.subscribe([(self.topics.clock("cmd/+"), 1), (self.topics.table("+", "status"), 1),
-                          (self.topics.table("+", "state"), 1)])
+                          (self.topics.table("+", "state"), 1),
+                          (self.topics.table("+", "time"), 0)])
         with self._lock:
             self._publish_state()
         self.connected.set()
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        received = self._now()  # first: the time sync measures from here
         try:
+            if message.topic.endswith("/time"):
+                self._time(message, received)
+                return
             self._command(message)
         except Exception:  # one bad message never stops the clock
             log.exception("clock: a message on %s could not be handled", message.topic)
+
+    def _time(self, message: mqtt.MQTTMessage, received: float) -> None:
+        """A table's time request: answered on its own topic with when the clock received it
+        and when it answers, both in the clock's time."""
+        table = message.topic.removeprefix(self.topics.root + "/table/").removesuffix("/time")
+        request = decode(TimeRequest, message.payload)
+        reply = TimeReply(table=table, t0=request.t0, received=received, sent=self._now())
+        self._client.publish(self.topics.clock(f"time/{table}"), encode(reply), qos=0)
 
     def _table_status(self, message: mqtt.MQTTMessage) -> None:
         """Which tables are online: a break holds them all, and a table that comes online

@@ -39,10 +39,13 @@ class LinkedTable:
 
 @contextlib.contextmanager
 def linked_table(broker: Broker, directory: Path, table: str = "1",
-                 config: SessionConfig | None = None) -> Iterator[LinkedTable]:
+                 config: SessionConfig | None = None,
+                 clock: Callable[[], float] = time.time) -> Iterator[LinkedTable]:
+    """``clock``: the table's own wall clock (a Pi's may be wrong)."""
     memory = MemorySink()
     outbox = Outbox(directory / "outbox.db")
-    link = TableLink(address(broker), login(broker, f"table-{table}"), table, outbox)
+    link = TableLink(address(broker), login(broker, f"table-{table}"), table, outbox,
+                     clock=clock)
     service = TableService(config or SessionConfig(table_id=table),
                            Journal(directory / "journal.db"), TeeSink([link], memory))
     service.start()

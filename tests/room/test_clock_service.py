@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from controller.mqtt.local_broker import LocalBroker
-from controller.mqtt.messages import ClockState, CommandReply, decode
+from controller.mqtt.messages import ClockState, CommandReply, StateMessage, decode
 from controller.mqtt.topics import Topics
 from controller.room.clock_service import ClockService, ClockStore
 from controller.room.structure import load_structure
@@ -284,5 +284,36 @@ def test_t1_pvb_35a_hand_for_hand_rounds_across_tables(broker: LocalBroker, cloc
             assert wait_until(lambda: floor.state().round == 4)
             assert floor.command("hand_for_hand", on=False).status == "ok"
             assert wait_until(lambda: one.memory.last.hold is None)
+    finally:
+        floor.client.close()
+
+
+def test_a_table_whose_wall_clock_is_90_s_wrong_shows_the_right_time_left(
+        broker: LocalBroker, clock: ClockService, tmp_path: Path) -> None:
+    """NTP-style over MQTT (issue 17): the table asks, the clock answers with its receive and
+    send times, the table keeps the offset of the exchange with the smallest round trip; its
+    state says the offset, the round trip and the level's time left on the clock's time."""
+    floor = Floor(broker)
+    skew = 90.0
+    try:
+        floor.command("start")
+        with linked_table(broker, tmp_path / "table",
+                          clock=lambda: time.time() - skew) as table:
+            assert wait_until(lambda: table.link.clock_offset is not None
+                              and abs(table.link.clock_offset - skew) < 0.05, 10)
+            assert table.link.clock_rtt is not None and 0 <= table.link.clock_rtt < 0.05
+            table.feed([seat(1, "ana")])  # any change: the table publishes its state
+            table.settle()
+            listener = VenueClient(broker, "display", ("table/1/state",))
+            try:
+                assert listener.wait(lambda ms: bool(ms))
+                message = decode(StateMessage, listener.messages[-1].payload)
+            finally:
+                listener.close()
+            ends_at = clock.clock.position.ends_at
+            assert ends_at is not None and message.level_ends_at == ends_at
+            assert message.clock_offset == pytest.approx(skew, abs=0.05)
+            true_left = ends_at - time.time()
+            assert message.level_remaining == pytest.approx(true_left, abs=1.0)
     finally:
         floor.client.close()
