@@ -31,7 +31,7 @@ mosquitto:
 
 demo: $(STAMP) mosquitto
 	$(BIN)/pokertable demo
-	$(BIN)/pokertable room --tables 2 --hands 3
+	$(BIN)/pokertable room --tables 2 --hands 4
 
 bench: $(STAMP) mosquitto
 	$(BIN)/python bench/replay_throughput.py

@@ -1,7 +1,8 @@
-"""`pokertable room`: the room on one machine. A Mosquitto configured by `broker init`, several
+"""`pokertable room`: the room on one machine. A Mosquitto configured by `broker init`, the
+tournament clock on a short demo structure (its levels drive the tables' blinds), several
 simulated tables (each `pokertable table --simulate` in its own process, real drivers on ptys,
 publishing over MQTT), the recorder, and a console floor that shows what a ``display`` login
-receives on ``#``: states, events and public records, never an unrevealed hole card.
+receives on ``#``: the clock, states, events and public records, never an unrevealed hole card.
 """
 
 from __future__ import annotations
@@ -16,13 +17,31 @@ from typing import Any, TextIO
 
 from controller.mqtt.client import connect, new_client
 from controller.mqtt.local_broker import LocalBroker
-from controller.mqtt.messages import BadMessage, EventMessage, RecordMessage, StatusMessage, decode
+from controller.mqtt.messages import (
+    BadMessage,
+    ClockState,
+    CommandRequest,
+    EventMessage,
+    RecordMessage,
+    StatusMessage,
+    decode,
+    encode,
+)
 from controller.mqtt.topics import Topics
+from controller.room.clock_service import ClockService, ClockStore
 from controller.room.recorder import Recorder, RecordStore
+from controller.room.structure import Structure
+
+# Levels short enough that a few simulated hands see the blinds go up.
+DEMO_STRUCTURE = Structure.model_validate({
+    "name": "demo", "chips": [1, 5, 25, 100],
+    "levels": [{"sb": 50, "bb": 100, "minutes": 0.25}, {"sb": 100, "bb": 200, "minutes": 0.25},
+               {"sb": 200, "bb": 400, "bb_ante": 400, "minutes": 30}],
+})
 
 VENUE = "demo"
 SHOWN_KINDS = {"hand_started", "action", "street", "show", "payout", "alert", "decision",
-               "elimination", "wait"}
+               "elimination", "wait", "level", "hold"}
 
 
 class ConsoleFloor:
@@ -32,6 +51,7 @@ class ConsoleFloor:
         self.out = out
         self.lock = threading.Lock()
         self.records = 0
+        self.clock_seen: tuple[object, int] | None = None
         self.secrets_seen = 0  # messages on secure/ topics: the ACL keeps it at 0
         root = Topics(VENUE).root
         self.client = new_client("display", broker.login("display"), broker.address())
@@ -46,6 +66,13 @@ class ConsoleFloor:
         try:
             if "/secure/" in topic:
                 self.secrets_seen += 1
+            elif topic.endswith("/clock/state"):
+                clock = decode(ClockState, message.payload)
+                key = (clock.status, clock.level)
+                if key != self.clock_seen:
+                    self.clock_seen = key
+                    self._say(f"[clock] {clock.status}: level {clock.level}, blinds "
+                              f"{clock.sb:,}/{clock.bb:,}")
             elif topic.endswith("/status"):
                 status = decode(StatusMessage, message.payload)
                 self._say(f"[table {table}] {status.status}")
@@ -79,6 +106,11 @@ def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout) -> int:
         store = RecordStore(Path(tmp) / "records.db")
         recorder = Recorder(broker.address(), broker.login("recorder"), store).start()
         floor = ConsoleFloor(broker, out)
+        clock_store = ClockStore(Path(tmp) / "clock.db")
+        clock = ClockService(broker.address(), broker.login("clock"), DEMO_STRUCTURE,
+                             clock_store).start()
+        clock.connected.wait(5)
+        _start_the_clock(broker)
         processes = [subprocess.Popen(
             [sys.executable, "-m", "controller.cli", "table", "--config",
              str(broker.table_config(Path(tmp) / f"table-{n}", n)), "--simulate",
@@ -90,6 +122,8 @@ def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout) -> int:
         # Each table's clean stop seals its last hand (RULES H3) and waits for the recorder.
         recorder.wait_for(tables * hands, timeout=10)
         time.sleep(0.5)
+        clock.close()
+        clock_store.close()
         floor.close()
         recorder.close()
         kept = store.ids()
@@ -99,6 +133,19 @@ def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout) -> int:
                   f"and {floor.secrets_seen} secure ones (each table sealed its last hand "
                   f"when it stopped, RULES H3)\n")
         return 1 if failed else 0
+
+
+def _start_the_clock(broker: LocalBroker) -> None:
+    """The floor's `start`, as the floor display will send it."""
+    floor = new_client("floor", broker.login("floor"), broker.address())
+    connected = threading.Event()
+    floor.on_connect = lambda *_: connected.set()
+    connect(floor, broker.address())
+    connected.wait(5)
+    request = CommandRequest(id=f"demo-start-{time.time_ns()}", by="floor:demo")
+    floor.publish(Topics(VENUE).clock("cmd/start"), encode(request), qos=1).wait_for_publish(5)
+    floor.disconnect()
+    floor.loop_stop()
 
 
 __all__ = ["run_room"]
