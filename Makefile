@@ -39,6 +39,7 @@ bench: $(STAMP) mosquitto
 	$(BIN)/python bench/readers.py
 	$(BIN)/python bench/table_service.py
 	$(BIN)/python bench/mqtt.py
+	$(BIN)/python bench/clock.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

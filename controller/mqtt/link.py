@@ -65,8 +65,8 @@ from controller.session.outputs import PublicEvent, TableState, hand_id
 
 log = logging.getLogger(__name__)
 
-SYNC_SAMPLES = 8  # the exchanges the time sync keeps; the smallest round trip among them wins
-SYNC_SECONDS = 10.0  # between exchanges once the first samples are in
+SYNC_SAMPLES = 16  # the exchanges the time sync keeps; the smallest round trip among them wins
+SYNC_SECONDS = 2.0  # between exchanges once the first samples are in (a 32 s window)
 
 # Besides the floor's decisions: seating a player and the clock's level.
 TABLE_COMMANDS = FLOOR_COMMANDS | {"seat", "level"}

@@ -273,7 +273,8 @@ def test_t1_pvb_35a_hand_for_hand_rounds_across_tables(broker: LocalBroker, cloc
             assert wait_until(lambda: floor.state().round == 3)
             assert (one.memory.last.hand, two.memory.last.hand) == (2, 1)
             # Round 3: table 2 starts its hand and goes silent; the floor lets the round go on.
-            assert wait_until(lambda: two.memory.last.hold is None)
+            assert wait_until(lambda: one.memory.last.hold is None and two.memory.last.hold
+                              is None)  # both released before either shuffles
             two.feed(_hand()[:3])
             one.feed(_hand())
             assert wait_until(lambda: floor.state().waiting == ["2"])
