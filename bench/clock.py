@@ -13,17 +13,31 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 
+import paho.mqtt.client as mqtt
+
+from controller.mqtt.client import connect, new_client
 from controller.mqtt.link import SYNC_SAMPLES, TableLink
 from controller.mqtt.local_broker import LocalBroker
-from controller.mqtt.messages import TimeReply, TimeRequest, encode
+from controller.mqtt.messages import (
+    CommandRequest,
+    StateMessage,
+    StatusMessage,
+    TimeReply,
+    TimeRequest,
+    encode,
+)
 from controller.mqtt.outbox import Outbox
+from controller.mqtt.topics import Topics
 from controller.room.clock_service import ClockService, ClockStore
 from controller.room.structure import load_structure
+from controller.session import TableSession
+from controller.session.outputs import TableState
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -85,14 +99,107 @@ def sync_errors(broker: LocalBroker, tables: int, seconds: float, delay: float,
     return errors, naive
 
 
+# ---------------------------------------------------------------- 2. hand-for-hand release
+
+class LightTable:
+    """A table's MQTT side reduced to what hand-for-hand needs: it says it is online, publishes
+    its state (held, hand over) when it finishes a hand, and notes when the clock's release
+    reaches it."""
+
+    def __init__(self, broker: LocalBroker, number: int, template: TableState) -> None:
+        self.table = str(number)
+        self.topics = Topics(broker.plan.venue)
+        self.template = template
+        self.hand = 0
+        self.released = threading.Event()
+        self.release_at = 0.0
+        self.client = new_client(f"table-{number}", broker.login(f"table-{number}"),
+                                 broker.address())
+        ready = threading.Event()
+
+        def on_connect(client: mqtt.Client, *_: object) -> None:
+            client.subscribe(self.topics.table(self.table, "cmd/+"), qos=1)
+
+        self.client.on_connect = on_connect
+        self.client.on_subscribe = lambda *_: ready.set()
+        self.client.on_message = self._on_message
+        connect(self.client, broker.address())
+        if not ready.wait(10):
+            raise RuntimeError("a light table did not subscribe")
+        self.client.publish(self.topics.table(self.table, "status"),
+                            encode(StatusMessage(table=self.table, status="online")), qos=1,
+                            retain=True).wait_for_publish(5)
+
+    def _on_message(self, client: mqtt.Client, userdata: object,
+                    message: mqtt.MQTTMessage) -> None:
+        if message.topic.endswith("/cmd/release"):
+            self.release_at = time.perf_counter()
+            self.released.set()
+
+    def finish_hand(self) -> float:
+        """The hand is over and the table holds: returns when it said so."""
+        self.hand += 1
+        state = self.template.model_copy(update={"table": self.table, "hand": self.hand,
+                                                 "stage": "over", "hold": "hand-for-hand"})
+        self.released.clear()
+        at = time.perf_counter()
+        self.client.publish(self.topics.table(self.table, "state"),
+                            encode(StateMessage(table=self.table, seq=self.hand, sent=time.time(),
+                                                state=state)), qos=1, retain=True)
+        return at
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def release_latency(broker: LocalBroker, clock: ClockService, tables: int, rounds: int
+                    ) -> list[float]:
+    """Rounds of hand-for-hand: each table finishes its hand a random 0-50 ms apart; from the
+    last one's state to each table's release, in ms."""
+    template = TableSession().state()
+    light = [LightTable(broker, n, template) for n in range(1, tables + 1)]
+    floor = new_client("floor", broker.login("floor"), broker.address())
+    connect(floor, broker.address())
+    time.sleep(0.5)
+    request = CommandRequest(id=f"h4h-{time.time_ns()}", by="bench", args={"on": True})
+    floor.publish(Topics(broker.plan.venue).clock("cmd/hand_for_hand"), encode(request),
+                  qos=1).wait_for_publish(5)
+    rng = random.Random(3)
+    samples: list[float] = []
+    deadline = time.monotonic() + 10
+    while clock.clock.position.waiting != [str(n) for n in sorted(range(1, tables + 1),
+                                                                   key=str)]:
+        if time.monotonic() > deadline:
+            raise RuntimeError("hand-for-hand did not start")
+        time.sleep(0.01)
+    for _ in range(rounds):
+        ends = []
+        for table in sorted(light, key=lambda t: rng.random()):
+            time.sleep(rng.random() * 0.05 / tables)
+            ends.append(table.finish_hand())
+        last = max(ends)
+        for table in light:
+            if not table.released.wait(10):
+                raise RuntimeError(f"table {table.table} was not released")
+            samples.append((table.release_at - last) * 1e3)
+        time.sleep(0.05)
+    floor.disconnect()
+    floor.loop_stop()
+    for table in light:
+        table.close()
+    return samples
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=20, help="tables syncing in parts 1-2")
     parser.add_argument("--seconds", type=float, default=10.0, help="seconds per part")
+    parser.add_argument("--rounds", type=int, default=20, help="hand-for-hand rounds")
     args = parser.parse_args()
     structure = load_structure(ROOT / "deploy" / "structures" / "turbo.toml")
     with tempfile.TemporaryDirectory() as tmp, \
-            LocalBroker("bench", tables=args.tables) as broker:
+            LocalBroker("bench", tables=max(args.tables, 50)) as broker:
         store = ClockStore(Path(tmp) / "clock.db")
         clock = ClockService(broker.address(), broker.login("clock"), structure, store).start()
         clock.connected.wait(5)
@@ -105,8 +212,25 @@ def main() -> None:
                                  (f"{label}: naive one-way (reference)", naive)):
                 print(f"   {what:<44}{len(values):>10}{percentile(values, 0.5) * 1e3:>9.2f}"
                       f"{percentile(values, 0.99) * 1e3:>9.2f}")
+        print(f"hand-for-hand: from the last table's hand end to each table's release, "
+              f"{args.rounds} rounds")
+        print(f"   {'tables':<44}{'releases':>10}{'p50 ms':>9}{'p99 ms':>9}")
         clock.close()
         store.close()
+        # Fifty tables' MQTT clients and the clock share this one process (in a room each table
+        # is its own Pi): switch threads every 0.5 ms, not Python's default 5 ms, so that the
+        # GIL's turn-taking is not what is measured.
+        sys.setswitchinterval(0.0005)
+        for tables in (10, 50):
+            store = ClockStore(Path(tmp) / f"clock-{tables}.db")
+            clock = ClockService(broker.address(), broker.login("clock"), structure,
+                                 store).start()
+            clock.connected.wait(5)
+            samples = release_latency(broker, clock, tables, args.rounds)
+            print(f"   {tables:<44}{len(samples):>10}{percentile(samples, 0.5):>9.2f}"
+                  f"{percentile(samples, 0.99):>9.2f}")
+            clock.close()
+            store.close()
 
 
 if __name__ == "__main__":
