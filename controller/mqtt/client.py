@@ -18,7 +18,7 @@ from paho.mqtt.properties import Properties
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
 from controller.errors import ConfigError
-from controller.mqtt.messages import Message, encode
+from controller.mqtt.messages import CommandReply, Message, encode
 
 
 class Login(BaseModel):
@@ -84,6 +84,15 @@ def _no_delay(client: mqtt.Client, userdata: Any, sock: Any) -> None:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
+def publish_reply(client: mqtt.Client, topic: str, reply: CommandReply,
+                  correlation: bytes | None) -> None:
+    """A command's answer, QoS 1, carrying the request's MQTT v5 correlation data."""
+    properties = Properties(PacketTypes.PUBLISH)  # type: ignore[no-untyped-call]
+    if correlation is not None:
+        properties.CorrelationData = correlation
+    client.publish(topic, encode(reply), qos=1, properties=properties)
+
+
 def connect(client: mqtt.Client, address: BrokerAddress) -> None:
     """Start the network thread and connect in the background: paho retries with backoff
     while the broker is away, and calls ``on_connect`` each time it is back."""
@@ -97,4 +106,4 @@ def connect(client: mqtt.Client, address: BrokerAddress) -> None:
     client.loop_start()
 
 
-__all__ = ["BrokerAddress", "Login", "connect", "load_login", "new_client"]
+__all__ = ["BrokerAddress", "Login", "connect", "load_login", "new_client", "publish_reply"]

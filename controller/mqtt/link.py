@@ -31,15 +31,13 @@ from collections.abc import Callable
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.packettypes import PacketTypes
-from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 from pydantic import ValidationError
 
 from controller.engine.records import HandRecord
 from controller.errors import first_error
 from controller.events import CommandEvent, LevelEvent, SeatEvent, TableEvent
-from controller.mqtt.client import BrokerAddress, Login, connect, new_client
+from controller.mqtt.client import BrokerAddress, Login, connect, new_client, publish_reply
 from controller.mqtt.messages import (
     BadMessage,
     ClockState,
@@ -47,7 +45,6 @@ from controller.mqtt.messages import (
     CommandRequest,
     EventMessage,
     KeptMessage,
-    Message,
     RecordMessage,
     SecureRecordMessage,
     ServiceStatus,
@@ -396,15 +393,11 @@ class TableLink:
 
     def _reply(self, command: str, request_id: str | None, correlation: bytes | None,
                status: str, reason: str, rule: str | None = None) -> None:
-        reply: Message = CommandReply(table=self.table_id, command=command[:80], id=request_id,
-                                      status="ok" if status == "ok" else "error",
-                                      reason=reason, rule=rule)
-        properties = Properties(PacketTypes.PUBLISH)  # type: ignore[no-untyped-call]
-        if correlation is not None:
-            properties.CorrelationData = correlation
+        reply = CommandReply(table=self.table_id, command=command[:80], id=request_id,
+                             status="ok" if status == "ok" else "error", reason=reason, rule=rule)
         if status != "ok":
             log.warning("table %s: command %r refused: %s", self.table_id, command[:80], reason)
-        self._client.publish(self._topic("reply"), encode(reply), qos=1, properties=properties)
+        publish_reply(self._client, self._topic("reply"), reply, correlation)
 
 
 __all__ = ["TABLE_COMMANDS", "TableLink"]

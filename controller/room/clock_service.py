@@ -20,11 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.packettypes import PacketTypes
-from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
-from controller.mqtt.client import BrokerAddress, Login, connect, new_client
+from controller.mqtt.client import BrokerAddress, Login, connect, new_client, publish_reply
 from controller.mqtt.messages import (
     BadMessage,
     ClockState,
@@ -358,11 +356,7 @@ class ClockService:
         reply = CommandReply(table="clock", command=command, id=request_id,
                              status="ok" if status == "ok" else "error", reason=reason,
                              rule=rule)
-        properties = Properties(PacketTypes.PUBLISH)  # type: ignore[no-untyped-call]
-        if correlation is not None:
-            properties.CorrelationData = correlation
-        self._client.publish(self.topics.clock("reply"), encode(reply), qos=1,
-                             properties=properties)
+        publish_reply(self._client, self.topics.clock("reply"), reply, correlation)
 
 
 __all__ = ["ClockService", "ClockStore"]
