@@ -37,7 +37,9 @@ class ClockPosition(BaseModel):
     remaining: float | None = Field(default=None, description="Seconds left (paused)")
     paused_on_break: bool = False
     hand_for_hand: bool = False
-    round: int = Field(default=0, ge=0, description="Hand-for-hand: the round being played")
+    round: int = Field(default=0, ge=0, description="Hand-for-hand: the round being played; "
+                       "0 while the hands in progress at its start finish, 1 the first hand "
+                       "played hand-for-hand")
     waiting: list[str] = Field(default_factory=list, description="Hand-for-hand: the tables "
                                "the round still waits for")
 
@@ -181,7 +183,7 @@ class Clock:
         if on == self.position.hand_for_hand:
             raise ClockRefused(f"hand-for-hand is {'on' if on else 'off'} already", "PVB 35a")
         self.position = self.position.model_copy(update={
-            "hand_for_hand": on, "round": 1 if on else 0, "waiting": []})
+            "hand_for_hand": on, "round": 0, "waiting": []})
         return ("hand-for-hand is on: every table waits after its hand" if on
                 else "hand-for-hand is over: every table plays on")
 

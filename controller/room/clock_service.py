@@ -286,8 +286,8 @@ class ClockService:
         self.store.save(self.clock.position)
         self.round_start = {t: self.hands.get(t, 0) for t in tables}
         for table in tables:
-            self._table_command(table, "release", {"one_hand": True,
-                                                   "reason": "hand-for-hand"})
+            self._table_command(table, "release", {"one_hand": True, "reason": "hand-for-hand",
+                                                   "round": self.clock.position.round})
         log.info("clock: hand-for-hand round %d released at %d tables",
                  self.clock.position.round, len(tables))
         self._publish_state()

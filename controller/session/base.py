@@ -47,6 +47,8 @@ class SessionBase:
                                          profile=self.profile, seats=self.config.seats)
         self.hold = snapshot.hold
         self.hold_after_next = snapshot.hold_after_next
+        self.round_next = snapshot.round_next
+        self.hand_round: int | None = None  # the hand-for-hand round of the hand now played
         self.queued_seats = list(snapshot.queued_seats)
         self.pending_record = snapshot.pending_record
         self.absent = set(snapshot.absent)
@@ -64,6 +66,7 @@ class SessionBase:
         return SessionSnapshot(
             table=self.table.snapshot(), hold=getattr(self, "hold", None),
             hold_after_next=getattr(self, "hold_after_next", None),
+            round_next=getattr(self, "round_next", None),
             queued_seats=list(getattr(self, "queued_seats", [])),
             pending_record=getattr(self, "pending_record", None),
             absent=sorted(getattr(self, "absent", set())),

@@ -233,10 +233,12 @@ class FloorCommands(SessionBase):
         self.hold = None
         if one_hand:
             self.hold_after_next = reason
+            number = args.get("round")
+            self.round_next = number if type(number) is int and number >= 1 else None
             self._say("hold", "hand-for-hand: the table plays one hand, then waits again",
                       rule="PVB 35a")
         else:
-            self.hold_after_next = None
+            self.hold_after_next = self.round_next = None
             self._say("hold", "the table may shuffle the next hand", rule="PVB 35a")
         return True
 

@@ -45,6 +45,8 @@ class SessionSnapshot(BaseModel):
     hold: str | None = None
     hold_after_next: str | None = Field(default=None, description="Hand-for-hand: released for "
                                         "one hand, the table holds again once it begins (PVB 35a)")
+    round_next: int | None = Field(default=None, ge=1, description="Hand-for-hand: the clock's "
+                                   "round the released hand belongs to (RULES T2)")
     queued_seats: list[SeatEvent] = Field(default_factory=list)
     pending_record: HandRecord | None = None
     absent: list[int] = Field(default_factory=list)

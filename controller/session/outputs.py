@@ -105,6 +105,8 @@ class TableState(BaseModel):
     showdown_order: list[int] = Field(default_factory=list)
     waiting_for: str = Field(description="What the table waits for, in words")
     hold: str | None = Field(default=None, description="Hand-for-hand: why shuffling waits")
+    round: int | None = Field(default=None, description="Hand-for-hand: the clock's round of "
+                              "the hand in play, or of the one released next (RULES T2)")
     alerts: list[str] = Field(default_factory=list, description="Open irregularities this hand")
     floor_called: bool = False
     clock: ClockView | None = None

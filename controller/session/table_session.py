@@ -132,6 +132,8 @@ class TableSession(CardReading, BettingActions, FloorCommands, TimeAndPenalties,
         table.apply(StartHand())
         if self.hold_after_next is not None:  # hand-for-hand: this hand, then wait (PVB 35a)
             self.hold, self.hold_after_next = self.hold_after_next, None
+        # RULES T2: eliminations in one hand-for-hand round count as the same hand for placing
+        self.hand_round, self.round_next = self.round_next, None
         p = table.positions
         assert p is not None and table.hand is not None
         self.track = HandTrack(started=event.ts, wanted=HOLE_CARDS[table.hand.game],
@@ -331,8 +333,11 @@ class TableSession(CardReading, BettingActions, FloorCommands, TimeAndPenalties,
                       "misdeal" else "PVB 33", status=record.status)
         for number, player in self.table.eliminated:
             if number == record.hand:
-                self._say("elimination", f"{player} is eliminated in hand {number}",
-                          rule="PVB 64b", player=player)
+                in_round = "" if self.hand_round is None else (
+                    f" (hand-for-hand round {self.hand_round}: the same hand for placing as "
+                    "every elimination of that round)")
+                self._say("elimination", f"{player} is eliminated in hand {number}{in_round}",
+                          rule="PVB 64b", player=player, hand=number, round=self.hand_round)
         leaving = {e.seat for e in self.queued_seats if e.player is None}
         arriving = [e.player for e in self.queued_seats if e.player is not None]
         with_chips = [s.player for n, s in self.table.seats.items()

@@ -70,6 +70,7 @@ class PublicView(SessionBase):
             board=card_text_list(hand.board) if hand else "", pots=pots, actor=actor,
             to_call=to_call, min_raise_to=low, max_raise_to=high, showdown_order=order,
             waiting_for=self._waiting_for(), hold=self.hold,
+            round=self.hand_round if live else self.round_next,
             alerts=[i.text for i in track.irregularities] if live and track else [],
             floor_called=bool(track and track.floor_called and live),
             clock=self._clock_view() if live else None,

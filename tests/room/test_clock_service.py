@@ -259,20 +259,21 @@ def test_t1_pvb_35a_hand_for_hand_rounds_across_tables(broker: LocalBroker, cloc
             one.settle()
             assert floor.command("hand_for_hand", on=True).status == "ok"
             assert wait_until(lambda: floor.state().waiting == ["1"])  # table 2 was between
-            assert floor.state().round == 1                              # hands: done at once
+            assert floor.state().round == 0                              # hands: done at once
             two.feed([{"type": "shuffle"}])
             two.settle()
             assert two.memory.last.hand == 0  # held: it waits for the room
-            one.feed(_hand()[1 + len(deal(HOLE)):])  # table 1 finishes: round 2 for both
-            assert wait_until(lambda: floor.state().round == 2)
+            one.feed(_hand()[1 + len(deal(HOLE)):])  # table 1 finishes: round 1 for both
+            assert wait_until(lambda: floor.state().round == 1)
             assert wait_until(lambda: one.memory.last.hold is None and two.memory.last.hold
                               is None)
+            assert (one.memory.last.round, two.memory.last.round) == (1, 1)  # RULES T2
             for table in (one, two):
                 table.feed(_hand())  # one hand each, then each waits again
                 table.settle()
-            assert wait_until(lambda: floor.state().round == 3)
+            assert wait_until(lambda: floor.state().round == 2)
             assert (one.memory.last.hand, two.memory.last.hand) == (2, 1)
-            # Round 3: table 2 starts its hand and goes silent; the floor lets the round go on.
+            # Round 2: table 2 starts its hand and goes silent; the floor lets the round go on.
             assert wait_until(lambda: one.memory.last.hold is None and two.memory.last.hold
                               is None)  # both released before either shuffles
             two.feed(_hand()[:3])
@@ -282,7 +283,7 @@ def test_t1_pvb_35a_hand_for_hand_rounds_across_tables(broker: LocalBroker, cloc
             assert refused.status == "error" and "does not wait for table '9'" in (
                 refused.reason or "")
             assert floor.command("release_table", table="2").status == "ok"
-            assert wait_until(lambda: floor.state().round == 4)
+            assert wait_until(lambda: floor.state().round == 3)
             assert floor.command("hand_for_hand", on=False).status == "ok"
             assert wait_until(lambda: one.memory.last.hold is None)
     finally:

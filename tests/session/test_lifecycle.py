@@ -6,9 +6,11 @@ import json
 
 from controller.events import parse_event
 from controller.history.replay_events import replay_events
-from controller.session import SessionConfig
+from controller.session import SessionConfig, TableSession
+from controller.session.model import SessionSnapshot
 from tests.session.helpers import (
     HOLE,
+    Run,
     board,
     card,
     chips,
@@ -242,3 +244,30 @@ def test_pvb_35a_released_for_one_hand_the_table_waits_again_after_it() -> None:
     assert not step.accepted and step.events[0].rule == "PVB 35a"
     run.feed(command("release", by="clock", one_hand=True))
     assert run.feed(shuffle()).accepted and run.session.table.hand_number == 2
+
+
+def test_t2_an_elimination_in_a_hand_for_hand_round_carries_the_round() -> None:
+    """RULES T2 (PVB 35a): every elimination of one hand-for-hand round counts as the same
+    hand for placing, so the elimination says its round; outside hand-for-hand it says none.
+    The round survives the table's restart between the release and the shuffle."""
+    stacks = [seat(1, "ana", 10_000), seat(2, "ben", 150), seat(3, "cem", 10_000)]
+    run = start(stacks, command("hold", reason="hand-for-hand"),
+                command("release", by="clock", one_hand=True, round=3))
+    # A fresh session from the snapshot its journal keeps (the shuffle press checkpoints it).
+    taken = run.session.checkpoint(parse_event(shuffle()))
+    assert taken is not None
+    snapshot = SessionSnapshot.model_validate_json(taken.model_dump_json())
+    restarted = Run(TableSession(SessionConfig(), snapshot=snapshot))
+    for table in (run, restarted):
+        table.feed(shuffle(), deal({2: "2c3d", 3: "AsAh", 1: "7c7d"}), declare(1, "fold"),
+                   declare(2, "allin"), declare(3, "call"), board("QsJd4h"), board("5s"),
+                   board("9c"))
+        (gone,) = [e for e in table.events if e.kind == "elimination"]
+        assert gone.data["player"] == "ben" and gone.data["round"] == 3
+        assert gone.data["hand"] == 1 and "hand-for-hand round 3" in gone.text
+    plain = start([seat(1, "ana", 10_000), seat(2, "ben", 150), seat(3, "cem", 10_000)],
+                  shuffle(), deal({2: "2c3d", 3: "AsAh", 1: "7c7d"}), declare(1, "fold"),
+                  declare(2, "allin"), declare(3, "call"), board("QsJd4h"), board("5s"),
+                  board("9c"))
+    (gone,) = [e for e in plain.events if e.kind == "elimination"]
+    assert gone.data["round"] is None and "round" not in gone.text
