@@ -91,6 +91,7 @@ class TableLink:
         self._samples: collections.deque[tuple[float, float]] = collections.deque(
             maxlen=SYNC_SAMPLES)  # (round trip, offset) of the latest exchanges
         self._level_ends_at: float | None = None
+        self._level_paused_left: float | None = None  # the clock is paused with this much left
         self._sync_stop = threading.Event()
         self._sync_thread: threading.Thread | None = None
         self._seq = 0
@@ -154,7 +155,7 @@ class TableLink:
         self._state = state
         self._seq += 1
         now = self._clock()
-        remaining = None
+        remaining = self._level_paused_left
         if self._level_ends_at is not None and self.clock_offset is not None:
             remaining = max(0.0, self._level_ends_at - (now + self.clock_offset))
         payload = encode(StateMessage(table=self.table_id, seq=self._seq, sent=now, state=state,
@@ -332,6 +333,7 @@ class TableLink:
     def _clock_state(self, payload: bytes | bytearray) -> None:
         clock = decode(ClockState, payload)
         self._level_ends_at = clock.ends_at
+        self._level_paused_left = clock.remaining if clock.ends_at is None else None
         state = self._state
         if state is not None and (state.pending_level or state.level) == clock.level:
             return

@@ -60,7 +60,8 @@ class StateMessage(Message):
     level_ends_at: float | None = Field(default=None, description="The clock's instant the "
                                         "level ends, as the table last heard it")
     level_remaining: float | None = Field(default=None, description="Seconds left in the "
-                                          "level when this was sent, on the clock's time")
+                                          "level when this was sent, on the clock's time (the "
+                                          "time left when the clock is paused)")
 
 
 class EventMessage(Message):

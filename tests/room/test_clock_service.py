@@ -149,13 +149,7 @@ def test_h2_a_table_takes_the_clocks_level_from_its_next_hand(broker: LocalBroke
 
 def test_pokertable_clock_runs_from_its_configuration_and_stops_cleanly(
         broker: LocalBroker, tmp_path: Path) -> None:
-    credentials = tmp_path / "credentials.json"
-    credentials.write_text(json.dumps({"clock": broker.credentials["clock"].model_dump()}))
-    structure = Path(__file__).resolve().parents[2] / "deploy" / "structures" / "turbo.toml"
-    config = tmp_path / "clock.toml"
-    config.write_text(f'[clock]\nstructure = "{structure}"\ndb = "clock.db"\n\n'
-                      f'[mqtt]\nport = {broker.port}\nvenue = "{broker.plan.venue}"\n'
-                      'credentials = "credentials.json"\n')
+    config = _clock_config(broker, tmp_path, ROOT / "deploy" / "structures" / "turbo.toml")
     process = subprocess.Popen([sys.executable, "-m", "controller.cli", "clock", "--config",
                                 str(config)], cwd=ROOT, stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, text=True)
@@ -173,6 +167,64 @@ def test_pokertable_clock_runs_from_its_configuration_and_stops_cleanly(
         _, stderr = process.communicate(timeout=20)
     assert process.returncode == 0, stderr[-2000:]
     assert (tmp_path / "clock.db").stat().st_mode & 0o077 == 0
+
+
+def test_the_clock_sigkilled_mid_level_comes_back_to_the_same_instant_pause_and_round(
+        broker: LocalBroker, tmp_path: Path) -> None:
+    """The clock process killed outright (SIGKILL: no orderly stop) and started again resumes
+    from its journal: the same level with the same end instant, hand-for-hand with the same
+    round; killed while paused, the same time left."""
+    config = _clock_config(broker, tmp_path, ROOT / "deploy" / "structures" / "turbo.toml")
+    floor = Floor(broker)
+
+    def run_clock() -> subprocess.Popen[str]:
+        seen = len(floor.client.messages)
+        process = subprocess.Popen([sys.executable, "-m", "controller.cli", "clock",
+                                    "--config", str(config)], cwd=ROOT,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                   text=True)
+        assert wait_until(lambda: any(m.topic.endswith("/clock/state") and not m.retain
+                                      for m in floor.client.messages[seen:]), 20)
+        return process
+
+    def kill(process: subprocess.Popen[str]) -> None:
+        process.send_signal(signal.SIGKILL)
+        process.wait(10)
+
+    try:
+        clock = run_clock()
+        assert floor.command("start").status == "ok"
+        assert floor.command("set_level", level=3).status == "ok"
+        assert floor.command("hand_for_hand", on=True).status == "ok"
+        assert wait_until(lambda: floor.state().hand_for_hand)
+        before = floor.state()
+        kill(clock)
+        clock = run_clock()
+        after = floor.state()
+        assert (after.status, after.level, after.ends_at) == ("running", 3, before.ends_at)
+        assert (after.hand_for_hand, after.round) == (True, before.round)
+        assert floor.command("pause").status == "ok"
+        assert wait_until(lambda: floor.state().status == "paused")
+        paused = floor.state()
+        time.sleep(1.0)  # a paused clock loses no time while it is down
+        kill(clock)
+        clock = run_clock()
+        again = floor.state()
+        assert (again.status, again.level, again.remaining) == ("paused", 3, paused.remaining)
+        clock.send_signal(signal.SIGTERM)
+        assert clock.wait(20) == 0
+    finally:
+        floor.client.close()
+
+
+def _clock_config(broker: LocalBroker, tmp_path: Path, structure: Path) -> Path:
+    credentials = tmp_path / "credentials.json"
+    credentials.write_text(json.dumps({"clock": broker.credentials["clock"].model_dump()}))
+    config = tmp_path / "clock.toml"
+    config.write_text(f'[clock]\nstructure = "{structure}"\ndb = "clock.db"\n\n'
+                      f'[mqtt]\nport = {broker.port}\nvenue = "{broker.plan.venue}"\n'
+                      'credentials = "credentials.json"\n')
+    return config
 
 
 def test_a_clock_configuration_mistake_is_one_line(tmp_path: Path) -> None:
@@ -318,4 +370,50 @@ def test_a_table_whose_wall_clock_is_90_s_wrong_shows_the_right_time_left(
             true_left = ends_at - time.time()
             assert message.level_remaining == pytest.approx(true_left, abs=1.0)
     finally:
+        floor.client.close()
+
+
+def test_pause_and_added_time_while_a_table_plays(broker: LocalBroker, clock: ClockService,
+                                                  tmp_path: Path) -> None:
+    """The floor pauses the clock and adds a minute in the middle of a hand: the hand plays
+    on undisturbed, the table's state shows the frozen time left, then a minute more, then
+    the clock counting down again after the resume; the level stays the hand's."""
+    floor = Floor(broker)
+    listener = VenueClient(broker, "display", ("table/1/state",))
+
+    def left_after(*events: dict[str, object]) -> float:
+        seen = len(listener.messages)
+        table.feed(list(events))
+        table.settle()
+        assert listener.wait(lambda ms: len(ms) > seen)
+        message = decode(StateMessage, listener.messages[-1].payload)
+        assert message.level_remaining is not None
+        return message.level_remaining
+
+    try:
+        floor.command("start")
+        with linked_table(broker, tmp_path / "table") as table:
+            assert wait_until(lambda: table.link.clock_offset is not None, 10)
+            hand = _hand()
+            table.feed(three_players() + hand[:1 + len(deal(HOLE))])
+            table.settle()
+            assert floor.command("pause").status == "ok"
+            assert wait_until(lambda: floor.state().status == "paused")
+            paused = floor.state().remaining
+            assert paused is not None
+            frozen = left_after(hand[-3])  # the button raises: the hand goes on
+            assert frozen == pytest.approx(paused, abs=0.01)
+            assert floor.command("add_time", seconds=60).status == "ok"
+            assert wait_until(lambda: floor.state().remaining == pytest.approx(paused + 60))
+            time.sleep(0.3)  # paused: no time passes
+            assert left_after(hand[-2]) == pytest.approx(paused + 60, abs=0.01)
+            assert floor.command("resume").status == "ok"
+            assert wait_until(lambda: floor.state().status == "running")
+            time.sleep(0.3)
+            running = left_after(hand[-1])  # the last fold: the hand is over
+            assert paused + 60 - 2.0 < running < paused + 60 - 0.25
+            state = table.memory.last
+            assert state.stage in ("over", "waiting") and state.level == 1
+    finally:
+        listener.close()
         floor.client.close()
