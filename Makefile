@@ -40,6 +40,7 @@ bench: $(STAMP) mosquitto
 	$(BIN)/python bench/table_service.py
 	$(BIN)/python bench/mqtt.py
 	$(BIN)/python bench/clock.py
+	$(BIN)/python bench/clock_load.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
