@@ -25,7 +25,7 @@ def phh_files() -> list[Path]:
 @pytest.fixture(scope="module")
 def broker() -> Iterator[LocalBroker]:
     """A Mosquitto configured by `pokertable broker init` on free ports, per test module."""
-    with LocalBroker("testhall", tables=2) as running:
+    with LocalBroker("testhall", tables=3) as running:
         written = json.loads((running.directory / "credentials.json").read_text())
         assert set(written) == set(running.credentials)
         yield running

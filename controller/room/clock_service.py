@@ -250,14 +250,19 @@ class ClockService:
         self._client.publish(self.topics.clock(f"time/{table}"), encode(reply), qos=0)
 
     def _table_status(self, message: mqtt.MQTTMessage) -> None:
-        """Which tables are online: a break holds them all, and a table that comes online
-        during a break is held at once."""
+        """Which tables are online: a table that comes online during a break, or in the middle
+        of a hand-for-hand round it is not part of, is held at once."""
         status = decode(StatusMessage, message.payload)
         with self._lock:
             if status.status == "online":
                 self.online.add(status.table)
                 if self._on_break():
                     self._table_command(status.table, "hold", {"reason": self._break_reason()})
+                elif self.clock.position.hand_for_hand and status.table not in (
+                        self.clock.position.waiting):
+                    # Back (or new) in the middle of a round: it waits, and the next round's
+                    # release includes it (PVB 35a).
+                    self._table_command(status.table, "hold", {"reason": "hand-for-hand"})
             else:
                 self.online.discard(status.table)
 

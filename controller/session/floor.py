@@ -227,8 +227,8 @@ class FloorCommands(SessionBase):
         """The table may shuffle again; ``one_hand`` (hand-for-hand, PVB 35a): for one hand,
         after which it waits again."""
         one_hand = args.get("one_hand") is True
-        if self.hold is None and not one_hand:
-            return False
+        if self.hold is None and self.hold_after_next is None and not one_hand:
+            return False  # nothing to release (a table released for one hand is: it plays on)
         reason = self.hold or str(args.get("reason", "")) or "hand-for-hand"
         self.hold = None
         if one_hand:

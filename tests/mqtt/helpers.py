@@ -47,7 +47,7 @@ def linked_table(broker: Broker, directory: Path, table: str = "1",
     link = TableLink(address(broker), login(broker, f"table-{table}"), table, outbox,
                      clock=clock)
     service = TableService(config or SessionConfig(table_id=table),
-                           Journal(directory / "journal.db"), TeeSink([link], memory))
+                           Journal(directory / "journal.db"), TeeSink([link, memory], MemorySink()))
     service.start()
     link.start(service.submit)
     try:

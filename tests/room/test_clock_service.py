@@ -4,8 +4,10 @@ and a table that takes the clock's level from its next hand (RULES H2)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -19,7 +21,7 @@ from controller.mqtt.messages import ClockState, CommandReply, StateMessage, dec
 from controller.mqtt.topics import Topics
 from controller.room.clock_service import ClockService, ClockStore
 from controller.room.structure import load_structure
-from tests.mqtt.helpers import linked_table, wait_until
+from tests.mqtt.helpers import LinkedTable, linked_table, wait_until
 from tests.session.helpers import HOLE, deal, declare, seat, three_players
 from tests.venue import VenueClient, address, login
 
@@ -249,15 +251,16 @@ bb = 200
 minutes = 30
 [[breaks]]
 after_level = 1
-minutes = 0.04
+minutes = 0.08
 colour_up = [25]
 """
 
 
-def test_a_break_holds_the_tables_and_play_resumes_at_the_next_level(
+def test_a_break_holds_three_tables_and_play_resumes_at_the_next_level(
         broker: LocalBroker, tmp_path: Path) -> None:
-    """Issue 17: at the break every table finishes its hand and then refuses the shuffle, with
-    the colour-up in its state; at the end of the break it plays on at the next level."""
+    """Issue 17, PVB 14: at the break every table finishes its hand and then refuses the
+    shuffle, with the colour-up in its state; at the end of the break all three play on at the
+    next level. Table 1 is in the middle of a hand when the break begins."""
     structure_file = tmp_path / "short.toml"
     structure_file.write_text(SHORT)
     store = ClockStore(tmp_path / "clock.db")
@@ -265,22 +268,36 @@ def test_a_break_holds_the_tables_and_play_resumes_at_the_next_level(
                          load_structure(structure_file), store)
     floor = Floor(broker)
     try:
-        with linked_table(broker, tmp_path / "table") as table:
-            table.feed([seat(1, "ana"), seat(2, "ben")])
+        with linked_table(broker, tmp_path / "one", table="1") as one, \
+                linked_table(broker, tmp_path / "two", table="2") as two, \
+                linked_table(broker, tmp_path / "three", table="3") as three:
+            tables = (one, two, three)
+            for table in tables:
+                table.feed(three_players())
             clock.start()
-            assert clock.connected.wait(5) and wait_until(lambda: "1" in clock.online)
+            assert clock.connected.wait(5) and wait_until(lambda: clock.online >= {"1", "2", "3"})
+            hand = _hand()
+            one.feed(hand[:1 + len(deal(HOLE))])  # table 1's hand runs into the break
+            one.settle()
             floor.command("start")
-            assert wait_until(lambda: (table.memory.last.hold or "").startswith("break"), 10)
-            assert "colour up the 25 chips" in (table.memory.last.hold or "")
-            table.feed([{"type": "shuffle"}])
-            table.settle()
-            state = table.memory.last  # the press was refused: no hand, the break shown
-            assert state.hand == 0 and state.waiting_for.startswith("the break: wait for the clock")
-            assert wait_until(lambda: table.memory.last.hold is None, 10)  # the break is over
-            table.feed([{"type": "shuffle"}])
-            table.settle()
-            assert table.memory.last.hand == 1
-            assert table.memory.last.level == 2 and table.memory.last.blinds.bb == 200
+            assert wait_until(lambda: all((t.memory.last.hold or "").startswith("break")
+                                          for t in tables), 10)
+            assert all("colour up the 25 chips" in (t.memory.last.hold or "") for t in tables)
+            assert one.memory.last.stage == "betting"  # the hand in progress is played out
+            one.feed(hand[1 + len(deal(HOLE)):])
+            for table in tables:
+                table.feed([{"type": "shuffle"}])
+                table.settle()
+            for table, hands in zip(tables, (1, 0, 0), strict=True):
+                state = table.memory.last  # the press was refused: the break is shown
+                assert state.hand == hands
+                assert state.waiting_for.startswith("the break: wait for the clock")
+            assert wait_until(lambda: all(t.memory.last.hold is None for t in tables), 15)
+            for table, hands in zip(tables, (2, 1, 1), strict=True):
+                table.feed([{"type": "shuffle"}])
+                table.settle()
+                state = table.memory.last
+                assert state.hand == hands and state.level == 2 and state.blinds.bb == 200
     finally:
         floor.client.close()
         clock.close()
@@ -293,53 +310,91 @@ def _hand() -> list[dict[str, object]]:
             declare(3, "fold")]
 
 
-def test_t1_pvb_35a_hand_for_hand_rounds_across_tables(broker: LocalBroker, clock: ClockService,
-                                                       tmp_path: Path) -> None:
+def _drop(table: LinkedTable) -> None:
+    """The table's network goes: its connection ends without a word (the broker publishes its
+    Last Will, offline), and the table stops."""
+    table.link._sync_stop.set()
+    table.link._client.loop_stop()
+    sock = table.link._client.socket()
+    assert sock is not None
+    sock.shutdown(socket.SHUT_RDWR)
+    table.link.connected.clear()
+    table.link.close()
+    table.service.close()
+    table.outbox.close()
+
+
+def test_t1_pvb_35a_hand_for_hand_with_three_tables_one_slow_one_dropping_offline(
+        broker: LocalBroker, clock: ClockService, tmp_path: Path) -> None:
     """Hand-for-hand on: each table waits after its current hand; when the last has finished,
-    the clock releases every table at once for one hand, and counts the round. A table that
-    cannot finish (offline, stuck) does not block the room: the floor releases the round
-    without it."""
+    the clock releases every table at once for one hand and counts the round. A slow table
+    holds the round up until it finishes; one that drops offline does not block the room for
+    ever: the state says the round waits for it, the floor releases the round without it, and
+    when it comes back it waits for the next round and joins it."""
     floor = Floor(broker)
-    try:
-        with linked_table(broker, tmp_path / "one", table="1") as one, \
-                linked_table(broker, tmp_path / "two", table="2") as two:
-            for table in (one, two):
-                table.feed(three_players())
-                table.settle()
-            assert wait_until(lambda: clock.online >= {"1", "2"})
-            one.feed(_hand()[:1 + len(deal(HOLE))])  # table 1 is in the middle of a hand
-            one.settle()
-            assert floor.command("hand_for_hand", on=True).status == "ok"
-            assert wait_until(lambda: floor.state().waiting == ["1"])  # table 2 was between
-            assert floor.state().round == 0                              # hands: done at once
-            two.feed([{"type": "shuffle"}])
-            two.settle()
-            assert two.memory.last.hand == 0  # held: it waits for the room
-            one.feed(_hand()[1 + len(deal(HOLE)):])  # table 1 finishes: round 1 for both
-            assert wait_until(lambda: floor.state().round == 1)
-            assert wait_until(lambda: one.memory.last.hold is None and two.memory.last.hold
-                              is None)
-            assert (one.memory.last.round, two.memory.last.round) == (1, 1)  # RULES T2
-            for table in (one, two):
-                table.feed(_hand())  # one hand each, then each waits again
-                table.settle()
-            assert wait_until(lambda: floor.state().round == 2)
-            assert (one.memory.last.hand, two.memory.last.hand) == (2, 1)
-            # Round 2: table 2 starts its hand and goes silent; the floor lets the round go on.
-            assert wait_until(lambda: one.memory.last.hold is None and two.memory.last.hold
-                              is None)  # both released before either shuffles
-            two.feed(_hand()[:3])
-            one.feed(_hand())
-            assert wait_until(lambda: floor.state().waiting == ["2"])
-            refused = floor.command("release_table", table="9")
-            assert refused.status == "error" and "does not wait for table '9'" in (
-                refused.reason or "")
-            assert floor.command("release_table", table="2").status == "ok"
-            assert wait_until(lambda: floor.state().round == 3)
-            assert floor.command("hand_for_hand", on=False).status == "ok"
-            assert wait_until(lambda: one.memory.last.hold is None)
-    finally:
-        floor.client.close()
+    with contextlib.ExitStack() as stack:
+        stack.callback(floor.client.close)
+        one, two, three = (stack.enter_context(linked_table(broker, tmp_path / name, table=n))
+                           for n, name in (("1", "one"), ("2", "two"), ("3", "three")))
+        for table in (one, two, three):
+            table.feed(three_players())
+            table.settle()
+        assert wait_until(lambda: clock.online >= {"1", "2", "3"})
+        one.feed(_hand()[:1 + len(deal(HOLE))])  # table 1 is in the middle of a hand
+        one.settle()
+        assert floor.command("hand_for_hand", on=True).status == "ok"
+        assert wait_until(lambda: floor.state().waiting == ["1"])  # 2 and 3 were between
+        assert floor.state().round == 0                            # hands: done at once
+        two.feed([{"type": "shuffle"}])
+        two.settle()
+        assert two.memory.last.hand == 0  # held: it waits for the room
+        one.feed(_hand()[1 + len(deal(HOLE)):])  # table 1 finishes: round 1 for all three
+        assert wait_until(lambda: floor.state().round == 1)
+        assert wait_until(lambda: all(t.memory.last.hold is None for t in (one, two, three)))
+        assert all(t.memory.last.round == 1 for t in (one, two, three))  # RULES T2
+
+        # Round 1: table 1 is quick, table 3 slow, table 2 starts its hand and drops offline.
+        two.feed(_hand()[:3])
+        two.settle()
+        one.feed(_hand())
+        three.feed(_hand()[:3])
+        assert wait_until(lambda: floor.state().waiting == ["2", "3"])
+        time.sleep(0.5)  # the slow table: the round waits for it
+        assert floor.state().round == 1 and one.memory.last.hold is not None
+        three.feed(_hand()[3:])
+        assert wait_until(lambda: floor.state().waiting == ["2"])
+        _drop(two)
+        assert wait_until(lambda: "2" not in clock.online)
+        assert floor.state().round == 1  # an offline table still holds the round up ...
+        refused = floor.command("release_table", table="9")
+        assert refused.status == "error" and "does not wait for table '9'" in (
+            refused.reason or "")
+        assert floor.command("release_table", table="2").status == "ok"  # ... until the floor
+        assert wait_until(lambda: floor.state().round == 2)
+        assert floor.state().waiting == ["1", "3"]
+
+        # Table 2 comes back in the middle of round 2: it finishes its hand, then waits for
+        # round 3, which includes it.
+        two = stack.enter_context(linked_table(broker, tmp_path / "two", table="2"))
+        assert wait_until(lambda: "2" in clock.online)
+        assert two.memory.last.stage == "betting"  # its hand, recovered from the journal
+        two.feed(_hand()[3:])
+        two.settle()
+        assert wait_until(lambda: two.memory.last.hold is not None)
+        for table in (one, three):
+            table.feed(_hand())
+        assert wait_until(lambda: floor.state().round == 3)
+        assert floor.state().waiting == ["1", "2", "3"]
+        assert wait_until(lambda: all(t.memory.last.hold is None for t in (one, two, three)))
+        assert two.memory.last.round == 3
+        # Hand-for-hand over: released for one hand, each table now plays on after it.
+        assert floor.command("hand_for_hand", on=False).status == "ok"
+        assert wait_until(lambda: all(any(e.text == "the table may shuffle the next hand"
+                                          for e in t.memory.events) for t in (one, two, three)))
+        for table, hands in ((one, 4), (two, 2), (three, 3)):
+            table.feed(_hand())
+            table.settle()
+            assert table.memory.last.hand == hands and table.memory.last.hold is None
 
 
 def test_a_table_whose_wall_clock_is_90_s_wrong_shows_the_right_time_left(
