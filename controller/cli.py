@@ -139,6 +139,62 @@ def _clock(args: argparse.Namespace) -> int:
     return 0
 
 
+def _floor(args: argparse.Namespace) -> int:
+    """The floor display's web server, until SIGTERM or Ctrl-C."""
+    import logging
+
+    from controller.errors import ConfigError
+    from controller.room.floor.config import load_floor_config
+    from controller.room.floor.server import FloorServer
+
+    logging.basicConfig(level=logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    config = load_floor_config(args.config)
+    try:
+        server = FloorServer.from_config(config)
+    except OSError as exc:  # the port is taken, the address is not this machine's
+        raise ConfigError(f"{args.config}: cannot listen on {config.floor.listen}:"
+                          f"{config.floor.port}: {exc.strerror}") from None
+    logging.getLogger(__name__).info("floor: the floor display is at %s", server.url)
+    server.run()
+    return 0
+
+
+def _floor_user(args: argparse.Namespace) -> int:
+    """Floor staff accounts: add (or change a password), remove, list."""
+    import getpass
+
+    from controller.errors import ConfigError
+    from controller.room.floor.accounts import (
+        load_accounts,
+        remove_user,
+        save_accounts,
+        set_password,
+    )
+
+    path = Path(args.accounts)
+    accounts = load_accounts(path)
+    if args.action == "list":
+        for name in sorted(accounts.users):
+            print(name)
+        return 0
+    if args.name is None:
+        raise ConfigError(f"floor-user {args.action}: name the user")
+    if args.action == "remove":
+        save_accounts(path, remove_user(accounts, args.name))
+        print(f"{args.name} removed from {path}")
+        return 0
+    if args.password_stdin:
+        password = sys.stdin.readline().rstrip("\n")
+    else:
+        password = getpass.getpass(f"password for {args.name}: ")
+        if getpass.getpass("again: ") != password:
+            raise ConfigError("the two passwords differ")
+    save_accounts(path, set_password(accounts, args.name, password))
+    print(f"{args.name} can log in to the floor display ({path})")
+    return 0
+
+
 def _decode(args: argparse.Namespace) -> int:
     """Raw reader bytes on stdin -> one JSON line per valid frame, then the counts."""
     from drivers.decode import decode_stream
@@ -365,6 +421,22 @@ def build_parser() -> argparse.ArgumentParser:
                        help="print the structure's whole schedule (levels and breaks, start and "
                        "end in seconds from a start of zero) as JSON lines, or name the mistake")
     clock.set_defaults(run=_clock)
+
+    floor = sub.add_parser("floor", help="the floor display: every table, the clock and the "
+                           "alerts live in a browser; floor decisions behind a login")
+    floor.add_argument("--config", required=True, metavar="floor.toml",
+                       help="the server's configuration (deploy/floor.example.toml)")
+    floor.set_defaults(run=_floor)
+
+    floor_user = sub.add_parser("floor-user", help="floor staff accounts for the floor display")
+    floor_user.add_argument("action", choices=["add", "remove", "list"],
+                            help="add a user (or set a new password), remove one, list them")
+    floor_user.add_argument("name", nargs="?", help="the user's login name")
+    floor_user.add_argument("--accounts", required=True, metavar="floor-users.json",
+                            help="the accounts file (created 0600 if missing)")
+    floor_user.add_argument("--password-stdin", action="store_true",
+                            help="read the password from the first line of stdin")
+    floor_user.set_defaults(run=_floor_user)
 
     room = sub.add_parser("room", help="the room on one machine: a broker, simulated tables on "
                           "MQTT, the recorder and a console floor display")

@@ -113,8 +113,8 @@ class HandRecord(BaseModel):
         for a in self.actions:
             p = f"p{index[a.seat]}" if a.seat is not None else ""
             match a.action:
-                case "deal_hole":
-                    actions.append(f"d dh {p} {a.cards}")
+                case "deal_hole":  # a public record's unshown cards are unknown (phh-std)
+                    actions.append(f"d dh {p} {a.cards or '??' * (2 if self.game == 'NT' else 4)}")
                 case "deal_board":
                     actions.append(f"d db {a.cards}")
                 case "fold" | "kill":

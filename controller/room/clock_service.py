@@ -26,6 +26,7 @@ from controller.mqtt.client import BrokerAddress, Login, connect, new_client, pu
 from controller.mqtt.messages import (
     BadMessage,
     ClockState,
+    ClockTime,
     CommandReply,
     CommandRequest,
     StateMessage,
@@ -43,6 +44,7 @@ from controller.room.structure import Structure
 log = logging.getLogger(__name__)
 
 TICK_SECONDS = 0.25
+TIME_EVERY = 20  # ticks between the clock's time announcements (5 s) for the room's screens
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS position (id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL);
@@ -175,7 +177,13 @@ class ClockService:
                                     qos=1, retain=True)
 
     def _tick(self) -> None:
+        ticks = 0
         while not self._stop.wait(TICK_SECONDS):
+            ticks += 1
+            if ticks % TIME_EVERY == 1 and self.connected.is_set():
+                # The floor server sets its screens' time by it (the tables sync NTP-style).
+                self._client.publish(self.topics.clock("time"),
+                                     encode(ClockTime(now=self._now())), qos=0)
             with self._lock:
                 was_on_break = self._on_break()
                 if self.clock.advance(self._now()):

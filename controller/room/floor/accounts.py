@@ -1,0 +1,82 @@
+"""Floor staff accounts: names and argon2id password hashes in a JSON file (0600) the operator
+manages with `pokertable floor-user`. Only a hash is ever written; a password is never logged."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from controller.errors import ConfigError
+from controller.private_files import write_private
+
+NAME = re.compile(r"^[a-z][a-z0-9._-]{0,31}$")
+MIN_PASSWORD = 8
+
+_hasher = PasswordHasher()  # argon2id with the library's current recommended parameters
+
+
+class Account(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    hash: str = Field(pattern=r"^\$argon2id\$")
+
+
+class Accounts(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    users: dict[str, Account] = Field(default_factory=dict)
+
+
+def load_accounts(path: str | Path) -> Accounts:
+    path = Path(path)
+    if not path.exists():
+        return Accounts()
+    try:
+        return Accounts.model_validate(json.loads(path.read_text()))
+    except (OSError, ValueError, ValidationError) as exc:
+        raise ConfigError(f"{path}: not a floor accounts file ({type(exc).__name__})") from None
+
+
+def save_accounts(path: str | Path, accounts: Accounts) -> None:
+    write_private(Path(path), accounts.model_dump_json(indent=1).encode())
+
+
+def set_password(accounts: Accounts, name: str, password: str) -> Accounts:
+    if not NAME.match(name):
+        raise ConfigError(f"floor user {name!r}: a name is 1-32 lower-case letters, digits, "
+                          "'.', '_' or '-', starting with a letter")
+    if len(password) < MIN_PASSWORD:
+        raise ConfigError(f"floor user {name!r}: the password needs at least {MIN_PASSWORD} "
+                          "characters")
+    users = dict(accounts.users)
+    users[name] = Account(hash=_hasher.hash(password))
+    return Accounts(users=users)
+
+
+def remove_user(accounts: Accounts, name: str) -> Accounts:
+    if name not in accounts.users:
+        raise ConfigError(f"floor user {name!r}: no such user")
+    return Accounts(users={n: a for n, a in accounts.users.items() if n != name})
+
+
+# Verifying against this when the name is unknown takes as long as a real check: the answer's
+# timing does not tell which names exist.
+_DUMMY = _hasher.hash("no such user, no such password")
+
+
+def check_password(accounts: Accounts, name: str, password: str) -> bool:
+    account = accounts.users.get(name)
+    try:
+        return _hasher.verify(account.hash if account else _DUMMY, password) and (
+            account is not None)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+__all__ = ["Accounts", "check_password", "load_accounts", "remove_user", "save_accounts",
+           "set_password"]

@@ -1,0 +1,57 @@
+"""`floor.toml`: the floor display server's configuration, validated (unknown keys are errors).
+Paths are relative to the file, as for the clock and the tables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from controller.errors import ConfigError, first_error
+from controller.mqtt.client import BrokerAddress
+from controller.text_files import read_toml_file
+
+
+class FloorSection(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    listen: str = Field(default="0.0.0.0", description="The address the web server binds")
+    port: int = Field(default=8080, ge=1, le=65535)
+    accounts: Path = Field(default=Path("floor-users.json"), description="Floor staff "
+                           "accounts (`pokertable floor-user add`)")
+    db: Path = Field(default=Path("floor.db"), description="Alerts, acknowledgements and the "
+                     "public hand records (SQLite)")
+    secret: Path = Field(default=Path("floor-secret"), description="The key that signs login "
+                         "sessions; created (0600) on the first start")
+    secure_cookies: bool = Field(default=False, description="Send the login cookie over HTTPS "
+                                 "only (set it when a TLS proxy is in front)")
+
+
+class FloorMqtt(BrokerAddress):
+    credentials: Path = Field(description="credentials.json from `broker init` (the floor's "
+                              "entry)")
+
+
+class FloorConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    floor: FloorSection = Field(default_factory=FloorSection)
+    mqtt: FloorMqtt
+
+
+def load_floor_config(path: str | Path) -> FloorConfig:
+    path = Path(path)
+    raw = read_toml_file(path, "a floor configuration (TOML)")
+    try:
+        config = FloorConfig.model_validate(raw)
+    except ValidationError as exc:
+        raise ConfigError(f"{path}: {first_error(exc, 'the file')}") from None
+    base = path.resolve().parent
+    for name in ("accounts", "db", "secret"):
+        setattr(config.floor, name, base / getattr(config.floor, name))
+    config.mqtt.credentials = base / config.mqtt.credentials
+    config.mqtt.ca = base / config.mqtt.ca if config.mqtt.ca else None
+    return config
+
+
+__all__ = ["FloorConfig", "load_floor_config"]

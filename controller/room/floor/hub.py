@@ -1,0 +1,285 @@
+"""The floor server's one dispatcher: MQTT in, browser pushes out.
+
+One MQTT client (the ``floor`` login) for the whole server. Its network thread hands every
+message to the web server's event loop, which alone owns the room model: decoded, applied,
+turned into updates, each serialized once and queued to every screen that wants it. A screen
+too slow to keep up is dropped; its browser reconnects and starts again from a snapshot.
+Commands from the page go out with a unique id and their correlation data; the answer comes
+back on the table's or the clock's ``reply`` topic and is handed to the request that waits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import logging
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
+
+from controller.mqtt.client import BrokerAddress, Login, connect, new_client
+from controller.mqtt.messages import (
+    BadMessage,
+    ClockState,
+    ClockTime,
+    CommandReply,
+    CommandRequest,
+    EventMessage,
+    RecordMessage,
+    ServiceStatus,
+    StateMessage,
+    StatusMessage,
+    decode,
+    encode,
+)
+from controller.mqtt.topics import Topics
+from controller.room.floor.model import Room, RoomUpdate
+from controller.room.floor.store import FloorStore
+
+log = logging.getLogger(__name__)
+
+QUEUE_LIMIT = 2000  # pushes a screen may fall behind before it is dropped (it reconnects)
+REPLY_SECONDS = 5.0  # how long a command from the page waits for its answer
+CLOCK_SAMPLES = 16  # the clock's time announcements the server's offset estimate keeps
+
+
+@dataclass(eq=False)
+class Screen:
+    """One browser's push stream: what it wants and what waits to go to it."""
+
+    kinds: frozenset[str]
+    table: str | None = None
+    queue: asyncio.Queue[tuple[str, str] | None] = field(
+        default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
+    sent_bytes: int = 0
+
+    def end(self) -> None:
+        """What waits is dropped; the stream ends at its next read."""
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(None)
+
+    def wants(self, update: RoomUpdate) -> bool:
+        if update.kind not in self.kinds:
+            return False
+        if self.table is None:
+            return True
+        if update.kind == "table":
+            return update.table is not None and update.table.table == self.table
+        if update.kind == "event":
+            return update.event_table == self.table
+        return True
+
+
+class Hub:
+    def __init__(self, address: BrokerAddress, login: Login, store: FloorStore, *,
+                 now: Callable[[], float] = time.time) -> None:
+        self.address = address
+        self.topics = Topics(address.venue)
+        self.store = store
+        self.room = Room()
+        self.room.restore_alerts(store.open_alerts())
+        self.screens: set[Screen] = set()
+        self._now = now
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._waiting: dict[bytes, asyncio.Future[CommandReply]] = {}
+        self._clock_samples: collections.deque[float] = collections.deque(maxlen=CLOCK_SAMPLES)
+        self._client = new_client(login.username, login, address)
+        self._client.on_connect = self._on_connect
+        self._client.on_disconnect = self._on_disconnect
+        self._client.on_message = self._on_message
+        self.received = 0  # MQTT messages taken (for the benchmark and the health page)
+
+    # ---------------------------------------------------------------- lifecycle
+
+    async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        connect(self._client, self.address)
+
+    async def close(self) -> None:
+        self._end_screens()
+        await asyncio.to_thread(self._stop_client)
+
+    def end_screens(self) -> None:
+        """From any thread: every push stream ends (the server stops; browsers reconnect)."""
+        self._to_loop(self._end_screens)
+
+    def _end_screens(self) -> None:
+        for screen in list(self.screens):
+            self.screens.discard(screen)
+            screen.end()
+
+    def _stop_client(self) -> None:
+        self._client.disconnect()
+        self._client.loop_stop()
+
+    # ---------------------------------------------------------------- MQTT (network thread)
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode,
+                    properties: Any) -> None:
+        if reason.is_failure:
+            log.error("floor: the broker refused the connection: %s", reason)
+            return
+        t = self.topics
+        client.subscribe([(t.table("+", leaf), 1) for leaf in ("status", "state", "event",
+                                                                 "record", "reply")]
+                         + [(t.clock("state"), 1), (t.clock("reply"), 1), (t.clock("time"), 0),
+                            (t.service("recorder", "status"), 1)])
+        self._to_loop(self._broker, True)
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any,
+                       reason: ReasonCode, properties: Any) -> None:
+        self._to_loop(self._broker, False)
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        correlation = getattr(message.properties, "CorrelationData", None)
+        self._to_loop(self._take, message.topic, bytes(message.payload), self._now(),
+                      correlation)
+
+    def _to_loop(self, function: Callable[..., None], *args: Any) -> None:
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):  # the loop is closing: nothing to show
+                loop.call_soon_threadsafe(function, *args)
+
+    # ---------------------------------------------------------------- the loop: dispatch
+
+    def _broker(self, connected: bool) -> None:
+        if connected != self.room.broker:
+            log.info("floor: broker %s", "connected" if connected else "gone")
+            self._push(self.room.take_broker(connected))
+
+    def _take(self, topic: str, payload: bytes, now: float, correlation: bytes | None) -> None:
+        self.received += 1
+        try:
+            if topic == self.topics.clock("time"):
+                self._clock_samples.append(decode(ClockTime, payload).now - now)
+                return
+            # Times shown on the screens are the clock's (the room's one time).
+            self._dispatch(topic, payload, now + self._clock_offset(), correlation)
+        except BadMessage as exc:
+            log.warning("floor: ignored a bad message on %s: %s", topic[:200], exc)
+
+    def _dispatch(self, topic: str, payload: bytes, now: float,
+                  correlation: bytes | None) -> None:
+        leaf = topic.rsplit("/", 1)[-1]
+        if topic.startswith(self.topics.root + "/table/"):
+            table = topic.removeprefix(self.topics.root + "/table/").split("/", 1)[0]
+            if leaf == "state":
+                message = decode(StateMessage, payload)
+                self._check_table(message.table, table)
+                self._push(self.room.take_state(message, now))
+            elif leaf == "event":
+                event = decode(EventMessage, payload)
+                self._check_table(event.table, table)
+                self._push(self.room.take_event(event, now))
+            elif leaf == "status":
+                status = decode(StatusMessage, payload)
+                self._check_table(status.table, table)
+                self._push(self.room.take_status(table, status.status == "online", now))
+            elif leaf == "record":
+                record = decode(RecordMessage, payload)
+                self._check_table(record.table, table)
+                self.store.add_hand(record.id, record.record)
+            elif leaf == "reply":
+                self._reply(decode(CommandReply, payload), correlation)
+        elif topic == self.topics.clock("state"):
+            self._push(self.room.take_clock(decode(ClockState, payload)))
+        elif topic == self.topics.clock("reply"):
+            self._reply(decode(CommandReply, payload), correlation)
+        elif topic == self.topics.service("recorder", "status"):
+            self.room.recorder = decode(ServiceStatus, payload).status == "online"
+
+    @staticmethod
+    def _check_table(said: str, topic: str) -> None:
+        if said != topic:
+            raise BadMessage(f"a message for table {said!r} on table {topic!r}'s topic")
+
+    def _push(self, updates: list[RoomUpdate]) -> None:
+        for update in updates:
+            if update.kind == "alert" and update.alert is not None and (
+                    update.alert.acknowledged_by is None):
+                self.store.add_alert(update.alert)
+            data = update.model_dump_json(exclude_none=True)
+            for screen in list(self.screens):
+                if not screen.wants(update):
+                    continue
+                try:
+                    screen.queue.put_nowait((update.kind, data))
+                except asyncio.QueueFull:
+                    log.warning("floor: a screen fell %d pushes behind: dropped (it reconnects)",
+                                QUEUE_LIMIT)
+                    self.screens.discard(screen)
+                    screen.end()  # its browser reconnects and starts from a snapshot
+
+    def _reply(self, reply: CommandReply, correlation: bytes | None) -> None:
+        waiting = self._waiting.pop(correlation, None) if correlation else None
+        if waiting is not None and not waiting.done():
+            waiting.set_result(reply)
+
+    # ---------------------------------------------------------------- for the web side
+
+    def attach(self, kinds: frozenset[str], table: str | None = None) -> Screen:
+        screen = Screen(kinds=kinds, table=table)
+        self.screens.add(screen)
+        return screen
+
+    def detach(self, screen: Screen) -> None:
+        self.screens.discard(screen)
+
+    def clock_now(self) -> float:
+        """The clock's time as this server estimates it: its own time plus the offset of the
+        least delayed of the clock's recent announcements (0 before the first)."""
+        return self._now() + self._clock_offset()
+
+    def _clock_offset(self) -> float:
+        return max(self._clock_samples) if self._clock_samples else 0.0
+
+    def acknowledge(self, alert_id: str, by: str) -> bool:
+        now = self.clock_now()
+        updates = self.room.acknowledge(alert_id, by, now)
+        if not updates:
+            return False
+        self.store.acknowledge(alert_id, by, now)
+        log.info("floor: alert %s acknowledged by %s", alert_id, by)
+        self._push(updates)
+        return True
+
+    async def command(self, target: str, name: str, args: dict[str, Any], by: str
+                      ) -> CommandReply:
+        """Send a floor decision as the command the table or the clock takes; wait for its
+        answer. ``target`` is ``clock`` or a table id."""
+        request = CommandRequest(id=str(uuid.uuid4()), by=by, args=args)
+        topic = (self.topics.clock(f"cmd/{name}") if target == "clock"
+                 else self.topics.table(target, f"cmd/{name}"))
+        correlation = request.id.encode()
+        answer: asyncio.Future[CommandReply] = asyncio.get_running_loop().create_future()
+        self._waiting[correlation] = answer
+        properties = Properties(PacketTypes.PUBLISH)  # type: ignore[no-untyped-call]
+        properties.CorrelationData = correlation
+        # A decision the table did not take within the wait must not act minutes later when
+        # an offline table comes back: the broker drops it unread after this.
+        properties.MessageExpiryInterval = int(REPLY_SECONDS) + 1
+        log.info("floor: %s sends %s to %s", by, name,
+                 "the clock" if target == "clock" else f"table {target}")
+        self._client.publish(topic, encode(request), qos=1, properties=properties)
+        try:
+            return await asyncio.wait_for(answer, REPLY_SECONDS)
+        except TimeoutError:
+            where = "the clock" if target == "clock" else f"table {target}"
+            return CommandReply(table=target, command=name, id=request.id, status="error",
+                                reason=f"no answer from {where} within {REPLY_SECONDS:g} s: "
+                                "is it online?")
+        finally:
+            self._waiting.pop(correlation, None)
+
+
+__all__ = ["Hub", "Screen"]

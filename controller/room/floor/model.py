@@ -1,0 +1,242 @@
+"""The room as the floor sees it: every table's public state and this hand's story, the clock,
+the open alerts. Fed with what the ``floor`` login receives (never a ``secure/`` topic, so
+never an unrevealed hole card); no I/O, no threads: the web server's one loop owns it.
+
+Each ``take_*`` method returns the updates to push to the browsers, already in their final
+shape, so that one message is built once and sent to every screen.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from controller.mqtt.messages import ClockState, EventMessage, StateMessage
+from controller.session.outputs import PublicEvent, TableState
+
+STORY_KEPT = 200  # events of the hand in play a table screen shows (a long hand has ~60)
+
+# What makes an alert (RULES: the floor is called for irregularities, DFO): the table's durable
+# alerts, a misdeal or void, a time call, a table or reader that went offline.
+AlertKind = Literal["irregularity", "misdeal", "time", "offline", "reader", "floor"]
+
+
+class Alert(BaseModel):
+    """Something the floor must see; it stays on the list until a floor login acknowledges it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    table: str
+    hand: int
+    kind: AlertKind
+    text: str
+    rule: str | None = None
+    at: float = Field(description="Server time it was raised")
+    acknowledged_by: str | None = None
+    acknowledged_at: float | None = None
+
+
+class TableView(BaseModel):
+    """One table's card on the room screen and its table screen (without the story)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    table: str
+    online: bool | None = Field(default=None, description="None: never heard of since start")
+    since: float | None = Field(default=None, description="When it went on- or offline")
+    state: TableState | None = None
+    seq: int = 0
+    clock_offset: float | None = None
+    clock_rtt: float | None = None
+    actor_since: float | None = Field(default=None, description="Server time the seat to act "
+                                      "got the action")
+    attention: list[str] = Field(default_factory=list, description="Why the floor is needed, "
+                                 "most urgent first; empty when all is well")
+
+
+class RoomUpdate(BaseModel):
+    """One push to the browsers: ``kind`` names what changed."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: Literal["table", "event", "clock", "alert", "broker"]
+    table: TableView | None = None
+    event: PublicEvent | None = None
+    event_table: str | None = None
+    clock: ClockState | None = None
+    alert: Alert | None = None
+    broker: bool | None = None
+
+
+class RoomSnapshot(BaseModel):
+    """Everything a screen needs when it (re)connects."""
+
+    tables: list[TableView]
+    stories: dict[str, list[PublicEvent]]
+    clock: ClockState | None
+    alerts: list[Alert]
+    broker: bool
+    recorder: bool | None
+
+
+class Room:
+    def __init__(self) -> None:
+        self.tables: dict[str, TableView] = {}
+        self.stories: dict[str, list[PublicEvent]] = {}
+        self.clock: ClockState | None = None
+        self.alerts: dict[str, Alert] = {}  # open ones and the acknowledged of this run
+        self.broker = False
+        self.recorder: bool | None = None
+        self._turn: dict[str, tuple[int, int | None]] = {}  # table -> (hand, actor)
+
+    # ---------------------------------------------------------------- from the broker
+
+    def take_status(self, table: str, online: bool, now: float) -> list[RoomUpdate]:
+        view = self._view(table)
+        if view.online == online:
+            return []
+        updates = []
+        if not online and view.online is not None:
+            alert = Alert(id=f"{table}:offline:{now:.3f}", table=table,
+                          hand=view.state.hand if view.state else 0, kind="offline",
+                          text=f"table {table} is offline", at=now)
+            updates += self._raise(alert)
+        view = view.model_copy(update={"online": online, "since": now})
+        return [self._set(view), *updates]
+
+    def take_state(self, message: StateMessage, now: float) -> list[RoomUpdate]:
+        state = message.state
+        table = message.table
+        view = self._view(table)
+        turn = (state.hand, state.actor)
+        actor_since = view.actor_since
+        if self._turn.get(table) != turn:
+            self._turn[table] = turn
+            actor_since = now if state.actor is not None else None
+        if view.state is not None and state.hand != view.state.hand:
+            self.stories[table] = []  # a new hand: a new story (the events follow)
+        updates: list[RoomUpdate] = []
+        before = view.state.devices if view.state else {}
+        for device, status in state.devices.items():
+            if status != "ok" and before.get(device) != status:
+                updates += self._raise(Alert(
+                    id=f"{table}:device:{device}:{now:.3f}", table=table, hand=state.hand,
+                    kind="reader", text=f"table {table}: {device} {status}", at=now))
+        view = view.model_copy(update={
+            "state": state, "seq": message.seq, "clock_offset": message.clock_offset,
+            "clock_rtt": message.clock_rtt, "actor_since": actor_since,
+            "online": True if view.online is None else view.online})
+        return [self._set(view), *updates]
+
+    def take_event(self, message: EventMessage, now: float) -> list[RoomUpdate]:
+        event = message.event
+        table = message.table
+        story = self.stories.setdefault(table, [])
+        if event.kind == "hand_started":
+            story.clear()
+        story.append(event)
+        del story[:-STORY_KEPT]
+        updates = [RoomUpdate(kind="event", event=event, event_table=table)]
+        alert = _alert_of(table, message, now)
+        if alert is not None:
+            updates += self._raise(alert)
+        return updates
+
+    def take_clock(self, clock: ClockState) -> list[RoomUpdate]:
+        self.clock = clock
+        return [RoomUpdate(kind="clock", clock=clock)]
+
+    def take_broker(self, connected: bool) -> list[RoomUpdate]:
+        self.broker = connected
+        return [RoomUpdate(kind="broker", broker=connected)]
+
+    def restore_alerts(self, alerts: list[Alert]) -> None:
+        """The open alerts a restart found in the floor's journal."""
+        self.alerts = {a.id: a for a in alerts}
+
+    def acknowledge(self, alert_id: str, by: str, now: float) -> list[RoomUpdate]:
+        alert = self.alerts.get(alert_id)
+        if alert is None or alert.acknowledged_by is not None:
+            return []
+        done = alert.model_copy(update={"acknowledged_by": by, "acknowledged_at": now})
+        self.alerts[alert_id] = done
+        return [RoomUpdate(kind="alert", alert=done), *self._refresh(alert.table)]
+
+    # ---------------------------------------------------------------- for the screens
+
+    def snapshot(self) -> RoomSnapshot:
+        return RoomSnapshot(tables=self.ordered(), stories=dict(self.stories), clock=self.clock,
+                            alerts=self.open_alerts(), broker=self.broker,
+                            recorder=self.recorder)
+
+    def ordered(self) -> list[TableView]:
+        """Tables needing the floor first (the most reasons first), then by number."""
+        return sorted(self.tables.values(),
+                      key=lambda v: (not v.attention, -len(v.attention), _number(v.table)))
+
+    def open_alerts(self) -> list[Alert]:
+        return sorted((a for a in self.alerts.values() if a.acknowledged_by is None),
+                      key=lambda a: a.at)
+
+    # ---------------------------------------------------------------- inside
+
+    def _view(self, table: str) -> TableView:
+        return self.tables.get(table) or TableView(table=table)
+
+    def _set(self, view: TableView) -> RoomUpdate:
+        view = view.model_copy(update={"attention": self._attention(view)})
+        self.tables[view.table] = view
+        return RoomUpdate(kind="table", table=view)
+
+    def _raise(self, alert: Alert) -> list[RoomUpdate]:
+        if alert.id in self.alerts:
+            return []  # the same durable alert again (a resend after a reconnect)
+        self.alerts[alert.id] = alert
+        return [RoomUpdate(kind="alert", alert=alert), *self._refresh(alert.table)]
+
+    def _refresh(self, table: str) -> list[RoomUpdate]:
+        view = self.tables.get(table)
+        return [] if view is None else [self._set(view)]
+
+    def _attention(self, view: TableView) -> list[str]:
+        reasons = []
+        if view.online is False:
+            reasons.append("offline")
+        state = view.state
+        if state is not None:
+            if state.floor_called:
+                reasons.append("floor called")
+            if state.alerts:
+                reasons.append(state.alerts[-1])
+            if state.clock is not None:
+                reasons.append(f"time called on seat {state.clock.seat}")
+            reasons += [f"{d} {s}" for d, s in state.devices.items() if s != "ok"]
+        open_alerts = sum(1 for a in self.alerts.values()
+                          if a.table == view.table and a.acknowledged_by is None)
+        if open_alerts:
+            reasons.append(f"{open_alerts} open alert{'s' if open_alerts > 1 else ''}")
+        return reasons
+
+
+def _alert_of(table: str, message: EventMessage, now: float) -> Alert | None:
+    event = message.event
+    key = message.id or f"{table}:{event.hand}:{event.kind}:{message.sent:.3f}"
+    if event.kind == "alert":
+        kind: AlertKind = "floor" if event.rule == "DFO" else "irregularity"
+    elif event.kind == "hand_over" and event.data.get("status") in ("misdeal", "void"):
+        kind = "misdeal"
+    elif event.kind == "clock" and event.text.startswith("time on seat"):
+        kind = "time"
+    else:
+        return None
+    return Alert(id=key, table=table, hand=event.hand, kind=kind, rule=event.rule,
+                 text=f"table {table}: {event.text}", at=now)
+
+
+def _number(table: str) -> tuple[int, str]:
+    return (int(table), "") if table.isdigit() else (1 << 30, table)
+
+
+__all__ = ["Alert", "Room", "RoomSnapshot", "RoomUpdate", "TableView"]

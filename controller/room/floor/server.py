@@ -1,0 +1,115 @@
+"""`pokertable floor --config floor.toml`: the floor display server (uvicorn) around the hub.
+
+Runs in the foreground until stopped (SIGINT/SIGTERM: uvicorn's own handlers), or in a thread
+for the room demo and the tests (`FloorServer.start`, `close`). The accounts file is read
+again when it changes, so `pokertable floor-user add` takes effect without a restart.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import socket
+import threading
+import time
+from pathlib import Path
+
+import uvicorn
+
+from controller.mqtt.client import BrokerAddress, Login, load_login
+from controller.private_files import write_private
+from controller.room.floor.accounts import Accounts, load_accounts
+from controller.room.floor.config import FloorConfig
+from controller.room.floor.hub import Hub
+from controller.room.floor.store import FloorStore
+from controller.room.floor.web import create_app
+
+log = logging.getLogger(__name__)
+
+
+class AccountsFile:
+    """The accounts, read again whenever the file's modification time changes."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._seen: tuple[float, int] | None = None
+        self._accounts = Accounts()
+
+    def __call__(self) -> Accounts:
+        try:
+            stat = self.path.stat()
+            seen = (stat.st_mtime, stat.st_size)
+        except FileNotFoundError:
+            return Accounts()
+        if seen != self._seen:
+            self._accounts = load_accounts(self.path)
+            self._seen = seen
+        return self._accounts
+
+
+def session_secret(path: Path) -> str:
+    """The key that signs login sessions: kept in a private file, made on the first start."""
+    if path.exists():
+        return path.read_text().strip()
+    key = secrets.token_urlsafe(48)
+    write_private(path, key.encode())
+    return key
+
+
+class FloorServer:
+    def __init__(self, address: BrokerAddress, login: Login, *, db: Path, accounts: Path,
+                 secret: Path, listen: str = "127.0.0.1", port: int = 0,
+                 secure_cookies: bool = False) -> None:
+        self.store = FloorStore(db)
+        self.hub = Hub(address, login, self.store)
+        app = create_app(self.hub, AccountsFile(accounts), session_secret(secret),
+                         secure_cookies=secure_cookies)
+        family = socket.AF_INET6 if ":" in listen else socket.AF_INET
+        self.socket = socket.socket(family, socket.SOCK_STREAM)
+        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.socket.bind((listen, port))
+        self.port = self.socket.getsockname()[1]
+        host = "127.0.0.1" if listen in ("0.0.0.0", "::") else listen
+        self.url = f"http://{host}:{self.port}"
+        self.server = uvicorn.Server(uvicorn.Config(
+            app, log_level="warning", access_log=False, lifespan="on",
+            timeout_graceful_shutdown=2))
+        self._thread: threading.Thread | None = None
+
+    @classmethod
+    def from_config(cls, config: FloorConfig) -> FloorServer:
+        login = load_login(config.mqtt.credentials, "floor")
+        address = BrokerAddress.model_validate(config.mqtt.model_dump(exclude={"credentials"}))
+        f = config.floor
+        return cls(address, login, db=f.db, accounts=f.accounts, secret=f.secret,
+                   listen=f.listen, port=f.port, secure_cookies=f.secure_cookies)
+
+    def run(self) -> None:
+        """In the foreground until SIGINT or SIGTERM."""
+        try:
+            self.server.run(sockets=[self.socket])
+        finally:
+            self.store.close()
+
+    def start(self) -> FloorServer:
+        """In a thread (the room demo, the tests); ready when this returns."""
+        self._thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]},
+                                        name="floor-web", daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            if time.monotonic() > deadline or not self._thread.is_alive():
+                raise RuntimeError("the floor server did not start")
+            time.sleep(0.02)
+        return self
+
+    def close(self) -> None:
+        self.hub.end_screens()  # open push streams would hold uvicorn's graceful stop up
+        time.sleep(0.05)
+        self.server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(10)
+        self.store.close()
+
+
+__all__ = ["FloorServer"]

@@ -1,0 +1,237 @@
+// The floor display's pages: what they show arrives as JSON (a snapshot, then pushes over
+// Server-Sent Events); nothing is ever inserted as HTML, every text goes in as text.
+"use strict";
+
+const floor = {
+  user: null,
+  csrf: null,
+  offset: 0,        // the clock's time minus this browser's, ms (synced with the server)
+  bestRtt: Infinity,
+  clock: null,
+  tables: new Map(),
+  stories: new Map(),
+  alerts: new Map(),
+  broker: true,
+  live: false,
+};
+
+// ------------------------------------------------------------------ small helpers
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "class") node.className = value;
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+const chips = (n) => (n === null || n === undefined ? "" : Number(n).toLocaleString("en"));
+
+function clockNow() { return (Date.now() + floor.offset) / 1000; }
+
+function mmss(seconds) {
+  if (seconds === null || seconds === undefined) return "--:--";
+  const s = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+  const two = (x) => String(x).padStart(2, "0");
+  return h ? `${h}:${two(m)}:${two(r)}` : `${two(m)}:${two(r)}`;
+}
+
+// The time left in the level from the clock's end instant and the synced time, never from
+// this browser's own clock alone.
+function levelLeft(clock) {
+  if (!clock) return null;
+  if (clock.ends_at !== null && clock.ends_at !== undefined) return clock.ends_at - clockNow();
+  return clock.remaining;
+}
+
+function blindsText(c) {
+  let text = `${chips(c.sb)} / ${chips(c.bb)}`;
+  if (c.ante) text += ` · ante ${chips(c.ante)}`;
+  if (c.bb_ante) text += ` · BB ante ${chips(c.bb_ante)}`;
+  return text;
+}
+
+// ------------------------------------------------------------------ time sync (NTP-style)
+
+async function syncOnce() {
+  const t0 = Date.now();
+  const response = await fetch("/api/time", { cache: "no-store" });
+  const t1 = Date.now();
+  const { now } = await response.json();
+  const rtt = t1 - t0;
+  // The least delayed exchange of the recent ones wins; an old best ages out slowly.
+  floor.bestRtt = Math.min(floor.bestRtt * 1.05, floor.bestRtt + 5);
+  if (rtt <= floor.bestRtt) {
+    floor.bestRtt = rtt;
+    floor.offset = now * 1000 - (t0 + t1) / 2;
+  }
+}
+
+async function syncTime() {
+  for (let k = 0; k < 5; k++) {
+    try { await syncOnce(); } catch (e) { /* the server is away: try later */ }
+  }
+  setTimeout(syncTime, 60000);
+}
+
+// ------------------------------------------------------------------ login and commands
+
+async function whoAmI() {
+  try {
+    const me = await (await fetch("/api/me", { cache: "no-store" })).json();
+    floor.user = me.user;
+    floor.csrf = me.csrf;
+  } catch (e) { floor.user = null; }
+  const who = document.getElementById("who");
+  if (who) {
+    who.replaceChildren(floor.user
+      ? el("span", {}, `floor: ${floor.user} `,
+          el("button", { class: "link", id: "logout", onclick: logout }, "log out"))
+      : el("a", { href: "/login" }, "floor login"));
+  }
+  document.body.classList.toggle("staff", !!floor.user);
+}
+
+async function logout() {
+  await post("/api/logout", {});
+  location.reload();
+}
+
+async function post(url, body) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-csrf-token": floor.csrf || "" },
+    body: JSON.stringify(body),
+  });
+  let answer = {};
+  try { answer = await response.json(); } catch (e) { /* no body */ }
+  if (!response.ok && !answer.reason) answer.reason = `refused (${response.status})`;
+  if (!response.ok) answer.status = "error";
+  return answer;
+}
+
+// Send a floor decision; the answer (done, or refused with the reason) shows at ``where``.
+async function decide(target, name, args, where) {
+  if (where) where.textContent = "…";
+  const reply = await post("/api/command", { target, name, args });
+  if (where) {
+    where.textContent = reply.status === "ok"
+      ? `done: ${reply.reason || name}`
+      : `refused: ${reply.reason || "no answer"}${reply.rule ? ` (${reply.rule})` : ""}`;
+    where.className = `reply ${reply.status === "ok" ? "ok" : "error"}`;
+  }
+  return reply;
+}
+
+// ------------------------------------------------------------------ the push stream
+
+function connect(kinds, table, render) {
+  const query = new URLSearchParams({ kinds: kinds.join(",") });
+  if (table) query.set("table", table);
+  const source = new EventSource(`/api/stream?${query}`);
+  const banner = document.getElementById("connection");
+  const show = (text) => {
+    if (!banner) return;
+    banner.textContent = text;
+    banner.hidden = !text;
+  };
+  source.addEventListener("open", () => { floor.live = true; });
+  source.addEventListener("error", () => {
+    floor.live = false;
+    show("connection to the floor server lost: reconnecting…");
+  });
+  source.addEventListener("snapshot", (m) => {
+    const snap = JSON.parse(m.data);
+    floor.tables = new Map(snap.tables.map((t) => [t.table, t]));
+    floor.stories = new Map(Object.entries(snap.stories));
+    floor.alerts = new Map(snap.alerts.map((a) => [a.id, a]));
+    floor.clock = snap.clock;
+    floor.broker = snap.broker;
+    show(snap.broker ? "" : "the floor server has lost the broker: what you see may be old");
+    render();
+  });
+  source.addEventListener("table", (m) => {
+    const u = JSON.parse(m.data);
+    floor.tables.set(u.table.table, u.table);
+    render(u.table.table);
+  });
+  source.addEventListener("event", (m) => {
+    const u = JSON.parse(m.data);
+    const story = floor.stories.get(u.event_table) || [];
+    if (u.event.kind === "hand_started") story.length = 0;
+    story.push(u.event);
+    floor.stories.set(u.event_table, story.slice(-200));
+    render(u.event_table);
+  });
+  source.addEventListener("clock", (m) => {
+    floor.clock = JSON.parse(m.data).clock;
+    render();
+  });
+  source.addEventListener("alert", (m) => {
+    const alert = JSON.parse(m.data).alert;
+    if (alert.acknowledged_by) floor.alerts.delete(alert.id);
+    else floor.alerts.set(alert.id, alert);
+    render();
+  });
+  source.addEventListener("broker", (m) => {
+    floor.broker = JSON.parse(m.data).broker;
+    show(floor.broker ? "" : "the floor server has lost the broker: what you see may be old");
+    render();
+  });
+  return source;
+}
+
+// ------------------------------------------------------------------ the clock strip
+
+function clockParts(c) {
+  if (!c) return { status: "no clock yet", level: "", blinds: "", left: null };
+  const status = c.status === "on_break" ? "break" : (c.status || "").replace("_", " ");
+  return {
+    status,
+    level: c.on_break ? `break, then level ${c.level}` : `level ${c.level}`,
+    blinds: blindsText(c),
+    left: levelLeft(c),
+  };
+}
+
+function renderClockStrip() {
+  const strip = document.getElementById("clockstrip");
+  if (!strip) return;
+  const c = floor.clock;
+  const p = clockParts(c);
+  const h4h = c && c.hand_for_hand
+    ? el("span", { class: "badge warn" }, `hand-for-hand, round ${c.round}` +
+        (c.waiting && c.waiting.length ? ` · waiting for ${c.waiting.join(", ")}` : ""))
+    : null;
+  strip.replaceChildren(...[
+    el("span", { class: "level" }, p.level), el("span", { class: "blinds" }, p.blinds),
+    el("span", { class: "left", id: "strip-left" }, mmss(p.left)),
+    el("span", { class: "status" }, p.status), h4h].filter(Boolean));
+}
+
+function tick() {
+  const left = document.getElementById("strip-left");
+  if (left && floor.clock) left.textContent = mmss(levelLeft(floor.clock));
+  for (const node of document.querySelectorAll("[data-since]")) {
+    node.textContent = mmss(Date.now() / 1000 - Number(node.dataset.since));
+  }
+  if (window.onTick) window.onTick();
+}
+
+function start(kinds, table, render) {
+  syncTime();
+  whoAmI().then(() => render());
+  connect(kinds, table, render);
+  setInterval(tick, 250);
+}
+
+window.floorApp = { floor, el, chips, mmss, levelLeft, blindsText, clockParts, decide, post,
+  start, whoAmI, renderClockStrip, clockNow };

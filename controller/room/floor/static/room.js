@@ -1,0 +1,57 @@
+// The room screen: one card per table, the tables needing the floor first.
+"use strict";
+(() => {
+  const { floor, el, chips, renderClockStrip, start } = window.floorApp;
+
+  function pot(state) {  // the table's pots already hold this round's bets
+    return (state.pots || []).reduce((sum, p) => sum + p.amount, 0);
+  }
+
+  function card(view) {
+    const s = view.state;
+    const c = floor.clock;
+    const waitingH4h = c && c.hand_for_hand && (c.waiting || []).includes(view.table);
+    const online = view.online === false ? "offline" : "online";
+    const lines = [];
+    if (s) {
+      lines.push(el("div", { class: "line" }, `hand ${s.hand} · `,
+        s.stage === "betting" || s.stage === "dealing" ? (s.street || s.stage) : s.stage));
+      lines.push(el("div", { class: "line" }, `pot ${chips(pot(s))}`,
+        s.board ? ` · board ${s.board}` : ""));
+      if (s.actor !== null && s.actor !== undefined) {
+        const who = (s.seats[s.actor] || {}).player || `seat ${s.actor}`;
+        lines.push(el("div", { class: "line" }, `to act: seat ${s.actor} (${who}) `,
+          view.actor_since ? el("span", { class: "since", "data-since": view.actor_since }, "") : ""));
+      } else {
+        lines.push(el("div", { class: "line muted" }, s.waiting_for));
+      }
+      if (s.clock) lines.push(el("div", { class: "line warn" },
+        `time called on seat ${s.clock.seat}: ${Math.ceil(s.clock.remaining)} s`));
+      if (s.hold) lines.push(el("div", { class: "line warn" }, `holds: ${s.hold}`));
+      const devices = Object.entries(s.devices || {});
+      if (devices.length) lines.push(el("div", { class: "line devices" }, devices.map(([d, st]) =>
+        el("span", { class: `device ${st === "ok" ? "ok" : "bad"}` }, `${d} ${st}`))));
+    } else {
+      lines.push(el("div", { class: "line muted" }, "no state yet"));
+    }
+    if (waitingH4h) lines.push(el("div", { class: "line warn" }, "hand-for-hand: the round waits for it"));
+    for (const reason of view.attention) lines.push(el("div", { class: "line alert" }, reason));
+    return el("a", {
+      class: `card ${online} ${view.attention.length ? "needs" : ""}`,
+      href: `/table/${encodeURIComponent(view.table)}`, id: `table-${view.table}`,
+      "data-hand": s ? s.hand : "", "data-stage": s ? s.stage : "",
+    }, el("h2", {}, `Table ${view.table}`, el("span", { class: `dot ${online}` }, online)), lines);
+  }
+
+  function render() {
+    renderClockStrip();
+    const ordered = [...floor.tables.values()].sort((a, b) =>
+      (b.attention.length > 0) - (a.attention.length > 0) || b.attention.length - a.attention.length ||
+      (Number(a.table) || 1e9) - (Number(b.table) || 1e9) || a.table.localeCompare(b.table));
+    document.getElementById("tables").replaceChildren(...ordered.map(card));
+    const count = document.getElementById("alert-count");
+    if (count) count.textContent = floor.alerts.size ? String(floor.alerts.size) : "";
+  }
+
+  start(["table", "clock", "alert", "broker"], null, render);
+})();

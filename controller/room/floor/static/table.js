@@ -1,0 +1,92 @@
+// The table screen: the seat map, the board and pots, the hand's story with its rule tags,
+// and (for a floor login) the decisions the table takes.
+"use strict";
+(() => {
+  const { floor, el, chips, renderClockStrip, decide, start } = window.floorApp;
+  const $ = (id) => document.getElementById(id);
+  const table = decodeURIComponent(location.pathname.split("/").pop());
+  document.title = `Table ${table} · pokertable floor`;
+  $("table-title").textContent = `Table ${table}`;
+
+  function cards(text) {
+    const out = [];
+    for (let k = 0; k + 1 < (text || "").length; k += 2) {
+      const suit = text[k + 1];
+      out.push(el("span", { class: `cardface ${"hd".includes(suit) ? "red" : ""}` },
+        text[k] + { s: "♠", h: "♥", d: "♦", c: "♣" }[suit]));
+    }
+    return out;
+  }
+
+  // Seats round the oval, seat 1 at the bottom, then clockwise (as the dealer sees them).
+  function place(node, number) {
+    const angle = Math.PI / 2 + (number - 1) * (2 * Math.PI / 10);
+    node.style.left = `${50 + 43 * Math.cos(angle)}%`;
+    node.style.top = `${50 + 40 * Math.sin(angle)}%`;
+    return node;
+  }
+
+  function seatBox(number, seat, state) {
+    const marks = [];
+    if (state.button === number) marks.push(el("span", { class: "mark button" }, "D"));
+    if (state.sb === number) marks.push(el("span", { class: "mark" }, "SB"));
+    if (state.bb === number) marks.push(el("span", { class: "mark" }, "BB"));
+    const flags = [seat.folded && "folded", seat.all_in && "all-in", seat.absent && "absent",
+      seat.penalty ? `penalty ${seat.penalty}` : null].filter(Boolean);
+    return el("div", {
+      class: `seat seat-${number} ${state.actor === number ? "acting" : ""} ${seat.folded ? "folded" : ""}`,
+      id: `seat-${number}`,
+    },
+    el("div", { class: "name" }, `${number} · ${seat.player}`, marks),
+    el("div", {}, `stack ${chips(seat.stack)}`),
+    seat.bet ? el("div", { class: "bet" }, `bet ${chips(seat.bet)}`) : null,
+    seat.shown ? el("div", { class: "shown" }, cards(seat.shown))
+      : seat.cards ? el("div", { class: "held" }, `${seat.cards} card${seat.cards > 1 ? "s" : ""}`) : null,
+    flags.length ? el("div", { class: "flags" }, flags.join(" · ")) : null);
+  }
+
+  function render() {
+    renderClockStrip();
+    const view = floor.tables.get(table);
+    const felt = $("felt");
+    if (!view || !view.state) {
+      $("table-status").textContent = view && view.online === false ? "offline" : "no state yet";
+      felt.replaceChildren();
+      return;
+    }
+    const s = view.state;
+    $("table-status").replaceChildren(
+      el("span", { class: `dot ${view.online === false ? "offline" : "online"}` },
+        view.online === false ? "offline" : "online"),
+      ` hand ${s.hand} · ${s.street || s.stage} · level ${s.level} · ${s.waiting_for}`,
+      ...view.attention.map((a) => el("span", { class: "badge alert" }, a)));
+    // Side pots only mean something once a player is all-in; before that, one total.
+    const allIn = Object.values(s.seats).some((seat) => seat.all_in);
+    const total = (s.pots || []).reduce((sum, p) => sum + p.amount, 0);
+    const pots = allIn
+      ? (s.pots || []).map((p, k) => el("div", { class: "pot" }, `${k ? `side pot ${k}` : "main pot"} ${chips(p.amount)}`))
+      : [el("div", { class: "pot" }, `pot ${chips(total)}`)];
+    felt.replaceChildren(
+      el("div", { class: "middle" }, el("div", { class: "board", id: "board" }, cards(s.board)), pots),
+      ...Object.entries(s.seats).map(([n, seat]) => place(seatBox(Number(n), seat, s), Number(n))));
+    const story = floor.stories.get(table) || [];
+    $("story").replaceChildren(...story.map((e) => el("li", { class: `ev ${e.kind}` },
+      e.text, e.rule ? el("span", { class: "rule" }, e.rule) : null)));
+  }
+
+  const seat = () => Number($("seat").value);
+  const reply = () => $("table-reply");
+  $("call-time").addEventListener("click", () => decide(table, "time", { seat: seat() }, reply()));
+  $("move-button").addEventListener("click", () => decide(table, "move_button", { seat: seat() }, reply()));
+  $("penalty").addEventListener("click", () =>
+    decide(table, "penalty", { seat: seat(), hands: Number($("penalty-hands").value) }, reply()));
+  $("award").addEventListener("click", () => decide(table, "award", { pot: Number($("pot").value), seats: [seat()] }, reply()));
+  $("misdeal").addEventListener("click", () => {
+    if (confirm("Declare a misdeal? Every bet goes back.")) decide(table, "misdeal", {}, reply());
+  });
+  $("void").addEventListener("click", () => {
+    if (confirm("Void this hand? Every bet goes back.")) decide(table, "void", {}, reply());
+  });
+
+  start(["table", "event", "clock", "broker"], table, render);
+})();

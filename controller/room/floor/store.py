@@ -1,0 +1,142 @@
+"""The floor's journal (SQLite, write-ahead): the alerts and who acknowledged each, and the
+public hand records for the hands screen. Public only: a record here never held a hole card
+that was not tabled (it is `RecordMessage`, checked at both ends), so the file may be 0640."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from controller.engine.records import HandRecord
+from controller.room.floor.model import Alert
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS alerts (
+    id TEXT PRIMARY KEY, body TEXT NOT NULL, acknowledged_by TEXT, acknowledged_at REAL);
+CREATE TABLE IF NOT EXISTS hands (
+    id TEXT PRIMARY KEY, tbl TEXT NOT NULL, hand INTEGER NOT NULL, started REAL,
+    players TEXT NOT NULL, body TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS hands_by_table ON hands (tbl, hand);
+CREATE INDEX IF NOT EXISTS hands_by_time ON hands (started);
+"""
+
+
+class HandQuery(BaseModel):
+    """The hands screen's search: every field optional, all of them must match."""
+
+    table: str | None = Field(default=None, max_length=40)
+    hand: int | None = Field(default=None, ge=0)
+    player: str | None = Field(default=None, max_length=40)
+    since: float | None = None
+    until: float | None = None
+    limit: int = Field(default=100, ge=1, le=500)
+
+
+class HandSummary(BaseModel):
+    id: str
+    table: str
+    hand: int
+    started: float | None
+    players: list[str]
+    board: str
+    pot: int
+    winners: list[str]
+
+
+class FloorStore:
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.executescript(SCHEMA)
+        self._lock = threading.Lock()
+
+    def add_alert(self, alert: Alert) -> None:
+        with self._lock:
+            self._db.execute("INSERT OR IGNORE INTO alerts (id, body) VALUES (?, ?)",
+                             (alert.id, alert.model_dump_json()))
+
+    def acknowledge(self, alert_id: str, by: str, at: float) -> None:
+        with self._lock:
+            self._db.execute("UPDATE alerts SET acknowledged_by = ?, acknowledged_at = ? "
+                             "WHERE id = ? AND acknowledged_by IS NULL", (by, at, alert_id))
+
+    def open_alerts(self) -> list[Alert]:
+        with self._lock:
+            rows = self._db.execute("SELECT body FROM alerts WHERE acknowledged_by IS NULL "
+                                    "ORDER BY rowid").fetchall()
+        return [Alert.model_validate_json(body) for (body,) in rows]
+
+    def acknowledged(self) -> list[tuple[str, str, float]]:
+        """(alert id, who, when) of every acknowledgement, in order."""
+        with self._lock:
+            rows = self._db.execute("SELECT id, acknowledged_by, acknowledged_at FROM alerts "
+                                    "WHERE acknowledged_by IS NOT NULL "
+                                    "ORDER BY acknowledged_at").fetchall()
+        return [(str(a), str(b), float(c)) for a, b, c in rows]
+
+    def add_hand(self, hand_id: str, record: HandRecord) -> bool:
+        players = "\n".join(record.players.values())
+        with self._lock:
+            done = self._db.execute(
+                "INSERT OR IGNORE INTO hands (id, tbl, hand, started, players, body) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (hand_id, record.table, record.hand, record.started, players,
+                 record.model_dump_json()))
+        return done.rowcount == 1
+
+    def hand(self, hand_id: str) -> HandRecord | None:
+        with self._lock:
+            row = self._db.execute("SELECT body FROM hands WHERE id = ?", (hand_id,)).fetchone()
+        return None if row is None else HandRecord.model_validate_json(row[0])
+
+    def find(self, query: HandQuery) -> list[HandSummary]:
+        where: list[str] = []
+        args: list[str | int | float] = []
+        if query.table is not None:
+            where.append("tbl = ?")
+            args.append(query.table)
+        if query.hand is not None:
+            where.append("hand = ?")
+            args.append(query.hand)
+        if query.player:
+            # Whole names, case-insensitive: one name per line in the column.
+            where.append("('\n' || lower(players) || '\n') LIKE ? ESCAPE '\\'")
+            escaped = query.player.lower().replace("\\", "\\\\").replace("%", "\\%")
+            args.append("%\n" + escaped.replace("_", "\\_") + "\n%")
+        if query.since is not None:
+            where.append("started >= ?")
+            args.append(query.since)
+        if query.until is not None:
+            where.append("started <= ?")
+            args.append(query.until)
+        sql = "SELECT id, body FROM hands"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY started DESC, rowid DESC LIMIT ?"
+        with self._lock:
+            rows = self._db.execute(sql, [*args, query.limit]).fetchall()
+        return [_summary(hand_id, HandRecord.model_validate_json(body)) for hand_id, body in rows]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def _summary(hand_id: str, record: HandRecord) -> HandSummary:
+    winners = sorted({record.players[s] for pot in record.pots for s in pot.winners
+                      if s in record.players})
+    return HandSummary(id=hand_id, table=record.table, hand=record.hand, started=record.started,
+                       players=list(record.players.values()), board=record.board,
+                       pot=sum(p.amount for p in record.pots), winners=winners)
+
+
+def hand_json(record: HandRecord) -> str:
+    return json.dumps(record.model_dump(mode="json"))
+
+
+__all__ = ["FloorStore", "HandQuery", "HandSummary", "hand_json"]

@@ -1,0 +1,95 @@
+"""The floor display under test: a real server on a free port (uvicorn, the `floor` login on the
+test broker), floor accounts with a hashed password, and a real headless Chromium (Debian's, driven
+by Playwright) with the flags this closed network needs."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page
+
+from controller.room.floor.accounts import Accounts, save_accounts, set_password
+from controller.room.floor.server import FloorServer
+from tests.venue import Broker, address, login
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync"]
+PASSWORD = "felt and chips"
+
+
+@contextmanager
+def floor_server(broker: Broker, directory: Path) -> Iterator[FloorServer]:
+    directory.mkdir(parents=True, exist_ok=True)
+    accounts = directory / "floor-users.json"
+    save_accounts(accounts, set_password(Accounts(), "anna", PASSWORD))
+    server = FloorServer(address(broker), login(broker, "floor"), db=directory / "floor.db",
+                         accounts=accounts, secret=directory / "floor-secret").start()
+    try:
+        yield server
+    finally:
+        server.close()
+
+
+def log_in(page: Page, url: str, user: str = "anna", password: str = PASSWORD) -> None:
+    page.goto(f"{url}/login")
+    page.fill("input[name=user]", user)
+    page.fill("input[name=password]", password)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{url}/")
+    page.wait_for_selector("#logout")
+
+
+def record_pushes(page: Page) -> None:
+    """Keep every message the page's push stream delivers in ``window.pushed`` (for the
+    secrecy test): EventSource wrapped before any page script runs."""
+    page.add_init_script("""
+        window.pushed = [];
+        const Original = window.EventSource;
+        window.EventSource = function (url) {
+          const source = new Original(url);
+          const add = source.addEventListener.bind(source);
+          source.addEventListener = (type, listener) => add(type, (m) => {
+            if (m && m.data !== undefined) window.pushed.push(m.data);
+            listener(m);
+          });
+          return source;
+        };
+    """)
+
+
+def new_page(browser: Browser) -> Page:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def post(url: str, body: dict[str, Any], headers: dict[str, str] | None = None
+         ) -> tuple[int, dict[str, Any]]:
+    """A request from outside any browser (a script, a TV's page without a login)."""
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                     headers={"content-type": "application/json",
+                                              **(headers or {})})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+def get(url: str) -> tuple[int, bytes, dict[str, str]]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, response.read(), dict(response.headers)
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read(), dict(exc.headers)
