@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test lint typecheck unit demo bench clean mosquitto
+.PHONY: test lint typecheck unit demo bench clean mosquitto chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,13 +21,18 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP) mosquitto
+unit: $(STAMP) mosquitto chromium
 	$(BIN)/pytest -q
 
 # The MQTT tests run a real broker (issue 6): Debian's mosquitto, installed when missing.
 mosquitto:
 	@test -x /usr/sbin/mosquitto || command -v mosquitto >/dev/null 2>&1 || \
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mosquitto)
+
+# The floor display's browser tests drive a real headless Chromium (issue 18): Debian's.
+chromium:
+	@test -x /usr/bin/chromium || \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
 
 demo: $(STAMP) mosquitto
 	$(BIN)/pokertable demo

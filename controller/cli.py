@@ -142,6 +142,8 @@ def _clock(args: argparse.Namespace) -> int:
 def _floor(args: argparse.Namespace) -> int:
     """The floor display's web server, until SIGTERM or Ctrl-C."""
     import logging
+    import signal
+    import threading
 
     from controller.errors import ConfigError
     from controller.room.floor.config import load_floor_config
@@ -155,8 +157,16 @@ def _floor(args: argparse.Namespace) -> int:
     except OSError as exc:  # the port is taken, the address is not this machine's
         raise ConfigError(f"{args.config}: cannot listen on {config.floor.listen}:"
                           f"{config.floor.port}: {exc.strerror}") from None
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    server.start()  # in a thread: a signal is ours, a clean stop ends the push streams first
     logging.getLogger(__name__).info("floor: the floor display is at %s", server.url)
-    server.run()
+    try:
+        while not stop.wait(0.5):
+            pass
+    finally:
+        server.close()
     return 0
 
 

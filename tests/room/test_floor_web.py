@@ -4,22 +4,34 @@ Chromium driven by Playwright. Pages change without a reload; decisions need a f
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+import signal
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Response, expect
+from playwright.sync_api import Error as PlaywrightError
 
-from controller.demo.script import key
-from controller.mqtt.local_broker import LocalBroker
+from controller.demo.script import board, key
+from controller.mqtt.local_broker import LocalBroker, free_port
 from controller.room.clock_service import ClockService, ClockStore
 from controller.room.floor.store import HandQuery
 from controller.room.structure import load_structure
 from tests.mqtt.helpers import linked_table, wait_until
-from tests.room.floor_helpers import floor_server, get, log_in, new_page, post
+from tests.room.floor_helpers import (
+    floor_server,
+    get,
+    log_in,
+    new_page,
+    post,
+    record_pushes,
+)
 from tests.session.helpers import HOLE, deal, declare, three_players
 from tests.venue import address, login
 
@@ -173,3 +185,139 @@ def test_hands_are_searchable_and_download_as_phh(broker: LocalBroker, browser: 
         text = phh.decode()
         assert '"ana"' in text and '"cem"' in text
         assert "d dh p1 ????" in text and "7c2d" not in text  # folded: never shown
+
+
+HIDDEN_HANDS = ["7c2d", "9s8s", "Tc3h", "6d4c"]  # dealt, never tabled (HOLE's seat 1, hand 2)
+
+
+def _leaks(text: str) -> list[str]:
+    """Every hidden hole card found in ``text``: as a hand, or as a card on its own (not inside
+    a hex id, where '4c' or '2d' occur by chance)."""
+    found = [hand for hand in HIDDEN_HANDS if hand in text]
+    for hand in HIDDEN_HANDS:
+        for card in (hand[:2], hand[2:]):
+            if re.search(rf"(?<![0-9A-Za-z]){card}(?![0-9a-f])", text):
+                found.append(card)
+    return found
+
+
+def test_no_hidden_hole_card_reaches_a_page_a_push_or_the_servers_log(
+        broker: LocalBroker, browser: Browser, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Hand 1 goes to a showdown (seats 2 and 3 table their cards, seat 1 folded 7c2d); hand 2
+    ends preflop, nobody shows. Every response, every pushed message, every page's text and
+    the server's log are searched for the cards nobody tabled."""
+    caplog.set_level("DEBUG")
+    assert _leaks('{"cards": "Tc"}') == ["Tc"] and _leaks("shows 9s 8s") == ["9s", "8s"]
+    assert _leaks('{"id": "6d4c-a91f"}') == ["6d4c"] and _leaks("uuid 0a4c7e") == []
+    with floor_server(broker, tmp_path / "floor") as server, \
+            linked_table(broker, tmp_path / "one", table="1") as table:
+        pages = []
+        bodies: list[str] = []
+        for path in ("/", "/table/1", "/alerts", "/hands"):
+            page = new_page(browser)
+            record_pushes(page)
+
+            def keep(response: Response) -> None:
+                if "/api/stream" not in response.url:
+                    with contextlib.suppress(PlaywrightError):
+                        bodies.append(response.text())
+
+            page.on("response", keep)
+            page.goto(f"{server.url}{path}")
+            pages.append(page)
+        showdown = [*deal(HOLE), declare(1, "fold"), declare(2, "call"), key("confirm"),
+                    *board("QsJd4h"), key("confirm"), key("confirm"), *board("5s"),
+                    key("confirm"), key("confirm"), *board("9c"), key("confirm"), key("confirm"),
+                    key("confirm"), key("confirm")]
+        table.feed([*three_players(), {"type": "shuffle"}, *showdown])
+        expect(pages[1].locator("#story")).to_contain_text("seat 2 shows As Ah")  # tabled: public
+        table.feed([{"type": "shuffle"}, *deal({3: "9s8s", 1: "Tc3h", 2: "6d4c"}),
+                    declare(2, "raise", 300), declare(3, "fold"), declare(1, "fold"),
+                    {"type": "shuffle"}])  # the third press seals hand 2
+        assert wait_until(lambda: len(server.store.find(HandQuery())) == 2, 10)
+        pages[3].reload()
+        pages[3].wait_for_selector("tr.hand-row")
+        for row in range(2):
+            pages[3].locator("tr.hand-row").nth(row).click()
+            pages[3].wait_for_selector("#phh")
+        for hand in server.store.find(HandQuery()):
+            code, phh, _ = get(f"{server.url}/api/hands/{hand.id}/phh")
+            bodies.append(phh.decode())
+        code, snapshot, _ = get(f"{server.url}/api/snapshot?table=1")
+        bodies.append(snapshot.decode())
+        pushed = [m for page in pages for m in page.evaluate("window.pushed")]
+        shown = [page.content() for page in pages]
+        assert len(pushed) > 20 and any("KdKh" in m for m in pushed)  # the test can see cards
+        for text in [*bodies, *pushed, *shown, caplog.text]:
+            assert _leaks(text) == [], text[:300]
+
+
+def test_the_pages_say_when_the_broker_is_gone_and_catch_up_when_it_is_back(
+        browser: Browser, tmp_path: Path) -> None:
+    with LocalBroker("away", tables=1) as own, floor_server(own, tmp_path / "floor") as server, \
+            linked_table(own, tmp_path / "one", table="1") as table:
+        table.feed(three_players())
+        page = new_page(browser)
+        page.goto(f"{server.url}/")
+        page.wait_for_selector("#table-1[data-hand='0']")
+        expect(page.locator("#connection")).to_be_hidden()
+        own.kill()  # the broker dies: no goodbye to anyone
+        expect(page.locator("#connection")).to_contain_text("lost the broker", timeout=20_000)
+        table.feed([{"type": "shuffle"}, *deal(HOLE)])  # the table plays on meanwhile
+        table.settle()
+        own.start()
+        page.wait_for_selector("#table-1[data-hand='1'][data-stage='betting']", timeout=30_000)
+        expect(page.locator("#connection")).to_be_hidden()
+        assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_pokertable_floor_runs_from_its_configuration_and_its_users_from_the_cli(
+        broker: LocalBroker, tmp_path: Path) -> None:
+    """The operator's path: `floor-user add` (password on stdin, only a hash kept, 0600), then
+    `pokertable floor --config`, which serves the pages and takes that login; SIGTERM stops it
+    cleanly. A mistake in either is one line naming the file or the field."""
+    accounts = tmp_path / "floor-users.json"
+    cli = [sys.executable, "-m", "controller.cli"]
+    added = subprocess.run([*cli, "floor-user", "add", "ben", "--accounts", str(accounts),
+                            "--password-stdin"], input="river card 9\n", capture_output=True,
+                           text=True, cwd=ROOT, timeout=60)
+    assert added.returncode == 0, added.stderr
+    assert accounts.stat().st_mode & 0o777 == 0o600 and "river card 9" not in accounts.read_text()
+    short = subprocess.run([*cli, "floor-user", "add", "cem", "--accounts", str(accounts),
+                            "--password-stdin"], input="short\n", capture_output=True,
+                           text=True, cwd=ROOT, timeout=60)
+    assert short.returncode == 2 and short.stderr.count("\n") == 1 and "8 characters" in (
+        short.stderr)
+    credentials = tmp_path / "credentials.json"
+    credentials.write_text(json.dumps({"floor": broker.credentials["floor"].model_dump()}))
+    port = free_port()
+    config = tmp_path / "floor.toml"
+    config.write_text(f'[floor]\nlisten = "127.0.0.1"\nport = {port}\n\n[mqtt]\n'
+                      f'port = {broker.port}\nvenue = "{broker.plan.venue}"\n'
+                      'credentials = "credentials.json"\n')
+    process = subprocess.Popen([*cli, "floor", "--config", str(config)], cwd=ROOT,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        assert wait_until(lambda: _serves(f"{url}/clock"), 20)
+        code, answer = post(f"{url}/api/login", {"user": "ben", "password": "river card 9"})
+        assert code == 200 and answer["user"] == "ben"
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=20)
+    assert process.returncode == 0, stderr[-2000:]
+    assert (tmp_path / "floor-secret").stat().st_mode & 0o777 == 0o600
+    config.write_text('[floor]\nport = 99999\n\n[mqtt]\nvenue = "hall"\n'
+                      'credentials = "credentials.json"\n')
+    wrong = subprocess.run([*cli, "floor", "--config", str(config)], capture_output=True,
+                           text=True, cwd=ROOT, timeout=60)
+    assert wrong.returncode == 2 and wrong.stderr.count("\n") == 1
+    assert "floor.port" in wrong.stderr and "floor.toml" in wrong.stderr
+
+
+def _serves(url: str) -> bool:
+    try:
+        return get(url)[0] == 200
+    except OSError:
+        return False

@@ -1,7 +1,7 @@
 """`pokertable floor --config floor.toml`: the floor display server (uvicorn) around the hub.
 
-Runs in the foreground until stopped (SIGINT/SIGTERM: uvicorn's own handlers), or in a thread
-for the room demo and the tests (`FloorServer.start`, `close`). The accounts file is read
+Runs in a thread (`FloorServer.start`, `close`): `pokertable floor` waits for SIGTERM or Ctrl-C
+in the main thread, the room demo and the tests stop it when they are done. The accounts file is read
 again when it changes, so `pokertable floor-user add` takes effect without a restart.
 """
 
@@ -84,15 +84,8 @@ class FloorServer:
         return cls(address, login, db=f.db, accounts=f.accounts, secret=f.secret,
                    listen=f.listen, port=f.port, secure_cookies=f.secure_cookies)
 
-    def run(self) -> None:
-        """In the foreground until SIGINT or SIGTERM."""
-        try:
-            self.server.run(sockets=[self.socket])
-        finally:
-            self.store.close()
-
     def start(self) -> FloorServer:
-        """In a thread (the room demo, the tests); ready when this returns."""
+        """Serve in a thread; ready when this returns."""
         self._thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]},
                                         name="floor-web", daemon=True)
         self._thread.start()
