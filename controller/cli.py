@@ -247,9 +247,16 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _room(args: argparse.Namespace) -> int:
+    """The room on this machine; with ``--hands 0`` until Ctrl-C or SIGTERM."""
+    import signal
+    import threading
+
     from controller.demo.room_demo import run_room
 
-    return run_room(tables=args.tables, hands=args.hands)
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    return run_room(tables=args.tables, hands=args.hands, port=args.port, stop=stop)
 
 
 def _replay_events(args: argparse.Namespace) -> int:
@@ -448,11 +455,14 @@ def build_parser() -> argparse.ArgumentParser:
                             help="read the password from the first line of stdin")
     floor_user.set_defaults(run=_floor_user)
 
-    room = sub.add_parser("room", help="the room on one machine: a broker, simulated tables on "
-                          "MQTT, the recorder and a console floor display")
-    room.add_argument("--tables", type=_int_in(1, 8), default=2,
-                      help="simulated tables (default 2)")
-    room.add_argument("--hands", type=_int_in(1), default=3, help="hands per table (default 3)")
+    room = sub.add_parser("room", help="the room on one machine: a broker, the clock, the "
+                          "floor display, the recorder and simulated tables on MQTT")
+    room.add_argument("--tables", type=_int_in(1, 8), default=4,
+                      help="simulated tables (default 4)")
+    room.add_argument("--hands", type=_int_in(0), default=0,
+                      help="hands per table, then stop (default 0: play on until Ctrl-C)")
+    room.add_argument("--port", type=_int_in(0, 65535), default=8080,
+                      help="the floor display's port on 127.0.0.1 (default 8080; 0: any free)")
     room.set_defaults(run=_room)
 
     demo = sub.add_parser("demo", help="a simulated table playing hands, narrated")

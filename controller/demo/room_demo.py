@@ -7,6 +7,8 @@ receives on ``#``: the clock, states, events and public records, never an unreve
 
 from __future__ import annotations
 
+import secrets
+import signal
 import subprocess
 import sys
 import tempfile
@@ -20,15 +22,15 @@ from controller.mqtt.local_broker import LocalBroker
 from controller.mqtt.messages import (
     BadMessage,
     ClockState,
-    CommandRequest,
     EventMessage,
     RecordMessage,
     StatusMessage,
     decode,
-    encode,
 )
 from controller.mqtt.topics import Topics
 from controller.room.clock_service import ClockService, ClockStore
+from controller.room.floor.accounts import Accounts, save_accounts, set_password
+from controller.room.floor.server import FloorServer
 from controller.room.recorder import Recorder, RecordStore
 from controller.room.structure import Structure
 
@@ -42,13 +44,17 @@ DEMO_STRUCTURE = Structure.model_validate({
 VENUE = "demo"
 SHOWN_KINDS = {"hand_started", "action", "street", "show", "payout", "alert", "decision",
                "elimination", "wait", "level", "hold"}
+QUIET_KINDS = {"alert", "decision", "elimination"}
 
 
 class ConsoleFloor:
-    """Prints the public traffic of the room, one line per event, as the display receives it."""
+    """Prints the public traffic of the room, one line per event, as the display receives it
+    (``quiet``: only the clock, alerts, eliminations and records, when the browser shows the
+    rest)."""
 
-    def __init__(self, broker: LocalBroker, out: TextIO) -> None:
+    def __init__(self, broker: LocalBroker, out: TextIO, quiet: bool = False) -> None:
         self.out = out
+        self.kinds = QUIET_KINDS if quiet else SHOWN_KINDS
         self.lock = threading.Lock()
         self.records = 0
         self.clock_seen: tuple[object, int] | None = None
@@ -78,7 +84,7 @@ class ConsoleFloor:
                 self._say(f"[table {table}] {status.status}")
             elif topic.endswith("/event"):
                 event = decode(EventMessage, message.payload).event
-                if event.kind in SHOWN_KINDS:
+                if event.kind in self.kinds:
                     rule = f" ({event.rule})" if event.rule else ""
                     self._say(f"[table {table}] hand {event.hand}: {event.text}{rule}")
             elif topic.endswith("/record"):
@@ -99,53 +105,63 @@ class ConsoleFloor:
         self.client.loop_stop()
 
 
-def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout) -> int:
+def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout, port: int = 0,
+             stop: threading.Event | None = None) -> int:
+    """The room on this machine. ``hands``: each table plays that many and the room stops;
+    0: it plays on until ``stop`` is set (Ctrl-C or SIGTERM in `pokertable room`)."""
     with tempfile.TemporaryDirectory() as tmp, LocalBroker(VENUE, tables=tables) as broker:
+        work = Path(tmp)
         out.write(f"broker: Mosquitto on 127.0.0.1:{broker.port} (venue {VENUE!r}, "
                   f"{tables} tables, ACL and passwords from `pokertable broker init`)\n")
-        store = RecordStore(Path(tmp) / "records.db")
+        store = RecordStore(work / "records.db")
         recorder = Recorder(broker.address(), broker.login("recorder"), store).start()
-        floor = ConsoleFloor(broker, out)
-        clock_store = ClockStore(Path(tmp) / "clock.db")
+        console = ConsoleFloor(broker, out, quiet=hands == 0)
+        clock_store = ClockStore(work / "clock.db")
         clock = ClockService(broker.address(), broker.login("clock"), DEMO_STRUCTURE,
                              clock_store).start()
         clock.connected.wait(5)
-        _start_the_clock(broker)
+        password = secrets.token_urlsafe(9)
+        save_accounts(work / "floor-users.json", set_password(Accounts(), "floor", password))
+        server = FloorServer(broker.address(), broker.login("floor"), db=work / "floor.db",
+                             accounts=work / "floor-users.json", secret=work / "floor-secret",
+                             port=port).start()
+        out.write(f"floor display: {server.url}/ (room), {server.url}/clock (TV); floor "
+                  f"login: floor / {password}\n")
+        out.flush()
+        server.send("clock", "start", {}, by="floor:demo")  # the floor starts the clock
         processes = [subprocess.Popen(
             [sys.executable, "-m", "controller.cli", "table", "--config",
-             str(broker.table_config(Path(tmp) / f"table-{n}", n)), "--simulate",
+             str(broker.table_config(work / f"table-{n}", n)), "--simulate",
              "--hands", str(hands), "--seed", str(n)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for n in range(1, tables + 1)]
         failed = 0
-        for process in processes:
-            failed += process.wait(600) != 0
+        try:
+            if hands == 0:
+                (stop or threading.Event()).wait()
+            for process in processes:
+                failed += process.wait(600) != 0 if hands else 0
+        finally:
+            for process in processes:  # a clean stop: each seals its last hand (RULES H3)
+                if process.poll() is None:
+                    process.send_signal(signal.SIGTERM)
+            for process in processes:
+                process.wait(60)
         # Each table's clean stop seals its last hand (RULES H3) and waits for the recorder.
-        recorder.wait_for(tables * hands, timeout=10)
+        if hands:
+            recorder.wait_for(tables * hands, timeout=10)
         time.sleep(0.5)
+        server.close()
         clock.close()
         clock_store.close()
-        floor.close()
+        console.close()
         recorder.close()
         kept = store.ids()
         store.close()
         out.write(f"recorder: {len(kept)} full hand records kept, {recorder.duplicates} "
-                  f"duplicates dropped; the floor display saw {floor.records} public records "
-                  f"and {floor.secrets_seen} secure ones (each table sealed its last hand "
+                  f"duplicates dropped; the floor display saw {console.records} public records "
+                  f"and {console.secrets_seen} secure ones (each table sealed its last hand "
                   f"when it stopped, RULES H3)\n")
         return 1 if failed else 0
-
-
-def _start_the_clock(broker: LocalBroker) -> None:
-    """The floor's `start`, as the floor display will send it."""
-    floor = new_client("floor", broker.login("floor"), broker.address())
-    connected = threading.Event()
-    floor.on_connect = lambda *_: connected.set()
-    connect(floor, broker.address())
-    connected.wait(5)
-    request = CommandRequest(id=f"demo-start-{time.time_ns()}", by="floor:demo")
-    floor.publish(Topics(VENUE).clock("cmd/start"), encode(request), qos=1).wait_for_publish(5)
-    floor.disconnect()
-    floor.loop_stop()
 
 
 __all__ = ["run_room"]

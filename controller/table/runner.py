@@ -251,6 +251,7 @@ class SimulatedDealer:
         self.in_zone: dict[str, list[tuple[str, int]]] = {}
         self.zone_street: str | None = None
         self.change_due: dict[str, int] = {}  # an oversized chip's change, per zone
+        self.antes: dict[str, int] = {}  # antes in a zone beside the bet, until swept
         if chip_sets:
             chip_name = next(iter(chip_sets))
             self.chip_reader = simulators[chip_name]
@@ -319,14 +320,19 @@ class SimulatedDealer:
             self.free[value].append(uid)
 
     def _post_blinds(self, state: TableState) -> None:
+        """Blinds and antes in the betting zones, as the players put them (RULES H4): each
+        seat its blind and its ante, the big blind the big-blind ante too."""
         for seat_no, view in state.seats.items():
-            if view.in_hand and view.bet:
-                self._push(f"seat:{seat_no}", self._pick(view.bet))
+            ante = state.blinds.ante + (state.blinds.bb_ante if seat_no == state.bb else 0)
+            if view.in_hand and (view.bet or ante):
+                self._push(f"seat:{seat_no}", self._pick(view.bet + ante))
+                self.antes[f"seat:{seat_no}"] = ante
         self.zone_street = state.street
 
     def _sweep(self, state: TableState) -> None:
         """The betting round is over: the dealer pulls the bets into the pot zone."""
         swept: list[tuple[str, int]] = []
+        self.antes.clear()  # swept with the bets
         for zone in [z for z in self.in_zone if z.startswith("seat:")]:
             chips = self._take(zone)
             change = self.change_due.pop(zone, 0)
@@ -350,13 +356,14 @@ class SimulatedDealer:
         for seat_no, view in state.seats.items():
             zone = f"seat:{seat_no}"
             held = sum(v for _, v in self.in_zone.get(zone, []))
-            if held > view.bet and seat_no != state.actor and view.in_hand:
+            due = view.bet + self.antes.get(zone, 0)
+            if held > due and seat_no != state.actor and view.in_hand:
                 self.change_due.pop(zone, None)
                 self._to_case(self._take(zone))
                 time.sleep(0.05)
-                self._push(zone, self._pick(view.bet))
-                self._wait(lambda s, n=seat_no, bet=view.bet: s.hand != state.hand or
-                           n not in s.seats or not s.seats[n].in_hand or s.seats[n].zone == bet)
+                self._push(zone, self._pick(due))
+                self._wait(lambda s, n=seat_no, due=due: s.hand != state.hand or
+                           n not in s.seats or not s.seats[n].in_hand or s.seats[n].zone == due)
 
     # ------------------------------------------------------------ hands
 

@@ -11,7 +11,7 @@ from controller.demo.room_demo import run_room
 
 def test_the_room_plays_hands_over_mqtt_and_the_display_sees_no_secret() -> None:
     out = io.StringIO()
-    assert run_room(tables=2, hands=2, out=out) == 0
+    assert run_room(tables=2, hands=2, out=out, port=0) == 0
     text = out.getvalue()
     assert "[clock] running: level 1, blinds 50/100" in text  # the clock drives the room
     for table in (1, 2):

@@ -242,9 +242,9 @@ def test_no_hidden_hole_card_reaches_a_page_a_push_or_the_servers_log(
             pages[3].locator("tr.hand-row").nth(row).click()
             pages[3].wait_for_selector("#phh")
         for hand in server.store.find(HandQuery()):
-            code, phh, _ = get(f"{server.url}/api/hands/{hand.id}/phh")
+            _, phh, _ = get(f"{server.url}/api/hands/{hand.id}/phh")
             bodies.append(phh.decode())
-        code, snapshot, _ = get(f"{server.url}/api/snapshot?table=1")
+        _, snapshot, _ = get(f"{server.url}/api/snapshot?table=1")
         bodies.append(snapshot.decode())
         pushed = [m for page in pages for m in page.evaluate("window.pushed")]
         shown = [page.content() for page in pages]

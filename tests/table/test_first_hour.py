@@ -83,11 +83,15 @@ deck = "decks/sim.json"
 
 def test_the_simulated_dealer_finishes_under_other_set_ups(tmp_path: Path) -> None:
     """Declared bets (no chip reader) at a four-seat table with burn checks; the example with
-    every section (its deck and chip set written by the simulators); chips at three seats."""
+    every section (its deck and chip set written by the simulators); chips at three seats; a
+    level with a big-blind ante."""
     setups = {
         "declares": CARDS_ONLY.format(seats=4, burns="true"),
         "example": (ROOT / "deploy" / "table.example.toml").read_text(),
         "three": '[table]\nid = "3"\nseats = 3\ncheck_burns = false\n',
+        # The big blind posts the big-blind ante beside the blind, and it is swept with the
+        # bets (it was read as 400 short, and the dealer gave it back as change).
+        "bb_ante": '[table]\nid = "4"\n[table.level]\nsb = 200\nbb = 400\nbb_ante = 400\n',
     }
     running = {}
     for k, (name, text) in enumerate(setups.items()):

@@ -227,6 +227,10 @@ class Hub:
 
     # ---------------------------------------------------------------- for the web side
 
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop | None:
+        return self._loop
+
     def attach(self, kinds: frozenset[str], table: str | None = None) -> Screen:
         screen = Screen(kinds=kinds, table=table)
         self.screens.add(screen)

@@ -1,26 +1,29 @@
 """`pokertable floor --config floor.toml`: the floor display server (uvicorn) around the hub.
 
-Runs in a thread (`FloorServer.start`, `close`): `pokertable floor` waits for SIGTERM or Ctrl-C
-in the main thread, the room demo and the tests stop it when they are done. The accounts file is read
-again when it changes, so `pokertable floor-user add` takes effect without a restart.
+Runs in a thread (`FloorServer.start`, `close`): `pokertable floor` waits for SIGTERM or
+Ctrl-C in the main thread, the room demo and the tests stop it when they are done. The accounts
+file is read again when it changes: `pokertable floor-user add` needs no restart.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import socket
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import uvicorn
 
 from controller.mqtt.client import BrokerAddress, Login, load_login
+from controller.mqtt.messages import CommandReply
 from controller.private_files import write_private
 from controller.room.floor.accounts import Accounts, load_accounts
 from controller.room.floor.config import FloorConfig
-from controller.room.floor.hub import Hub
+from controller.room.floor.hub import REPLY_SECONDS, Hub
 from controller.room.floor.store import FloorStore
 from controller.room.floor.web import create_app
 
@@ -95,6 +98,15 @@ class FloorServer:
                 raise RuntimeError("the floor server did not start")
             time.sleep(0.02)
         return self
+
+    def send(self, target: str, name: str, args: dict[str, Any], by: str) -> CommandReply:
+        """A floor decision from outside the web (the room demo starts the clock so), on the
+        server's loop like any from a page; the table's or the clock's answer."""
+        loop = self.hub.loop
+        if loop is None:
+            raise RuntimeError("the floor server is not running")
+        future = asyncio.run_coroutine_threadsafe(self.hub.command(target, name, args, by), loop)
+        return future.result(REPLY_SECONDS + 5)
 
     def close(self) -> None:
         self.hub.end_screens()  # open push streams would hold uvicorn's graceful stop up
