@@ -34,9 +34,9 @@ chromium:
 	@test -x /usr/bin/chromium || \
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
 
+# The whole room on this machine, live in a browser: open the URL it prints; Ctrl-C stops it.
 demo: $(STAMP) mosquitto
-	$(BIN)/pokertable demo
-	$(BIN)/pokertable room --tables 2 --hands 4
+	$(BIN)/pokertable room --tables 4
 
 bench: $(STAMP) mosquitto
 	$(BIN)/python bench/replay_throughput.py
@@ -46,6 +46,7 @@ bench: $(STAMP) mosquitto
 	$(BIN)/python bench/mqtt.py
 	$(BIN)/python bench/clock.py
 	$(BIN)/python bench/clock_load.py
+	$(BIN)/python bench/floor.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

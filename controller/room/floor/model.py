@@ -48,6 +48,8 @@ class TableView(BaseModel):
     since: float | None = Field(default=None, description="When it went on- or offline")
     state: TableState | None = None
     seq: int = 0
+    sent: float | None = Field(default=None, description="When the table sent its latest "
+                               "state (its own wall time)")
     clock_offset: float | None = None
     clock_rtt: float | None = None
     actor_since: float | None = Field(default=None, description="Server time the seat to act "
@@ -125,8 +127,9 @@ class Room:
                     id=f"{table}:device:{device}:{now:.3f}", table=table, hand=state.hand,
                     kind="reader", text=f"table {table}: {device} {status}", at=now))
         view = view.model_copy(update={
-            "state": state, "seq": message.seq, "clock_offset": message.clock_offset,
-            "clock_rtt": message.clock_rtt, "actor_since": actor_since,
+            "state": state, "seq": message.seq, "sent": message.sent,
+            "clock_offset": message.clock_offset, "clock_rtt": message.clock_rtt,
+            "actor_since": actor_since,
             "online": True if view.online is None else view.online})
         return [self._set(view), *updates]
 
