@@ -59,7 +59,6 @@ class Screen:
     table: str | None = None
     queue: asyncio.Queue[tuple[str, str] | None] = field(
         default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
-    sent_bytes: int = 0
 
     def end(self) -> None:
         """What waits is dropped; the stream ends at its next read."""
@@ -86,7 +85,7 @@ class Hub:
         self.topics = Topics(address.venue)
         self.store = store
         self.room = Room()
-        self.room.restore_alerts(store.open_alerts())
+        self.room.restore_alerts(store.open_alerts(), {a for a, _, _ in store.acknowledged()})
         self.screens: set[Screen] = set()
         self._now = now
         self._loop: asyncio.AbstractEventLoop | None = None

@@ -89,6 +89,7 @@ class Room:
         self.stories: dict[str, list[PublicEvent]] = {}
         self.clock: ClockState | None = None
         self.alerts: dict[str, Alert] = {}  # open ones and the acknowledged of this run
+        self.closed: set[str] = set()  # acknowledged before a restart: never raised again
         self.broker = False
         self.recorder: bool | None = None
         self._turn: dict[str, tuple[int, int | None]] = {}  # table -> (hand, actor)
@@ -155,9 +156,11 @@ class Room:
         self.broker = connected
         return [RoomUpdate(kind="broker", broker=connected)]
 
-    def restore_alerts(self, alerts: list[Alert]) -> None:
-        """The open alerts a restart found in the floor's journal."""
+    def restore_alerts(self, alerts: list[Alert], closed: set[str]) -> None:
+        """What a restart found in the floor's journal: the open alerts, and the ids of those
+        acknowledged (a table may send a durable alert again after a reconnect)."""
         self.alerts = {a.id: a for a in alerts}
+        self.closed = set(closed)
 
     def acknowledge(self, alert_id: str, by: str, now: float) -> list[RoomUpdate]:
         alert = self.alerts.get(alert_id)
@@ -194,7 +197,7 @@ class Room:
         return RoomUpdate(kind="table", table=view)
 
     def _raise(self, alert: Alert) -> list[RoomUpdate]:
-        if alert.id in self.alerts:
+        if alert.id in self.alerts or alert.id in self.closed:
             return []  # the same durable alert again (a resend after a reconnect)
         self.alerts[alert.id] = alert
         return [RoomUpdate(kind="alert", alert=alert), *self._refresh(alert.table)]

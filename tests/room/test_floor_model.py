@@ -1,0 +1,84 @@
+"""The floor display's room model (pure): what the floor login receives becomes what the screens
+are told, and which tables need the floor first."""
+
+from __future__ import annotations
+
+from controller.mqtt.messages import EventMessage, StateMessage
+from controller.room.floor.model import Alert, Room
+from controller.session import SessionConfig, TableSession
+from controller.session.outputs import PublicEvent, TableState
+
+
+def _state(table: str, **update: object) -> StateMessage:
+    state = TableSession(SessionConfig(table_id=table)).state()
+    return StateMessage(table=table, seq=1, sent=100.0,
+                        state=TableState.model_validate(state.model_dump() | update))
+
+
+def _event(table: str, kind: str, text: str, *, durable: str | None = None,
+           **data: object) -> EventMessage:
+    return EventMessage(table=table, id=durable, sent=100.0,
+                        event=PublicEvent(kind=kind, text=text, hand=3, data=data,  # type: ignore[arg-type]
+                                          rule="DFO" if text.endswith("floor") else None))
+
+
+def test_tables_needing_the_floor_come_first() -> None:
+    room = Room()
+    for table in ("1", "2", "10", "3"):
+        room.take_state(_state(table), now=1.0)
+    room.take_state(_state("10", floor_called=True), now=2.0)
+    room.take_status("3", online=False, now=3.0)
+    room.take_state(_state("3", devices={"cards": "offline"}), now=4.0)
+    order = [v.table for v in room.ordered()]
+    assert order[:2] == ["3", "10"] and order[2:] == ["1", "2"]
+    assert room.tables["3"].attention[0] == "offline"
+
+
+def test_alerts_are_raised_once_and_stay_until_acknowledged() -> None:
+    room = Room()
+    room.take_state(_state("4"), now=1.0)
+    updates = room.take_event(_event("4", "alert", "the dealer calls the floor",
+                                     durable="4:3:0:9.0"), now=2.0)
+    (alert,) = [u.alert for u in updates if u.kind == "alert"]
+    assert alert is not None and alert.kind == "floor" and alert.table == "4"
+    assert room.take_event(_event("4", "alert", "the dealer calls the floor",
+                                  durable="4:3:0:9.0"), now=3.0)[-1].kind == "event"  # no 2nd
+    assert "1 open alert" in room.tables["4"].attention
+    room.take_event(_event("4", "hand_over", "hand 3 is misdeal", status="misdeal"), now=4.0)
+    room.take_event(_event("4", "clock", "time on seat 2 (by floor:anna): 60 seconds"),
+                    now=5.0)
+    assert [a.kind for a in room.open_alerts()] == ["floor", "misdeal", "time"]
+    done = room.acknowledge("4:3:0:9.0", "floor:anna", now=6.0)
+    assert done[0].alert is not None and done[0].alert.acknowledged_by == "floor:anna"
+    assert room.acknowledge("4:3:0:9.0", "floor:ben", now=7.0) == []  # once
+    assert [a.kind for a in room.open_alerts()] == ["misdeal", "time"]
+
+
+def test_an_acknowledged_alert_is_not_raised_again_after_a_restart() -> None:
+    room = Room()
+    open_one = Alert(id="1:2:0:5.0", table="1", hand=2, kind="irregularity", text="x", at=1.0)
+    room.restore_alerts([open_one], closed={"1:2:0:4.0"})
+    again = room.take_event(_event("1", "alert", "a fouled deck", durable="1:2:0:4.0"),
+                            now=2.0)
+    assert [u.kind for u in again] == ["event"] and room.open_alerts() == [open_one]
+
+
+def test_a_table_going_offline_and_a_reader_failing_raise_alerts() -> None:
+    room = Room()
+    room.take_status("5", online=True, now=1.0)
+    assert room.take_status("5", online=True, now=1.5) == []  # no change, nothing to tell
+    room.take_status("5", online=False, now=2.0)
+    room.take_state(_state("5", devices={"chips": "offline"}), now=3.0)
+    room.take_state(_state("5", devices={"chips": "offline"}), now=4.0)  # still: no new alert
+    assert [a.kind for a in room.open_alerts()] == ["offline", "reader"]
+
+
+def test_the_actors_clock_starts_when_the_action_reaches_a_seat() -> None:
+    room = Room()
+    room.take_state(_state("6", hand=1, actor=2, stage="betting"), now=10.0)
+    room.take_state(_state("6", hand=1, actor=2, stage="betting"), now=12.0)
+    assert room.tables["6"].actor_since == 10.0
+    room.take_state(_state("6", hand=1, actor=3, stage="betting"), now=15.0)
+    assert room.tables["6"].actor_since == 15.0
+    room.take_state(_state("6", hand=1, actor=None, stage="over"), now=16.0)
+    assert room.tables["6"].actor_since is None
