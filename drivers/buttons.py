@@ -94,10 +94,12 @@ class ButtonPanel:
         *,
         pin_factory: Factory | None = None,
         clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
     ) -> None:
         self.config = config
         self._emit = emit
-        self._clock = clock
+        self._clock = clock  # for the bounce guards: never jumps
+        self._wall = wall  # the events' ts: the hand's start in its record is a date
         self._last: dict[str, float] = {}
         if pin_factory is None:
             pin_factory = make_pin_factory(config.pin_factory)
@@ -145,11 +147,11 @@ class ButtonPanel:
 
     def _shuffle_pressed(self) -> None:
         if self._accept("shuffle", max(self.config.shuffle_guard, self.config.bounce)):
-            self._emit(ShuffleEvent(ts=self._clock()))
+            self._emit(ShuffleEvent(ts=self._wall()))
 
     def _key(self, key: Key) -> None:
         if self._accept(key, self.config.bounce):
-            self._emit(KeyEvent(key=key, ts=self._clock()))
+            self._emit(KeyEvent(key=key, ts=self._wall()))
 
     # ---------------------------------------------------------------- LEDs
 

@@ -31,10 +31,14 @@ def press(factory: MockFactory, pin: int, seconds: float = 0.0) -> None:
 
 
 def test_h1_shuffle_press_is_a_shuffle_event(factory: MockFactory) -> None:
-    events: list[object] = []
-    with ButtonPanel(CONFIG, events.append, pin_factory=factory):
+    """The press's time is the wall clock's: it becomes the hand's start in its record and
+    its id (a monotonic clock starts again at every boot)."""
+    events: list[ShuffleEvent] = []
+    before = time.time()
+    with ButtonPanel(CONFIG, events.append, pin_factory=factory):  # type: ignore[arg-type]
         press(factory, 17)
     assert [type(e) for e in events] == [ShuffleEvent]
+    assert events[0].ts is not None and before <= events[0].ts <= time.time()
 
 
 def test_a_bouncing_shuffle_contact_starts_one_hand(factory: MockFactory) -> None:
