@@ -164,8 +164,8 @@ def test_hands_are_searchable_and_download_as_phh(broker: LocalBroker, browser: 
                                                   tmp_path: Path) -> None:
     with floor_server(broker, tmp_path / "floor") as server, \
             linked_table(broker, tmp_path / "one", table="1") as table:
-        hand = [{"type": "shuffle"}, *deal(HOLE), declare(1, "raise", 300), declare(2, "fold"),
-                declare(3, "fold")]
+        hand = [{"type": "shuffle", "ts": time.time()}, *deal(HOLE), declare(1, "raise", 300),
+                declare(2, "fold"), declare(3, "fold")]  # a press's ts: the wall clock's
         table.feed(three_players() + hand + [{"type": "shuffle"}])  # the press seals hand 1
         assert wait_until(lambda: len(server.store.find(HandQuery())) == 1, 10)
         page = new_page(browser)
@@ -180,6 +180,11 @@ def test_hands_are_searchable_and_download_as_phh(broker: LocalBroker, browser: 
         page.click("#search button[type=submit]")
         page.wait_for_selector("tr.hand-row", state="detached")
         hand_id = server.store.find(HandQuery())[0].id
+        now = time.time()  # the search by time: the hand started moments ago
+        for query, found in ((f"since={now - 600}&until={now + 1}", 1), (f"since={now + 60}", 0),
+                             ("table=1&hand=1", 1), ("table=2", 0), ("player=CEM", 1)):
+            _, body, _ = get(f"{server.url}/api/hands?{query}")
+            assert len(json.loads(body)) == found, query
         code, phh, headers = get(f"{server.url}/api/hands/{hand_id}/phh")
         assert code == 200 and "attachment" in headers["content-disposition"]
         text = phh.decode()
@@ -321,3 +326,25 @@ def _serves(url: str) -> bool:
         return get(url)[0] == 200
     except OSError:
         return False
+
+
+def test_floor_decisions_at_a_table_from_its_screen(broker: LocalBroker, browser: Browser,
+                                                    tmp_path: Path) -> None:
+    """Time called on the seat to act from the table screen: done, and the time call is an
+    alert on every screen; a decision the table refuses shows its reason and rule there."""
+    with floor_server(broker, tmp_path / "floor") as server, \
+            linked_table(broker, tmp_path / "one", table="1") as table:
+        table.feed([*three_players(), {"type": "shuffle"}, *deal(HOLE)])
+        staff = new_page(browser)
+        log_in(staff, server.url)
+        staff.goto(f"{server.url}/table/1")
+        staff.wait_for_selector("#seat-1.acting")
+        staff.fill("#seat", "1")
+        staff.click("#call-time")
+        expect(staff.locator("#table-reply")).to_contain_text("done: time on seat 1")
+        expect(staff.locator("#table-status")).to_contain_text("time called on seat 1")
+        staff.fill("#pot", "3")
+        staff.click("#award")
+        expect(staff.locator("#table-reply")).to_contain_text("refused:")
+        expect(staff.locator("#table-reply")).to_contain_text("(PVB 63)")
+        assert any(a.kind == "time" for a in server.hub.room.open_alerts())
