@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
+from room_load import percentile
 
 from controller.mqtt.client import connect, new_client
 from controller.mqtt.link import SYNC_SAMPLES, TableLink
@@ -74,11 +75,6 @@ class MeasuredLink(TableLink):
         with self.lock:
             self.errors.append(abs(self.clock_offset - self.skew))
             self.naive.append(abs((reply.sent - arrived) - self.skew))
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def sync_errors(broker: LocalBroker, tables: int, seconds: float, delay: float,

@@ -16,7 +16,6 @@ import json
 import multiprocessing
 import os
 import random
-import selectors
 import subprocess
 import sys
 import tempfile
@@ -25,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
+from room_load import NetworkLoop, process_usage, service_config, worker_logins
 
 from controller.mqtt.client import BrokerAddress, Login, new_client
 from controller.mqtt.local_broker import LocalBroker
@@ -33,7 +33,6 @@ from controller.mqtt.topics import Topics
 from controller.session import TableSession
 
 ROOT = Path(__file__).resolve().parents[1]
-TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def light_tables(address: dict[str, Any], logins: dict[str, dict[str, str]], seconds: float,
@@ -65,12 +64,7 @@ def light_tables(address: dict[str, Any], logins: dict[str, dict[str, str]], sec
         client.on_connect = on_connect
         client.connect(where.host, where.port, keepalive=60)
         clients[table] = client
-    selector = selectors.DefaultSelector()
-    for client in clients.values():
-        sock = client.socket()
-        if sock is None:
-            raise RuntimeError("a light table could not connect")
-        selector.register(sock, selectors.EVENT_READ, client)
+    network = NetworkLoop(clients.values())
     rng = random.Random(os.getpid())
     due = {table: time.monotonic() + rng.random() * 0.2 for table in clients}
     asked = dict.fromkeys(clients, 0)
@@ -78,8 +72,7 @@ def light_tables(address: dict[str, Any], logins: dict[str, dict[str, str]], sec
     seq = 0
     end = time.monotonic() + seconds
     while (now := time.monotonic()) < end:
-        for key, _ in selector.select(timeout=0.01):
-            key.data.loop_read()
+        network.read(timeout=0.01)
         for table, client in clients.items():
             if now >= due[table]:
                 client.publish(topics.table(table, "time"),
@@ -93,29 +86,18 @@ def light_tables(address: dict[str, Any], logins: dict[str, dict[str, str]], sec
                                encode(StateMessage(table=table, seq=seq, sent=time.time(),
                                                    state=state)), qos=1, retain=True)
                 next_state[table] = now + 1.0
-            if client.want_write():
-                client.loop_write()
-            client.loop_misc()
+        network.write()
     for table, client in clients.items():
         results.put((table, replies.get(table, 0), worst.get(table, 0.0)))
         client.disconnect()
 
 
-def clock_usage(pid: int) -> tuple[float, int]:
-    """CPU seconds used so far and resident memory now (kB) of a process, from /proc."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    cpu = (int(fields[11]) + int(fields[12])) / TICKS
-    rss = next(int(line.split()[1]) for line in Path(f"/proc/{pid}/status").read_text()
-               .splitlines() if line.startswith("VmRSS:"))
-    return cpu, rss
-
-
 def measure(pid: int, seconds: float) -> tuple[float, int]:
     """The clock's CPU share (% of one core) over ``seconds`` and its memory at the end."""
-    cpu0, _ = clock_usage(pid)
+    cpu0, _ = process_usage(pid)
     t0 = time.monotonic()
     time.sleep(seconds)
-    cpu1, rss = clock_usage(pid)
+    cpu1, rss = process_usage(pid)
     return 100 * (cpu1 - cpu0) / (time.monotonic() - t0), rss
 
 
@@ -127,16 +109,11 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp, \
             LocalBroker("bench", tables=args.tables) as broker:
-        work = Path(tmp)
-        (work / "credentials.json").write_text(json.dumps(
-            {"clock": broker.credentials["clock"].model_dump()}))
         structure = ROOT / "deploy" / "structures" / "pvb-deep.toml"
-        (work / "clock.toml").write_text(
-            f'[clock]\nstructure = "{structure}"\ndb = "clock.db"\n\n[mqtt]\n'
-            f'port = {broker.port}\nvenue = "{broker.plan.venue}"\n'
-            'credentials = "credentials.json"\n')
+        config = service_config(broker, Path(tmp), "clock",
+                                f'[clock]\nstructure = "{structure}"\ndb = "clock.db"')
         clock = subprocess.Popen([sys.executable, "-m", "controller.cli", "clock", "--config",
-                                  str(work / "clock.toml")], cwd=ROOT,
+                                  str(config)], cwd=ROOT,
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             time.sleep(2.0)
@@ -151,11 +128,9 @@ def main() -> None:
                 results: Any = multiprocessing.Queue()
                 tables = [str(n) for n in range(1, args.tables + 1)]
                 workers = [multiprocessing.Process(target=light_tables, args=(
-                    broker.address().model_dump(mode="json"),
-                    {t: {"username": broker.login(f"table-{t}").username,
-                         "password": broker.login(f"table-{t}").password.get_secret_value()}
-                     for t in tables[k::args.workers]}, args.seconds + 8.0, states, results))
-                    for k in range(args.workers)]
+                    broker.address().model_dump(mode="json"), logins, args.seconds + 8.0,
+                    states, results))
+                    for logins in worker_logins(broker, args.tables, args.workers)]
                 for worker in workers:
                     worker.start()
                 time.sleep(5.0)  # connected, the quick first exchanges done

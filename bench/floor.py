@@ -19,7 +19,6 @@ import json
 import multiprocessing
 import os
 import random
-import selectors
 import socket
 import subprocess
 import sys
@@ -30,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
+from room_load import NetworkLoop, percentile, process_usage, service_config, worker_logins
 
 from controller.events import parse_event
 from controller.mqtt.client import BrokerAddress, Login, connect, new_client
@@ -40,7 +40,6 @@ from controller.session import SessionConfig, TableSession
 from controller.session.outputs import TableState
 
 ROOT = Path(__file__).resolve().parents[1]
-TICKS = os.sysconf("SC_CLK_TCK")
 SCREENS = 4
 
 
@@ -68,19 +67,13 @@ def light_tables(address: dict[str, Any], logins: dict[str, dict[str, str]], sec
         client.publish(topics.table(table, "status"),
                        encode(StatusMessage(table=table, status="online")), qos=1, retain=True)
         clients[table] = client
-    selector = selectors.DefaultSelector()
-    for client in clients.values():
-        sock = client.socket()
-        if sock is None:
-            raise RuntimeError("a light table could not connect")
-        selector.register(sock, selectors.EVENT_READ, client)
+    network = NetworkLoop(clients.values())
     rng = random.Random(os.getpid())
     due = {table: time.monotonic() + rng.random() / rate for table in clients}
     step = dict.fromkeys(clients, 0)
     end = time.monotonic() + seconds
     while (now := time.monotonic()) < end:
-        for key, _ in selector.select(timeout=0.005):
-            key.data.loop_read()
+        network.read(timeout=0.005)
         for table, client in clients.items():
             if now >= due[table]:
                 step[table] += 1
@@ -89,9 +82,7 @@ def light_tables(address: dict[str, Any], logins: dict[str, dict[str, str]], sec
                                encode(StateMessage(table=table, seq=step[table], sent=time.time(),
                                                    state=state)), qos=1, retain=True)
                 due[table] = now + rng.uniform(0.5, 1.5) / rate
-            if client.want_write():
-                client.loop_write()
-            client.loop_misc()
+        network.write()
     for client in clients.values():
         client.disconnect()
 
@@ -154,39 +145,19 @@ def bare_subscriber(broker: LocalBroker, seconds: float) -> list[float]:
     return delays
 
 
-def usage(pid: int) -> tuple[float, int]:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    rss = next(int(line.split()[1]) for line in Path(f"/proc/{pid}/status").read_text()
-               .splitlines() if line.startswith("VmRSS:"))
-    return (int(fields[11]) + int(fields[12])) / TICKS, rss
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
-
-
 def run(tables: int, workers: int, seconds: float, rate: float) -> None:
     with tempfile.TemporaryDirectory() as tmp, LocalBroker("bench", tables=tables) as broker:
-        work = Path(tmp)
-        (work / "credentials.json").write_text(json.dumps(
-            {"floor": broker.credentials["floor"].model_dump()}))
         port = free_port()
-        (work / "floor.toml").write_text(
-            f'[floor]\nlisten = "127.0.0.1"\nport = {port}\n\n[mqtt]\n'
-            f'port = {broker.port}\nvenue = "{broker.plan.venue}"\n'
-            'credentials = "credentials.json"\n')
+        config = service_config(broker, Path(tmp), "floor",
+                                f'[floor]\nlisten = "127.0.0.1"\nport = {port}')
         server = subprocess.Popen([sys.executable, "-m", "controller.cli", "floor", "--config",
-                                   str(work / "floor.toml")], cwd=ROOT,
+                                   str(config)], cwd=ROOT,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             time.sleep(2.0)
-            names = [str(n) for n in range(1, tables + 1)]
             procs = [multiprocessing.Process(target=light_tables, args=(
-                broker.address().model_dump(mode="json"),
-                {t: {"username": broker.login(f"table-{t}").username,
-                     "password": broker.login(f"table-{t}").password.get_secret_value()}
-                 for t in names[k::workers]}, seconds + 6.0, rate)) for k in range(workers)]
+                broker.address().model_dump(mode="json"), logins, seconds + 6.0, rate))
+                for logins in worker_logins(broker, tables, workers)]
             for proc in procs:
                 proc.start()
             time.sleep(3.0)  # connected, publishing
@@ -195,10 +166,10 @@ def run(tables: int, workers: int, seconds: float, rate: float) -> None:
                        for _ in range(SCREENS)]
             for proc in screens:
                 proc.start()
-            cpu0, _ = usage(server.pid)
+            cpu0, _ = process_usage(server.pid)
             t0 = time.monotonic()
             bare = bare_subscriber(broker, seconds)
-            cpu1, rss = usage(server.pid)
+            cpu1, rss = process_usage(server.pid)
             elapsed = time.monotonic() - t0
             outcomes = [results.get(timeout=60) for _ in screens]
             for proc in screens + procs:

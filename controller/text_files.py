@@ -5,11 +5,14 @@ it, never a traceback."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import rtoml
+from pydantic import BaseModel, ValidationError
 
-from controller.errors import ConfigError
+from controller.errors import ConfigError, first_error
+
+M = TypeVar("M", bound=BaseModel)
 
 
 def read_text_file(path: Path, what: str) -> str:
@@ -37,3 +40,13 @@ def read_toml_file(path: Path, what: str) -> dict[str, Any]:
         detail = str(exc).strip().splitlines()[0]
         raise ConfigError(f"{path}: not valid TOML: {detail}") from None
     return document
+
+
+def read_toml_model(path: Path, model: type[M], what: str) -> M:
+    """The file's TOML validated as ``model``, or a `ConfigError` naming the file and the
+    first field that is wrong."""
+    raw = read_toml_file(path, what)
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        raise ConfigError(f"{path}: {first_error(exc, 'the file')}") from None

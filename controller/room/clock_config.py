@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from controller.errors import ConfigError, first_error
 from controller.mqtt.client import BrokerAddress
-from controller.text_files import read_toml_file
+from controller.text_files import read_toml_model
 
 
 class ClockSection(BaseModel):
@@ -33,11 +32,7 @@ class ClockConfig(BaseModel):
 
 def load_clock_config(path: str | Path) -> ClockConfig:
     path = Path(path)
-    raw = read_toml_file(path, "a clock configuration (TOML)")
-    try:
-        config = ClockConfig.model_validate(raw)
-    except ValidationError as exc:
-        raise ConfigError(f"{path}: {first_error(exc, 'the file')}") from None
+    config = read_toml_model(path, ClockConfig, "a clock configuration (TOML)")
     base = path.resolve().parent
     config.clock.structure = base / config.clock.structure
     config.clock.db = base / config.clock.db

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from controller.engine.profiles import BUILTIN_PROFILES, load_profile
 from controller.engine.table import Level
-from controller.errors import ConfigError, first_error
+from controller.errors import ConfigError
 from controller.mqtt.client import BrokerAddress
 from controller.session import SessionConfig
-from controller.text_files import read_toml_file
+from controller.text_files import read_toml_model
 from drivers.buttons import PanelConfig
 from drivers.tag_reader import ReaderConfig
 
@@ -73,11 +73,7 @@ def load_table_config(path: str | Path) -> TableConfig:
     """The validated configuration; every mistake is a `ConfigError` of one line that names the
     file, the field and what is wrong."""
     path = Path(path)
-    raw = read_toml_file(path, "a table configuration (TOML)")
-    try:
-        config = TableConfig.model_validate(raw)
-    except ValidationError as exc:
-        raise ConfigError(f"{path}: {first_error(exc, 'the file')}") from None
+    config = read_toml_model(path, TableConfig, "a table configuration (TOML)")
     base = path.resolve().parent
     t = config.table
     t.journal = base / t.journal

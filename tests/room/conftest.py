@@ -1,13 +1,22 @@
-"""A real headless Chromium for the floor display's tests, one per test module."""
+"""The room's tests share a running clock (on the turbo structure) and a real headless
+Chromium for the floor display, one per test module."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, sync_playwright
 
+from controller.mqtt.local_broker import LocalBroker
+from controller.room.clock_service import ClockService, ClockStore
+from controller.room.structure import load_structure
 from tests.room.floor_helpers import CHROMIUM, CHROMIUM_FLAGS
+from tests.venue import address, login
+
+TURBO = load_structure(Path(__file__).resolve().parents[2] / "deploy" / "structures" /
+                       "turbo.toml")
 
 
 @pytest.fixture(scope="module")
@@ -16,3 +25,13 @@ def browser() -> Iterator[Browser]:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture
+def clock(broker: LocalBroker, tmp_path: Path) -> Iterator[ClockService]:
+    store = ClockStore(tmp_path / "clock.db")
+    service = ClockService(address(broker), login(broker, "clock"), TURBO, store).start()
+    assert service.connected.wait(5)
+    yield service
+    service.close()
+    store.close()

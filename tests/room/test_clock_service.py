@@ -11,7 +11,6 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -51,16 +50,6 @@ class Floor:
     def state(self) -> ClockState:
         assert self.client.wait(lambda ms: any(m.topic.endswith("/clock/state") for m in ms))
         return decode(ClockState, self.client.on("state")[-1].payload)
-
-
-@pytest.fixture
-def clock(broker: LocalBroker, tmp_path: Path) -> Iterator[ClockService]:
-    store = ClockStore(tmp_path / "clock.db")
-    service = ClockService(address(broker), login(broker, "clock"), TURBO, store).start()
-    assert service.connected.wait(5)
-    yield service
-    service.close()
-    store.close()
 
 
 def test_start_pause_resume_and_added_time_through_the_broker(broker: LocalBroker,

@@ -11,7 +11,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,9 +19,8 @@ from playwright.sync_api import Error as PlaywrightError
 
 from controller.demo.script import board, key
 from controller.mqtt.local_broker import LocalBroker, free_port
-from controller.room.clock_service import ClockService, ClockStore
+from controller.room.clock_service import ClockService
 from controller.room.floor.store import HandQuery
-from controller.room.structure import load_structure
 from tests.mqtt.helpers import linked_table, wait_until
 from tests.room.floor_helpers import (
     floor_server,
@@ -33,20 +31,8 @@ from tests.room.floor_helpers import (
     record_pushes,
 )
 from tests.session.helpers import HOLE, deal, declare, three_players
-from tests.venue import address, login
 
 ROOT = Path(__file__).resolve().parents[2]
-TURBO = load_structure(ROOT / "deploy" / "structures" / "turbo.toml")
-
-
-@pytest.fixture
-def clock(broker: LocalBroker, tmp_path: Path) -> Iterator[ClockService]:
-    store = ClockStore(tmp_path / "clock.db")
-    service = ClockService(address(broker), login(broker, "clock"), TURBO, store).start()
-    assert service.connected.wait(5)
-    yield service
-    service.close()
-    store.close()
 
 
 def test_the_room_screen_follows_a_hand_without_a_reload(broker: LocalBroker, browser: Browser,

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from controller.errors import ConfigError, first_error
 from controller.mqtt.client import BrokerAddress
-from controller.text_files import read_toml_file
+from controller.text_files import read_toml_model
 
 
 class FloorSection(BaseModel):
@@ -41,11 +40,7 @@ class FloorConfig(BaseModel):
 
 def load_floor_config(path: str | Path) -> FloorConfig:
     path = Path(path)
-    raw = read_toml_file(path, "a floor configuration (TOML)")
-    try:
-        config = FloorConfig.model_validate(raw)
-    except ValidationError as exc:
-        raise ConfigError(f"{path}: {first_error(exc, 'the file')}") from None
+    config = read_toml_model(path, FloorConfig, "a floor configuration (TOML)")
     base = path.resolve().parent
     for name in ("accounts", "db", "secret"):
         setattr(config.floor, name, base / getattr(config.floor, name))

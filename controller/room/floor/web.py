@@ -26,7 +26,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -40,8 +40,10 @@ from controller.session.model import FLOOR_COMMANDS
 log = logging.getLogger(__name__)
 
 STATIC = Path(str(resources.files("controller.room.floor") / "static"))
-PAGES = {"/": "room.html", "/clock": "clock.html", "/alerts": "alerts.html",
-         "/hands": "hands.html", "/login": "login.html"}
+# path -> (screen, title): each page is the one shell around its screen's fragment
+SCREENS = {"/": ("room", "Room"), "/clock": ("clock", "Clock"), "/alerts": ("alerts", "Alerts"),
+           "/hands": ("hands", "Hands"), "/login": ("login", "Floor login"),
+           "/table/{table_id}": ("table", "Table")}
 STREAM_KINDS = frozenset({"table", "event", "clock", "alert", "broker"})
 SECURITY_HEADERS = [
     (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; "
@@ -95,13 +97,15 @@ def create_app(hub: Hub, accounts: Callable[[], Accounts], secret: str, *,
     """The floor's web application around ``hub`` (started and closed with the app)."""
     failures: dict[str, list[float]] = {}
 
-    def page(name: str) -> Callable[[Request], Awaitable[Response]]:
-        async def serve(request: Request) -> Response:
-            return FileResponse(STATIC / name, headers={"cache-control": "no-cache"})
-        return serve
+    shell = (STATIC / "shell.html").read_text()
 
-    async def table_page(request: Request) -> Response:
-        return FileResponse(STATIC / "table.html", headers={"cache-control": "no-cache"})
+    def page(screen: str, title: str) -> Callable[[Request], Awaitable[Response]]:
+        text = (shell.replace("{title}", title).replace("{screen}", screen)
+                .replace("{body}", (STATIC / "screens" / f"{screen}.html").read_text()))
+
+        async def serve(request: Request) -> Response:
+            return HTMLResponse(text, headers={"cache-control": "no-cache"})
+        return serve
 
     async def snapshot(request: Request) -> Response:
         table = request.query_params.get("table")
@@ -242,9 +246,8 @@ def create_app(hub: Hub, accounts: Callable[[], Accounts], secret: str, *,
         finally:
             await hub.close()
 
-    routes: list[BaseRoute] = [Route(path, page(name)) for path, name in PAGES.items()]
+    routes: list[BaseRoute] = [Route(path, page(*screen)) for path, screen in SCREENS.items()]
     routes += [
-        Route("/table/{table_id}", table_page),
         Route("/api/snapshot", snapshot),
         Route("/api/stream", stream),
         Route("/api/time", clock_time),
