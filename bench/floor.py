@@ -40,7 +40,6 @@ from controller.session import SessionConfig, TableSession
 from controller.session.outputs import TableState
 
 ROOT = Path(__file__).resolve().parents[1]
-SCREENS = 4
 
 
 def recorded_states() -> list[TableState]:
@@ -145,7 +144,7 @@ def bare_subscriber(broker: LocalBroker, seconds: float) -> list[float]:
     return delays
 
 
-def run(tables: int, workers: int, seconds: float, rate: float) -> None:
+def run(tables: int, workers: int, seconds: float, rate: float, screens: int) -> None:
     with tempfile.TemporaryDirectory() as tmp, LocalBroker("bench", tables=tables) as broker:
         port = free_port()
         config = service_config(broker, Path(tmp), "floor",
@@ -162,17 +161,17 @@ def run(tables: int, workers: int, seconds: float, rate: float) -> None:
                 proc.start()
             time.sleep(3.0)  # connected, publishing
             results: Any = multiprocessing.Queue()
-            screens = [multiprocessing.Process(target=screen, args=(port, seconds, results))
-                       for _ in range(SCREENS)]
-            for proc in screens:
+            readers = [multiprocessing.Process(target=screen, args=(port, seconds, results))
+                       for _ in range(screens)]
+            for proc in readers:
                 proc.start()
             cpu0, _ = process_usage(server.pid)
             t0 = time.monotonic()
             bare = bare_subscriber(broker, seconds)
             cpu1, rss = process_usage(server.pid)
             elapsed = time.monotonic() - t0
-            outcomes = [results.get(timeout=60) for _ in screens]
-            for proc in screens + procs:
+            outcomes = [results.get(timeout=60) for _ in readers]
+            for proc in readers + procs:
                 proc.join(30)
         finally:
             server.terminate()
@@ -193,12 +192,13 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=4, help="processes of light tables")
     parser.add_argument("--seconds", type=float, default=20.0, help="the measured window")
     parser.add_argument("--rate", type=float, default=1.0, help="states a second per table")
+    parser.add_argument("--screens", type=int, default=4, help="browsers' push streams")
     args = parser.parse_args()
     print(f"from a table's state publish to the reader, {args.rate:g} state/s per table, "
-          f"{SCREENS} screens, {args.seconds:g} s")
+          f"{args.screens} screens, {args.seconds:g} s")
     print(f"   {'tables':>6} {'reader':<34}{'states':>9}{'p50 ms':>9}{'p99 ms':>9}")
     for tables in args.tables:
-        run(tables, args.workers, args.seconds, args.rate)
+        run(tables, args.workers, args.seconds, args.rate, args.screens)
 
 
 if __name__ == "__main__":
