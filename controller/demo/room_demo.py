@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
+from controller.errors import ConfigError
 from controller.mqtt.client import connect, new_client
 from controller.mqtt.local_broker import LocalBroker
 from controller.mqtt.messages import (
@@ -122,9 +123,18 @@ def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout, port: in
         clock.connected.wait(5)
         password = secrets.token_urlsafe(9)
         save_accounts(work / "floor-users.json", set_password(Accounts(), "floor", password))
-        server = FloorServer(broker.address(), broker.login("floor"), db=work / "floor.db",
-                             accounts=work / "floor-users.json", secret=work / "floor-secret",
-                             port=port).start()
+        try:
+            server = FloorServer(broker.address(), broker.login("floor"), db=work / "floor.db",
+                                 accounts=work / "floor-users.json",
+                                 secret=work / "floor-secret", port=port).start()
+        except OSError as exc:
+            clock.close()
+            clock_store.close()
+            console.close()
+            recorder.close()
+            store.close()
+            raise ConfigError(f"the floor display cannot listen on 127.0.0.1:{port} "
+                              f"({exc.strerror}): give another --port") from None
         out.write(f"floor display: {server.url}/ (room), {server.url}/clock (TV); floor "
                   f"login: floor / {password}\n")
         out.flush()

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import io
 import re
+import socket
+import subprocess
+import sys
 
 from controller.demo.room_demo import run_room
 
@@ -22,3 +25,15 @@ def test_the_room_plays_hands_over_mqtt_and_the_display_sees_no_secret() -> None
     # Both hands of both tables: the last sealed by each table's clean stop (RULES H3).
     assert re.match(r"recorder: 4 full hand records kept, 0 duplicates dropped; the floor "
                     r"display saw 4 public records and 0 secure ones", summary), summary
+
+
+def test_a_taken_port_is_one_line() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "controller.cli", "room", "--tables", "1",
+                               "--port", str(port)], capture_output=True, text=True,
+                              timeout=120)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert f"127.0.0.1:{port}" in done.stderr and "--port" in done.stderr
