@@ -70,15 +70,19 @@ class ChipZones(SessionBase):
 
     def _posting(self, hand: Hand, seat: int, index: int, new: list[int]) -> bool:
         """RULES H4: before the first action, a seat that owes blinds or antes posts them; an
-        amount that differs is an alert (recorded if still wrong at the first action)."""
+        amount that differs is an alert (recorded if still wrong at the first action). The seat
+        first to act posts too when its first motion is exactly what it owes (its ante, and its
+        blind heads-up): less than any call; anything else from it is its action."""
         track = self.track
         assert track is not None
-        if self._voluntary_actions(hand) or self.table.actor_seat() == seat:
+        if self._voluntary_actions(hand):
             return False
         owed = sum(a.amount for a in hand.log if a.player == index and a.kind in ("ante", "blind"))
         if not owed:
             return False
         total = sum(new)
+        if self.table.actor_seat() == seat and (total != owed or seat in track.base):
+            return False  # owed is its blind and ante: less than any call, never an action
         self._account(seat, index)
         if total == owed:
             track.posting_alerts.pop(seat, None)

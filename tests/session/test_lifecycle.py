@@ -84,6 +84,21 @@ def test_h4_apsa_5_4_1_a_blind_still_wrong_at_the_first_action_goes_on_the_recor
     assert irregularity.rule == "APSA 5.4.1" and irregularity.seat == 2
 
 
+def test_h4_the_seat_first_to_act_posts_its_ante_before_it_acts() -> None:
+    """A level with an ante for every player: the button (first to act three-handed) puts its
+    ante in its zone before the deal; that is its posting, not a short call (it was read as
+    one: "25 in, 100 to call"). Its next chips are its action, counted beside the ante."""
+    run = start(three_players(), level(2, 50, 100, ante=25), shuffle(),
+                chips("seat:2", 25, 50), chips("seat:3", 25, 100), chips("seat:1", 25))
+    assert not [e for e in run.events if e.kind in ("alert", "wait")]
+    assert run.session.state().actor == 1 and run.session.state().seats[1].bet == 0
+    run.feed(deal(HOLE), chips("seat:1", 25, 100))  # then he calls: 100 beside his ante
+    state = run.session.state()
+    assert state.seats[1].bet == 100 and state.actor == 2
+    moves = [e.text for e in run.events if e.kind == "action" and "cards" not in e.text]
+    assert moves == ["seat 1 calls 100"]
+
+
 def test_h5_pvb_23_1_absent_player_is_dead_at_the_first_card_and_still_posts() -> None:
     run = start(three_players(), command("absent", seat=3), shuffle())
     assert run.session.state().seats[3].bet == 100  # H4: he posts

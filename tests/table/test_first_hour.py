@@ -84,7 +84,7 @@ deck = "decks/sim.json"
 def test_the_simulated_dealer_finishes_under_other_set_ups(tmp_path: Path) -> None:
     """Declared bets (no chip reader) at a four-seat table with burn checks; the example with
     every section (its deck and chip set written by the simulators); chips at three seats; a
-    level with a big-blind ante."""
+    level with a big-blind ante, and one with an ante for every player."""
     setups = {
         "declares": CARDS_ONLY.format(seats=4, burns="true"),
         "example": (ROOT / "deploy" / "table.example.toml").read_text(),
@@ -92,6 +92,8 @@ def test_the_simulated_dealer_finishes_under_other_set_ups(tmp_path: Path) -> No
         # The big blind posts the big-blind ante beside the blind, and it is swept with the
         # bets (it was read as 400 short, and the dealer gave it back as change).
         "bb_ante": '[table]\nid = "4"\n[table.level]\nsb = 200\nbb = 400\nbb_ante = 400\n',
+        # Every player's ante, the first to act's too (read as a short call before).
+        "ante": '[table]\nid = "5"\n[table.level]\nsb = 100\nbb = 200\nante = 25\n',
     }
     running = {}
     for k, (name, text) in enumerate(setups.items()):
