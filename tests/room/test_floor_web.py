@@ -254,13 +254,18 @@ def test_the_pages_say_when_the_broker_is_gone_and_catch_up_when_it_is_back(
         page.goto(f"{server.url}/")
         page.wait_for_selector("#table-1[data-hand='0']")
         expect(page.locator("#connection")).to_be_hidden()
+        assert wait_until(lambda: get(f"{server.url}/api/health")[0] == 200)
         own.kill()  # the broker dies: no goodbye to anyone
         expect(page.locator("#connection")).to_contain_text("lost the broker", timeout=20_000)
+        code, body, _ = get(f"{server.url}/api/health")  # what an installer's monitor sees
+        assert code == 503 and json.loads(body)["broker"] is False
         table.feed([{"type": "shuffle"}, *deal(HOLE)])  # the table plays on meanwhile
         table.settle()
         own.start()
         page.wait_for_selector("#table-1[data-hand='1'][data-stage='betting']", timeout=30_000)
         expect(page.locator("#connection")).to_be_hidden()
+        code, body, _ = get(f"{server.url}/api/health")
+        assert code == 200 and json.loads(body)["online"] == 1
         assert page.errors == []  # type: ignore[attr-defined]
 
 
@@ -335,6 +340,10 @@ def test_floor_decisions_at_a_table_from_its_screen(broker: LocalBroker, browser
         expect(staff.locator("#table-reply")).to_contain_text("refused:")
         expect(staff.locator("#table-reply")).to_contain_text("(PVB 63)")
         assert any(a.kind == "time" for a in server.hub.room.open_alerts())
+        staff.goto(f"{server.url}/")  # the room card counts the call down
+        countdown = staff.locator("#table-1 .countdown")
+        first = int(countdown.inner_text().split()[0])
+        assert wait_until(lambda: int(countdown.inner_text().split()[0]) < first, 5)
 
 
 def test_pushes_leave_without_nagles_delay(broker: LocalBroker, tmp_path: Path) -> None:

@@ -140,6 +140,16 @@ def create_app(hub: Hub, accounts: Callable[[], Accounts], secret: str, *,
 
         return EventSourceResponse(pushes(), ping=15, headers={"cache-control": "no-store"})
 
+    async def health(request: Request) -> Response:
+        """For the installer's monitoring: 200 while the broker is there, 503 when not."""
+        room = hub.room
+        body = {"broker": room.broker, "recorder": room.recorder, "screens": len(hub.screens),
+                "tables": len(room.tables),
+                "online": sum(1 for v in room.tables.values() if v.online),
+                "open_alerts": len(room.open_alerts()), "received": hub.received}
+        return JSONResponse(body, status_code=200 if room.broker else 503,
+                            headers={"cache-control": "no-store"})
+
     async def clock_time(request: Request) -> Response:
         return JSONResponse({"now": hub.clock_now()}, headers={"cache-control": "no-store"})
 
@@ -251,6 +261,7 @@ def create_app(hub: Hub, accounts: Callable[[], Accounts], secret: str, *,
         Route("/api/snapshot", snapshot),
         Route("/api/stream", stream),
         Route("/api/time", clock_time),
+        Route("/api/health", health),
         Route("/api/me", me),
         Route("/api/login", login, methods=["POST"]),
         Route("/api/logout", logout, methods=["POST"]),

@@ -221,7 +221,11 @@ function tick() {
   const left = document.getElementById("strip-left");
   if (left && floor.clock) left.textContent = mmss(levelLeft(floor.clock));
   for (const node of document.querySelectorAll("[data-since]")) {
-    node.textContent = mmss(Date.now() / 1000 - Number(node.dataset.since));
+    node.textContent = mmss(clockNow() - Number(node.dataset.since));
+  }
+  for (const node of document.querySelectorAll("[data-left]")) {
+    const left = Number(node.dataset.left) - (clockNow() - Number(node.dataset.from));
+    node.textContent = `${Math.max(0, Math.ceil(left))} s`;
   }
   if (window.onTick) window.onTick();
 }

@@ -25,8 +25,14 @@
       } else {
         lines.push(el("div", { class: "line muted" }, s.waiting_for));
       }
-      if (s.clock) lines.push(el("div", { class: "line warn" },
-        `time called on seat ${s.clock.seat}: ${Math.ceil(s.clock.remaining)} s`));
+      if (s.clock) {
+        // Counted down here between the table's states: from when the table sent it, on the
+        // clock's time (the table's offset to the clock is in its state message).
+        const sentAt = view.sent + (view.clock_offset || 0);
+        lines.push(el("div", { class: "line warn" }, `time called on seat ${s.clock.seat}: `,
+          el("span", { class: "countdown", "data-left": s.clock.remaining, "data-from": sentAt },
+            `${Math.ceil(s.clock.remaining)} s`)));
+      }
       if (s.hold) lines.push(el("div", { class: "line warn" }, `holds: ${s.hold}`));
       const devices = Object.entries(s.devices || {});
       if (devices.length) lines.push(el("div", { class: "line devices" }, devices.map(([d, st]) =>
