@@ -12,6 +12,8 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -127,6 +129,20 @@ def test_a_screen_without_a_login_cannot_decide(broker: LocalBroker, browser: Br
             headers: {'content-type': 'application/json'},
             body: JSON.stringify({target: 'clock', name: 'start', args: {}})})).status""")
         assert status == 403
+        # With the token: an unknown command, a table command sent to the clock, garbage.
+        answers = staff.evaluate("""async () => {
+            const me = await (await fetch('/api/me')).json();
+            const send = async (body) => {
+              const r = await fetch('/api/command', {method: 'POST', body,
+                headers: {'content-type': 'application/json', 'x-csrf-token': me.csrf}});
+              return [r.status, (await r.json()).reason];
+            };
+            return [await send(JSON.stringify({target: 'clock', name: 'explode', args: {}})),
+                    await send(JSON.stringify({target: 'clock', name: 'void', args: {}})),
+                    await send('{"target": "clock", "name": ')];
+        }""")
+        assert [code for code, _ in answers] == [400, 400, 400]
+        assert "no command the clock takes" in answers[0][1]
         time.sleep(0.3)
         assert clock.clock.position.status == "not_started"
         # Wrong passwords: refused, and the sixth try within a minute waits.
@@ -355,3 +371,28 @@ def test_pushes_leave_without_nagles_delay(broker: LocalBroker, tmp_path: Path) 
         with socket.create_connection(("127.0.0.1", server.port)) as client:
             client.sendall(b"GET /api/stream?kinds=clock HTTP/1.1\r\nHost: x\r\n\r\n")
             assert client.recv(100).startswith(b"HTTP/1.1 200")
+
+
+def test_hostile_requests_change_nothing_and_crash_nothing(broker: LocalBroker,
+                                                           clock: ClockService,
+                                                           tmp_path: Path) -> None:
+    """Garbage, a huge body, an unknown command, too many push streams: each refused with a
+    clear answer; the server goes on serving and the clock is untouched."""
+    with floor_server(broker, tmp_path / "floor") as server:
+        url = server.url
+        for body in (b"not json", b"[1, 2]", b'{"user": "anna"}', b"x" * 100_000):
+            request = urllib.request.Request(f"{url}/api/login", data=body, method="POST",
+                                             headers={"content-type": "application/json"})
+            try:
+                urllib.request.urlopen(request, timeout=10)
+                raise AssertionError("accepted")
+            except urllib.error.HTTPError as exc:
+                assert exc.code == (413 if len(body) > 16_384 else 400)
+        server.hub.max_screens = 1
+        with socket.create_connection(("127.0.0.1", server.port)) as first:
+            first.sendall(b"GET /api/stream HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert first.recv(100).startswith(b"HTTP/1.1 200")
+            code, body, _ = get(f"{url}/api/stream")
+            assert code == 503 and b"too many screens" in body
+        code, _, _ = get(f"{url}/clock")
+        assert code == 200 and clock.clock.position.status == "not_started"

@@ -46,6 +46,7 @@ from controller.room.floor.store import FloorStore
 
 log = logging.getLogger(__name__)
 
+MAX_SCREENS = 500  # open push streams: a room's screens, far from what a hostile client may try
 QUEUE_LIMIT = 2000  # pushes a screen may fall behind before it is dropped (it reconnects)
 REPLY_SECONDS = 5.0  # how long a command from the page waits for its answer
 CLOCK_SAMPLES = 16  # the clock's time announcements the server's offset estimate keeps
@@ -87,6 +88,7 @@ class Hub:
         self.room = Room()
         self.room.restore_alerts(store.open_alerts(), {a for a, _, _ in store.acknowledged()})
         self.screens: set[Screen] = set()
+        self.max_screens = MAX_SCREENS
         self._now = now
         self._loop: asyncio.AbstractEventLoop | None = None
         self._waiting: dict[bytes, asyncio.Future[CommandReply]] = {}

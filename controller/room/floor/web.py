@@ -52,6 +52,7 @@ SECURITY_HEADERS = [
     (b"referrer-policy", b"no-referrer"),
     (b"x-frame-options", b"DENY"),
 ]
+BODY_LIMIT = 16_384  # bytes: a command or a login is a few hundred
 LOGIN_FAILURES = 5  # wrong passwords for one name within LOGIN_WINDOW before it must wait
 LOGIN_WINDOW = 60.0
 
@@ -115,6 +116,9 @@ def create_app(hub: Hub, accounts: Callable[[], Accounts], secret: str, *,
         return Response(body, media_type="application/json")
 
     async def stream(request: Request) -> Response:
+        if len(hub.screens) >= hub.max_screens:
+            log.warning("floor: a push stream refused: %d screens already", len(hub.screens))
+            return _error(503, "too many screens are open on this server")
         asked = request.query_params.get("kinds", "")
         kinds = frozenset(asked.split(",")) & STREAM_KINDS if asked else STREAM_KINDS
         table = request.query_params.get("table") or None
@@ -167,7 +171,9 @@ def create_app(hub: Hub, accounts: Callable[[], Accounts], secret: str, *,
         if refused is not None:
             return refused
         try:
-            body = LoginBody.model_validate(await request.json())
+            body = LoginBody.model_validate(await _json_body(request))
+        except TooLarge:
+            return _error(413, "the request is too large")
         except (ValueError, ValidationError):
             return _error(400, "send {\"user\": ..., \"password\": ...} as JSON")
         now = time.monotonic()
@@ -202,7 +208,9 @@ def create_app(hub: Hub, accounts: Callable[[], Accounts], secret: str, *,
         if refused is not None:
             return refused
         try:
-            body = CommandBody.model_validate(await request.json())
+            body = CommandBody.model_validate(await _json_body(request))
+        except TooLarge:
+            return _error(413, "the request is too large")
         except (ValueError, ValidationError) as exc:
             return _error(400, f"not a command: {type(exc).__name__}")
         allowed = CLOCK_COMMANDS if body.target == "clock" else FLOOR_COMMANDS
@@ -278,6 +286,24 @@ def create_app(hub: Hub, accounts: Callable[[], Accounts], secret: str, *,
                    max_age=12 * 3600, same_site="strict", https_only=secure_cookies),
     ]
     return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+
+
+class TooLarge(ValueError):
+    """A request body beyond what any of our forms can send."""
+
+
+async def _json_body(request: Request) -> Any:
+    """The body as JSON, read no further than BODY_LIMIT bytes (a hostile client's gigabyte
+    is refused, not buffered)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > BODY_LIMIT:
+        raise TooLarge
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > BODY_LIMIT:
+            raise TooLarge
+    return json.loads(body)
 
 
 def _error(status: int, reason: str) -> Response:
