@@ -6,7 +6,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import NoReturn
@@ -66,8 +68,6 @@ def _broker_init(args: argparse.Namespace) -> int:
 
 def _recorder(args: argparse.Namespace) -> int:
     import logging
-    import signal
-    import threading
 
     from pydantic import ValidationError
 
@@ -84,14 +84,11 @@ def _recorder(args: argparse.Namespace) -> int:
     except (ValidationError, ConfigError) as exc:
         print(f"recorder: {exc}", file=sys.stderr)
         return 2
-    stop = threading.Event()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, lambda *_: stop.set())
+    stop = _stop_on_signals()
     store = RecordStore(args.db)
     recorder = Recorder(address, login, store).start()
     try:
-        while not stop.wait(1.0):
-            pass
+        _wait(stop)
     finally:
         recorder.close()
         store.close()
@@ -102,8 +99,6 @@ def _clock(args: argparse.Namespace) -> int:
     """``--structure FILE --check``: the whole schedule as JSON lines, or the mistake;
     ``--config clock.toml``: the clock service, until SIGTERM or Ctrl-C."""
     import logging
-    import signal
-    import threading
 
     from controller.errors import ConfigError
     from controller.room.structure import load_structure, schedule
@@ -125,14 +120,11 @@ def _clock(args: argparse.Namespace) -> int:
     config = load_clock_config(args.config)
     structure = load_structure(config.clock.structure)
     login = load_login(config.mqtt.credentials, "clock")
-    stop = threading.Event()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, lambda *_: stop.set())
+    stop = _stop_on_signals()
     store = ClockStore(config.clock.db)
     service = ClockService(config.mqtt, login, structure, store).start()
     try:
-        while not stop.wait(0.5):
-            pass
+        _wait(stop)
     finally:
         service.close()
         store.close()
@@ -142,8 +134,6 @@ def _clock(args: argparse.Namespace) -> int:
 def _floor(args: argparse.Namespace) -> int:
     """The floor display's web server, until SIGTERM or Ctrl-C."""
     import logging
-    import signal
-    import threading
 
     from controller.errors import ConfigError
     from controller.room.floor.config import load_floor_config
@@ -157,14 +147,11 @@ def _floor(args: argparse.Namespace) -> int:
     except OSError as exc:  # the port is taken, the address is not this machine's
         raise ConfigError(f"{args.config}: cannot listen on {config.floor.listen}:"
                           f"{config.floor.port}: {exc.strerror}") from None
-    stop = threading.Event()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, lambda *_: stop.set())
+    stop = _stop_on_signals()
     server.start()  # in a thread: a signal is ours, a clean stop ends the push streams first
     logging.getLogger(__name__).info("floor: the floor display is at %s", server.url)
     try:
-        while not stop.wait(0.5):
-            pass
+        _wait(stop)
     finally:
         server.close()
     return 0
@@ -248,14 +235,10 @@ def _demo(args: argparse.Namespace) -> int:
 
 def _room(args: argparse.Namespace) -> int:
     """The room on this machine; with ``--hands 0`` until Ctrl-C or SIGTERM."""
-    import signal
-    import threading
 
     from controller.demo.room_demo import run_room
 
-    stop = threading.Event()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(signum, lambda *_: stop.set())
+    stop = _stop_on_signals()
     return run_room(tables=args.tables, hands=args.hands, port=args.port, stop=stop)
 
 
@@ -297,6 +280,19 @@ def _table(args: argparse.Namespace) -> int:
                          seed=args.seed)
     except ConfigError as exc:  # what the configuration asks for is not here
         raise ConfigError(f"{args.config}: {exc}") from None
+
+
+def _stop_on_signals() -> threading.Event:
+    """SIGTERM (systemd, a supervisor) and SIGINT (Ctrl-C) ask a service for a clean stop."""
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    return stop
+
+
+def _wait(stop: threading.Event) -> None:
+    while not stop.wait(0.5):  # short waits: the signal handler runs between them
+        pass
 
 
 class _Parser(argparse.ArgumentParser):

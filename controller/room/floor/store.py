@@ -52,6 +52,7 @@ class FloorStore:
         self.path = Path(path)
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")  # an acknowledgement, once said, is kept
         self._db.executescript(SCHEMA)
         self._lock = threading.Lock()
 
