@@ -168,6 +168,8 @@ class Hub:
             self._dispatch(topic, payload, now + self._clock_offset(), correlation)
         except BadMessage as exc:
             log.warning("floor: ignored a bad message on %s: %s", topic[:200], exc)
+        except Exception:  # a bug of ours must not stop the screens' one dispatcher
+            log.exception("floor: a message on %s could not be taken", topic[:200])
 
     def _dispatch(self, topic: str, payload: bytes, now: float,
                   correlation: bytes | None) -> None:

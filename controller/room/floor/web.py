@@ -108,11 +108,14 @@ def create_app(hub: Hub, accounts: Callable[[], Accounts], secret: str, *,
             return HTMLResponse(text, headers={"cache-control": "no-cache"})
         return serve
 
-    async def snapshot(request: Request) -> Response:
-        table = request.query_params.get("table")
+    def snapshot_json(table: str | None) -> str:
+        """Everything a screen shows, with the hand's story of its table only (if any)."""
         snap = hub.room.snapshot()
         stories = {table: snap.stories.get(table, [])} if table else {}
-        body = snap.model_copy(update={"stories": stories}).model_dump_json()
+        return snap.model_copy(update={"stories": stories}).model_dump_json()
+
+    async def snapshot(request: Request) -> Response:
+        body = snapshot_json(request.query_params.get("table") or None)
         return Response(body, media_type="application/json")
 
     async def stream(request: Request) -> Response:
@@ -126,13 +129,7 @@ def create_app(hub: Hub, accounts: Callable[[], Accounts], secret: str, *,
 
         async def pushes() -> AsyncIterator[dict[str, str]]:
             try:
-                snap = hub.room.snapshot()
-                if table is not None:
-                    snap = snap.model_copy(update={"stories": {
-                        table: snap.stories.get(table, [])}})
-                else:
-                    snap = snap.model_copy(update={"stories": {}})
-                yield {"event": "snapshot", "data": snap.model_dump_json()}
+                yield {"event": "snapshot", "data": snapshot_json(table)}
                 while True:
                     item = await screen.queue.get()
                     if item is None:
