@@ -107,6 +107,7 @@ def acl_text(plan: BrokerPlan) -> str:
                   f"topic read {t.clock('time')}", ""]
     public_tables = [t.table("+", leaf) for leaf in ("status", "state", "event", "record")]
     lines += ["user clock", f"topic write {t.clock('state')}", f"topic write {t.clock('time')}",
+              f"topic write {t.service('clock', 'status')}",
               f"topic write {t.clock('time/+')}", f"topic read {t.table('+', 'time')}",
               f"topic write {t.clock('reply')}", f"topic read {t.clock('cmd/#')}",
               *[f"topic read {topic}" for topic in public_tables],
@@ -115,6 +116,7 @@ def acl_text(plan: BrokerPlan) -> str:
               f"topic read {t.table('+', 'reply')}", ""]
     lines += ["user floor", *[f"topic read {topic}" for topic in public_tables],
               f"topic read {t.service('recorder', 'status')}",
+              f"topic read {t.service('clock', 'status')}",
               f"topic read {t.table('+', 'reply')}", f"topic read {t.clock('state')}",
               f"topic read {t.clock('time')}", f"topic read {t.clock('reply')}",
               f"topic write {t.table('+', 'cmd/#')}", f"topic write {t.clock('cmd/#')}", ""]
@@ -126,7 +128,8 @@ def acl_text(plan: BrokerPlan) -> str:
               f"topic write {t.service('recorder', 'status')}", ""]
     for display in ["display", *plan.extra_displays()]:
         lines += [f"user {display}", *[f"topic read {topic}" for topic in public_tables],
-                  f"topic read {t.clock('state')}", f"topic read {t.clock('time')}", ""]
+                  f"topic read {t.clock('state')}", f"topic read {t.clock('time')}",
+                  f"topic read {t.service('clock', 'status')}", ""]
     return "\n".join(lines)
 
 

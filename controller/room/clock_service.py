@@ -29,6 +29,7 @@ from controller.mqtt.messages import (
     ClockTime,
     CommandReply,
     CommandRequest,
+    ServiceStatus,
     StateMessage,
     StatusMessage,
     TimeReply,
@@ -119,7 +120,10 @@ class ClockService:
         self._sent = 0
         self._stop = threading.Event()
         self._ticker: threading.Thread | None = None
-        self._client = new_client(login.username, login, address)
+        self._status = self.topics.service("clock", "status")
+        # Killed or cut off, the broker says so for it: the floor must know the levels stopped.
+        self._client = new_client(login.username, login, address, will=(
+            self._status, ServiceStatus(service="clock", status="offline")))
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = lambda *_: self.connected.clear()
         self._client.on_message = self._on_message
@@ -138,7 +142,9 @@ class ClockService:
         if self._ticker is not None:
             self._ticker.join(2)
         if self.connected.is_set():
-            info = self._publish_state()
+            self._publish_state()
+            info = self._client.publish(self._status, encode(ServiceStatus(
+                service="clock", status="offline")), qos=1, retain=True)
             info.wait_for_publish(2.0)
         self._client.disconnect()
         self._client.loop_stop()
@@ -237,6 +243,8 @@ class ClockService:
                           (self.topics.table("+", "time"), 0)])
         with self._lock:
             self._publish_state()
+        client.publish(self._status, encode(ServiceStatus(service="clock", status="online")),
+                       qos=1, retain=True)
         self.connected.set()
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:

@@ -182,15 +182,23 @@ def test_the_clock_sigkilled_mid_level_comes_back_to_the_same_instant_pause_and_
         process.send_signal(signal.SIGKILL)
         process.wait(10)
 
+    status = VenueClient(broker, "display", ("clock/status",))
+
+    def said(online: str) -> bool:  # the clock's latest word on clock/status
+        return bool(status.messages) and online.encode() in status.messages[-1].payload
+
     try:
         clock = run_clock()
+        assert wait_until(lambda: said('"online"'))
         assert floor.command("start").status == "ok"
         assert floor.command("set_level", level=3).status == "ok"
         assert floor.command("hand_for_hand", on=True).status == "ok"
         assert wait_until(lambda: floor.state().hand_for_hand)
         before = floor.state()
         kill(clock)
+        assert wait_until(lambda: said('"offline"'), 30)  # its Last Will: the floor knows
         clock = run_clock()
+        assert wait_until(lambda: said('"online"'))
         after = floor.state()
         assert (after.status, after.level, after.ends_at) == ("running", 3, before.ends_at)
         assert (after.hand_for_hand, after.round) == (True, before.round)
@@ -204,7 +212,9 @@ def test_the_clock_sigkilled_mid_level_comes_back_to_the_same_instant_pause_and_
         assert (again.status, again.level, again.remaining) == ("paused", 3, paused.remaining)
         clock.send_signal(signal.SIGTERM)
         assert clock.wait(20) == 0
+        assert said('"offline"')  # a clean stop says it too
     finally:
+        status.close()
         floor.client.close()
 
 

@@ -82,3 +82,14 @@ def test_the_actors_clock_starts_when_the_action_reaches_a_seat() -> None:
     assert room.tables["6"].actor_since == 15.0
     room.take_state(_state("6", hand=1, actor=None, stage="over"), now=16.0)
     assert room.tables["6"].actor_since is None
+
+
+def test_the_clock_going_offline_is_an_alert_and_its_state_stays() -> None:
+    room = Room()
+    assert room.take_clock_status(True, now=1.0)[0].clock_online is True
+    updates = room.take_clock_status(False, now=2.0)
+    assert [u.kind for u in updates] == ["clock", "alert"]
+    (alert,) = room.open_alerts()
+    assert alert.table == "clock" and "levels and breaks do not change" in alert.text
+    assert room.take_clock_status(False, now=3.0) == []
+    assert room.snapshot().clock_online is False

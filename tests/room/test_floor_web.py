@@ -396,3 +396,17 @@ def test_hostile_requests_change_nothing_and_crash_nothing(broker: LocalBroker,
             assert code == 503 and b"too many screens" in body
         code, _, _ = get(f"{url}/clock")
         assert code == 200 and clock.clock.position.status == "not_started"
+
+
+def test_the_tv_says_when_the_clock_is_gone(broker: LocalBroker, browser: Browser,
+                                            clock: ClockService, tmp_path: Path) -> None:
+    """The clock stops (its Last Will would say the same): the TV keeps the level's end instant
+    but says the clock is offline, and the floor gets an alert (no level will change)."""
+    with floor_server(broker, tmp_path / "floor") as server:
+        tv = new_page(browser)
+        tv.goto(f"{server.url}/clock")
+        expect(tv.locator("#tv-status")).to_have_text("not started")
+        clock.close()
+        expect(tv.locator("#tv-status")).to_have_text("clock offline")
+        tv.goto(f"{server.url}/alerts")
+        expect(tv.locator("#alerts")).to_contain_text("the tournament clock is offline")

@@ -133,7 +133,8 @@ class Hub:
         client.subscribe([(t.table("+", leaf), 1) for leaf in ("status", "state", "event",
                                                                  "record", "reply")]
                          + [(t.clock("state"), 1), (t.clock("reply"), 1), (t.clock("time"), 0),
-                            (t.service("recorder", "status"), 1)])
+                            (t.service("recorder", "status"), 1),
+                            (t.service("clock", "status"), 1)])
         self._to_loop(self._broker, True)
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any,
@@ -200,6 +201,9 @@ class Hub:
             self._reply(decode(CommandReply, payload), correlation)
         elif topic == self.topics.service("recorder", "status"):
             self.room.recorder = decode(ServiceStatus, payload).status == "online"
+        elif topic == self.topics.service("clock", "status"):
+            online = decode(ServiceStatus, payload).status == "online"
+            self._push(self.room.take_clock_status(online, now))
 
     @staticmethod
     def _check_table(said: str, topic: str) -> None:

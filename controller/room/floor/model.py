@@ -68,6 +68,7 @@ class RoomUpdate(BaseModel):
     event: PublicEvent | None = None
     event_table: str | None = None
     clock: ClockState | None = None
+    clock_online: bool | None = None
     alert: Alert | None = None
     broker: bool | None = None
 
@@ -78,6 +79,7 @@ class RoomSnapshot(BaseModel):
     tables: list[TableView]
     stories: dict[str, list[PublicEvent]]
     clock: ClockState | None
+    clock_online: bool | None
     alerts: list[Alert]
     broker: bool
     recorder: bool | None
@@ -88,6 +90,7 @@ class Room:
         self.tables: dict[str, TableView] = {}
         self.stories: dict[str, list[PublicEvent]] = {}
         self.clock: ClockState | None = None
+        self.clock_online: bool | None = None  # None: the clock never said
         self.alerts: dict[str, Alert] = {}  # open ones and the acknowledged of this run
         self.closed: set[str] = set()  # acknowledged before a restart: never raised again
         self.broker = False
@@ -150,7 +153,22 @@ class Room:
 
     def take_clock(self, clock: ClockState) -> list[RoomUpdate]:
         self.clock = clock
-        return [RoomUpdate(kind="clock", clock=clock)]
+        return [RoomUpdate(kind="clock", clock=clock, clock_online=self.clock_online)]
+
+    def take_clock_status(self, online: bool, now: float) -> list[RoomUpdate]:
+        """The clock's own status (its Last Will when it dies): the screens still count down
+        to the end instant it published, but no level will change at the tables."""
+        was = self.clock_online
+        if was == online:
+            return []
+        self.clock_online = online
+        updates = [RoomUpdate(kind="clock", clock=self.clock, clock_online=online)]
+        if not online and was is not None:
+            updates += self._raise(Alert(
+                id=f"clock:offline:{now:.3f}", table="clock", hand=0, kind="offline", at=now,
+                text="the tournament clock is offline: levels and breaks do not change at the "
+                     "tables until it is back"))
+        return updates
 
     def take_broker(self, connected: bool) -> list[RoomUpdate]:
         self.broker = connected
@@ -174,8 +192,8 @@ class Room:
 
     def snapshot(self) -> RoomSnapshot:
         return RoomSnapshot(tables=self.ordered(), stories=dict(self.stories), clock=self.clock,
-                            alerts=self.open_alerts(), broker=self.broker,
-                            recorder=self.recorder)
+                            clock_online=self.clock_online, alerts=self.open_alerts(),
+                            broker=self.broker, recorder=self.recorder)
 
     def ordered(self) -> list[TableView]:
         """Tables needing the floor first (the most reasons first), then by number."""

@@ -8,6 +8,7 @@ const floor = {
   offset: 0,        // the clock's time minus this browser's, ms (synced with the server)
   bestRtt: Infinity,
   clock: null,
+  clockOnline: null,  // false: the clock's Last Will (levels stop changing at the tables)
   tables: new Map(),
   stories: new Map(),
   alerts: new Map(),
@@ -154,6 +155,7 @@ function connect(kinds, table, render) {
     floor.stories = new Map(Object.entries(snap.stories));
     floor.alerts = new Map(snap.alerts.map((a) => [a.id, a]));
     floor.clock = snap.clock;
+    floor.clockOnline = snap.clock_online;
     floor.broker = snap.broker;
     show(snap.broker ? "" : "the floor server has lost the broker: what you see may be old");
     render();
@@ -172,7 +174,9 @@ function connect(kinds, table, render) {
     render(u.event_table);
   });
   source.addEventListener("clock", (m) => {
-    floor.clock = JSON.parse(m.data).clock;
+    const u = JSON.parse(m.data);
+    if ("clock" in u) floor.clock = u.clock;
+    if ("clock_online" in u) floor.clockOnline = u.clock_online;
     render();
   });
   source.addEventListener("alert", (m) => {
@@ -193,7 +197,8 @@ function connect(kinds, table, render) {
 
 function clockParts(c) {
   if (!c) return { status: "no clock yet", level: "", blinds: "", left: null };
-  const status = c.status === "on_break" ? "break" : (c.status || "").replace("_", " ");
+  const status = floor.clockOnline === false ? "clock offline"
+    : c.status === "on_break" ? "break" : (c.status || "").replace("_", " ");
   return {
     status,
     level: c.on_break ? `break, then level ${c.level}` : `level ${c.level}`,

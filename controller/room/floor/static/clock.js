@@ -11,7 +11,7 @@
     $("tv-blinds").textContent = c.on_break ? `next: level ${c.level} · ${blindsText(c)}` : blindsText(c);
     const status = { not_started: "not started", running: "", paused: "paused",
       on_break: "break", finished: "finished" }[c.status] ?? "";
-    $("tv-status").textContent = status;
+    $("tv-status").textContent = floor.clockOnline === false ? "clock offline" : status;
     document.body.classList.toggle("paused", c.status === "paused");
     $("tv-next").textContent = c.next_level ? `next: level ${c.next_level}` : "";
     $("tv-h4h").textContent = c.hand_for_hand
