@@ -93,3 +93,12 @@ def test_the_clock_going_offline_is_an_alert_and_its_state_stays() -> None:
     assert alert.table == "clock" and "levels and breaks do not change" in alert.text
     assert room.take_clock_status(False, now=3.0) == []
     assert room.snapshot().clock_online is False
+
+
+def test_the_recorder_going_away_is_an_alert_once() -> None:
+    room = Room()
+    assert room.take_recorder_status(False, now=1.0) == []  # never seen: nothing to say
+    assert room.take_recorder_status(True, now=2.0) == []
+    (update,) = room.take_recorder_status(False, now=3.0)[:1]
+    assert update.alert is not None and "keep every hand" in update.alert.text
+    assert room.take_recorder_status(False, now=4.0) == []

@@ -200,7 +200,8 @@ class Hub:
         elif topic == self.topics.clock("reply"):
             self._reply(decode(CommandReply, payload), correlation)
         elif topic == self.topics.service("recorder", "status"):
-            self.room.recorder = decode(ServiceStatus, payload).status == "online"
+            online = decode(ServiceStatus, payload).status == "online"
+            self._push(self.room.take_recorder_status(online, now))
         elif topic == self.topics.service("clock", "status"):
             online = decode(ServiceStatus, payload).status == "online"
             self._push(self.room.take_clock_status(online, now))

@@ -170,6 +170,16 @@ class Room:
                      "tables until it is back"))
         return updates
 
+    def take_recorder_status(self, online: bool, now: float) -> list[RoomUpdate]:
+        """The recorder away: nothing is lost (each table keeps its records until the recorder
+        says it has them), but the floor should know the hands wait."""
+        was, self.recorder = self.recorder, online
+        if online or was is not True:  # only a recorder seen online and now gone
+            return []
+        return self._raise(Alert(
+            id=f"recorder:offline:{now:.3f}", table="recorder", hand=0, kind="offline", at=now,
+            text="the recorder is offline: the tables keep every hand until it is back"))
+
     def take_broker(self, connected: bool) -> list[RoomUpdate]:
         self.broker = connected
         return [RoomUpdate(kind="broker", broker=connected)]

@@ -21,8 +21,9 @@
     list.replaceChildren(...alerts.map((a) => el("li", { class: `alert ${a.kind}`, "data-id": a.id },
       el("span", { class: "at" }, when(a.at)), " ",
       a.table === "clock" ? el("a", { href: "/clock" }, "the clock")
+        : a.table === "recorder" ? "the recorder"
         : el("a", { href: `/table/${encodeURIComponent(a.table)}` }, `table ${a.table}`),
-      a.table === "clock" ? " · " : ` · hand ${a.hand} · `,
+      ["clock", "recorder"].includes(a.table) ? " · " : ` · hand ${a.hand} · `,
       el("span", { class: "text" }, a.text), a.rule ? el("span", { class: "rule" }, a.rule) : null,
       el("button", { class: "staff-only ack", onclick: () => acknowledge(a.id) }, "Acknowledge"))));
     if (!alerts.length) list.replaceChildren(el("li", { class: "muted" }, "no open alert"));
