@@ -199,6 +199,7 @@ class TableService:
         if len(events) == 1:
             self.process(events[0])
             return
+        events = [self._dated(e) for e in events]
         seqs = self.journal.append_many(events)
         for seq, event in zip(seqs, events, strict=True):
             # Each journaled event is applied, whatever happened to the one before it: the live
@@ -208,6 +209,14 @@ class TableService:
             except Exception:
                 log.exception("table %s: event %d (%s) could not be published",
                               self.config.table_id, seq, event.type)
+
+    def _dated(self, event: TableEvent) -> TableEvent:
+        """A shuffle press without a time (typed at a console, piped in) gets the table's, before
+        it is journaled: the hand's start is in its record and in its id, which must differ
+        from every earlier hand's even when a new journal counts hands from 1 again."""
+        if isinstance(event, ShuffleEvent) and event.ts is None:
+            return event.model_copy(update={"ts": self._clock()})
+        return event
 
     def _answer(self, request: _Request) -> None:
         step = self.process(request.event)
@@ -233,6 +242,7 @@ class TableService:
 
     def process(self, event: TableEvent) -> Step:
         """Journal, apply, publish one event (the loop thread, or a test, calls this)."""
+        event = self._dated(event)
         seq = self.journal.append(event, self.session.checkpoint(event))
         return self._apply(event, seq)
 

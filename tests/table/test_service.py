@@ -20,7 +20,7 @@ from controller.engine.records import HandRecord
 from controller.events import BadEvent, parse_event
 from controller.history.replay_events import replay_events
 from controller.session import SessionConfig, TableSession
-from controller.session.outputs import PublicEvent, TableState
+from controller.session.outputs import PublicEvent, TableState, hand_id
 from controller.table.journal import Journal
 from controller.table.service import TableService
 from controller.table.sinks import MemorySink
@@ -59,6 +59,29 @@ def test_journal_recovery_restores_the_same_hand_stacks_and_pending_action(tmp_p
     again = TableService(SessionConfig(), Journal(tmp_path / "j.db"), MemorySink())
     assert again.session.state() == before
     assert again.session.table.hand.hole == service.session.table.hand.hole  # type: ignore[union-attr]
+
+
+def test_a_shuffle_press_without_a_time_gets_the_tables_before_it_is_journaled(
+        tmp_path: Path) -> None:
+    """Typed at a console, a press has no ts; the hand's start (in its record and its id) is
+    the table's time of arrival, kept in the journal: a restart gives the same id, and a new
+    journal counting hands from 1 again gives a new one (the recorder would drop a repeat)."""
+    ids = []
+    for run in ("first", "second"):
+        sink = MemorySink()
+        service = TableService(SessionConfig(), Journal(tmp_path / f"{run}.db"), sink,
+                               clock=lambda run=run: 1_795_000_000.0 + len(run))
+        for raw in [*three_players(), {"type": "shuffle"}, *deal(HOLE), declare(1, "fold"),
+                    declare(2, "fold"), {"type": "shuffle"}]:
+            service.process(parse_event(raw))
+        (record,) = sink.records
+        assert record.started == 1_795_000_000.0 + len(run)
+        ids.append(hand_id("1", record.hand, record.started))
+        service.journal.close()
+        again = TableService(SessionConfig(), Journal(tmp_path / f"{run}.db"), MemorySink())
+        assert again.session.pending_record is None  # sealed by the second press, as before
+        assert again.journal.records()[0].started == record.started
+    assert ids[0] != ids[1]
 
 
 def test_journal_keeps_the_current_hand_and_the_last_ten(tmp_path: Path) -> None:
