@@ -410,3 +410,22 @@ def test_the_tv_says_when_the_clock_is_gone(broker: LocalBroker, browser: Browse
         expect(tv.locator("#tv-status")).to_have_text("clock offline")
         tv.goto(f"{server.url}/alerts")
         expect(tv.locator("#alerts")).to_contain_text("the tournament clock is offline")
+
+
+def test_the_floor_lets_a_hand_for_hand_round_go_on_without_a_table_from_its_card(
+        broker: LocalBroker, browser: Browser, clock: ClockService, tmp_path: Path) -> None:
+    """PVB 35a: the round waits for a table in the middle of its hand; a floor login lets it go
+    on from the room screen, and the clock releases the round."""
+    with floor_server(broker, tmp_path / "floor") as server, \
+            linked_table(broker, tmp_path / "one", table="1") as table:
+        table.feed([*three_players(), {"type": "shuffle"}, *deal(HOLE)])
+        assert wait_until(lambda: "1" in clock.online)
+        staff = new_page(browser)
+        log_in(staff, server.url)
+        assert server.send("clock", "hand_for_hand", {"on": True}, by="floor:anna").status == "ok"
+        card = staff.locator("#table-1")
+        expect(card).to_contain_text("hand-for-hand: the round waits for it")
+        card.locator("button.release").click()
+        expect(card).to_contain_text("done: round 0 goes on without table 1")
+        assert wait_until(lambda: clock.clock.position.round == 1)
+        assert staff.url == f"{server.url}/"  # the button did not follow the card's link

@@ -1,10 +1,22 @@
 // The room screen: one card per table, the tables needing the floor first.
 "use strict";
 (() => {
-  const { floor, el, chips, renderClockStrip, start } = window.floorApp;
+  const { floor, el, chips, renderClockStrip, decide, start } = window.floorApp;
 
   function pot(state) {  // the table's pots already hold this round's bets
     return (state.pots || []).reduce((sum, p) => sum + p.amount, 0);
+  }
+
+  // The clock's answers to decisions taken on a card, shown on it for a while: the card is
+  // drawn again at every change, so they live here.
+  const answers = new Map();
+
+  async function release(table) {
+    const reply = await decide("clock", "release_table", { table }, null);
+    const ok = reply.status === "ok";
+    answers.set(table, { ok, at: Date.now(),
+      text: ok ? `done: ${reply.reason}` : `refused: ${reply.reason || "no answer"}` });
+    render();
   }
 
   function card(view) {
@@ -40,7 +52,18 @@
     } else {
       lines.push(el("div", { class: "line muted" }, "no state yet"));
     }
-    if (waitingH4h) lines.push(el("div", { class: "line warn" }, "hand-for-hand: the round waits for it"));
+    if (waitingH4h) {
+      // PVB 35a: a table that cannot finish (offline, stuck) must not hold the room for ever.
+      lines.push(el("div", { class: "line warn" }, "hand-for-hand: the round waits for it ",
+        el("button", { class: "staff-only release", onclick: (e) => {
+          e.preventDefault();
+          release(view.table);
+        } }, "go on without it")));
+    }
+    const answer = answers.get(view.table);
+    if (answer && Date.now() - answer.at < 15000) {
+      lines.push(el("div", { class: `line reply ${answer.ok ? "ok" : "error"}` }, answer.text));
+    }
     for (const reason of view.attention) lines.push(el("div", { class: "line alert" }, reason));
     return el("a", {
       class: `card ${online} ${view.attention.length ? "needs" : ""}`,
