@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, expect, sync_playwright
 
 from controller.mqtt.local_broker import LocalBroker
 from controller.room.clock_service import ClockService, ClockStore
@@ -17,6 +17,11 @@ from tests.venue import address, login
 
 TURBO = load_structure(Path(__file__).resolve().parents[2] / "deploy" / "structures" /
                        "turbo.toml")
+
+
+# A loaded 2-core CI machine runs the broker, tables, the server and Chromium at once: give a
+# page up to 10 s to show what it must (Playwright's default is 5).
+expect.set_options(timeout=10_000)
 
 
 @pytest.fixture(scope="module")
