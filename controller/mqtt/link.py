@@ -335,8 +335,15 @@ class TableLink:
         self._level_ends_at = clock.ends_at
         self._level_paused_left = clock.remaining if clock.ends_at is None else None
         state = self._state
-        if state is not None and (state.pending_level or state.level) == clock.level:
-            return
+        if state is not None and (
+                state.pending_level == clock.level or (
+                    state.pending_level is None and state.level == clock.level
+                    and (state.blinds.sb, state.blinds.bb, state.blinds.ante,
+                         state.blinds.bb_ante) == (clock.sb, clock.bb, clock.ante,
+                                                   clock.bb_ante))):
+            return  # the table has this level already, or from its next hand
+        # A level number alone is not enough: a table configured with level 1 at 50/100 takes
+        # the clock's level 1 at 25/50 (it kept its own before).
         if self._submit is not None:
             self._submit(LevelEvent(level=clock.level, sb=clock.sb, bb=clock.bb, ante=clock.ante,
                                     bb_ante=clock.bb_ante, smallest_chip=clock.smallest_chip,

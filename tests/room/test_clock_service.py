@@ -118,22 +118,34 @@ def test_a_restarted_clock_resumes_the_same_instant(broker: LocalBroker, tmp_pat
         floor.client.close()
 
 
-def test_h2_a_table_takes_the_clocks_level_from_its_next_hand(broker: LocalBroker,
-                                                              clock: ClockService,
-                                                              tmp_path: Path) -> None:
+def test_h2_a_level_change_mid_hand_applies_from_the_next_shuffle_and_the_records_say_so(
+        broker: LocalBroker, clock: ClockService, tmp_path: Path) -> None:
+    """RULES H2 (PVB 14(2)): the floor jumps the clock to level 5 while the table is in the
+    middle of hand 1: hand 1 plays on at its blinds, hand 2 starts at level 5, and each sealed
+    record names the level it was played at."""
     floor = Floor(broker)
     try:
         with linked_table(broker, tmp_path / "table") as table:
-            table.feed([seat(1, "ana"), seat(2, "ben")])
-            floor.command("start")
+            table.feed(three_players())
+            floor.command("start")  # level 1 is 25/50 on the clock, 50/100 in the table's
+            assert wait_until(lambda: table.memory.last.pending_level == 1)  # own configuration
+            hand = _hand()
+            table.feed(hand[:1 + len(deal(HOLE))])  # hand 1 is dealt, nobody has acted
+            table.settle()
             floor.command("set_level", level=5)  # 200/400, big blind ante 400
-            assert wait_until(lambda: table.memory.last.pending_level == 5
-                              or table.memory.last.level == 5)
-            table.feed([{"type": "shuffle"}])
+            assert wait_until(lambda: table.memory.last.pending_level == 5)
+            state = table.memory.last
+            assert state.level == 1 and state.blinds.bb == 50 and state.stage == "betting"
+            table.feed(hand[1 + len(deal(HOLE)):] + [{"type": "shuffle"}])  # hand 1 ends
             table.settle()
             state = table.memory.last
-            assert state.level == 5 and (state.blinds.sb, state.blinds.bb) == (200, 400)
-            assert state.blinds.bb_ante == 400
+            assert state.hand == 2 and state.level == 5
+            assert (state.blinds.sb, state.blinds.bb, state.blinds.bb_ante) == (200, 400, 400)
+            table.feed([*deal({3: "KdKh", 1: "7c2d", 2: "AsAh"}), declare(2, "fold"),
+                        declare(3, "fold"), {"type": "shuffle"}])  # the third press seals it
+            table.settle()
+            levels = [(r.hand, r.level, r.blinds.bb) for r in table.memory.records]
+            assert levels == [(1, 1, 50), (2, 5, 400)]
     finally:
         floor.client.close()
 
