@@ -136,7 +136,7 @@ def test_h2_a_level_change_mid_hand_applies_from_the_next_shuffle_and_the_record
             assert wait_until(lambda: table.memory.last.pending_level == 5)
             state = table.memory.last
             assert state.level == 1 and state.blinds.bb == 50 and state.stage == "betting"
-            table.feed(hand[1 + len(deal(HOLE)):] + [{"type": "shuffle"}])  # hand 1 ends
+            table.feed([*hand[1 + len(deal(HOLE)):], {"type": "shuffle"}])  # hand 1 ends
             table.settle()
             state = table.memory.last
             assert state.hand == 2 and state.level == 5
