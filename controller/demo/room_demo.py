@@ -25,6 +25,7 @@ from controller.mqtt.messages import (
     ClockState,
     EventMessage,
     RecordMessage,
+    ServiceStatus,
     StatusMessage,
     decode,
 )
@@ -80,9 +81,12 @@ class ConsoleFloor:
                     self.clock_seen = key
                     self._say(f"[clock] {clock.status}: level {clock.level}, blinds "
                               f"{clock.sb:,}/{clock.bb:,}")
-            elif topic.endswith("/status"):
+            elif topic.endswith("/status") and table != "-":
                 status = decode(StatusMessage, message.payload)
                 self._say(f"[table {table}] {status.status}")
+            elif topic.endswith("/status"):  # a central service: the clock, the recorder
+                service = decode(ServiceStatus, message.payload)
+                self._say(f"[{service.service}] {service.status}")
             elif topic.endswith("/event"):
                 event = decode(EventMessage, message.payload).event
                 if event.kind in self.kinds:

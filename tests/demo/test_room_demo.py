@@ -17,6 +17,7 @@ def test_the_room_plays_hands_over_mqtt_and_the_display_sees_no_secret() -> None
     assert run_room(tables=2, hands=2, out=out, port=0) == 0
     text = out.getvalue()
     assert "[clock] running: level 1, blinds 50/100" in text  # the clock drives the room
+    assert "[clock] online" in text and "ignored" not in text
     for table in (1, 2):
         assert f"[table {table}] online" in text
         assert re.search(rf"\[table {table}\] hand 1: seat \d+ (bets|calls|raises)", text)
