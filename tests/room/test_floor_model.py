@@ -3,10 +3,16 @@ are told, and which tables need the floor first."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from controller.history.replay_events import replay_events
 from controller.mqtt.messages import EventMessage, StateMessage
 from controller.room.floor.model import Alert, Room
+from controller.room.floor.store import FloorStore, HandQuery
 from controller.session import SessionConfig, TableSession
-from controller.session.outputs import PublicEvent, TableState
+from controller.session.outputs import PublicEvent, TableState, hand_id
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _state(table: str, **update: object) -> StateMessage:
@@ -102,3 +108,23 @@ def test_the_recorder_going_away_is_an_alert_once() -> None:
     (update,) = room.take_recorder_status(False, now=3.0)[:1]
     assert update.alert is not None and "keep every hand" in update.alert.text
     assert room.take_recorder_status(False, now=4.0) == []
+
+
+def test_the_hands_screen_forgets_hands_older_than_its_window(tmp_path: Path) -> None:
+    """A room runs for months: the floor's store keeps its window of public hands (the recorder
+    keeps every hand); searching by player matches whole names, whatever their case."""
+    lines = (ROOT / "docs" / "examples" / "two-hands.jsonl").read_text().splitlines()
+    (first,) = [r.public() for r in replay_events(lines)]
+    assert first.started is not None
+    second = first.model_copy(update={"hand": 2, "started": first.started + 600})
+    store = FloorStore(tmp_path / "floor.db")
+    try:
+        for record in (first, second):
+            assert store.add_hand(hand_id("1", record.hand, record.started), record)
+        assert not store.add_hand(hand_id("1", first.hand, first.started), first)  # once
+        assert len(store.find(HandQuery(player="ANNA"))) == 2
+        assert store.find(HandQuery(player="ann")) == []  # a whole name, not a part
+        assert store.forget_hands(before=second.started) == 1
+        assert [h.hand for h in store.find(HandQuery())] == [second.hand]
+    finally:
+        store.close()

@@ -20,6 +20,8 @@ class FloorSection(BaseModel):
                            "accounts (`pokertable floor-user add`)")
     db: Path = Field(default=Path("floor.db"), description="Alerts, acknowledgements and the "
                      "public hand records (SQLite)")
+    keep_hands_days: int = Field(default=30, ge=0, le=3650, description="How long the hands "
+                                 "screen keeps a hand (0: for ever); the recorder keeps all")
     secret: Path = Field(default=Path("floor-secret"), description="The key that signs login "
                          "sessions; created (0600) on the first start")
     secure_cookies: bool = Field(default=False, description="Send the login cookie over HTTPS "

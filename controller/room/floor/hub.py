@@ -81,7 +81,7 @@ class Screen:
 
 class Hub:
     def __init__(self, address: BrokerAddress, login: Login, store: FloorStore, *,
-                 now: Callable[[], float] = time.time) -> None:
+                 now: Callable[[], float] = time.time, keep_hands_days: int = 30) -> None:
         self.address = address
         self.topics = Topics(address.venue)
         self.store = store
@@ -98,12 +98,22 @@ class Hub:
         self._client.on_disconnect = self._on_disconnect
         self._client.on_message = self._on_message
         self.received = 0  # MQTT messages taken (for the benchmark and the health page)
+        self.keep_hands_days = keep_hands_days
+        self._hands_added = 0
 
     # ---------------------------------------------------------------- lifecycle
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
+        self._forget_old_hands()
         connect(self._client, self.address)
+
+    def _forget_old_hands(self) -> None:
+        if self.keep_hands_days:
+            gone = self.store.forget_hands(self._now() - self.keep_hands_days * 86400)
+            if gone:
+                log.info("floor: %d hands older than %d days left the hands screen (the "
+                         "recorder keeps them)", gone, self.keep_hands_days)
 
     async def close(self) -> None:
         self._end_screens()
@@ -192,7 +202,10 @@ class Hub:
             elif leaf == "record":
                 record = decode(RecordMessage, payload)
                 self._check_table(record.table, table)
-                self.store.add_hand(record.id, record.record)
+                if self.store.add_hand(record.id, record.record):
+                    self._hands_added += 1
+                    if self._hands_added % 1000 == 0:
+                        self._forget_old_hands()
             elif leaf == "reply":
                 self._reply(decode(CommandReply, payload), correlation)
         elif topic == self.topics.clock("state"):

@@ -62,9 +62,9 @@ def session_secret(path: Path) -> str:
 class FloorServer:
     def __init__(self, address: BrokerAddress, login: Login, *, db: Path, accounts: Path,
                  secret: Path, listen: str = "127.0.0.1", port: int = 0,
-                 secure_cookies: bool = False) -> None:
+                 secure_cookies: bool = False, keep_hands_days: int = 30) -> None:
         self.store = FloorStore(db)
-        self.hub = Hub(address, login, self.store)
+        self.hub = Hub(address, login, self.store, keep_hands_days=keep_hands_days)
         app = create_app(self.hub, AccountsFile(accounts), session_secret(secret),
                          secure_cookies=secure_cookies)
         family = socket.AF_INET6 if ":" in listen else socket.AF_INET
@@ -87,7 +87,8 @@ class FloorServer:
         address = BrokerAddress.model_validate(config.mqtt.model_dump(exclude={"credentials"}))
         f = config.floor
         return cls(address, login, db=f.db, accounts=f.accounts, secret=f.secret,
-                   listen=f.listen, port=f.port, secure_cookies=f.secure_cookies)
+                   listen=f.listen, port=f.port, secure_cookies=f.secure_cookies,
+                   keep_hands_days=f.keep_hands_days)
 
     def start(self) -> FloorServer:
         """Serve in a thread; ready when this returns."""

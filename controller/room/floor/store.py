@@ -90,6 +90,13 @@ class FloorStore:
                  record.model_dump_json()))
         return done.rowcount == 1
 
+    def forget_hands(self, before: float) -> int:
+        """Drop the hands that started before ``before`` (the recorder keeps every hand; this
+        store only serves the hands screen, and a room runs for months)."""
+        with self._lock:
+            gone = self._db.execute("DELETE FROM hands WHERE started < ?", (before,)).rowcount
+        return int(gone)
+
     def hand(self, hand_id: str) -> HandRecord | None:
         with self._lock:
             row = self._db.execute("SELECT body FROM hands WHERE id = ?", (hand_id,)).fetchone()
