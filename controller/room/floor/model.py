@@ -91,7 +91,7 @@ class Room:
         self.stories: dict[str, list[PublicEvent]] = {}
         self.clock: ClockState | None = None
         self.clock_online: bool | None = None  # None: the clock never said
-        self.alerts: dict[str, Alert] = {}  # open ones and the acknowledged of this run
+        self.alerts: dict[str, Alert] = {}  # the open ones
         self.closed: set[str] = set()  # acknowledged before a restart: never raised again
         self.broker = False
         self.recorder: bool | None = None
@@ -195,7 +195,8 @@ class Room:
         if alert is None or alert.acknowledged_by is not None:
             return []
         done = alert.model_copy(update={"acknowledged_by": by, "acknowledged_at": now})
-        self.alerts[alert_id] = done
+        del self.alerts[alert_id]  # only its id stays in memory: a room runs for months
+        self.closed.add(alert_id)
         return [RoomUpdate(kind="alert", alert=done), *self._refresh(alert.table)]
 
     # ---------------------------------------------------------------- for the screens
@@ -211,8 +212,7 @@ class Room:
                       key=lambda v: (not v.attention, -len(v.attention), _number(v.table)))
 
     def open_alerts(self) -> list[Alert]:
-        return sorted((a for a in self.alerts.values() if a.acknowledged_by is None),
-                      key=lambda a: a.at)
+        return sorted(self.alerts.values(), key=lambda a: a.at)
 
     # ---------------------------------------------------------------- inside
 
@@ -247,8 +247,7 @@ class Room:
             if state.clock is not None:
                 reasons.append(f"time called on seat {state.clock.seat}")
             reasons += [f"{d} {s}" for d, s in state.devices.items() if s != "ok"]
-        open_alerts = sum(1 for a in self.alerts.values()
-                          if a.table == view.table and a.acknowledged_by is None)
+        open_alerts = sum(1 for a in self.alerts.values() if a.table == view.table)
         if open_alerts:
             reasons.append(f"{open_alerts} open alert{'s' if open_alerts > 1 else ''}")
         return reasons
