@@ -86,9 +86,16 @@ def test_a_floor_login_pauses_the_clock_and_the_tv_screen_stops(
         time.sleep(1.5)
         assert tv.inner_text("#tv-left") == frozen  # stopped: counted from the paused time
         assert clock.clock.position.status == "paused"
+        staff.fill("#clock-level", "3")  # the director jumps a level (PVB 14(2): next hands)
+        staff.click("#clock-set-level")
+        expect(staff.locator("#clock-reply")).to_contain_text("done: level 3")
+        expect(tv.locator("#tv-level")).to_have_text("Level 3")
+        staff.fill("#clock-level", "99")
+        staff.click("#clock-set-level")
+        expect(staff.locator("#clock-reply")).to_contain_text("refused:")
         # The decision is journaled by the clock with who took it.
         said = [row for row in clock.store._db.execute("SELECT name, by FROM commands")]
-        assert ("pause", "floor:anna") in said
+        assert ("pause", "floor:anna") in said and ("set_level", "floor:anna") in said
 
 
 def test_an_alert_stays_until_a_floor_login_acknowledges_it(

@@ -37,6 +37,8 @@
   $("clock-remove").addEventListener("click", () => decide("clock", "remove_time", { seconds: 60 }, reply()));
   $("clock-h4h-on").addEventListener("click", () => decide("clock", "hand_for_hand", { on: true }, reply()));
   $("clock-h4h-off").addEventListener("click", () => decide("clock", "hand_for_hand", { on: false }, reply()));
+  $("clock-set-level").addEventListener("click", () =>
+    decide("clock", "set_level", { level: Number($("clock-level").value) }, reply()));
 
   start(["clock", "broker"], null, render);
 })();
