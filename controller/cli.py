@@ -67,7 +67,6 @@ def _broker_init(args: argparse.Namespace) -> int:
 
 
 def _recorder(args: argparse.Namespace) -> int:
-    import logging
 
     from pydantic import ValidationError
 
@@ -75,8 +74,7 @@ def _recorder(args: argparse.Namespace) -> int:
     from controller.mqtt.client import BrokerAddress, load_login
     from controller.room.recorder import Recorder, RecordStore
 
-    logging.basicConfig(level=logging.INFO,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    _log_to_stderr()
     try:
         address = BrokerAddress(host=args.host, port=args.port, venue=args.venue,
                                 tls=args.ca is not None, ca=args.ca)
@@ -98,7 +96,6 @@ def _recorder(args: argparse.Namespace) -> int:
 def _clock(args: argparse.Namespace) -> int:
     """``--structure FILE --check``: the whole schedule as JSON lines, or the mistake;
     ``--config clock.toml``: the clock service, until SIGTERM or Ctrl-C."""
-    import logging
 
     from controller.errors import ConfigError
     from controller.room.structure import load_structure, schedule
@@ -115,8 +112,7 @@ def _clock(args: argparse.Namespace) -> int:
     from controller.room.clock_config import load_clock_config
     from controller.room.clock_service import ClockService, ClockStore
 
-    logging.basicConfig(level=logging.INFO,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    _log_to_stderr()
     config = load_clock_config(args.config)
     structure = load_structure(config.clock.structure)
     login = load_login(config.mqtt.credentials, "clock")
@@ -139,8 +135,7 @@ def _floor(args: argparse.Namespace) -> int:
     from controller.room.floor.config import load_floor_config
     from controller.room.floor.server import FloorServer
 
-    logging.basicConfig(level=logging.INFO,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    _log_to_stderr()
     config = load_floor_config(args.config)
     try:
         server = FloorServer.from_config(config)
@@ -265,14 +260,12 @@ def _replay_events(args: argparse.Namespace) -> int:
 
 
 def _table(args: argparse.Namespace) -> int:
-    import logging
 
     from controller.errors import ConfigError
     from controller.table.config import load_table_config
     from controller.table.runner import run_table
 
-    logging.basicConfig(level=logging.INFO,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    _log_to_stderr()
     config = load_table_config(args.config)
     try:
         return run_table(config, simulate=args.simulate, stdin_events=args.stdin_events,
@@ -280,6 +273,14 @@ def _table(args: argparse.Namespace) -> int:
                          seed=args.seed)
     except ConfigError as exc:  # what the configuration asks for is not here
         raise ConfigError(f"{args.config}: {exc}") from None
+
+
+def _log_to_stderr() -> None:
+    """A service's log: to stderr (the journal under systemd), one line per record."""
+    import logging
+
+    logging.basicConfig(level=logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 
 def _stop_on_signals() -> threading.Event:

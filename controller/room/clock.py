@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from controller.errors import RuleViolation
 from controller.room.structure import Slot, Structure, schedule
+from controller.session.words import blinds_text
 
 Status = Literal["not_started", "running", "paused", "on_break", "finished"]
 CLOCK_COMMANDS = frozenset({"start", "pause", "resume", "add_time", "remove_time", "set_level",
@@ -120,7 +121,7 @@ class Clock:
         self.position = ClockPosition(status="running", slot=0,
                                       ends_at=now + (first.end - first.start),
                                       hand_for_hand=self.position.hand_for_hand)
-        return f"the clock runs: level 1, {_blinds(first)}"
+        return f"the clock runs: level 1, {blinds_text(first)}"
 
     def _cmd_pause(self, args: dict[str, Any], now: float) -> str:
         p = self.position
@@ -174,7 +175,7 @@ class Clock:
         else:
             self.position = p.model_copy(update={"status": "running", "slot": index,
                                                  "ends_at": now + length, "remaining": None})
-        return f"level {level} ({_blinds(slot)}) from the next hand; {_minutes(length)} on it"
+        return f"level {level} ({blinds_text(slot)}) from the next hand; {_minutes(length)} on it"
 
     def _cmd_hand_for_hand(self, args: dict[str, Any], now: float) -> str:
         on = args.get("on")
@@ -221,15 +222,6 @@ def _seconds(args: dict[str, Any]) -> float:
         raise ClockRefused("args.seconds is a number of seconds, more than 0, at most a day",
                            "PVB 14")
     return float(seconds)
-
-
-def _blinds(slot: Slot) -> str:
-    text = f"blinds {slot.sb:,}/{slot.bb:,}"
-    if slot.ante:
-        text += f", ante {slot.ante:,}"
-    if slot.bb_ante:
-        text += f", big blind ante {slot.bb_ante:,}"
-    return text
 
 
 def _minutes(seconds: float | None) -> str:

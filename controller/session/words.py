@@ -3,12 +3,26 @@
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from controller.engine.cards import card_text
-from controller.engine.table import Level
 
 
-def blinds_text(level: Level) -> str:
-    text = f"blinds {level.sb:,}/{level.bb:,}"
+class HasBlinds(Protocol):
+    """A table's level, or a level of the clock's schedule (whose fields are optional)."""
+
+    @property
+    def sb(self) -> int | None: ...
+    @property
+    def bb(self) -> int | None: ...
+    @property
+    def ante(self) -> int | None: ...
+    @property
+    def bb_ante(self) -> int | None: ...
+
+
+def blinds_text(level: HasBlinds) -> str:
+    text = f"blinds {level.sb or 0:,}/{level.bb or 0:,}"
     if level.ante:
         text += f", ante {level.ante:,}"
     if level.bb_ante:

@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sse_starlette.sse import EventSourceResponse
@@ -53,6 +53,7 @@ SECURITY_HEADERS = [
     (b"x-frame-options", b"DENY"),
 ]
 BODY_LIMIT = 16_384  # bytes: a command or a login is a few hundred
+B = TypeVar("B", bound=BaseModel)
 LOGIN_FAILURES = 5  # wrong passwords for one name within LOGIN_WINDOW before it must wait
 LOGIN_WINDOW = 60.0
 
@@ -167,12 +168,10 @@ def create_app(hub: Hub, accounts: Callable[[], Accounts], secret: str, *,
         refused = _foreign(request)
         if refused is not None:
             return refused
-        try:
-            body = LoginBody.model_validate(await _json_body(request))
-        except TooLarge:
-            return _error(413, "the request is too large")
-        except (ValueError, ValidationError):
-            return _error(400, "send {\"user\": ..., \"password\": ...} as JSON")
+        body = await _read_body(request, LoginBody,
+                                "send {\"user\": ..., \"password\": ...} as JSON")
+        if isinstance(body, Response):
+            return body
         now = time.monotonic()
         if len(failures) > 10_000:  # a flood of made-up names must not grow this without end
             for name in [n for n, times in failures.items() if now - times[-1] > LOGIN_WINDOW]:
@@ -204,12 +203,9 @@ def create_app(hub: Hub, accounts: Callable[[], Accounts], secret: str, *,
         refused = _guard(request, accounts())
         if refused is not None:
             return refused
-        try:
-            body = CommandBody.model_validate(await _json_body(request))
-        except TooLarge:
-            return _error(413, "the request is too large")
-        except (ValueError, ValidationError) as exc:
-            return _error(400, f"not a command: {type(exc).__name__}")
+        body = await _read_body(request, CommandBody, "not a command")
+        if isinstance(body, Response):
+            return body
         allowed = CLOCK_COMMANDS if body.target == "clock" else FLOOR_COMMANDS
         if body.name not in allowed:
             where = "the clock" if body.target == "clock" else "a table"
@@ -285,22 +281,21 @@ def create_app(hub: Hub, accounts: Callable[[], Accounts], secret: str, *,
     return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
 
 
-class TooLarge(ValueError):
-    """A request body beyond what any of our forms can send."""
-
-
-async def _json_body(request: Request) -> Any:
-    """The body as JSON, read no further than BODY_LIMIT bytes (a hostile client's gigabyte
-    is refused, not buffered)."""
+async def _read_body(request: Request, model: type[B], refusal: str) -> B | Response:
+    """The body as ``model``, read no further than BODY_LIMIT bytes (a hostile client's
+    gigabyte is refused, not buffered); or the refusal to send back."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > BODY_LIMIT:
-        raise TooLarge
+        return _error(413, "the request is too large")
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
         if len(body) > BODY_LIMIT:
-            raise TooLarge
-    return json.loads(body)
+            return _error(413, "the request is too large")
+    try:
+        return model.model_validate(json.loads(body))
+    except (ValueError, ValidationError) as exc:
+        return _error(400, f"{refusal} ({type(exc).__name__})")
 
 
 def _error(status: int, reason: str) -> Response:
