@@ -31,7 +31,12 @@ from controller.session.outputs import Leds, PublicEvent, Sink, TableState
 from controller.table.config import ReaderSection, TableConfig
 from controller.table.journal import Journal
 from controller.table.service import TableService
-from controller.table.sim_dealer import DEMO_CHIP_ZONES, DEMO_ZONES, SimulatedDealer
+from controller.table.sim_dealer import (
+    DEMO_CHIP_ZONES,
+    DEMO_ZONES,
+    SimulatedDealer,
+    on_hardware,
+)
 from controller.table.sinks import FileSink, MemorySink
 from drivers.buttons import ButtonPanel, PanelConfig, require_gpio
 from drivers.registry import REGISTRATION_ORDER, ChipSet, Deck, load_chips, load_deck, save
@@ -138,8 +143,8 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
             threading.Thread(target=_read_stdin, args=(service, stop), daemon=True).start()
         if simulate:
             assert factory is not None and panel_config is not None
-            dealer = SimulatedDealer(config, service, watch, simulators, decks, chip_sets,
-                                     factory, panel_config, random.Random(seed))
+            dealer = on_hardware(config, service, watch, simulators, decks, chip_sets,
+                                 factory, panel_config, random.Random(seed), stop)
             threading.Thread(target=dealer.play, args=(hands, stop), daemon=True).start()
         while not stop.wait(0.2):
             pass

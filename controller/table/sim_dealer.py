@@ -1,17 +1,32 @@
-"""The simulated dealer: plays hands on simulated hardware (cards as tags on antennas, bets as
-chip tags in the betting zones, keys and the shuffle button on mock pins), watching the table's
-public state as a dealer watches the screen."""
+"""The simulated dealer: plays hands the way a good dealer does, through its hands (`DealerHands`):
+cards onto the antennas, bets as chip tags pushed into the betting zones, the keys and the
+shuffle button, while it watches the table's public state as a dealer watches the screen.
+
+Two pairs of hands: `HardwareHands` (simulated readers on ptys and mock pins, in real time: the
+real drivers read them; `pokertable table --simulate`) and the soak's direct hands (the events
+the drivers would give, in virtual time: `controller.table.soak`). The dealer is the same.
+
+What lies on the felt (cards and chips on the antennas) is the dealer's memory: a table that
+restarts in the middle of a hand finds the same tags there, and the dealer picks the hand up
+from them (`Felt`).
+"""
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 import threading
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal, Protocol
 
 from gpiozero.pins.mock import MockFactory
 
-from controller.events import DeclareEvent
+from controller.engine.profiles import load_profile
+from controller.events import DeclareEvent, SeatEvent, TableEvent
 from controller.session.outputs import TableState
 from controller.table.config import TableConfig
 from controller.table.service import TableService
@@ -24,287 +39,552 @@ log = logging.getLogger(__name__)
 
 DEMO_ZONES = {k: f"seat:{k}" for k in range(1, 11)} | {11: "board", 12: "muck", 0: "burn"}
 DEMO_CHIP_ZONES = {k: f"seat:{k}" for k in range(1, 11)} | {11: "pot"}
+PLAYERS = ["ana", "ben", "cem", "dora", "emil", "fay", "gus", "hana", "ivo", "jule"]
+
+Key = Literal["shuffle", "confirm", "undo", "floor"]
+Chip = tuple[str, int]  # (uid, value)
+
+
+class Stopped(Exception):
+    """The dealer was asked to stop (a clean stop, not a fault)."""
+
+
+class DealerStuck(Exception):
+    """The table did not do what the dealer waited for: the dealer calls the floor."""
+
+
+class DealerHands(Protocol):
+    """What the dealer does at the table and what it sees of it."""
+
+    def card_on(self, zone: str, card: str) -> None: ...
+
+    def card_off(self, zone: str, card: str) -> None: ...
+
+    def chips_in(self, zone: str, chips: list[Chip]) -> None:
+        """One motion: the chips land together, then the zone stays still (RULES R9)."""
+        ...
+
+    def chips_out(self, zone: str, chips: list[Chip]) -> None: ...
+
+    def swap(self, zone: str, out: list[Chip], chips: list[Chip]) -> None:
+        """One motion: ``out`` taken from the zone and ``chips`` put in (change made)."""
+        ...
+
+    def press(self, key: Key) -> None: ...
+
+    def submit(self, event: TableEvent) -> None:
+        """Typed at the table (seating players, a bet declared where no chips are read)."""
+        ...
+
+    def pause(self, seconds: float) -> None: ...
+
+    def wait(self, test: Callable[[TableState], bool], timeout: float = 10.0) -> TableState: ...
+
+    def last(self) -> TableState | None: ...
+
+    @property
+    def felt(self) -> Felt:
+        """What lies on the antennas now (the hands keep it as they move things)."""
+        ...
+
+
+@dataclass
+class Felt:
+    """What lies on the antennas, by zone: card texts, and chips as (uid, value). Saved to a
+    file by the hardware hands, so that it survives a restart of the table as a real felt does."""
+
+    cards: dict[str, list[str]] = field(default_factory=dict)
+    chips: dict[str, list[Chip]] = field(default_factory=dict)
+    # What the dealer remembers of the round besides: antes beside the bets, an oversized
+    # chip's change still due, the street whose bets lie in the zones.
+    antes: dict[str, int] = field(default_factory=dict)
+    change_due: dict[str, int] = field(default_factory=dict)
+    street: str | None = None
+
+    def dump(self) -> str:
+        return json.dumps({"cards": self.cards, "chips": self.chips, "antes": self.antes,
+                           "change_due": self.change_due, "street": self.street})
+
+    @classmethod
+    def load(cls, path: Path) -> Felt:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            return cls(cards={z: list(c) for z, c in data["cards"].items()},
+                       chips={z: [(u, int(v)) for u, v in c] for z, c in data["chips"].items()},
+                       antes=dict(data["antes"]), change_due=dict(data["change_due"]),
+                       street=data["street"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return cls()
+
+
+class HardwareHands:
+    """Simulated readers on ptys and the panel's mock pins: the real drivers read what these
+    hands do, in real time."""
+
+    def __init__(self, cards: SimulatedPt1Reader, card_zones: dict[int, str], deck: Deck,
+                 chips: SimulatedPt1Reader | None, chip_zones: dict[int, str],
+                 factory: MockFactory, panel: PanelConfig, watch: MemorySink,
+                 submit: Callable[[TableEvent], None], stop: threading.Event,
+                 felt_file: Path | None = None) -> None:
+        self.cards, self.chips = cards, chips
+        self.card_antenna = {zone: antenna for antenna, zone in card_zones.items()}
+        self.chip_antenna = {zone: antenna for antenna, zone in chip_zones.items()}
+        self.uid_of = {card: uid for uid, card in deck.cards.items()}
+        self.factory, self.panel, self.watch = factory, panel, watch
+        self._submit, self.stop = submit, stop
+        self.felt_file = felt_file
+        self._felt = Felt.load(felt_file) if felt_file is not None else Felt()
+        for zone, texts in self.felt.cards.items():  # the felt as the restart found it
+            for card in texts:
+                self.cards.place(self.card_antenna[zone], self.uid_of[card])
+        for zone, held in self.felt.chips.items():
+            for uid, _ in held:
+                if self.chips is not None:
+                    self.chips.place(self.chip_antenna[zone], uid)
+
+    @property
+    def felt(self) -> Felt:
+        return self._felt
+
+    def saved(self) -> None:
+        """The felt to its file (after every move: the table may be killed at any time)."""
+        if self.felt_file is not None:
+            tmp = self.felt_file.with_suffix(".tmp")
+            tmp.write_text(self.felt.dump(), encoding="utf-8")
+            tmp.replace(self.felt_file)
+
+    def card_on(self, zone: str, card: str) -> None:
+        self.felt.cards.setdefault(zone, []).append(card)
+        self.saved()
+        self.cards.place(self.card_antenna[zone], self.uid_of[card])
+        time.sleep(0.02)
+
+    def card_off(self, zone: str, card: str) -> None:
+        self.felt.cards[zone].remove(card)
+        self.saved()
+        self.cards.remove(self.card_antenna[zone], self.uid_of[card])
+
+    def chips_in(self, zone: str, chips: list[Chip]) -> None:
+        assert self.chips is not None
+        self.felt.chips.setdefault(zone, []).extend(chips)
+        self.saved()
+        for uid, _ in chips:
+            self.chips.place(self.chip_antenna[zone], uid)
+
+    def chips_out(self, zone: str, chips: list[Chip]) -> None:
+        assert self.chips is not None
+        for chip in chips:
+            self.felt.chips[zone].remove(chip)
+        self.saved()
+        for uid, _ in chips:
+            self.chips.remove(self.chip_antenna[zone], uid)
+
+    def swap(self, zone: str, out: list[Chip], chips: list[Chip]) -> None:
+        self.chips_out(zone, out)  # well within the readers' settle time: one motion
+        time.sleep(0.05)
+        self.chips_in(zone, chips)
+
+    def press(self, key: Key) -> None:
+        time.sleep(0.12)  # a human hand: the panel ignores presses closer than its bounce time
+        press(self.factory.pin(getattr(self.panel, key)))
+
+    def submit(self, event: TableEvent) -> None:
+        self._submit(event)
+
+    def pause(self, seconds: float) -> None:
+        if self.stop.wait(seconds):
+            raise Stopped
+
+    def wait(self, test: Callable[[TableState], bool], timeout: float = 10.0) -> TableState:
+        end = time.monotonic() + timeout
+        while True:  # in slices, so that a stop is heard at once
+            if self.stop.is_set():
+                raise Stopped
+            try:
+                return self.watch.wait_state(test, min(0.25, max(0.0, end - time.monotonic())))
+            except TimeoutError as exc:
+                if time.monotonic() >= end:
+                    raise DealerStuck(str(exc)) from None
+
+    def last(self) -> TableState | None:
+        return self.watch.last if self.watch.states else None
 
 
 class SimulatedDealer:
-    """Plays hands on the simulated hardware, watching the table's public state like a dealer
-    watches the screen. Hole cards only ever travel as tags on antennas; bets only as chip tags
-    in the betting zones (no bet is typed in)."""
+    """Plays hands through its hands. Hole cards only ever travel as tags on antennas; bets, where
+    the table reads chips, only as chip tags in the betting zones.
 
-    def __init__(self, config: TableConfig, service: TableService, watch: MemorySink,
-                 simulators: dict[str, SimulatedPt1Reader], decks: dict[str, Deck],
-                 chip_sets: dict[str, ChipSet], factory: MockFactory, panel: PanelConfig,
-                 rng: random.Random) -> None:
-        self.service = service
-        self.watch = watch
-        name = next(iter(decks))
-        self.reader = simulators[name]
-        self.deck = decks[name]
-        self.uid_of = {card: uid for uid, card in self.deck.cards.items()}
-        zones = next((r.zones for r in config.readers if r.name == name), DEMO_ZONES)
-        self.antenna = {zone: antenna for antenna, zone in zones.items()}
-        self.factory = factory
-        self.panel = panel
+    ``chip_case``: every chip tag of the table (uid -> value), or None where no chips are read
+    (the dealer then types the bets in). ``hole_cards``: 2 for hold'em, 4 for Omaha."""
+
+    def __init__(self, hands: DealerHands, chip_case: dict[str, int] | None, seats: int,
+                 rng: random.Random, hole_cards: int = 2, stack: int = 10000) -> None:
+        self.hands = hands
+        self.felt = hands.felt  # the dealer's memory is what lies on the table
         self.rng = rng
+        self.seats = seats
+        self.hole_cards = hole_cards
+        self.stack = stack
+        self.reads_chips = chip_case is not None
         self.failure: str | None = None
-        self.seats = config.table.seats
-        self.placed: list[tuple[int, str]] = []
-        # The chip case, if the table reads chips: free chips by value, chips in each zone.
-        self.chip_reader: SimulatedPt1Reader | None = None
-        self.chip_antenna: dict[str, int] = {}
+        self.played = 0
+        on_felt = {uid for chips in self.felt.chips.values() for uid, _ in chips}
         self.free: dict[int, list[str]] = {}
-        self.in_zone: dict[str, list[tuple[str, int]]] = {}
-        self.zone_street: str | None = None
-        self.change_due: dict[str, int] = {}  # an oversized chip's change, per zone
-        self.antes: dict[str, int] = {}  # antes in a zone beside the bet, until swept
-        if chip_sets:
-            chip_name = next(iter(chip_sets))
-            self.chip_reader = simulators[chip_name]
-            chip_zones = next((r.zones for r in config.readers if r.name == chip_name),
-                              DEMO_CHIP_ZONES)
-            self.chip_antenna = {zone: antenna for antenna, zone in chip_zones.items()}
-            for uid, value in sorted(chip_sets[chip_name].chips.items()):
+        for uid, value in sorted((chip_case or {}).items()):
+            if uid not in on_felt:
                 self.free.setdefault(value, []).append(uid)
+        self.stub: list[str] = []
+        self.dealt_hand: int | None = None
 
-    def _wait(self, test: object, timeout: float = 10.0) -> TableState:
-        return self.watch.wait_state(test, timeout)  # type: ignore[arg-type]
+    # ------------------------------------------------------------ what lies where
+
+    def _cards(self, zone: str) -> list[str]:
+        return self.felt.cards.get(zone, [])
+
+    def _in_zone(self, zone: str) -> list[Chip]:
+        return self.felt.chips.get(zone, [])
 
     def _place(self, zone: str, card: str) -> None:
-        antenna = self.antenna[zone]
-        uid = self.uid_of[card]
-        self.reader.place(antenna, uid)
-        self.placed.append((antenna, uid))
-        time.sleep(0.02)
+        self.hands.card_on(zone, card)
 
     def _move(self, card: str, from_zone: str, to_zone: str) -> None:
-        uid = self.uid_of[card]
-        self.reader.remove(self.antenna[from_zone], uid)
-        self.placed.remove((self.antenna[from_zone], uid))
-        self._place(to_zone, card)
-
-    def _press(self, pin: int) -> None:
-        time.sleep(0.12)  # a human hand: the panel ignores presses closer than its bounce time
-        press(self.factory.pin(pin))
+        self.hands.card_off(from_zone, card)
+        self.hands.card_on(to_zone, card)
 
     # ------------------------------------------------------------ chips
 
-    def _pick(self, amount: int) -> list[tuple[str, int]]:
-        """Chips from the case making ``amount`` exactly, largest first."""
-        picked: list[tuple[str, int]] = []
+    def _pick(self, amount: int, below: int | None = None) -> list[Chip]:
+        """Chips from the case making ``amount`` exactly, largest first (``below``: only chips
+        of a smaller value)."""
+        picked: list[Chip] = []
+        left = amount
         for value in sorted(self.free, reverse=True):
-            while amount >= value and self.free[value]:
+            if below is not None and value >= below:
+                continue
+            while left >= value and self.free[value]:
                 picked.append((self.free[value].pop(), value))
-                amount -= value
-        if amount:
-            raise TimeoutError(f"the simulated chip case cannot make {amount}")
+                left -= value
+        if left:
+            self._to_case(picked)
+            raise DealerStuck(f"the simulated chip case cannot make {amount:,}")
         return picked
 
-    def _oversized(self, amount: int, limit: int) -> list[tuple[str, int]] | None:
+    def _oversized(self, amount: int, limit: int) -> list[Chip] | None:
         """One chip larger than ``amount`` (and not over ``limit``), as a player might push."""
         for value in sorted(self.free):
             if amount < value <= limit and self.free[value]:
                 return [(self.free[value].pop(), value)]
         return None
 
-    def _push(self, zone: str, chips: list[tuple[str, int]]) -> None:
-        """One motion: the chips land together, then the zone stays still (RULES R9)."""
-        assert self.chip_reader is not None
-        for uid, value in chips:
-            self.chip_reader.place(self.chip_antenna[zone], uid)
-            self.in_zone.setdefault(zone, []).append((uid, value))
+    def _push(self, zone: str, chips: list[Chip]) -> None:
+        self.hands.chips_in(zone, chips)
 
-    def _take(self, zone: str) -> list[tuple[str, int]]:
-        assert self.chip_reader is not None
-        chips = self.in_zone.pop(zone, [])
-        for uid, _ in chips:
-            self.chip_reader.remove(self.chip_antenna[zone], uid)
+    def _take(self, zone: str) -> list[Chip]:
+        chips = list(self._in_zone(zone))
+        if chips:
+            self.hands.chips_out(zone, chips)
         return chips
 
-    def _to_case(self, chips: list[tuple[str, int]]) -> None:
+    def _to_case(self, chips: list[Chip]) -> None:
         for uid, value in chips:
-            self.free[value].append(uid)
+            self.free.setdefault(value, []).append(uid)
 
     def _post_blinds(self, state: TableState) -> None:
         """Blinds and antes in the betting zones, as the players put them (RULES H4): each
         seat its blind and its ante, the big blind the big-blind ante too."""
         for seat_no, view in state.seats.items():
             ante = state.blinds.ante + (state.blinds.bb_ante if seat_no == state.bb else 0)
-            if view.in_hand and (view.bet or ante):
+            if view.in_hand and (view.bet or ante) and not self._in_zone(f"seat:{seat_no}"):
                 self._push(f"seat:{seat_no}", self._pick(view.bet + ante))
-                self.antes[f"seat:{seat_no}"] = ante
-        self.zone_street = state.street
+                self.felt.antes[f"seat:{seat_no}"] = ante
+        self.felt.street = state.street
+
+    def _bets_out(self) -> bool:
+        return any(chips for zone, chips in self.felt.chips.items() if zone.startswith("seat:"))
 
     def _sweep(self, state: TableState) -> None:
-        """The betting round is over: the dealer pulls the bets into the pot zone."""
-        swept: list[tuple[str, int]] = []
-        self.antes.clear()  # swept with the bets
-        for zone in [z for z in self.in_zone if z.startswith("seat:")]:
+        """The betting round is over: the dealer pulls the bets into the pot zone, less an
+        oversized chip's change and the part of the largest bet nobody called, which go back to
+        their players (RULES P1: an uncalled bet is returned)."""
+        zones = [z for z, chips in self.felt.chips.items() if z.startswith("seat:") and chips]
+        held = {z: sum(v for _, v in self._in_zone(z)) - self.felt.change_due.get(z, 0)
+                for z in zones}
+        bets = sorted(((held[z] - self.felt.antes.get(z, 0), z) for z in zones), reverse=True)
+        back = dict.fromkeys(zones, 0)
+        if bets:
+            top, top_zone = bets[0]
+            second = bets[1][0] if len(bets) > 1 else 0
+            back[top_zone] = max(0, top - second)
+        swept: list[Chip] = []
+        self.felt.antes.clear()  # swept with the bets
+        for zone in zones:
             chips = self._take(zone)
-            change = self.change_due.pop(zone, 0)
-            if change:  # change first: only the bet goes into the pot
+            self.felt.change_due.pop(zone, None)
+            into_pot = held[zone] - back[zone]
+            if into_pot != sum(v for _, v in chips):  # change first: only the bet goes in
                 self._to_case(chips)
-                chips = self._pick(sum(v for _, v in chips) - change)
+                chips = self._pick(into_pot) if into_pot else []
             swept += chips
         if swept:
-            time.sleep(0.05)
+            self.hands.pause(0.05)
             self._push("pot", swept)
-            pot = sum(v for _, v in self.in_zone.get("pot", []))
+            pot = sum(v for _, v in self._in_zone("pot"))
             # Out of step is a false alert: the table must have read the sweep (every betting
             # zone empty, the pot zone whole) before the dealer deals on.
-            self._wait(lambda s: s.hand != state.hand or s.stage in ("over", "waiting") or (
+            self.hands.wait(lambda s: s.hand != state.hand or s.stage in ("over", "waiting") or (
                 s.pot_zone == pot and all(not v.zone for v in s.seats.values())))
-        self.zone_street = state.street
+        self.felt.street = state.street
 
     def _make_change(self, state: TableState) -> None:
         """A zone holding more than the seat's bet (an oversized chip called): the dealer
         swaps it for the bet and gives the rest back."""
         for seat_no, view in state.seats.items():
             zone = f"seat:{seat_no}"
-            held = sum(v for _, v in self.in_zone.get(zone, []))
-            due = view.bet + self.antes.get(zone, 0)
+            held = sum(v for _, v in self._in_zone(zone))
+            due = view.bet + self.felt.antes.get(zone, 0)
             if held > due and seat_no != state.actor and view.in_hand:
-                self.change_due.pop(zone, None)
-                self._to_case(self._take(zone))
-                time.sleep(0.05)
-                self._push(zone, self._pick(due))
-                self._wait(lambda s, n=seat_no, due=due: s.hand != state.hand or
-                           n not in s.seats or not s.seats[n].in_hand or s.seats[n].zone == due)
+                self.felt.change_due.pop(zone, None)
+                held_chips = list(self._in_zone(zone))
+                self._to_case(held_chips)
+                self.hands.swap(zone, held_chips, self._pick(due))
+                self.hands.wait(_zone_reads(state.hand, seat_no, due))
 
     # ------------------------------------------------------------ hands
 
     def play(self, hands: int, stop: threading.Event) -> None:
-        """Play ``hands`` hands (0: until stopped). Whatever stops it early is kept in
-        ``failure``: the table then exits non-zero with that reason."""
-        played = 0
+        """Play ``hands`` hands (0: until stopped). A table the dealer cannot go on with is
+        reported to the floor (the floor key) and kept in ``failure``; with ``hands`` 0 the
+        dealer then waits for the floor to end the hand and deals on."""
         try:
             self._seat_players()
-            while not stop.is_set() and (hands == 0 or played < hands):
-                with_chips = [s for s, v in self.watch.last.seats.items() if v.stack > 0]
-                if len(with_chips) < 2:
-                    raise TimeoutError(f"only seat {with_chips[0] if with_chips else '-'} has "
-                                       "chips left: no further hand can be dealt")
-                self._play_hand()
-                played += 1
-        except TimeoutError as exc:
-            self.failure = f"the simulated dealer stopped after {played} of {hands} hands: {exc}"
-            log.error("%s", self.failure)
+            while not stop.is_set() and (hands == 0 or self.played < hands):
+                try:
+                    self.play_hand()
+                except DealerStuck as exc:
+                    self._stuck(str(exc))
+                    if hands:
+                        return
+                    self._wait_for_floor()
+        except Stopped:
+            pass
+        except DealerStuck as exc:
+            self._stuck(str(exc))
         finally:
             if hands:
                 stop.set()
+            log.info("the simulated dealer stopped after %d hand%s%s", self.played,
+                     "" if self.played == 1 else "s", f" of {hands}" if hands else "")
+
+    def _stuck(self, reason: str) -> None:
+        state = self.hands.last()
+        where = (f"hand {state.hand}, {state.stage}" + (f" on the {state.street}"
+                 if state.street else "")) if state is not None else "no state yet"
+        self.failure = f"the simulated dealer cannot go on ({where}): {reason}"
+        log.error("%s; it calls the floor", self.failure)
+        self.hands.press("floor")
+
+    def _wait_for_floor(self) -> None:
+        """The floor ends the hand (void, kill) or sets it right; then the dealer deals on."""
+        state = self.hands.last()
+        number = state.hand if state is not None else 0
+        self.hands.wait(lambda s: s.hand != number or s.stage in ("over", "waiting"),
+                        timeout=24 * 3600)
+        self._clear_felt()
 
     def _seat_players(self) -> None:
-        state = self.watch.last if self.watch.states else None
+        state = self.hands.last()
         if state is not None and len(state.seats) >= 2:
             return
-        names = ["ana", "ben", "cem", "dora", "emil", "fay"][:self.seats]  # a small table too
+        names = PLAYERS[:self.seats]
         for k, name in enumerate(names, start=1):
-            self.service.submit_line(
-                f'{{"type": "seat", "seat": {k}, "player": "{name}", "stack": 10000}}'
-            )
-        self._wait(lambda s: len(s.seats) == len(names))
+            self.hands.submit(SeatEvent(seat=k, player=name, stack=self.stack))
+        self.hands.wait(lambda s: len(s.seats) == len(names))
 
-    def _play_hand(self) -> None:
-        number = self.watch.last.hand
-        time.sleep(0.35)  # the shuffle guard
-        self._press(self.panel.shuffle)
-        state = self._wait(lambda s: s.hand > number and s.stage != "waiting")
-        if self.chip_reader is not None:
-            self._post_blinds(state)
-        cards = list(REGISTRATION_ORDER)
-        self.rng.shuffle(cards)
+    def play_hand(self) -> None:
+        """One hand from the shuffle (or from where a restarted table is) to its end."""
+        state = self.hands.last()
+        assert state is not None
+        if state.stage in ("over", "waiting"):
+            with_chips = [s for s, v in state.seats.items() if v.stack > 0]
+            if len(with_chips) < 2:
+                raise DealerStuck(f"only seat {with_chips[0] if with_chips else '-'} has "
+                                  "chips left: no further hand can be dealt")
+            self.hands.pause(0.35)  # the shuffle guard
+            self.hands.press("shuffle")
+            number = state.hand
+            state = self.hands.wait(lambda s: s.hand > number and s.stage != "waiting")
+            if self.reads_chips:
+                self._post_blinds(state)
+        self._play_from(state.hand)
+        self.played += 1
+
+    def _new_stub(self) -> None:
+        used = {card for cards in self.felt.cards.values() for card in cards}
+        self.stub = [card for card in REGISTRATION_ORDER if card not in used]
+        self.rng.shuffle(self.stub)
+
+    def _deal_hole_cards(self, state: TableState) -> None:
+        """One card at a time round the table from the left of the button, until each seat in
+        the hand holds its cards (a restart in the middle of the deal goes on from the felt)."""
         dealt = [s for s, v in sorted(state.seats.items()) if v.in_hand]
         order = _deal_order(dealt, state.button or dealt[0])
-        holding: dict[int, list[str]] = {s: [] for s in dealt}
-        for _ in range(2):
+        for round_no in range(self.hole_cards):
             for seat in order:
-                card = cards.pop()
-                holding[seat].append(card)
-                self._place(f"seat:{seat}", card)
-        self._wait(lambda s: s.stage != "betting" or all(
-            s.seats[x].cards == 2 for x in dealt if x in s.seats))
+                if len(self._cards(f"seat:{seat}")) <= round_no:
+                    self._place(f"seat:{seat}", self.stub.pop())
+        self.hands.wait(lambda s: s.stage != "betting" or all(
+            s.seats[x].cards >= self.hole_cards for x in dealt if x in s.seats))
+
+    def _play_from(self, number: int) -> None:
+        if self.dealt_hand != number:  # a new hand, or one a restarted table is in
+            self._new_stub()
+            self.dealt_hand = number
+            self._deal_hole_cards(self.hands.wait(lambda s: True))
         while True:
-            state = self.watch.last
-            if state.hand != number + 1 or state.stage in ("over", "waiting"):
+            state = self.hands.wait(lambda s: True)
+            if state.hand != number or state.stage in ("over", "waiting"):
                 break
-            bets_out = any(chips for zone, chips in self.in_zone.items()
-                           if zone.startswith("seat:"))
-            if bets_out and (state.stage != "betting" or state.street != self.zone_street):
+            if self._bets_out() and (state.stage != "betting"
+                                     or state.street != self.felt.street):
                 self._sweep(state)
                 continue
             if state.stage == "betting" and state.actor is not None:
-                if self.chip_reader is not None:
+                if self.reads_chips:
                     self._make_change(state)
-                self._act(state, holding)
+                self._act(state)
                 # The next move waits for the table to have taken this one (a dealer who acts
                 # on a screen that is not yet updated is out of step, not the table).
-                self._wait(lambda s, before=state: _moved_on(s, before))
+                self.hands.wait(_moved_on(state))
                 continue
             if state.stage == "dealing":
-                self._place("burn", cards.pop())
+                self._place("burn", self.stub.pop())
                 for _ in range(1 if state.board else 3):
-                    self._place("board", cards.pop())
+                    self._place("board", self.stub.pop())
             elif state.stage == "showdown":
-                self._press(self.panel.confirm)
-            self._wait(lambda s, before=state: s != before)
-        if self.chip_reader is not None:  # the pot goes to the winner, the bets back home
-            self._sweep(self.watch.last)
-            self._to_case(self._take("pot"))
-        for antenna, uid in list(self.placed):
-            self.reader.remove(antenna, uid)
-        self.placed.clear()
+                self.hands.press("confirm")
+            self.hands.wait(_changed(state))
+        self._clear_felt()
 
-    def _act(self, state: TableState, holding: dict[int, list[str]]) -> None:
+    def _clear_felt(self) -> None:
+        """The hand is over: the pot goes to the winner, the bets back home, the cards in."""
+        if self.reads_chips:
+            state = self.hands.last()
+            if state is not None and self._bets_out():
+                self._sweep(state)
+            for zone in list(self.felt.chips):
+                self._to_case(self._take(zone))
+        self.felt.change_due.clear()
+        self.felt.antes.clear()
+        for zone, cards in list(self.felt.cards.items()):
+            for card in list(cards):
+                self.hands.card_off(zone, card)
+
+    def _act(self, state: TableState) -> None:
         seat = state.actor
         assert seat is not None
         doubt = f"seat {seat}:"
         if state.waiting_for.startswith(doubt):
-            self._press(self.panel.confirm)  # the rules left a doubt: the dealer decides
-            self._wait(lambda s: not s.waiting_for.startswith(doubt))
+            self.hands.press("confirm")  # the rules left a doubt: the dealer decides
+            self.hands.wait(lambda s: not s.waiting_for.startswith(doubt))
             return
         roll = self.rng.random()
         if state.to_call and roll < 0.25:
-            for card in holding[seat]:
-                self._move(card, f"seat:{seat}", "muck")
-                break
+            self._move(self._cards(f"seat:{seat}")[0], f"seat:{seat}", "muck")
             return
         if not state.to_call and roll < 0.55:
-            self._press(self.panel.confirm)
+            self.hands.press("confirm")
             return
         view = state.seats[seat]
-        if self.chip_reader is None:
+        if not self.reads_chips:
             return self._declare_act(state, seat, roll)
         if state.min_raise_to and roll > 0.8:
-            amount = state.min_raise_to - view.bet  # a raise, in one motion
+            top = min(state.max_raise_to or state.min_raise_to, view.bet + view.stack)
+            target = state.min_raise_to if roll < 0.95 else top  # now and then all in
+            amount = max(target, state.min_raise_to) - view.bet  # a raise, in one motion
         else:
             amount = state.to_call or 0
         if not amount:
-            self._press(self.panel.confirm)
+            self.hands.press("confirm")
             return
         amount = min(amount, view.stack)
-        chips = self._oversized(amount, view.stack) if 0.45 < roll < 0.55 else None
-        self.zone_street = state.street
-        if chips:
-            self.change_due[f"seat:{seat}"] = chips[0][1] - amount
-        self._push(f"seat:{seat}", chips or self._pick(amount))
+        # (not the whole stack: that is an all-in, PVB 43)
+        chips = self._oversized(amount, view.stack - 1) if 0.45 < roll < 0.55 else None
+        self.felt.street = state.street
+        if chips is not None:
+            self.felt.change_due[f"seat:{seat}"] = chips[0][1] - amount
+        if chips is None:
+            chips = self._pick(amount)
+            if amount > (state.to_call or 0) and len(chips) == 1:
+                # One chip is a call unless "raise" is said first (PVB 44(1)); the simulated
+                # players do not speak, so a raise goes in as several chips.
+                self._to_case(chips)
+                chips = self._pick(amount, below=chips[0][1])
+        self._push(f"seat:{seat}", chips)
 
     def _declare_act(self, state: TableState, seat: int, roll: float) -> None:
         """A table without chip readers: the dealer types the bets in."""
         if state.min_raise_to and roll > 0.85:
-            self.service.submit(DeclareEvent(seat=seat, action="raise" if state.to_call else
-                                             "bet", amount=state.min_raise_to))
+            self.hands.submit(DeclareEvent(seat=seat, action="raise" if state.to_call else "bet",
+                                           amount=state.min_raise_to))
             return
-        self.service.submit(DeclareEvent(seat=seat, action="call" if state.to_call else
-                                         "check"))
+        self.hands.submit(DeclareEvent(seat=seat, action="call" if state.to_call else "check"))
 
 
-def _moved_on(state: TableState, before: TableState) -> bool:
+def on_hardware(config: TableConfig, service: TableService, watch: MemorySink,
+                simulators: dict[str, SimulatedPt1Reader], decks: dict[str, Deck],
+                chip_sets: dict[str, ChipSet], factory: MockFactory, panel: PanelConfig,
+                rng: random.Random, stop: threading.Event) -> SimulatedDealer:
+    """The dealer at a `pokertable table --simulate`: its hands on the simulated readers and the
+    mock pins; the felt kept beside the journal, so a restart finds the hand as it lay."""
+    name = next(iter(decks))
+    card_zones = next((r.zones for r in config.readers if r.name == name), DEMO_ZONES)
+    chip_reader, chip_zones = None, DEMO_CHIP_ZONES
+    if chip_sets:
+        chip_name = next(iter(chip_sets))
+        chip_reader = simulators[chip_name]
+        chip_zones = next((r.zones for r in config.readers if r.name == chip_name),
+                          DEMO_CHIP_ZONES)
+    journal = config.table.journal
+    hands = HardwareHands(simulators[name], card_zones, decks[name], chip_reader, chip_zones,
+                          factory, panel, watch, service.submit, stop,
+                          felt_file=journal.with_name(journal.name + ".felt.json"))
+    profile = load_profile(config.table.profile)
+    return SimulatedDealer(hands, chip_case(chip_sets), config.table.seats, rng,
+                           hole_cards=4 if profile.game == "PO" else 2)
+
+
+Test = Callable[[TableState], bool]
+
+
+def _moved_on(before: TableState) -> Test:
     """The table took the acting seat's move: another seat acts, the round or the hand moved
     on, or the rules ask the dealer about it (a doubt: "seat N: ...")."""
-    return (state.hand != before.hand or state.stage != before.stage
-            or state.street != before.street or state.actor != before.actor
-            or state.waiting_for.startswith(f"seat {before.actor}:"))
+    return lambda state: (
+        state.hand != before.hand or state.stage != before.stage
+        or state.street != before.street or state.actor != before.actor
+        or state.waiting_for.startswith(f"seat {before.actor}:"))
+
+
+def _changed(before: TableState) -> Test:
+    return lambda state: state != before
+
+
+def _zone_reads(hand: int, seat: int, amount: int) -> Test:
+    """The seat's zone reads ``amount`` (or the seat is out of it)."""
+    return lambda s: (s.hand != hand or seat not in s.seats or not s.seats[seat].in_hand
+                      or s.seats[seat].zone == amount)
 
 
 def _deal_order(dealt: list[int], button: int) -> list[int]:
-    after = [s for s in dealt if s > button] + [s for s in dealt if s <= button]
-    return after
+    return [s for s in dealt if s > button] + [s for s in dealt if s <= button]
+
+
+def chip_case(chip_sets: dict[str, ChipSet]) -> dict[str, int] | None:
+    """Every chip tag of the table, or None where it reads no chips."""
+    if not chip_sets:
+        return None
+    return dict(next(iter(chip_sets.values())).chips)
+
+
+__all__ = ["DEMO_CHIP_ZONES", "DEMO_ZONES", "DealerHands", "DealerStuck", "Felt",
+           "HardwareHands", "SimulatedDealer", "Stopped", "chip_case", "on_hardware"]

@@ -1,0 +1,385 @@
+"""The soak: thousands of simulated hands at full speed, counting the alerts the floor would see.
+
+The simulated dealer (`controller.table.sim_dealer`) plays through `DirectHands`: every move
+becomes the event the drivers would give for it (a card read, a card gone, a chip zone settled
+on its chips, a key), handed straight to the table's session in virtual time. The session is the
+one a Pi runs; only the serial lines and the waiting are left out, so ten thousand hands take
+a minute, not a day.
+
+A perfect dealer must give no alert. A faulty one (``faults``) makes one mistake now and then,
+each of a kind a real dealer makes; each must give exactly one alert naming its hand and rule,
+and nothing else (`SoakReport`).
+"""
+
+from __future__ import annotations
+
+import random
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from controller.engine.table import Level
+from controller.events import (
+    CardEvent,
+    ChipsEvent,
+    CommandEvent,
+    GoneEvent,
+    KeyEvent,
+    LevelEvent,
+    SeatEvent,
+    ShuffleEvent,
+    TableEvent,
+    TickEvent,
+)
+from controller.session import SessionConfig, TableSession
+from controller.session.outputs import PublicEvent, TableState
+from controller.table.sim_dealer import (
+    PLAYERS,
+    Chip,
+    DealerStuck,
+    Felt,
+    Key,
+    SimulatedDealer,
+)
+
+START = 1_800_000_000.0  # virtual wall time of the first event (2027)
+SETTLE = 0.4  # the chip readers' settle time (RULES R9)
+TICK = 0.5
+
+Fault = Literal["short_call", "extra_in_pot", "wrong_change", "wrong_seat"]
+FAULTS: tuple[Fault, ...] = ("short_call", "extra_in_pot", "wrong_change", "wrong_seat")
+
+
+class DirectHands:
+    """The dealer's moves as the drivers' events, straight into a session, in virtual time."""
+
+    def __init__(self, session: TableSession, on_event: Callable[[PublicEvent], None]) -> None:
+        self.session = session
+        self.now = START
+        self._felt = Felt()
+        self._on_event = on_event
+        self._last_tick = START
+        self.state = session.state()
+
+    @property
+    def felt(self) -> Felt:
+        return self._felt
+
+    def feed(self, event: TableEvent) -> None:
+        step = self.session.handle(event)
+        if step.error is not None:
+            raise RuntimeError(f"the session could not apply a {event.type}: {step.error}")
+        for public in step.events:
+            self._on_event(public)
+        self.state = self.session.state()
+
+    def _advance(self, seconds: float) -> None:
+        end = self.now + seconds
+        while self.session.wants_ticks() and self._last_tick + TICK <= end:
+            self._last_tick += TICK
+            self.now = max(self.now, self._last_tick)
+            self.feed(TickEvent(now=self.now, ts=self.now))
+        self.now = end
+        if not self.session.wants_ticks():
+            self._last_tick = end
+
+    def card_on(self, zone: str, card: str) -> None:
+        self._felt.cards.setdefault(zone, []).append(card)
+        self._advance(0.02)
+        self.feed(CardEvent(zone=zone, card=card, ts=self.now))
+
+    def card_off(self, zone: str, card: str) -> None:
+        self._felt.cards[zone].remove(card)
+        self._advance(0.02)
+        self.feed(GoneEvent(zone=zone, card=card, ts=self.now))
+
+    def _settled(self, zone: str) -> None:
+        self._advance(SETTLE)
+        held = sorted(self._felt.chips.get(zone, []), key=lambda c: c[0])
+        self.feed(ChipsEvent(zone=zone, chips=sorted((v for _, v in held), reverse=True),
+                             uids=[u for u, _ in held], ts=self.now))
+
+    def chips_in(self, zone: str, chips: list[Chip]) -> None:
+        self._felt.chips.setdefault(zone, []).extend(chips)
+        self._settled(zone)
+
+    def chips_out(self, zone: str, chips: list[Chip]) -> None:
+        for chip in chips:
+            self._felt.chips[zone].remove(chip)
+        self._settled(zone)
+
+    def swap(self, zone: str, out: list[Chip], chips: list[Chip]) -> None:
+        for chip in out:
+            self._felt.chips[zone].remove(chip)
+        self._felt.chips[zone].extend(chips)
+        self._settled(zone)
+
+    def press(self, key: Key) -> None:
+        self._advance(0.12)
+        self.feed(ShuffleEvent(ts=self.now) if key == "shuffle" else
+                  KeyEvent(key=key, ts=self.now))
+
+    def submit(self, event: TableEvent) -> None:
+        self.feed(event.model_copy(update={"ts": self.now}))
+
+    def pause(self, seconds: float) -> None:
+        self._advance(seconds)
+
+    def wait(self, test: Callable[[TableState], bool], timeout: float = 10.0) -> TableState:
+        waited = 0.0
+        while not test(self.state):  # nothing else moves: only time (a clock call) can help
+            if waited >= timeout:
+                raise DealerStuck(f"the table did not reach the expected state (last: "
+                                  f"{self.state.waiting_for})")
+            self._advance(TICK)
+            waited += TICK
+        return self.state
+
+    def last(self) -> TableState | None:
+        return self.state
+
+
+class Alarm(BaseModel):
+    """Something the floor display raises (controller/room/floor/model.py's rule)."""
+
+    table: str
+    hand: int
+    kind: str
+    rule: str | None
+    text: str
+
+
+class Injected(BaseModel):
+    table: str
+    hand: int
+    fault: str
+
+
+class SoakReport(BaseModel):
+    tables: int
+    hands: int = 0
+    actions: int = 0
+    all_ins: int = 0
+    side_pots: int = 0
+    split_pots: int = 0
+    showdowns: int = 0
+    plo_hands: int = 0
+    misdeals_called: int = 0
+    time_calls: int = 0
+    level_changes: int = 0
+    alarms: list[Alarm] = Field(default_factory=list)
+    refused: list[Alarm] = Field(default_factory=list)
+    stalls: list[str] = Field(default_factory=list)
+    injected: list[Injected] = Field(default_factory=list)
+    unexplained: list[Alarm] = Field(default_factory=list, description="Alarms no fault explains")
+    missed: list[Injected] = Field(default_factory=list, description="Faults without their alarm")
+    seconds: float = 0.0
+
+    @property
+    def false_alarms(self) -> int:
+        return len(self.unexplained) + len(self.refused) + len(self.stalls)
+
+    def summary(self) -> str:
+        return (f"{self.tables} tables, {self.hands:,} hands ({self.showdowns:,} showdowns, "
+                f"{self.all_ins:,} all-ins, {self.side_pots:,} side pots, {self.split_pots:,} "
+                f"split pots, {self.plo_hands:,} Omaha hands, {self.misdeals_called} misdeals "
+                f"called, {self.time_calls} time calls, {self.level_changes} level changes): "
+                f"{len(self.alarms)} alerts, {len(self.injected)} faults injected, "
+                f"{len(self.unexplained)} alerts no fault explains, {len(self.missed)} faults "
+                f"without their alert, {len(self.refused)} refusals, {len(self.stalls)} stalls "
+                f"in {self.seconds:.1f} s")
+
+
+def random_levels(rng: random.Random) -> list[Level]:
+    """A structure as a director might write one: blinds rising by about a half, antes for every
+    player, a big-blind ante or none, and colour-ups that take the smallest chips away."""
+    ante_kind = rng.choice(["none", "ante", "bb_ante"])
+    sb, levels, smallest = rng.choice([25, 50, 100]), [], rng.choice([1, 5, 25])
+    for number in range(1, 9):
+        bb = sb * 2
+        ante = {"none": 0, "ante": max(smallest, bb // 10 // smallest * smallest),
+                "bb_ante": 0}[ante_kind]
+        levels.append(Level(level=number, sb=sb, bb=bb, ante=ante,
+                            bb_ante=bb if ante_kind == "bb_ante" else 0,
+                            smallest_chip=smallest))
+        sb = sb * 3 // 2 // 25 * 25 or sb * 2
+        if number % 3 == 0 and smallest < 25 and rng.random() < 0.6:  # a colour-up
+            smallest = {1: 5, 5: 25}[smallest]
+    return levels
+
+
+@dataclass
+class SoakTable:
+    """One simulated table of the soak."""
+
+    number: int
+    rng: random.Random
+    report: SoakReport
+    faults: float
+    omaha: bool
+    profile_dir: Path
+    levels: list[Level] = field(default_factory=list)
+    seats: int = 0
+
+    def __post_init__(self) -> None:
+        self.table = str(self.number)
+        self.seats = self.rng.randint(2, 10)
+        self.levels = random_levels(self.rng)
+        profile = "pvb-2020"
+        if self.omaha:
+            path = self.profile_dir / "omaha.toml"
+            path.write_text('name = "soak-omaha"\ngame = "PO"\n', encoding="utf-8")
+            profile = str(path)
+        first = self.levels[0]
+        self.session = TableSession(SessionConfig(table_id=self.table, profile=profile,
+                                                  seats=self.seats, level=first,
+                                                  check_burns=True))
+        self.hand_alarms: list[Alarm] = []
+        self.hands = DirectHands(self.session, self._event)
+        chips = {f"05{k:012X}": value for k, value in enumerate(
+            v for v, count in CHIP_CASE.items() for _ in range(count))}
+        self.dealer = FaultyDealer(self.hands, chips, self.seats, self.rng,
+                                   hole_cards=4 if self.omaha else 2,
+                                   faults=self.faults, report=self.report, table=self.table)
+        self.level_index = 0
+        self.names = iter(f"{PLAYERS[k % len(PLAYERS)]}-{k}" for k in range(10**6))
+
+    def _event(self, event: PublicEvent) -> None:
+        floor_sees = (event.kind == "alert" or (event.kind == "hand_over" and
+                      event.data.get("status") in ("misdeal", "void")))
+        alarm = Alarm(table=self.table, hand=event.hand, kind=event.kind, rule=event.rule,
+                      text=event.text)
+        if event.kind == "refused":
+            self.report.refused.append(alarm)
+        elif floor_sees:
+            self.report.alarms.append(alarm)
+        elif event.kind == "action":
+            self.report.actions += 1
+            self.report.all_ins += "all-in" in event.text
+        elif event.kind == "showdown":
+            self.report.showdowns += 1
+
+    def _seat_players(self) -> None:
+        """Empty seats and busted players filled with new players and random stacks, so that
+        short stacks, all-ins and side pots come often."""
+        state = self.hands.state
+        bb = self.levels[self.level_index].bb
+        # The chips at the table stay within what the chip case holds, as in a tournament.
+        room = CASE_TOTAL // 2 - sum(v.stack for v in state.seats.values())
+        if sum(1 for v in state.seats.values() if v.stack) < 2 and room < self.seats * bb * 20:
+            for seat in state.seats:  # the winner takes his chips home: a new game begins
+                self.hands.submit(SeatEvent(seat=seat, player=None))
+            state, room = self.hands.state, CASE_TOTAL // 2
+        for seat in range(1, self.seats + 1):
+            view = state.seats.get(seat)
+            if view is None or view.stack == 0:
+                stack = self.rng.choice([bb * self.rng.randint(2, 12),
+                                         bb * self.rng.randint(20, 120)])
+                stack = min(stack, room // self.seats // bb * bb)
+                if stack < bb:
+                    continue
+                room -= stack
+                self.hands.submit(SeatEvent(seat=seat, player=next(self.names), stack=stack))
+
+    def _between_hands(self, played: int) -> None:
+        if played and played % self.rng.randint(6, 14) == 0 and \
+                self.level_index + 1 < len(self.levels):
+            self.level_index += 1
+            level = self.levels[self.level_index]
+            self.hands.submit(LevelEvent(level=level.level, sb=level.sb, bb=level.bb,
+                                         ante=level.ante, bb_ante=level.bb_ante,
+                                         smallest_chip=level.smallest_chip))
+            self.report.level_changes += 1
+        self._seat_players()
+
+    def play(self, hands: int) -> None:
+        for played in range(hands):
+            self._between_hands(played)
+            try:
+                self.dealer.play_hand()
+            except DealerStuck as exc:
+                state = self.hands.state
+                self.report.stalls.append(
+                    f"table {self.table}, hand {state.hand} ({state.stage}"
+                    f"{' on the ' + state.street if state.street else ''}): {exc}")
+                self._end_stuck_hand()
+            self.report.hands += 1
+            self.report.plo_hands += self.omaha
+            record = self.session.pending_record
+            if record is not None:
+                self.report.side_pots += max(0, len(record.pots) - 1)
+                self.report.split_pots += sum(1 for p in record.pots if len(p.winners) > 1)
+
+    def _end_stuck_hand(self) -> None:
+        """What the floor does with a hand the dealer cannot go on with: kill it."""
+        self.hands.submit(CommandEvent(name="void", args={"reason": "soak: stuck"},
+                                       by="floor:soak"))
+        self.dealer.dealt_hand = None
+        self.dealer.clear_felt()
+
+
+CHIP_CASE = {25000: 200, 5000: 200, 1000: 200, 500: 80, 100: 200, 25: 120, 5: 80, 1: 80}
+CASE_TOTAL = sum(value * count for value, count in CHIP_CASE.items())
+
+
+class FaultyDealer(SimulatedDealer):
+    """The simulated dealer, who now and then (``faults``: the chance per hand) makes one
+    mistake a real dealer makes, and says which (``report.injected``)."""
+
+    def __init__(self, hands: DirectHands, chip_case: dict[str, int], seats: int,
+                 rng: random.Random, hole_cards: int, faults: float, report: SoakReport,
+                 table: str) -> None:
+        super().__init__(hands, chip_case, seats, rng, hole_cards=hole_cards)
+        self.direct = hands
+        self.faults = faults
+        self.report = report
+        self.table = table
+        self.fault_this_hand: Fault | None = None
+
+    def play_hand(self) -> None:
+        self.fault_this_hand = (self.rng.choice(FAULTS) if self.faults and
+                                self.rng.random() < self.faults else None)
+        super().play_hand()
+
+    def clear_felt(self) -> None:
+        self._clear_felt()
+
+
+def soak(tables: int = 4, hands: int = 250, seed: int = 1, faults: float = 0.0,
+         progress: Callable[[str], None] | None = None) -> SoakReport:
+    """``tables`` simulated tables, ``hands`` hands each (a quarter of the tables play Omaha);
+    the report counts what the floor would have seen."""
+    import time
+
+    started = time.perf_counter()
+    report = SoakReport(tables=tables)
+    with tempfile.TemporaryDirectory() as tmp:
+        for number in range(1, tables + 1):
+            table = SoakTable(number, random.Random(seed * 1000 + number), report, faults,
+                              omaha=number % 4 == 0, profile_dir=Path(tmp))
+            table.play(hands)
+            if progress is not None:
+                progress(f"table {number}: {hands} hands, {len(report.alarms)} alerts so far")
+    report.seconds = time.perf_counter() - started
+    _explain(report)
+    return report
+
+
+def _explain(report: SoakReport) -> None:
+    """Each injected fault must have exactly one alarm in its hand; no other alarm is allowed."""
+    faults = {(f.table, f.hand): f for f in report.injected}
+    by_hand: dict[tuple[str, int], list[Alarm]] = {}
+    for alarm in report.alarms:
+        by_hand.setdefault((alarm.table, alarm.hand), []).append(alarm)
+    for key, alarms in by_hand.items():
+        if key in faults and len(alarms) == 1:
+            continue
+        report.unexplained += alarms
+    report.missed = [f for key, f in faults.items() if key not in by_hand]
+
+
+__all__ = ["FAULTS", "DirectHands", "SoakReport", "soak"]
