@@ -325,7 +325,8 @@ class Table:
 
     def _positions(self, button: int, sb: int, sb_live: bool, bb: int) -> Positions:
         """Seats dealt in: everyone with chips, except a new player sitting between the button
-        and the small blind (RULES B4, PVB 10(1)); in action order from left of the button."""
+        and the small blind (RULES B4, PVB 10(1)) unless that left fewer than two to deal; in
+        action order from left of the button."""
         order = self._clockwise(button)
         blocked = set(order[: order.index(sb) + 1]) if button != sb else set()
         dealt = tuple(
@@ -333,6 +334,8 @@ class Table:
             if self._in_play(s)
             and not (s in blocked and self.seats[s].new and not (s == sb and sb_live))
         )
+        if len(dealt) < 2:  # sitting out would leave no hand to play: the new player plays
+            dealt = tuple(s for s in order if self._in_play(s))
         return Positions(button=button, sb=sb, sb_live=sb_live, bb=bb, dealt=dealt)
 
     # ---------------------------------------------------------------- a hand

@@ -75,7 +75,10 @@ class ChipZones(SessionBase):
         blind heads-up): less than any call; anything else from it is its action."""
         track = self.track
         assert track is not None
-        if self._voluntary_actions(hand):
+        # A round that closed at once (everyone all in on what they posted) still sees each
+        # seat post, once; the chips leaving after that are the dealer's sweep.
+        closed = track.street != 0 or hand.stage is not Stage.BETTING
+        if self._voluntary_actions(hand) or (closed and (seat in track.base or not new)):
             return False
         owed = sum(a.amount for a in hand.log if a.player == index and a.kind in ("ante", "blind"))
         if not owed:

@@ -289,13 +289,19 @@ class SimulatedDealer:
         for uid, value in chips:
             self.free.setdefault(value, []).append(uid)
 
-    def _post_blinds(self, state: TableState) -> None:
+    def _post_blinds(self, state: TableState, stacks: dict[int, int]) -> None:
         """Blinds and antes in the betting zones, as the players put them (RULES H4): each
-        seat its blind and its ante, the big blind the big-blind ante too."""
+        seat its blind and its ante, the big blind the big-blind ante too; a short stack all
+        it has (``stacks``: before the hand)."""
         for seat_no, view in state.seats.items():
             ante = state.blinds.ante + (state.blinds.bb_ante if seat_no == state.bb else 0)
-            if view.in_hand and (view.bet or ante) and not self._in_zone(f"seat:{seat_no}"):
-                self._push(f"seat:{seat_no}", self._pick(view.bet + ante))
+            # (a blind from the seat, in case the round closed at once: everyone all in)
+            blind = view.bet or (state.blinds.bb if seat_no == state.bb else
+                                 state.blinds.sb if seat_no == state.sb else 0)
+            owed = min(blind + ante, stacks.get(seat_no, blind + ante))
+            ante = min(ante, owed)  # a short stack pays the ante first (RULES R4)
+            if view.in_hand and owed and not self._in_zone(f"seat:{seat_no}"):
+                self._push(f"seat:{seat_no}", self._pick(owed))
                 self.felt.antes[f"seat:{seat_no}"] = ante
         self.felt.street = state.street
 
@@ -411,10 +417,10 @@ class SimulatedDealer:
                                   "chips left: no further hand can be dealt")
             self.hands.pause(0.35)  # the shuffle guard
             self.hands.press("shuffle")
-            number = state.hand
+            number, stacks = state.hand, {n: v.stack for n, v in state.seats.items()}
             state = self.hands.wait(lambda s: s.hand > number and s.stage != "waiting")
             if self.reads_chips:
-                self._post_blinds(state)
+                self._post_blinds(state, stacks)
         self._play_from(state.hand)
         self.played += 1
 
