@@ -235,6 +235,8 @@ class ChipZones(SessionBase):
             self._irregular("PVB 49", f"seat {seat} added {chips_text(added_chips(before, new))} "
                             f"{what}: those chips go back (APSA 5.4.31)", seat=seat)
         elif face < committed and face < face_before:
+            # The pot will lack them too: the floor is told once, here (APSA 5.4.25 counts on it).
+            track.taken_back += min(face_before, committed) - face
             self._say("alert", f"seat {seat} took {face_before - face:,} back out of the betting "
                       "zone: chips put in stay in", rule="PVB 36(3)", seat=seat)
         track.base[seat] = list(new)
@@ -303,7 +305,7 @@ class ChipZones(SessionBase):
         assert track is not None and hand is not None
         if track.pot_zone is None or track.stale or track.street == 0:
             return
-        collected = hand.pot_total() - sum(hand.bets)
+        collected = hand.pot_total() - sum(hand.bets) - track.taken_back
         track.pot_difference = track.pot_zone - collected or None
 
     def _pot_alert(self) -> None:
@@ -311,9 +313,10 @@ class ChipZones(SessionBase):
         hand = self.table.hand
         assert track is not None and hand is not None
         difference = track.pot_difference
-        if difference is None or track.street in track.pot_alerted or track.pot_zone is None:
+        # One alert for one difference: it stays the same street after street until counted.
+        if difference is None or difference in track.pot_alerted or track.pot_zone is None:
             return
-        track.pot_alerted.add(track.street)
+        track.pot_alerted.add(difference)
         collected = track.pot_zone - difference
         more = "more" if difference > 0 else "less"
         self._irregular("APSA 5.4.25", f"the pot zone holds {track.pot_zone:,}, the pots make "

@@ -129,7 +129,8 @@ class HandTrack:
     held: dict[int, Held] = field(default_factory=dict)  # out of turn, until the turn comes
     pot_zone: int | None = None
     pot_difference: int | None = None
-    pot_alerted: set[int] = field(default_factory=set)
+    pot_alerted: set[int] = field(default_factory=set)  # differences told: each one once a hand
+    taken_back: int = 0  # chips taken out of the betting zones, already told (PVB 36(3))
     clock: TimeCall | None = None
     penalized: list[int] = field(default_factory=list)
     irregularities: list[Irregularity] = field(default_factory=list)

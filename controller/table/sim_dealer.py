@@ -235,6 +235,7 @@ class SimulatedDealer:
                 self.free.setdefault(value, []).append(uid)
         self.stub: list[str] = []
         self.dealt_hand: int | None = None
+        self.shorted: dict[str, int] = {}  # a zone short of its bet (a faulty dealer's doing)
 
     # ------------------------------------------------------------ what lies where
 
@@ -315,7 +316,8 @@ class SimulatedDealer:
         zones = [z for z, chips in self.felt.chips.items() if z.startswith("seat:") and chips]
         held = {z: sum(v for _, v in self._in_zone(z)) - self.felt.change_due.get(z, 0)
                 for z in zones}
-        bets = sorted(((held[z] - self.felt.antes.get(z, 0), z) for z in zones), reverse=True)
+        bets = sorted(((held[z] + self.shorted.pop(z, 0) - self.felt.antes.get(z, 0), z)
+                       for z in zones), reverse=True)
         back = dict.fromkeys(zones, 0)
         if bets:
             top, top_zone = bets[0]

@@ -151,6 +151,7 @@ class Alarm(BaseModel):
     kind: str
     rule: str | None
     text: str
+    status: str | None = None  # a hand's end: misdeal or void
 
 
 class Injected(BaseModel):
@@ -175,6 +176,7 @@ class SoakReport(BaseModel):
     refused: list[Alarm] = Field(default_factory=list)
     stalls: list[str] = Field(default_factory=list)
     injected: list[Injected] = Field(default_factory=list)
+    expected: list[Injected] = Field(default_factory=list, description="The floor's misdeals")
     unexplained: list[Alarm] = Field(default_factory=list, description="Alarms no fault explains")
     missed: list[Injected] = Field(default_factory=list, description="Faults without their alarm")
     seconds: float = 0.0
@@ -252,7 +254,7 @@ class SoakTable:
         floor_sees = (event.kind == "alert" or (event.kind == "hand_over" and
                       event.data.get("status") in ("misdeal", "void")))
         alarm = Alarm(table=self.table, hand=event.hand, kind=event.kind, rule=event.rule,
-                      text=event.text)
+                      text=event.text, status=event.data.get("status"))
         if event.kind == "refused":
             self.report.refused.append(alarm)
         elif floor_sees:
@@ -322,6 +324,8 @@ class SoakTable:
         self.dealer.clear_felt()
 
 
+MISDEAL_CHANCE = 0.01
+TIME_CHANCE = 0.005
 CHIP_CASE = {25000: 200, 5000: 200, 1000: 200, 500: 80, 100: 200, 25: 120, 5: 80, 1: 80}
 CASE_TOTAL = sum(value * count for value, count in CHIP_CASE.items())
 
@@ -348,6 +352,81 @@ class FaultyDealer(SimulatedDealer):
     def clear_felt(self) -> None:
         self._clear_felt()
 
+    def _fault(self, fault: Fault) -> bool:
+        """Whether to make this mistake now (once a hand, the one drawn for it)."""
+        if self.fault_this_hand != fault:
+            return False
+        self.fault_this_hand = None
+        state = self.direct.state
+        self.report.injected.append(Injected(table=self.table, hand=state.hand, fault=fault))
+        return True
+
+    def _smallest_free(self) -> int:
+        return min(v for v, uids in self.free.items() if uids)
+
+    def _act_with_faults(self, state: TableState) -> None:
+        seat = state.actor
+        doubt = f"seat {seat}:"
+        chip = self._smallest_free() if self.reads_chips else 0
+        view = state.seats[seat] if seat is not None else None
+        if (seat is not None and view is not None and self.reads_chips and state.to_call
+                and state.to_call > chip and view.stack > state.to_call
+                and not state.waiting_for.startswith(doubt) and self._fault("short_call")):
+            self.felt.street = state.street  # a call, one chip short
+            self._push(f"seat:{seat}", self._pick(state.to_call - chip))
+            self.shorted[f"seat:{seat}"] = chip
+            return
+        super()._act(state)
+
+    def _sweep(self, state: TableState) -> None:
+        super()._sweep(state)
+        if (self.reads_chips and self._in_zone("pot") and state.stage not in ("over", "waiting")
+                and self._fault("extra_in_pot")):
+            self._push("pot", self._pick(self._smallest_free()))
+
+    def _make_change(self, state: TableState) -> None:
+        if not self.reads_chips or self.fault_this_hand != "wrong_change":
+            return super()._make_change(state)
+        for seat_no, view in state.seats.items():
+            zone = f"seat:{seat_no}"
+            held = sum(v for _, v in self._in_zone(zone))
+            due = view.bet + self.felt.antes.get(zone, 0)
+            chip = self._smallest_free()
+            if held > due > chip and seat_no != state.actor and view.in_hand and \
+                    self._fault("wrong_change"):
+                self.felt.change_due.pop(zone, None)
+                held_chips = list(self._in_zone(zone))
+                self._to_case(held_chips)
+                self.direct.swap(zone, held_chips, self._pick(due - chip))  # too much back
+                self.shorted[zone] = chip
+                return
+        return None
+
+    def _deal_hole_cards(self, state: TableState) -> None:
+        self._deal_with_faults(state)
+        if self.rng.random() < MISDEAL_CHANCE and self.direct.state.stage == "betting":
+            # The floor calls a misdeal before any action (PVB 30): expected, no false alert.
+            self.report.misdeals_called += 1
+            self.report.expected.append(Injected(table=self.table, hand=state.hand,
+                                                 fault="misdeal"))
+            self.direct.submit(CommandEvent(name="misdeal", args={"reason": "soak"},
+                                            by="floor:soak"))
+
+    def _act(self, state: TableState) -> None:
+        if state.actor is not None and state.clock is None and self.rng.random() < TIME_CHANCE:
+            self.report.time_calls += 1  # the floor calls the clock; the player acts in time
+            self.direct.submit(CommandEvent(name="time", by="floor:soak"))
+            self.direct.pause(self.rng.uniform(1, 40))
+        self._act_with_faults(self.direct.state if state.clock is None else state)
+
+    def _deal_with_faults(self, state: TableState) -> None:
+        dealt = [s for s, v in sorted(state.seats.items()) if v.in_hand]
+        if len(dealt) > 2 and self._fault("wrong_seat"):
+            order = [s for s in dealt if s > (state.button or 0)] + \
+                [s for s in dealt if s <= (state.button or 0)]
+            self._place(f"seat:{order[1]}", self.stub.pop())  # the first card, one seat on
+        super()._deal_hole_cards(state)
+
 
 def soak(tables: int = 4, hands: int = 250, seed: int = 1, faults: float = 0.0,
          progress: Callable[[str], None] | None = None) -> SoakReport:
@@ -372,11 +451,14 @@ def soak(tables: int = 4, hands: int = 250, seed: int = 1, faults: float = 0.0,
 def _explain(report: SoakReport) -> None:
     """Each injected fault must have exactly one alarm in its hand; no other alarm is allowed."""
     faults = {(f.table, f.hand): f for f in report.injected}
+    called = {(f.table, f.hand) for f in report.expected}
     by_hand: dict[tuple[str, int], list[Alarm]] = {}
     for alarm in report.alarms:
         by_hand.setdefault((alarm.table, alarm.hand), []).append(alarm)
     for key, alarms in by_hand.items():
-        if key in faults and len(alarms) == 1:
+        if key in called:  # the floor's own misdeal, told as such
+            alarms = [a for a in alarms if a.status != "misdeal"]
+        if not alarms or (key in faults and len(alarms) == 1):
             continue
         report.unexplained += alarms
     report.missed = [f for key, f in faults.items() if key not in by_hand]
