@@ -47,6 +47,7 @@ bench: $(STAMP) mosquitto
 	$(BIN)/python bench/clock.py
 	$(BIN)/python bench/clock_load.py
 	$(BIN)/python bench/floor.py
+	$(BIN)/python bench/soak.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

@@ -326,6 +326,26 @@ def _version() -> str:
         return "pokertable (not installed)"
 
 
+def _soak(args: argparse.Namespace) -> int:
+    from controller.errors import ConfigError
+    from controller.table.soak import soak
+
+    if not 0.0 <= args.faults <= 1.0:
+        raise ConfigError(f"--faults must be a chance from 0 to 1, not {args.faults}")
+    report = soak(args.tables, args.hands, seed=args.seed, faults=args.faults,
+                  progress=lambda line: print(line, file=sys.stderr))
+    print(report.summary())
+    for alarm in report.unexplained[:20]:
+        print(f"  unexplained: table {alarm.table}, hand {alarm.hand}: {alarm.text} "
+              f"({alarm.rule})")
+    for fault in report.missed[:20]:
+        print(f"  no alert for: table {fault.table}, hand {fault.hand}: {fault.fault}")
+    for line in (report.stalls + [f"refused: table {a.table}, hand {a.hand}: {a.text}"
+                                  for a in report.refused])[:20]:
+        print(f"  {line}")
+    return 0 if report.false_alarms == 0 and not report.missed else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="pokertable", description="Instrumented live poker tables under tournament rules."
@@ -461,6 +481,18 @@ def build_parser() -> argparse.ArgumentParser:
     room.add_argument("--port", type=_int_in(0, 65535), default=8080,
                       help="the floor display's port on 127.0.0.1 (default 8080; 0: any free)")
     room.set_defaults(run=_room)
+
+    soak = sub.add_parser("soak", help="thousands of simulated hands at full speed: the "
+                          "alerts a floor would see from a perfect (or a faulty) dealer")
+    soak.add_argument("--tables", type=_int_in(1, 1000), default=8,
+                      help="simulated tables, each with its own structure (default 8)")
+    soak.add_argument("--hands", type=_int_in(1), default=250,
+                      help="hands per table (default 250)")
+    soak.add_argument("--seed", type=int, default=1, help="seed of everything random")
+    soak.add_argument("--faults", type=float, default=0.0, metavar="P",
+                      help="chance per hand that the dealer makes one mistake (0 to 1; default "
+                           "0: a perfect dealer)")
+    soak.set_defaults(run=_soak)
 
     demo = sub.add_parser("demo", help="a simulated table playing hands, narrated")
     demo.add_argument("--hands", type=_int_in(1), default=6, help="hands to play (default 6)")

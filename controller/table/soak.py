@@ -190,7 +190,8 @@ class SoakReport(BaseModel):
                 f"{self.all_ins:,} all-ins, {self.side_pots:,} side pots, {self.split_pots:,} "
                 f"split pots, {self.plo_hands:,} Omaha hands, {self.misdeals_called} misdeals "
                 f"called, {self.time_calls} time calls, {self.level_changes} level changes): "
-                f"{len(self.alarms)} alerts, {len(self.injected)} faults injected, "
+                f"{len(self.alarms)} alerts (the floor's own misdeals among them), "
+                f"{len(self.injected)} faults injected, "
                 f"{len(self.unexplained)} alerts no fault explains, {len(self.missed)} faults "
                 f"without their alert, {len(self.refused)} refusals, {len(self.stalls)} stalls "
                 f"in {self.seconds:.1f} s")
