@@ -329,7 +329,7 @@ class TableSession(CardReading, BettingActions, FloorCommands, TimeAndPenalties,
                           winning_hand=pot.winning_hand)
         else:
             self._say("hand_over", f"hand {record.hand} is {record.status}: every bet goes back, "
-                      "the same button deals again", rule="PVB 30" if record.status ==
+                      "the same button deals again; press shuffle for the next hand", rule="PVB 30" if record.status ==
                       "misdeal" else "PVB 33", status=record.status)
         for number, player in self.table.eliminated:
             if number == record.hand:
@@ -350,7 +350,8 @@ class TableSession(CardReading, BettingActions, FloorCommands, TimeAndPenalties,
             winner = f"{with_chips[0]} has every chip" if with_chips else "no chips are left"
             self._say("hand_over", f"hand {record.hand} is over and sealed: {winner}, no further "
                       "hand can be dealt", rule="PVB 64(1)", status=record.status)
-        else:
+        elif record.status == "complete":  # (a misdeal or void said so above: once, for the
+            # floor raises an alert for each hand end that says misdeal or void)
             self._say("hand_over", f"hand {record.hand} is over: press shuffle for the next "
                       "hand", status=record.status)
         self._apply_queued_seats()

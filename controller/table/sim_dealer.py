@@ -394,8 +394,8 @@ class SimulatedDealer:
     def _wait_for_floor(self) -> None:
         """The floor ends the hand (void, kill) or sets it right; then the dealer deals on."""
         state = self.hands.last()
-        number = state.hand if state is not None else 0
-        self.hands.wait(lambda s: s.hand != number or s.stage in ("over", "waiting"),
+        self.hands.wait(lambda s: s != state and (state is None or s.hand != state.hand or
+                                                   s.stage in ("over", "waiting")),
                         timeout=24 * 3600)
         self._clear_felt()
 
@@ -408,15 +408,24 @@ class SimulatedDealer:
             self.hands.submit(SeatEvent(seat=k, player=name, stack=self.stack))
         self.hands.wait(lambda s: len(s.seats) == len(names))
 
+    def _new_players(self, state: TableState) -> TableState:
+        """One player has every chip: the busted seats get new players (a demo plays on)."""
+        taken = {v.player for v in state.seats.values()}
+        names = (f"{name}-{k}" for k in range(2, 10**6) for name in PLAYERS)
+        for seat in range(1, self.seats + 1):
+            view = state.seats.get(seat)
+            if view is None or view.stack == 0:
+                name = next(n for n in names if n not in taken)
+                self.hands.submit(SeatEvent(seat=seat, player=name, stack=self.stack))
+        return self.hands.wait(lambda s: sum(1 for v in s.seats.values() if v.stack > 0) >= 2)
+
     def play_hand(self) -> None:
         """One hand from the shuffle (or from where a restarted table is) to its end."""
         state = self.hands.last()
         assert state is not None
         if state.stage in ("over", "waiting"):
-            with_chips = [s for s, v in state.seats.items() if v.stack > 0]
-            if len(with_chips) < 2:
-                raise DealerStuck(f"only seat {with_chips[0] if with_chips else '-'} has "
-                                  "chips left: no further hand can be dealt")
+            if sum(1 for v in state.seats.values() if v.stack > 0) < 2:
+                state = self._new_players(state)
             self.hands.pause(0.35)  # the shuffle guard
             self.hands.press("shuffle")
             number, stacks = state.hand, {n: v.stack for n, v in state.seats.items()}
@@ -507,7 +516,7 @@ class SimulatedDealer:
             return self._declare_act(state, seat, roll)
         if state.min_raise_to and roll > 0.8:
             top = min(state.max_raise_to or state.min_raise_to, view.bet + view.stack)
-            target = state.min_raise_to if roll < 0.95 else top  # now and then all in
+            target = state.min_raise_to if roll < 0.985 else top  # now and then all in
             amount = max(target, state.min_raise_to) - view.bet  # a raise, in one motion
         else:
             amount = state.to_call or 0
