@@ -329,8 +329,9 @@ class TableSession(CardReading, BettingActions, FloorCommands, TimeAndPenalties,
                           winning_hand=pot.winning_hand)
         else:
             self._say("hand_over", f"hand {record.hand} is {record.status}: every bet goes back, "
-                      "the same button deals again; press shuffle for the next hand", rule="PVB 30" if record.status ==
-                      "misdeal" else "PVB 33", status=record.status)
+                      "the same button deals again; press shuffle for the next hand",
+                      rule="PVB 30" if record.status == "misdeal" else "PVB 33",
+                      status=record.status)
         for number, player in self.table.eliminated:
             if number == record.hand:
                 in_round = "" if self.hand_round is None else (

@@ -46,7 +46,7 @@ from drivers.tag_reader import TagReader
 log = logging.getLogger(__name__)
 
 # The simulated chip case: enough tagged chips of each value for every bet of the demo.
-DEMO_CHIPS = {5000: 16, 1000: 60, 500: 30, 100: 80, 25: 40, 5: 30, 1: 30}
+DEMO_CHIPS = {5000: 20, 1000: 100, 500: 60, 100: 200, 25: 160, 5: 60, 1: 60}
 DEMO_PANEL = PanelConfig(shuffle=17, confirm=27, undo=22, floor=23, led_hand_for_hand=5,
                          led_clock=6, led_irregularity=13, shuffle_guard=0.3)
 

@@ -235,6 +235,7 @@ class SimulatedDealer:
                 self.free.setdefault(value, []).append(uid)
         self.stub: list[str] = []
         self.dealt_hand: int | None = None
+        self.run_on = False  # playing until stopped: new players when one has every chip
         self.shorted: dict[str, int] = {}  # a zone short of its bet (a faulty dealer's doing)
 
     # ------------------------------------------------------------ what lies where
@@ -363,6 +364,7 @@ class SimulatedDealer:
         """Play ``hands`` hands (0: until stopped). A table the dealer cannot go on with is
         reported to the floor (the floor key) and kept in ``failure``; with ``hands`` 0 the
         dealer then waits for the floor to end the hand and deals on."""
+        self.run_on = hands == 0
         try:
             self._seat_players()
             while not stop.is_set() and (hands == 0 or self.played < hands):
@@ -380,8 +382,8 @@ class SimulatedDealer:
         finally:
             if hands:
                 stop.set()
-            log.info("the simulated dealer stopped after %d hand%s%s", self.played,
-                     "" if self.played == 1 else "s", f" of {hands}" if hands else "")
+            log.info("the simulated dealer stopped after %s", f"{self.played} of {hands} hands"
+                     if hands else f"{self.played} hand{'' if self.played == 1 else 's'}")
 
     def _stuck(self, reason: str) -> None:
         state = self.hands.last()
@@ -424,7 +426,11 @@ class SimulatedDealer:
         state = self.hands.last()
         assert state is not None
         if state.stage in ("over", "waiting"):
-            if sum(1 for v in state.seats.values() if v.stack > 0) < 2:
+            with_chips = [n for n, v in state.seats.items() if v.stack > 0]
+            if len(with_chips) < 2 and not self.run_on:
+                raise DealerStuck(f"only seat {with_chips[0] if with_chips else '-'} has "
+                                  "chips left: no further hand can be dealt")
+            if len(with_chips) < 2:
                 state = self._new_players(state)
             self.hands.pause(0.35)  # the shuffle guard
             self.hands.press("shuffle")
