@@ -42,6 +42,8 @@ class ChipZones(SessionBase):
         if event.zone == "pot":
             track.pot_zone = sum(event.chips)
             self._check_pot()
+            if hand.stage is Stage.SHOWDOWN and track.showdown_told:
+                self._pot_alert()  # the last round's bets reached the pot after the showdown
             return True
         seat = int(event.zone[5:])
         new = sorted(event.chips, reverse=True)
@@ -50,6 +52,11 @@ class ChipZones(SessionBase):
             return False
         track.zone[seat] = new
         track.zone_chips[seat] = sum(new)
+        added = sum(new) - sum(before)
+        if seat in track.owed and 0 < added <= track.owed[seat]:  # what was owed, put in
+            track.owed[seat] -= added
+            if track.owed[seat] <= 0:
+                del track.owed[seat]
         if seat in track.stale:  # sweeping: the earlier rounds' chips leave for the pot
             track.stale[seat] = min(track.stale[seat], sum(new))
             if not track.stale[seat]:
@@ -196,6 +203,7 @@ class ChipZones(SessionBase):
             tail = f"; {face - committed:,} back to the player"
         elif face < committed:
             tail = f"; {committed - face:,} more to put in"
+            track.owed[seat] = committed - face
         reason = f" ({bet.reason}{tail})" if bet.reason or tail else ""
         self._betting(op, seat, f"{words}{reason}", rule=bet.rule or None)
 
@@ -284,6 +292,11 @@ class ChipZones(SessionBase):
         if hand.street == track.street and hand.stage is Stage.BETTING:
             return
         track.street = hand.street if hand.stage is Stage.BETTING else hand.street + 1
+        for seat, owed in track.owed.items():
+            if hand.stage is Stage.OVER:  # no pot count follows: the floor is told now
+                self._irregular("APSA 5.4.30", f"seat {seat} never put in the {owed:,} still "
+                                "owed on its bet: count the pot", seat=seat)
+        track.owed.clear()  # (otherwise the pot count tells the difference, APSA 5.4.25)
         for seat in list(track.held):
             del track.held[seat]
             self._say("action", f"the betting round ended: what seat {seat} did out of turn "

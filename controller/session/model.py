@@ -130,6 +130,7 @@ class HandTrack:
     pot_zone: int | None = None
     pot_difference: int | None = None
     pot_alerted: set[int] = field(default_factory=set)  # differences told: each one once a hand
+    owed: dict[int, int] = field(default_factory=dict)  # a bet's chips still to come (R8)
     taken_back: int = 0  # chips taken out of the betting zones, already told (PVB 36(3))
     clock: TimeCall | None = None
     penalized: list[int] = field(default_factory=list)

@@ -218,12 +218,14 @@ class SimulatedDealer:
     (the dealer then types the bets in). ``hole_cards``: 2 for hold'em, 4 for Omaha."""
 
     def __init__(self, hands: DealerHands, chip_case: dict[str, int] | None, seats: int,
-                 rng: random.Random, hole_cards: int = 2, stack: int = 10000) -> None:
+                 rng: random.Random, hole_cards: int = 2, stack: int = 10000,
+                 all_in: float = 0.0) -> None:
         self.hands = hands
         self.felt = hands.felt  # the dealer's memory is what lies on the table
         self.rng = rng
         self.seats = seats
         self.hole_cards = hole_cards
+        self.all_in = all_in  # the chance that a raise is all in
         self.stack = stack
         self.reads_chips = chip_case is not None
         self.failure: str | None = None
@@ -451,8 +453,11 @@ class SimulatedDealer:
         the hand holds its cards (a restart in the middle of the deal goes on from the felt)."""
         dealt = [s for s, v in sorted(state.seats.items()) if v.in_hand]
         order = _deal_order(dealt, state.button or dealt[0])
+        # (after a restart the table knows who folded and who holds his cards already)
+        wanting = [s for s in order if not state.seats[s].folded
+                   and state.seats[s].cards < self.hole_cards]
         for round_no in range(self.hole_cards):
-            for seat in order:
+            for seat in wanting:
                 if len(self._cards(f"seat:{seat}")) <= round_no:
                     self._place(f"seat:{seat}", self.stub.pop())
         self.hands.wait(lambda s: s.stage != "betting" or all(
@@ -522,7 +527,7 @@ class SimulatedDealer:
             return self._declare_act(state, seat, roll)
         if state.min_raise_to and roll > 0.8:
             top = min(state.max_raise_to or state.min_raise_to, view.bet + view.stack)
-            target = state.min_raise_to if roll < 0.985 else top  # now and then all in
+            target = top if self.rng.random() < self.all_in else state.min_raise_to
             amount = max(target, state.min_raise_to) - view.bet  # a raise, in one motion
         else:
             amount = state.to_call or 0

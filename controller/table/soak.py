@@ -338,7 +338,7 @@ class FaultyDealer(SimulatedDealer):
     def __init__(self, hands: DirectHands, chip_case: dict[str, int], seats: int,
                  rng: random.Random, hole_cards: int, faults: float, report: SoakReport,
                  table: str) -> None:
-        super().__init__(hands, chip_case, seats, rng, hole_cards=hole_cards)
+        super().__init__(hands, chip_case, seats, rng, hole_cards=hole_cards, all_in=0.1)
         self.direct = hands
         self.faults = faults
         self.report = report
