@@ -241,7 +241,7 @@ class SoakTable:
         self.session = TableSession(SessionConfig(table_id=self.table, profile=profile,
                                                   seats=self.seats, level=first,
                                                   check_burns=True))
-        self.hand_alarms: list[Alarm] = []
+        self.last_showdown = 0
         self.hands = DirectHands(self.session, self._event)
         chips = {f"05{k:012X}": value for k, value in enumerate(
             v for v, count in CHIP_CASE.items() for _ in range(count))}
@@ -263,7 +263,8 @@ class SoakTable:
         elif event.kind == "action":
             self.report.actions += 1
             self.report.all_ins += "all-in" in event.text
-        elif event.kind == "showdown":
+        elif event.kind == "showdown" and event.hand != self.last_showdown:
+            self.last_showdown = event.hand  # hands that reached a showdown
             self.report.showdowns += 1
 
     def _seat_players(self) -> None:
