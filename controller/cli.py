@@ -4,12 +4,13 @@ stays light (its start-up time is part of the replay benchmark)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -234,7 +235,32 @@ def _room(args: argparse.Namespace) -> int:
     from controller.demo.room_demo import run_room
 
     stop = _stop_on_signals()
-    return run_room(tables=args.tables, hands=args.hands, port=args.port, stop=stop)
+    with _terminal_to_ourselves():
+        return run_room(tables=args.tables, hands=args.hands, port=args.port, stop=stop)
+
+
+@contextlib.contextmanager
+def _terminal_to_ourselves() -> Iterator[None]:
+    """In a terminal, the room takes Ctrl-C for itself (its own foreground process group, as a
+    shell's job control does), so that `make demo` around it is not interrupted half-way and
+    ends with the room's own exit code; the terminal goes back to the one that had it."""
+    try:
+        fd = sys.stdin.fileno()
+        if not os.isatty(fd) or os.tcgetpgrp(fd) != os.getpgrp():
+            raise OSError("not the terminal's foreground")
+        before = os.getpgrp()
+        os.setpgid(0, 0)
+        hangup = signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+        os.tcsetpgrp(fd, os.getpgrp())
+    except (OSError, ValueError):
+        yield
+        return
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            os.tcsetpgrp(fd, before)
+        signal.signal(signal.SIGTTOU, hangup)
 
 
 def _replay_events(args: argparse.Namespace) -> int:

@@ -40,6 +40,9 @@ class VirtualSerialDevice:
         master, slave = os.openpty()
         name = os.ttyname(slave)
         os.close(slave)  # the driver opens its own end by path
+        # A device whose reader stopped reading overflows and drops bytes, as a real one does;
+        # a blocking write would hold the lock forever and unplug() with it.
+        os.set_blocking(master, False)
         with self._lock:
             self._master = master
         if self.path.is_symlink() or self.path.exists():
@@ -59,7 +62,7 @@ class VirtualSerialDevice:
                 return False
             try:
                 os.write(self._master, data)
-            except OSError:
+            except OSError:  # BlockingIOError too: the buffer is full, the bytes are lost
                 return False
         return True
 

@@ -110,6 +110,50 @@ class ConsoleFloor:
         self.client.loop_stop()
 
 
+def _last_line(path: Path) -> str:
+    lines = path.read_text(encoding="utf-8", errors="replace").strip().splitlines()
+    return lines[-1] if lines else "nothing said"
+
+
+def _watch_tables(processes: dict[int, subprocess.Popen[bytes]], logs: dict[int, Path],
+                  hands: int, stop: threading.Event, out: TextIO) -> int:
+    """Until ``stop`` (or, with ``hands``, until every table played them). A table that stops
+    on its own (someone stopped its process) is said in one line; the others play on."""
+    failed = 0
+    running = dict(processes)
+    while running and not stop.is_set():
+        for n, process in list(running.items()):
+            code = process.poll()
+            if code is None:
+                continue
+            del running[n]
+            if code != 0:
+                failed += 1
+                out.write(f"[room] table {n} stopped (exit {code}): {_last_line(logs[n])}\n")
+            elif hands == 0:
+                out.write(f"[room] table {n} stopped; the other tables play on\n")
+            out.flush()
+        stop.wait(0.2)
+    return failed
+
+
+def _stop_tables(processes: dict[int, subprocess.Popen[bytes]], out: TextIO) -> None:
+    """A clean stop of every table still running: each seals its last hand and hands it over
+    (RULES H3); one that does not stop within 30 s is killed, and that is said."""
+    for process in processes.values():
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + 30
+    for n, process in processes.items():
+        try:
+            process.wait(max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+            out.write(f"[room] table {n} did not stop within 30 s and was killed; its journal "
+                      "keeps the hand for its next start\n")
+
+
 def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout, port: int = 0,
              stop: threading.Event | None = None) -> int:
     """The room on this machine. ``hands``: each table plays that many and the room stops;
@@ -143,23 +187,19 @@ def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout, port: in
                   f"login: floor / {password}\n")
         out.flush()
         server.send("clock", "start", {}, by="floor:demo")  # the floor starts the clock
-        processes = [subprocess.Popen(
-            [sys.executable, "-m", "controller.cli", "table", "--config",
-             str(broker.table_config(work / f"table-{n}", n)), "--simulate",
-             "--hands", str(hands), "--seed", str(n)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for n in range(1, tables + 1)]
-        failed = 0
-        try:
-            if hands == 0:
-                (stop or threading.Event()).wait()
-            for process in processes:
-                failed += process.wait(600) != 0 if hands else 0
-        finally:
-            for process in processes:  # a clean stop: each seals its last hand (RULES H3)
-                if process.poll() is None:
-                    process.send_signal(signal.SIGTERM)
-            for process in processes:
-                process.wait(60)
+        tables_out = {n: work / f"table-{n}.log" for n in range(1, tables + 1)}
+        processes: dict[int, subprocess.Popen[bytes]] = {}
+        for n in range(1, tables + 1):
+            with tables_out[n].open("wb") as log_file:
+                # Its own session: a terminal's Ctrl-C reaches the room alone, which stops the
+                # tables first, while the broker still takes their last records.
+                processes[n] = subprocess.Popen(
+                    [sys.executable, "-m", "controller.cli", "table", "--config",
+                     str(broker.table_config(work / f"table-{n}", n)), "--simulate",
+                     "--hands", str(hands), "--seed", str(n)],
+                    stdout=subprocess.DEVNULL, stderr=log_file, start_new_session=True)
+        failed = _watch_tables(processes, tables_out, hands, stop or threading.Event(), out)
+        _stop_tables(processes, out)
         # Each table's clean stop seals its last hand (RULES H3) and waits for the recorder.
         if hands:
             recorder.wait_for(tables * hands, timeout=10)

@@ -80,17 +80,22 @@ class LocalBroker:
         return config
 
     def start(self) -> None:
-        self.process = subprocess.Popen(
-            [mosquitto_binary(), "-c", str(self.directory / "mosquitto.conf")],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        # Its log goes to a file: a pipe nobody reads would stop the broker once full. Its own
+        # session: a terminal's Ctrl-C reaches the program that owns the broker, which stops it
+        # last, after the tables have handed over their records.
+        log = self.root / "mosquitto.log"
+        with log.open("ab") as out:
+            self.process = subprocess.Popen(
+                [mosquitto_binary(), "-c", str(self.directory / "mosquitto.conf")],
+                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             with socket.socket() as s:
                 if s.connect_ex(("127.0.0.1", self.port)) == 0:
                     return
             if self.process.poll() is not None:
-                out = self.process.stdout.read().decode() if self.process.stdout else ""
-                raise BrokerError(f"mosquitto exited: {out}")
+                said = log.read_text(encoding="utf-8", errors="replace")[-2000:]
+                raise BrokerError(f"mosquitto exited: {said}")
             time.sleep(0.05)
         raise BrokerError("mosquitto did not open its port")
 
@@ -98,7 +103,11 @@ class LocalBroker:
         """SIGTERM: Mosquitto saves its persistence (sessions, queued messages) and exits."""
         if self.process is not None:
             self.process.terminate()
-            self.process.wait(10)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
             self.process = None
 
     def kill(self, forget: bool = False) -> None:

@@ -267,6 +267,8 @@ class FloorCommands(SessionBase):
         stopping): the last hand is sealed now, since no next shuffle will seal it (RULES H3:
         the right to dispute ends when the next hand begins, and none will)."""
         if not self._between_hands():
+            if args.get("stopping"):  # the service stopping mid-hand: the hand goes on after
+                return False          # the restart, nothing to close (and nothing wrong)
             raise Refused("the table closes between hands: finish, void or kill this hand "
                           "first", "PVB 64(1)")
         if self.pending_record is None:

@@ -121,8 +121,11 @@ class TableService:
         still running stays open, to go on after a restart."""
         if self._thread is None:
             return
-        self.submit(CommandEvent(name="close", by=by))
+        self.submit(CommandEvent(name="close", args={"stopping": True}, by=by))
         self.drain()
+        if self.session._hand() is not None:
+            log.info("table %s: hand %d is still running: it goes on after the restart",
+                     self.config.table_id, self.session.table.hand_number)
 
     def stop(self, timeout: float = 5.0) -> None:
         """Finish the queued events, then stop the loop."""

@@ -1,0 +1,169 @@
+"""`pokertable room` stops cleanly however it is stopped: Ctrl-C at a terminal (SIGINT to the
+whole foreground process group), SIGINT or SIGTERM to the room alone, one table stopped by
+someone else; and `make demo` in a real terminal ends with exit 0 on Ctrl-C. Never a traceback,
+never a process left over (it hung for 60 s and left a table running: the tables and Mosquitto
+shared the room's process group, so Ctrl-C killed the broker first, and a simulated reader's
+pty write blocked while holding the lock its unplug needed)."""
+
+from __future__ import annotations
+
+import os
+import pty
+import re
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from drivers.simulators import VirtualSerialDevice
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _start_room(tables: int = 2) -> tuple[subprocess.Popen[str], list[str]]:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "controller.cli", "room", "--tables", str(tables), "--port", "0"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        start_new_session=True)
+    assert process.stdout is not None
+    lines: list[str] = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # until the tables are dealing
+        line = process.stdout.readline()
+        lines.append(line)
+        if "record of hand 1 " in line or " hand 2:" in line:
+            return process, lines
+    raise AssertionError("the room dealt no hand:\n" + "".join(lines))
+
+
+def _descendants_alive(marker: str) -> list[str]:
+    """Processes whose command line names the room's temporary directory (tables, Mosquitto)."""
+    alive = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            cmdline = _cmdline(entry)
+            if marker in cmdline and str(os.getpid()) != entry.name:
+                alive.append(cmdline)
+    return alive
+
+
+def _finish(process: subprocess.Popen[str], lines: list[str]) -> str:
+    rest, _ = process.communicate(timeout=60)
+    return "".join(lines) + rest
+
+
+def _brokers() -> set[int]:
+    return {int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()
+            and _cmdline(entry).startswith(("mosquitto ", "/usr/sbin/mosquitto "))}
+
+
+def _cmdline(entry: Path) -> str:
+    try:
+        return (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+def test_ctrl_c_to_the_whole_group_stops_the_room_cleanly() -> None:
+    before = _brokers()
+    process, lines = _start_room()
+    ours = _brokers() - before
+    assert ours, "the room's Mosquitto runs"
+    started = time.monotonic()
+    os.killpg(process.pid, signal.SIGINT)  # what a terminal does on Ctrl-C
+    text = _finish(process, lines)
+    took = time.monotonic() - started
+    assert process.returncode == 0, text[-3000:]
+    assert took < 30, took
+    assert "Traceback" not in text
+    assert re.search(r"recorder: [1-9]\d* full hand records kept, 0 duplicates", text), text[-800:]
+    time.sleep(0.5)
+    assert not _descendants_alive("controller.cli table --config /tmp/")
+    assert not ours & _brokers(), "the room's Mosquitto is left running"
+
+
+def test_sigterm_to_the_room_alone_stops_everything() -> None:
+    process, lines = _start_room()
+    process.send_signal(signal.SIGTERM)
+    text = _finish(process, lines)
+    assert process.returncode == 0, text[-3000:]
+    assert "Traceback" not in text and "full hand records kept" in text
+    time.sleep(0.5)
+    assert not _descendants_alive("controller.cli table --config /tmp/")
+
+
+def test_a_table_stopped_by_someone_else_is_said_and_the_room_plays_on() -> None:
+    process, lines = _start_room()
+    pids = [int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()
+            and "controller.cli table" in _cmdline(entry) and "--seed 2" in _cmdline(entry)]
+    assert pids
+    os.kill(pids[0], signal.SIGTERM)
+    assert process.stdout is not None
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        lines.append(line)
+        if "[room] table 2 stopped" in line:
+            break
+    else:
+        raise AssertionError("the room did not say table 2 stopped")
+    os.killpg(process.pid, signal.SIGINT)
+    text = _finish(process, lines)
+    assert process.returncode == 0, text[-3000:]
+    assert "Traceback" not in text
+
+
+def test_make_demo_in_a_terminal_ends_with_exit_0_on_ctrl_c(tmp_path: Path) -> None:
+    """A real pty, as a person's terminal: the room takes Ctrl-C for itself, so make is not
+    interrupted and passes on the room's clean exit."""
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: make demo on the pty (the venv is there already)
+        os.chdir(ROOT)
+        os.execvp("make", ["make", "--no-print-directory", "demo"])
+    seen = b""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and b"record of hand 1 " not in seen:
+        ready, _, _ = select.select([fd], [], [], 1)
+        if ready:
+            try:
+                seen += os.read(fd, 65536)
+            except OSError:
+                break
+    assert b"record of hand 1 " in seen, seen[-2000:]
+    os.write(fd, b"\x03")  # Ctrl-C, typed
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 1)
+        if ready:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+    else:
+        os.kill(pid, signal.SIGKILL)
+        raise AssertionError(seen[-2000:])
+    if not done:
+        _, status = os.waitpid(pid, 0)
+    text = seen.decode(errors="replace")
+    assert os.waitstatus_to_exitcode(status) == 0, text[-2000:]
+    assert "Interrupt" not in text and "Traceback" not in text
+    assert "full hand records kept" in text
+
+
+def test_a_simulated_device_nobody_reads_never_blocks_its_writer(tmp_path: Path) -> None:
+    device = VirtualSerialDevice(tmp_path / "usb-sim")
+    started = time.monotonic()
+    for _ in range(20_000):  # far more than a pty's buffer
+        device.write(b"R 1 01 04000000000001\n" * 4)
+    device.unplug()  # used to wait forever for the lock a blocked write held
+    assert time.monotonic() - started < 10
+    assert not device.plugged
+    device.close()
