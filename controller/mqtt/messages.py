@@ -7,7 +7,6 @@ refused at both ends. docs/mqtt.md documents every model against the topic tree.
 
 from __future__ import annotations
 
-import json
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -15,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from controller.engine.records import HandRecord
 from controller.errors import PokertableError, first_error
 from controller.events import CommandId
+from controller.json_input import BadJson, loads_bounded
 from controller.session.outputs import PublicEvent, TableState
 
 SCHEMA_VERSION = 1
@@ -185,9 +185,9 @@ M = TypeVar("M", bound=Message)
 def decode(model: type[M], payload: bytes | bytearray | str) -> M:
     """The payload as ``model``, or `BadMessage` saying what is wrong (never anything else)."""
     try:
-        data = json.loads(payload)
-    except (ValueError, UnicodeDecodeError):
-        raise BadMessage(f"not a valid {model.__name__}: not JSON") from None
+        data = loads_bounded(payload)
+    except BadJson as exc:
+        raise BadMessage(f"not a valid {model.__name__}: {exc}") from None
     if not isinstance(data, dict) or "v" not in data:  # a sender must say its schema version
         raise BadMessage(f"not a valid {model.__name__}: no schema version \"v\"")
     try:

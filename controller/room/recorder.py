@@ -13,7 +13,6 @@ delivery becomes exactly once here.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import sqlite3
 import threading
@@ -25,6 +24,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.reasoncodes import ReasonCode
 
 from controller.engine.records import HandRecord
+from controller.json_input import BadJson, loads_bounded
 from controller.mqtt.client import BrokerAddress, Login, connect, new_client
 from controller.mqtt.messages import (
     BadMessage,
@@ -231,9 +231,9 @@ class Recorder:
         # Most events are live (no id): a plain JSON look, far cheaper than the model, lets
         # them pass; only durable ones are validated and kept.
         try:
-            if json.loads(message.payload).get("id") is None:
+            if loads_bounded(message.payload).get("id") is None:
                 return
-        except (ValueError, AttributeError):
+        except (BadJson, AttributeError):
             pass  # not JSON, or not an object: decode below says what is wrong
         event = self._decoded(EventMessage, message)
         if event is None or event.id is None:

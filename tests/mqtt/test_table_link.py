@@ -108,6 +108,16 @@ BAD_COMMANDS: list[tuple[str, bytes, str]] = [
      "invalid arguments"),  # issue 14: an empty name once bricked the table
     ("cmd/level", b'{"v": 1, "id": "b9", "args": {"level": 2, "sb": 100}}', "invalid arguments"),
     ("cmd/penalty", b'{"v": 1, "id": "b10", "args": {"seat": "one"}}', "penalty"),
+    # Hostile payloads: each answered with its reason (a deep one went unanswered: json.loads
+    # raised RecursionError, which nobody caught).
+    ("cmd/void", b"[" * 100_000, "nested 100000 levels deep"),
+    ("cmd/void", b'{"a":' * 3000, "nested 3000 levels deep"),
+    ("cmd/void", b'{"v": 1, "id": "h1", "args": {"n": ' + b"9" * 5000 + b"}}", "5000 digits"),
+    ("cmd/void", b'{"v": 1, "id": "h2", "args": {"n": 1e400}}', "out of range"),
+    ("cmd/void", b'{"v": 1, "id": "h3", "args": {"n": NaN}}', "NaN is not a number"),
+    ("cmd/void", b'{"v": 1, "id": "\xff\xfe"}', "not UTF-8"),
+    ("cmd/void", b"", "empty"),
+    ("cmd/void", b'{"v": true, "id": 7}', "malformed command"),
 ]
 
 

@@ -76,6 +76,31 @@ def test_start_pause_resume_and_added_time_through_the_broker(broker: LocalBroke
         floor.client.close()
 
 
+def test_hostile_payloads_are_answered_with_their_reason(broker: LocalBroker,
+                                                          clock: ClockService) -> None:
+    """A command nested 100,000 deep, a number of 5,000 digits, NaN, bytes that are not UTF-8:
+    each answered with its reason, and the clock still works after them."""
+    floor = Floor(broker)
+    hostile = [(b"[" * 100_000, "nested 100000 levels deep"),
+               (b'{"v": 1, "id": "x1", "args": {"n": ' + b"9" * 5000 + b"}}", "5000 digits"),
+               (b'{"v": 1, "id": "x2", "args": {"n": NaN}}', "NaN is not a number"),
+               (b"\xff\xfe{}", "not UTF-8")]
+    try:
+        for k, (payload, reason) in enumerate(hostile):
+            correlation = f"h-{k}".encode()
+            assert not floor.client.publish(floor.topics.clock("cmd/pause"), payload,
+                                            correlation).is_failure
+            assert floor.client.wait(lambda ms, c=correlation: any(
+                m.correlation == c for m in ms))
+            found = next(m for m in floor.client.on("reply") if m.correlation == correlation)
+            reply = decode(CommandReply, found.payload)
+            assert reply.status == "error" and reason in (reply.reason or ""), reply
+        assert clock.clock.position.status == "not_started"
+        assert floor.command("start").status == "ok"  # and the clock goes on working
+    finally:
+        floor.client.close()
+
+
 def test_bad_and_repeated_commands(broker: LocalBroker, clock: ClockService) -> None:
     floor = Floor(broker)
     try:

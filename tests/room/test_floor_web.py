@@ -391,7 +391,8 @@ def test_hostile_requests_change_nothing_and_crash_nothing(broker: LocalBroker,
     clear answer; the server goes on serving and the clock is untouched."""
     with floor_server(broker, tmp_path / "floor") as server:
         url = server.url
-        for body in (b"not json", b"[1, 2]", b'{"user": "anna"}', b"x" * 100_000):
+        for body in (b"not json", b"[1, 2]", b'{"user": "anna"}', b"x" * 100_000,
+                     b"[" * 15_000, b'{"a":' * 3000):  # nested: a 500 and a traceback once
             request = urllib.request.Request(f"{url}/api/login", data=body, method="POST",
                                              headers={"content-type": "application/json"})
             try:
@@ -399,6 +400,16 @@ def test_hostile_requests_change_nothing_and_crash_nothing(broker: LocalBroker,
                 raise AssertionError("accepted")
             except urllib.error.HTTPError as exc:
                 assert exc.code == (413 if len(body) > 16_384 else 400)
+                if body.startswith((b"[[", b'{"a":{')):
+                    assert b"levels deep" in exc.read()
+        for body in (b"[" * 15_000, b'{"a":' * 3000):  # a command, without a login
+            request = urllib.request.Request(f"{url}/api/command", data=body, method="POST",
+                                             headers={"content-type": "application/json"})
+            try:
+                urllib.request.urlopen(request, timeout=10)
+                raise AssertionError("accepted")
+            except urllib.error.HTTPError as exc:
+                assert exc.code in (400, 401, 403), exc.code
         server.hub.max_screens = 1
         with socket.create_connection(("127.0.0.1", server.port)) as first:
             first.sendall(b"GET /api/stream HTTP/1.1\r\nHost: x\r\n\r\n")

@@ -31,6 +31,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from controller.json_input import BadJson, loads_bounded
 from controller.room.clock import CLOCK_COMMANDS
 from controller.room.floor.accounts import Accounts, check_password
 from controller.room.floor.hub import Hub
@@ -293,7 +294,9 @@ async def _read_body(request: Request, model: type[B], refusal: str) -> B | Resp
         if len(body) > BODY_LIMIT:
             return _error(413, "the request is too large")
     try:
-        return model.model_validate(json.loads(body))
+        return model.model_validate(loads_bounded(body))
+    except BadJson as exc:
+        return _error(400, f"{refusal} ({exc})")
     except (ValueError, ValidationError) as exc:
         return _error(400, f"{refusal} ({type(exc).__name__})")
 
