@@ -316,10 +316,13 @@ class Table:
         old_bb = self.seats.get(last.bb)
         sb_live = self._in_play(last.bb) and old_bb is not None and not old_bb.new
         button = last.sb
-        if self.profile.dead_button == "stays" and not (last.sb_live and self._in_play(last.sb)):
-            # The last small blind busted, or was dead: the button does not move onto a seat
-            # nobody played from, it stays a second hand where it was (PVB 27(1); APSA 5.3;
-            # BPS 6). The big blind's move and the order of play are the same either way.
+        new_on_big_blind = self.seats[bb].new  # arrived since the last hand, on the bb's seat
+        if self.profile.dead_button == "stays" and (
+                not (last.sb_live and self._in_play(last.sb)) or new_on_big_blind):
+            # The last small blind busted, or was dead, or a new player arrived on the big
+            # blind's position: the dead button is obligatory, it stays a second hand where it
+            # was (PVB 27(1); APSA 5.3; BPS 6). The big blind's move is the same either way:
+            # the new player posts it at once.
             button = last.button
         return self._positions(button, last.bb, sb_live, bb)
 

@@ -219,8 +219,23 @@ def test_b4_pvb_10_new_player_between_button_and_small_blind_waits() -> None:
     assert table.positions is not None and 4 in table.positions.dealt
 
 
-def test_b4_new_player_on_the_big_blind_position_is_dealt_in() -> None:
+def test_b4_pvb_27_1_new_player_on_the_big_blind_position_posts_it_and_the_button_stays() -> None:
+    """PVB 27(1): "das Hinzukommen eines neuen Spielers auf der Big Blind-Position [macht] der
+    Dead Button für die nächste Hand obligatorisch": the new player in the empty seat the big
+    blind moves to posts the big blind at once, and the button stays where it was (it moved on
+    to seat 3 before)."""
     table = seated(1, 3, 5)
+    assert play_hand(table) == (1, 3, 5)
+    table.apply(SitDown(seat=6, player="new", stack=8_000))
+    assert play_hand(table) == (1, 5, 6)
+    assert table.positions is not None and 6 in table.positions.dealt
+    assert play_hand(table) == (5, 6, 1)  # then on as usual: nobody skips a big blind
+
+
+def test_b4_tda_a_new_player_on_the_big_blind_position_and_the_button_moves_on() -> None:
+    """Common TDA practice (profile ``dead_button = "empty-seat"``): the button moves on."""
+    profile = load_profile("pvb-2020").model_copy(update={"dead_button": "empty-seat"})
+    table = seated(1, 3, 5, profile=profile)
     assert play_hand(table) == (1, 3, 5)
     table.apply(SitDown(seat=6, player="new", stack=8_000))
     assert play_hand(table) == (3, 5, 6)

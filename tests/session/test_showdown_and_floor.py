@@ -175,7 +175,9 @@ def test_multi_hand_dead_button_heads_up_and_new_player() -> None:
     record = run.sealed[-1]  # hand 2's record and its PHH say the same: the button on seat 1
     assert (record.hand, record.button) == (2, 1) and list(record.starting_stacks)[-1] == 1
     state = run.session.state()
-    assert (state.button, state.sb, state.bb) == (3, None, 5)
+    # A new player on the big blind's position: the dead button is obligatory, it stays on
+    # seat 1 (PVB 27(1)); the small blind (seat 4, gone) is dead.
+    assert (state.button, state.sb, state.bb) == (1, None, 5)
     run.feed(declare(1, "fold"), declare(3, "fold"), seat(5, None), shuffle())
     state = run.session.state()
     assert (state.button, state.sb, state.bb) == (3, 3, 1)  # B3: heads-up, button posts sb
