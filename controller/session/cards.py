@@ -43,6 +43,13 @@ class CardReading(SessionBase):
         if (seen is not None and zone in ("burn", "muck") and track.draw_from is not None
                 and seen == f"seat:{track.draw_from}"):
             return self._drawn(track.draw_from, card)
+        if seen is not None and zone == "burn" and seen.startswith("seat:") and \
+                len(track.seat_cards.get(int(seen[5:]), [])) > track.wanted and \
+                self._substantial():
+            # The antennas show the floor's draw (PVB 30(6)): one of the cards of a seat holding
+            # one too many, after substantial action, put on the burn antenna. It is the next
+            # burn card, not a card seen twice; no separate command is needed.
+            return self._drawn(int(seen[5:]), card)
         if seen is not None:
             if event.uid and card in track.uid_of and track.uid_of[card] != event.uid:
                 self._foul(f"the same card twice on {seen} and {zone} (two tags)")

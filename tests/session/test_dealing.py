@@ -209,6 +209,37 @@ def test_i5_pvb_30_6_three_cards_noticed_late_the_floor_draws_one_as_the_next_bu
     assert drawn not in record.board  # the drawn card is out of the game
 
 
+@pytest.mark.parametrize("drawn", ["Qc", "2d"])
+def test_i5_pvb_30_6_the_drawn_card_on_the_burn_antenna_is_the_draw_without_a_command(
+        drawn: str) -> None:
+    """PVB 30(6), as the antennas see it: the floor draws one of the three cards of seat 1 after
+    substantial action and the dealer puts it on the burn antenna. That is the draw, the next
+    burn card: never a card seen twice, never a fouled deck; the hand plays on to its end."""
+    run = start(three_players(), shuffle(), deal(HOLE), card("seat:1", "Qc"),
+                declare(1, "call"), declare(2, "call"))  # substantial action (PVB 31)
+    step = run.feed(card("burn", drawn))  # no `draw` command: the antennas show it
+    assert step.accepted and "fouled" not in " ".join(e.text for e in step.events)
+    assert any(e.rule == "PVB 30(6)" and drawn not in e.text for e in step.events)
+    run.feed(key("confirm"), board("QsJd4h"), key("confirm"), key("confirm"), key("confirm"),
+             board("5s"), key("confirm"), key("confirm"), key("confirm"), board("9h"),
+             key("confirm"), key("confirm"), key("confirm"),
+             key("confirm"), key("confirm"), key("confirm"))
+    record = run.session.pending_record
+    assert record is not None and record.status == "complete"
+    assert record.hole_cards[1] == "".join(c for c in ("7c", "2d", "Qc") if c != drawn)
+    assert not [e for e in run.events if "fouled" in e.text]
+    # A floor command after it has nothing left to draw.
+    assert not run.feed(command("draw", seat=1)).accepted
+
+
+def test_pvb_30_6_a_card_of_a_seat_with_its_own_cards_on_the_burn_is_still_a_foul() -> None:
+    """Only a seat holding one card too many gives one up to the burn: any other card seen at a
+    seat and then on the burn antenna is a card in two places (RULES I3)."""
+    run = start(three_players(), shuffle(), deal(HOLE), declare(1, "call"), declare(2, "call"))
+    step = run.feed(card("burn", "7c"))
+    assert any("fouled" in e.text or "came up again" in e.text for e in step.events)
+
+
 def test_i5_pvb_30_6_before_substantial_action_three_cards_are_a_misdeal() -> None:
     run = start(three_players(), shuffle(), deal(HOLE), card("seat:1", "Qc"))
     step = run.feed(command("draw", seat=1))
