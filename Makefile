@@ -24,12 +24,12 @@ typecheck: $(STAMP)
 unit: $(STAMP) mosquitto chromium
 	$(BIN)/pytest -q
 
-# The MQTT tests run a real broker (issue 6): Debian's mosquitto, installed when missing.
+# The MQTT tests run a real broker: Debian's mosquitto, installed when missing.
 mosquitto:
 	@test -x /usr/sbin/mosquitto || command -v mosquitto >/dev/null 2>&1 || \
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mosquitto)
 
-# The floor display's browser tests drive a real headless Chromium (issue 18): Debian's.
+# The floor display's browser tests drive a real headless Chromium: Debian's.
 chromium:
 	@test -x /usr/bin/chromium || \
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)

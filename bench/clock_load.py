@@ -1,4 +1,4 @@
-"""The clock's CPU and memory with a room of tables syncing (issue 17).
+"""The clock's CPU and memory with a room of tables syncing.
 
 `pokertable clock` runs as its own process, as on the central host, against a real Mosquitto on
 loopback. The tables are light MQTT clients, each with its own login, that do what a table's

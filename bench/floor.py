@@ -1,4 +1,4 @@
-"""The floor display under a room's load (issue 18): from a table's state publish to a browser's
+"""The floor display under a room's load: from a table's state publish to a browser's
 push stream, beside a bare MQTT subscriber in the same run.
 
 `pokertable floor` runs as its own process, as on the central host, against a real Mosquitto on

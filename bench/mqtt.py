@@ -1,4 +1,4 @@
-"""MQTT benchmarks (issue 6), against a real Mosquitto started here from `broker init` output.
+"""MQTT benchmarks, against a real Mosquitto started here from `broker init` output.
 
 1. Latency from a table event to its state message at a subscriber: a real `TableService`
    (journal with one fsync per event, session, `TableLink`) and a floor client subscribed to the

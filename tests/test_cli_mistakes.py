@@ -1,4 +1,4 @@
-"""A person's mistakes at the command line (issue 15): one or two lines on stderr naming the file,
+"""A person's mistakes at the command line: one or two lines on stderr naming the file,
 the field and what is wrong, exit status 2, no traceback, and nothing written."""
 
 from __future__ import annotations

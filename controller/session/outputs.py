@@ -1,7 +1,7 @@
 """What a table publishes: public events, the public table state, sealed hand records.
 
-These models are the boundary between the table service and whatever carries its output (a local
-sink now, MQTT later). Nothing here ever holds a hole card that was not tabled, except
+These models are the boundary between the table service and whatever carries its output (the local
+files, the MQTT link). Nothing here ever holds a hole card that was not tabled, except
 `HandRecord` itself, which only the recorder sink receives (docs/design.md "Secrets").
 """
 

@@ -92,7 +92,7 @@ def test_s3_tda_without_a_bet_on_the_last_round_first_left_of_the_button() -> No
 
 
 def test_s3_pvb_55_apsa_5_3_bps_37_the_last_bet_after_the_flop_shows_first() -> None:
-    """The German books (issue 16's audit): the last to bet or raise on the flop, turn or
+    """The German books (the rules audit): the last to bet or raise on the flop, turn or
     river shows first, even when the river was checked (PVB 55(1), APSA 5.3, BPS 37)."""
     hand = make_hand([10_000] * 4, showdown_fallback="last-aggressor")
     run(hand, "p3 cbr 300; p4 c; p1 f; p2 f; db 2c7d9h; p3 x; p4 cbr 500; p3 c; db Js; p3 x")

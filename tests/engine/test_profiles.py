@@ -17,7 +17,7 @@ def test_builtin_profiles_differ_where_the_books_differ() -> None:
     assert (pvb.odd_chip_unit, cg.odd_chip_unit) == ("smallest-chip", "small-blind")  # S2
     assert (pvb.same_colour_chips_full_raise, cg.same_colour_chips_full_raise) == (True, False)
     # Where the German books agree with each other and not with TDA, both follow the books:
-    # S3 (PVB 55, APSA 5.3, BPS 37, CG 9) and B2 (PVB 27(1), APSA 5.3, BPS 6); issue 16.
+    # S3 (PVB 55, APSA 5.3, BPS 37, CG 9) and B2 (PVB 27(1), APSA 5.3, BPS 6).
     assert pvb.showdown_fallback == cg.showdown_fallback == "last-aggressor"
     assert pvb.dead_button == cg.dead_button == "stays"
     assert load_profile() == pvb  # the default tournament profile

@@ -1,4 +1,4 @@
-"""Issue 6: the broker `pokertable broker init` configures, tested client by client against a
+"""The broker `pokertable broker init` configures, tested client by client against a
 real Mosquitto: nobody anonymous, each client writes and reads only its part of the tree."""
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ def test_acl_reads_client_by_client(broker: Broker, topics: Topics) -> None:
     t = topics
     readers = {name: VenueClient(broker, name) for name in
                ("display", "recorder", "floor", "table-1", "table-2", "clock")}
-    # A client id is its login (issue 14), so each login writes through its one connection.
+    # A client id is its login, so each login writes through its one connection.
     table_1, floor, clock = (readers[name] for name in ("table-1", "floor", "clock"))
     published = {
         table_1: [t.table("1", leaf) for leaf in

@@ -1,4 +1,4 @@
-"""Client ids bound to their owners (issue 14): a login cannot push another client off the
+"""Client ids bound to their owners: a login cannot push another client off the
 broker by taking its client id, nor take over or wipe the recorder's persistent session."""
 
 from __future__ import annotations

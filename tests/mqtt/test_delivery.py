@@ -1,4 +1,4 @@
-"""Issue 6, "nothing lost": a broker restart in the middle of a session and a controller killed
+"""Nothing lost: a broker restart in the middle of a session and a controller killed
 with a record still in its outbox; the recorder ends up with every hand record exactly once.
 (This module has its own broker: it restarts it.)"""
 
@@ -151,7 +151,7 @@ def test_controller_sigkill_with_a_record_in_the_outbox_delivers_it_once_after_r
 
 def test_broker_killed_and_rebuilt_while_the_recorder_is_away_loses_no_record(
         broker: Broker, tmp_path: Path) -> None:
-    """Issue 14: the table used to drop a record at the broker's PUBACK; a broker SIGKILLed
+    """The table used to drop a record at the broker's PUBACK; a broker SIGKILLed
     before its autosave then lost what it held for the absent recorder (3 of 3 records). Now a
     record leaves the outbox only when the recorder says it has it."""
     store = RecordStore(tmp_path / "records.db")

@@ -1,4 +1,4 @@
-"""Secrets at rest (issue 14): broker files are born with their final mode, `broker init` refuses
+"""Secrets at rest: broker files are born with their final mode, `broker init` refuses
 directories that would expose them or that the broker cannot reach, and every store that holds
 hole cards is the owner's alone, whatever the umask."""
 

@@ -1,4 +1,4 @@
-"""Issue 6: a table on the broker. Status and retained state, commands and their replies
+"""A table on the broker. Status and retained state, commands and their replies
 (malformed, unknown, unauthorised: an error or a refusal, nothing changed), the clock's level,
 and the secrecy of hole cards through scripted RFID hands."""
 
@@ -105,7 +105,7 @@ BAD_COMMANDS: list[tuple[str, bytes, str]] = [
     ("cmd/seat", b'{"v": 1, "id": "b7", "args": {"seat": 11, "player": "x"}}',
      "invalid arguments"),
     ("cmd/seat", b'{"v": 1, "id": "b8", "args": {"seat": 5, "player": "", "stack": 100}}',
-     "invalid arguments"),  # issue 14: an empty name once bricked the table
+     "invalid arguments"),  # an empty name once bricked the table
     ("cmd/level", b'{"v": 1, "id": "b9", "args": {"level": 2, "sb": 100}}', "invalid arguments"),
     ("cmd/penalty", b'{"v": 1, "id": "b10", "args": {"seat": "one"}}', "penalty"),
     # Hostile payloads: each answered with its reason (a deep one went unanswered: json.loads
@@ -147,7 +147,7 @@ def test_malformed_unknown_and_refused_commands_get_errors_and_change_nothing(
 
 
 def test_a_command_delivered_twice_acts_once(broker: Broker, tmp_path: Path) -> None:
-    """Issue 14: every command carries an id; the table applies an id at most once (journaled,
+    """Every command carries an id; the table applies an id at most once (journaled,
     so a restart remembers it), and a redelivery is answered without acting again."""
     topics = t(broker)
     floor = VenueClient(broker, "floor", ("table/1/reply",))
@@ -173,7 +173,7 @@ def test_a_command_delivered_twice_acts_once(broker: Broker, tmp_path: Path) -> 
 
 
 def test_a_retained_command_is_never_applied(broker: Broker, tmp_path: Path) -> None:
-    """Issue 14: a retained void once voided a later hand after a broker restart. A command
+    """A retained void once voided a later hand after a broker restart. A command
     left retained reaches the table again at every subscribe: it is ignored."""
     topics = t(broker)
     floor = VenueClient(broker, "floor", ("table/1/reply",))

@@ -1,4 +1,4 @@
-"""The clock's rules, pure (issue 17): a level ends at an instant, pauses keep the time left,
+"""The clock's rules, pure: a level ends at an instant, pauses keep the time left,
 added time moves the instant, breaks and levels follow each other without losing a second."""
 
 from __future__ import annotations

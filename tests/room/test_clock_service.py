@@ -1,4 +1,4 @@
-"""The clock on a real broker (issue 17): the floor's commands answered with their correlation
+"""The clock on a real broker: the floor's commands answered with their correlation
 data, the retained state with the level's end instant, a restart that resumes the same instant,
 and a table that takes the clock's level from its next hand (RULES H2)."""
 
@@ -294,7 +294,7 @@ colour_up = [25]
 
 def test_a_break_holds_three_tables_and_play_resumes_at_the_next_level(
         broker: LocalBroker, tmp_path: Path) -> None:
-    """Issue 17, PVB 14: at the break every table finishes its hand and then refuses the
+    """PVB 14: at the break every table finishes its hand and then refuses the
     shuffle, with the colour-up in its state; at the end of the break all three play on at the
     next level. Table 1 is in the middle of a hand when the break begins."""
     structure_file = tmp_path / "short.toml"
@@ -435,7 +435,7 @@ def test_t1_pvb_35a_hand_for_hand_with_three_tables_one_slow_one_dropping_offlin
 
 def test_a_table_whose_wall_clock_is_90_s_wrong_shows_the_right_time_left(
         broker: LocalBroker, clock: ClockService, tmp_path: Path) -> None:
-    """NTP-style over MQTT (issue 17): the table asks, the clock answers with its receive and
+    """NTP-style over MQTT: the table asks, the clock answers with its receive and
     send times, the table keeps the offset of the exchange with the smallest round trip; its
     state says the offset, the round trip and the level's time left on the clock's time."""
     floor = Floor(broker)

@@ -1,4 +1,4 @@
-"""The floor display in a real browser (issue 18): a real Mosquitto from `broker init`, real
+"""The floor display in a real browser: a real Mosquitto from `broker init`, real
 table services publishing over MQTT, the clock, the floor server (uvicorn) and Debian's headless
 Chromium driven by Playwright. Pages change without a reload; decisions need a floor login."""
 

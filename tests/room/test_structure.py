@@ -1,4 +1,4 @@
-"""Tournament structures (issue 17, first part): the shipped files check, the schedule is one
+"""Tournament structures: the shipped files check, the schedule is one
 time line from zero, and a director's mistake is one line naming the level or break."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Bets read from the chip zones (issue 5): every rule and every worked example of the books.
+"""Bets read from the chip zones: every rule and every worked example of the books.
 
 Each test names the rule it checks (docs/rules.md R2, R5-R9, PVB 44/45, CG, APSA 5.4.28-5.4.31) and
 runs under both rule profiles unless the profiles disagree, in which case both answers are
@@ -573,7 +573,7 @@ def test_t4_bad_penalty_commands_are_refused(profile: str) -> None:
                                                                        hands=2)):
         step = run.feed(bad)
         assert not step.accepted and step.events[0].rule == "PVB 69(12)", bad
-    # Issue 14: a penalty beyond what the book counts in hands (PVB 69(9)) is refused.
+    # A penalty beyond what the book counts in hands (PVB 69(9)) is refused.
     for huge in (command("penalty", seat=3, hands=10**12), command("penalty", seat=3, orbits=20)):
         step = run.feed(huge)
         assert not step.accepted and step.events[0].rule == "PVB 69(9)", huge
@@ -602,7 +602,7 @@ def test_pvb_64_1_floor_corrects_a_reading_the_player_had_declared_a_call(profil
                                     declare(1, "allin")])
 def test_r8_apsa_5_4_30_no_raise_declared_after_a_short_call(profile: str,
                                                             raise_: dict[str, object]) -> None:
-    """Issue 16: the table used to accept a raise from a player who called short, and the hand
+    """The table used to accept a raise from a player who called short, and the hand
     then could not finish. He may complete the call or fold, nothing else."""
     run = hand_at(profile, 200, 400, players=4)
     run.feed(declare(4, "raise", 1200), chips("seat:1", 100, 100, 100, 100))

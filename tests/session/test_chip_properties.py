@@ -1,4 +1,4 @@
-"""Hypothesis over the chip zones (issue 5): any sequence of zone changes yields a legal action
+"""Hypothesis over the chip zones: any sequence of zone changes yields a legal action
 or a clear wait for the dealer, never an illegal state, never a change in the chips at the table.
 """
 

@@ -185,7 +185,7 @@ def test_card_to_a_new_seat_between_hands_changes_nothing() -> None:
 @pytest.mark.parametrize("drawn", ["Qc", "7c"])
 def test_i5_pvb_30_6_three_cards_noticed_late_the_floor_draws_one_as_the_next_burn(
         drawn: str) -> None:
-    """Issue 16: after substantial action a seat found holding three cards is no misdeal (PVB
+    """After substantial action a seat found holding three cards is no misdeal (PVB
     30(5)); the floor draws one of them, which becomes the next burn card (PVB 30(6)), and the
     hand plays on. The table used to take that card on the burn antenna for a card seen twice
     and void the hand as a fouled deck."""

@@ -148,7 +148,7 @@ def test_pvb_35a_hand_for_hand_hold_refuses_the_shuffle_with_an_event_and_led() 
 
 
 def test_pvb_35a_a_shuffle_refused_by_the_hold_leaves_the_finished_hand_shown() -> None:
-    """Issue 14: the refused press used to clear the last hand from the public state (its
+    """The refused press used to clear the last hand from the public state (its
     board, its shown cards), which the floor needs while the room waits."""
     run = start(three_players(), shuffle(), deal(HOLE), declare(1, "fold"),
                 command("hold", reason="hand-for-hand"))

@@ -1,4 +1,4 @@
-"""RULES S2: the odd chip is a real chip (issue 16). A split pot pays in the smallest chip in
+"""RULES S2: the odd chip is a real chip. A split pot pays in the smallest chip in
 play, the rest one chip at a time from the button's left (PVB 62(1); APSA 5.3); the cash
 profile splits down to the small blind's unit (CG)."""
 

@@ -168,7 +168,7 @@ def test_multi_hand_dead_button_heads_up_and_new_player() -> None:
     assert 2 not in run.session.table.seats
     run.feed(shuffle())  # B2: the big blind moves to seat 4; seat 3 posts the small blind
     state = run.session.state()
-    # The button stays on seat 1 a second hand: never onto the empty seat (PVB 27(1), issue 16)
+    # The button stays on seat 1 a second hand: never onto the empty seat (PVB 27(1))
     assert (state.button, state.sb, state.bb) == (1, 3, 4)
     run.feed(declare(1, "fold"), declare(3, "fold"), seat(5, "eve", 5_000))
     run.feed(seat(4, None), shuffle())  # B4: eve comes in on the big blind; dead small blind

@@ -1,4 +1,4 @@
-"""A new user's first hour (issue 15): the README's simulated-table command works in a fresh clone,
+"""A new user's first hour: the README's simulated-table command works in a fresh clone,
 plays every hand it was asked for without a false alert or a refused press, seals the last hand,
 and leaves nothing for git to see; the simulated dealer finishes under other table set-ups too."""
 

@@ -1,4 +1,4 @@
-"""No event can poison a table (issue 14): what the engine cannot hold is refused at the boundary,
+"""No event can poison a table: what the engine cannot hold is refused at the boundary,
 an event the session cannot apply is refused and never half-applied, a restart always comes back
 to the same state, and every line is either applied or refused, none lost."""
 

@@ -236,7 +236,7 @@ def test_random_event_streams_never_crash_and_conserve_chips(lines: list[str]) -
 def test_simulated_table_plays_hands_through_the_real_drivers(tmp_path: Path) -> None:
     """Shuffle press on mock GPIO, cards as PT1 frames on a pty, folds to the muck antenna,
     checks on the confirm key, every bet, call and raise as chip tags pushed into a betting
-    zone (issue 5: nothing typed in; the dealer confirms only where the rules leave a doubt):
+    zone (nothing typed in; the dealer confirms only where the rules leave a doubt):
     hands run from the press to the payout, the sweeps match the pots, and no hole card that
     was not tabled reaches the public events or state."""
     config = tmp_path / "table.toml"

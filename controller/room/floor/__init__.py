@@ -1,1 +1,1 @@
-"""The floor display: a web server of the central host (issue 18)."""
+"""The floor display: a web server of the central host."""
