@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -61,3 +62,20 @@ def test_the_dealer_picks_up_the_hand_a_restarted_table_is_in(tmp_path: Path) ->
     assert finished.get(hand) == "complete", finished  # the interrupted hand, played out
     assert finished.get(hand + 1) == "complete", finished
     assert "stopped after 2 of 2 hands" in stderr
+
+
+def test_a_clean_stop_reads_as_a_clean_stop(tmp_path: Path) -> None:
+    """SIGTERM in the middle of play: no WARNING (a refused 'close' was logged for every stop in
+    the middle of a hand), no 'cannot make 20' (the dealer's wait cut short read as a fault);
+    the dealer says how many hands it played, and the table exits 0."""
+    config = tmp_path / "table.toml"
+    config.write_text('[table]\nid = "8"\nseats = 4\n')
+    process = _start(config, hands=0, seed=2)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and int(_state(tmp_path / "out").get("hand", 0)) < 2:
+        time.sleep(0.1)
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 0, stderr[-2000:]
+    assert "WARNING" not in stderr and "ERROR" not in stderr, stderr[-2000:]
+    assert re.search(r"the simulated dealer stopped after \d+ hands?\n", stderr), stderr
