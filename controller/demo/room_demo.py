@@ -41,7 +41,10 @@ DEMO_STRUCTURE = Structure.model_validate({
     "name": "demo", "chips": [1, 5, 25, 100],
     "levels": [{"sb": 50, "bb": 100, "minutes": 0.25}, {"sb": 100, "bb": 200, "minutes": 0.25},
                {"sb": 200, "bb": 400, "bb_ante": 400, "minutes": 30}],
+    "breaks": [{"after_level": 2, "minutes": 0.25}],  # a visitor sees a break in the first minute
 })
+HAND_FOR_HAND_AT = 75.0  # seconds after the start: the demo's director plays a few rounds
+HAND_FOR_HAND_ROUNDS = 3
 
 VENUE = "demo"
 SHOWN_KINDS = {"hand_started", "action", "street", "show", "payout", "alert", "decision",
@@ -108,6 +111,20 @@ class ConsoleFloor:
     def close(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
+
+
+def _demo_director(server: FloorServer, clock: ClockService, stop: threading.Event) -> None:
+    """What a visitor should see early: after the break, hand-for-hand for a few rounds, switched
+    on and off from the floor as a director would (PVB 35a)."""
+    if stop.wait(HAND_FOR_HAND_AT):
+        return
+    server.send("clock", "hand_for_hand", {"on": True}, by="floor:demo")
+    deadline = time.monotonic() + 180
+    while not stop.wait(1.0) and time.monotonic() < deadline:
+        if clock.clock.position.round > HAND_FOR_HAND_ROUNDS:
+            break
+    if not stop.is_set():
+        server.send("clock", "hand_for_hand", {"on": False}, by="floor:demo")
 
 
 def _last_line(path: Path) -> str:
@@ -198,7 +215,11 @@ def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout, port: in
                      str(broker.table_config(work / f"table-{n}", n)), "--simulate",
                      "--hands", str(hands), "--seed", str(n)],
                     stdout=subprocess.DEVNULL, stderr=log_file, start_new_session=True)
-        failed = _watch_tables(processes, tables_out, hands, stop or threading.Event(), out)
+        stop = stop or threading.Event()
+        if hands == 0:
+            threading.Thread(target=_demo_director, args=(server, clock, stop),
+                             daemon=True).start()
+        failed = _watch_tables(processes, tables_out, hands, stop, out)
         _stop_tables(processes, out)
         # Each table's clean stop seals its last hand (RULES H3) and waits for the recorder.
         if hands:

@@ -434,6 +434,8 @@ class SimulatedDealer:
                                   "chips left: no further hand can be dealt")
             if len(with_chips) < 2:
                 state = self._new_players(state)
+            if state.hold is not None:  # a break or hand-for-hand: the dealer waits it out
+                state = self.hands.wait(lambda s: s.hold is None, timeout=24 * 3600)
             self.hands.pause(0.35)  # the shuffle guard
             self.hands.press("shuffle")
             number, stacks = state.hand, {n: v.stack for n, v in state.seats.items()}
