@@ -15,6 +15,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
+from paho.mqtt.subscribeoptions import SubscribeOptions
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
 from controller.errors import ConfigError
@@ -107,3 +108,14 @@ def connect(client: mqtt.Client, address: BrokerAddress) -> None:
 
 
 __all__ = ["BrokerAddress", "Login", "connect", "load_login", "new_client", "publish_reply"]
+
+
+def command_subscription(topic: str) -> tuple[str, SubscribeOptions]:
+    """A subscription to command topics that keeps the retain flag as published (MQTT 5's
+    "retain as published"): a command someone publishes retained while we listen would otherwise
+    arrive looking live, and be applied; commands are never retained (docs/mqtt.md)."""
+    return topic, SubscribeOptions(qos=1, retainAsPublished=True)
+
+
+def subscription(topic: str, qos: int) -> tuple[str, SubscribeOptions]:
+    return topic, SubscribeOptions(qos=qos)

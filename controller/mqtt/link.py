@@ -37,7 +37,15 @@ from pydantic import ValidationError
 from controller.engine.records import HandRecord
 from controller.errors import first_error
 from controller.events import CommandEvent, LevelEvent, SeatEvent, TableEvent
-from controller.mqtt.client import BrokerAddress, Login, connect, new_client, publish_reply
+from controller.mqtt.client import (
+    BrokerAddress,
+    Login,
+    command_subscription,
+    connect,
+    new_client,
+    publish_reply,
+    subscription,
+)
 from controller.mqtt.messages import (
     BadMessage,
     ClockState,
@@ -254,10 +262,11 @@ class TableLink:
         with self._ack_lock:  # whatever was in flight goes again (receivers drop duplicates)
             self._inflight.clear()
             self._early_acks.clear()
-        client.subscribe([(self._topic("cmd/+"), 1), (self._topic("ack"), 1),
-                          (self.topics.service("recorder", "status"), 1),
-                          (self.topics.clock("state"), 1),
-                          (self.topics.clock(f"time/{self.table_id}"), 0)])
+        client.subscribe([command_subscription(self._topic("cmd/+")),
+                          subscription(self._topic("ack"), 1),
+                          subscription(self.topics.service("recorder", "status"), 1),
+                          subscription(self.topics.clock("state"), 1),
+                          subscription(self.topics.clock(f"time/{self.table_id}"), 0)])
         # What the broker took before but the recorder never confirmed goes out again: the
         # broker may have lost it (the recorder drops what it already has).
         self.outbox.resend_unkept()

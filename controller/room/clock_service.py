@@ -22,7 +22,15 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.reasoncodes import ReasonCode
 
-from controller.mqtt.client import BrokerAddress, Login, connect, new_client, publish_reply
+from controller.mqtt.client import (
+    BrokerAddress,
+    Login,
+    command_subscription,
+    connect,
+    new_client,
+    publish_reply,
+    subscription,
+)
 from controller.mqtt.messages import (
     BadMessage,
     ClockState,
@@ -238,9 +246,10 @@ class ClockService:
         if reason.is_failure:
             log.error("clock: the broker refused the connection: %s", reason)
             return
-        client.subscribe([(self.topics.clock("cmd/+"), 1), (self.topics.table("+", "status"), 1),
-                          (self.topics.table("+", "state"), 1),
-                          (self.topics.table("+", "time"), 0)])
+        client.subscribe([command_subscription(self.topics.clock("cmd/+")),
+                          subscription(self.topics.table("+", "status"), 1),
+                          subscription(self.topics.table("+", "state"), 1),
+                          subscription(self.topics.table("+", "time"), 0)])
         with self._lock:
             self._publish_state()
         client.publish(self._status, encode(ServiceStatus(service="clock", status="online")),

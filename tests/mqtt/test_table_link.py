@@ -194,6 +194,28 @@ def test_a_retained_command_is_never_applied(broker: Broker, tmp_path: Path) -> 
         floor.close()
 
 
+def test_a_command_published_retained_while_the_table_listens_is_never_applied(
+        broker: Broker, tmp_path: Path) -> None:
+    """Delivered live, a retained publish loses its retain flag unless the subscription keeps it
+    ("retain as published", MQTT 5): the table subscribes so, and ignores it."""
+    topics = t(broker)
+    floor = VenueClient(broker, "floor", ("table/1/reply",))
+    hold = topics.table("1", "cmd/hold")
+    try:
+        with linked_table(broker, tmp_path) as table:
+            table.feed([seat(1, "ana"), seat(2, "ben")])
+            table.settle()
+            assert not floor.publish(hold, b'{"v": 1, "id": "ret-2", "args": {"reason": "x"}}',
+                                     correlation=b"r2", retain=True).is_failure
+            time.sleep(0.5)
+            table.settle()
+            assert table.memory.last.hold is None
+            assert not floor.on("reply")
+    finally:
+        floor.publish(hold, b"", retain=True)
+        floor.close()
+
+
 def test_unauthorised_clients_cannot_command_a_table(broker: Broker, tmp_path: Path) -> None:
     topics = t(broker)
     display = VenueClient(broker, "display", ("table/1/state",))

@@ -101,6 +101,21 @@ def test_hostile_payloads_are_answered_with_their_reason(broker: LocalBroker,
         floor.client.close()
 
 
+def test_a_command_published_retained_while_the_clock_listens_is_ignored(
+        broker: LocalBroker, clock: ClockService) -> None:
+    floor = Floor(broker)
+    topic = floor.topics.clock("cmd/start")
+    try:
+        assert not floor.client.publish(topic, b'{"v": 1, "id": "ret-c", "args": {}}', b"rc",
+                                        retain=True).is_failure
+        time.sleep(0.5)
+        assert clock.clock.position.status == "not_started"
+        assert not [m for m in floor.client.on("reply") if m.correlation == b"rc"]
+    finally:
+        floor.client.publish(topic, b"", retain=True)
+        floor.client.close()
+
+
 def test_bad_and_repeated_commands(broker: LocalBroker, clock: ClockService) -> None:
     floor = Floor(broker)
     try:
