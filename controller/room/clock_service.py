@@ -82,9 +82,11 @@ class ClockStore:
         row = self._db.execute("SELECT state FROM position WHERE id = 1").fetchone()
         return ClockPosition.model_validate_json(row[0]) if row else None
 
-    def said(self, command_id: str) -> str | None:
-        row = self._db.execute("SELECT said FROM commands WHERE id = ?", (command_id,)).fetchone()
-        return str(row[0]) if row else None
+    def said(self, command_id: str) -> tuple[str, str] | None:
+        """The command applied under this id, and what the clock said of it."""
+        row = self._db.execute("SELECT name, said FROM commands WHERE id = ?",
+                               (command_id,)).fetchone()
+        return (str(row[0]), str(row[1])) if row else None
 
     def save(self, position: ClockPosition, command: tuple[str, str, dict[str, Any], str | None,
                                                             float, str] | None = None,
@@ -355,10 +357,15 @@ class ClockService:
             self._reply(name, None, correlation, "error", f"malformed command: {exc}")
             return
         with self._lock:
-            said = self.store.said(request.id)
-            if said is not None:
+            done = self.store.said(request.id)
+            if done is not None and done[0] != name:  # the same id for another command
+                self._reply(name, request.id, correlation, "error",
+                            f"command id {request.id} was already used for {done[0]!r}: a new "
+                            "command needs a new id; nothing done")
+                return
+            if done is not None:  # the same command again (a retry): answered, not redone
                 self._reply(name, request.id, correlation, "ok",
-                            f"command {request.id} was already applied: {said}")
+                            f"command {request.id} was already applied: {done[1]}")
                 return
             now = self._now()
             before = self.clock.position

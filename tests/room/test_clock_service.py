@@ -128,6 +128,9 @@ def test_bad_and_repeated_commands(broker: LocalBroker, clock: ClockService) -> 
         again = floor.command("start", command_id="go-1")
         assert first.status == again.status == "ok"
         assert "already applied" in (again.reason or "")
+        reused = floor.command("pause", command_id="go-1")  # the same id, another command
+        assert reused.status == "error" and "already used for 'start'" in (reused.reason or "")
+        assert clock.clock.position.status == "running"  # not paused
     finally:
         floor.client.close()
 
