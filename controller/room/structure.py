@@ -65,10 +65,10 @@ class Structure(BaseModel):
         after = [b.after_level for b in self.breaks]
         for k, number in enumerate(after):
             if number >= count:
-                raise ValueError(f"breaks[{k}]: a break after level {number} comes after the "
+                raise ValueError(f"break {k + 1}: a break after level {number} comes after the "
                                  f"last level ({count}) or at it: the tournament is over by then")
             if after.count(number) > 1:
-                raise ValueError(f"breaks[{k}]: two breaks after level {number}")
+                raise ValueError(f"break {k + 1}: two breaks after level {number}")
         if after != sorted(after):
             raise ValueError("breaks: list them in the order they come")
         in_play = sorted(set(self.chips))
@@ -79,16 +79,17 @@ class Structure(BaseModel):
                 if brk.after_level == k - 1:
                     for chip in brk.colour_up:
                         if chip not in in_play:
-                            raise ValueError(f"breaks after level {k - 1}: {chip} is not in "
+                            raise ValueError(f"the break after level {k - 1}: {chip} is not in "
                                              f"play any more (in play: {in_play})")
                         in_play.remove(chip)
                     if not in_play:
-                        raise ValueError(f"breaks after level {k - 1}: no chip would be left")
+                        raise ValueError(f"the break after level {k - 1}: no chip would be "
+                                         "left")
             smallest = in_play[0]
             for name in ("sb", "bb", "ante", "bb_ante"):
                 amount = getattr(level, name)
                 if amount % smallest:
-                    raise ValueError(f"levels[{k - 1}] (level {k}): {name} {amount} cannot be "
+                    raise ValueError(f"level {k}: {name} {amount} cannot be "
                                      f"paid in chips of {smallest}, the smallest in play")
         return self
 
@@ -142,10 +143,42 @@ def load_structure(path: str | Path) -> Structure:
     try:
         return Structure.model_validate(raw)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        what = first_error(exc, "") if first["loc"] else str(first["msg"]).removeprefix(
-            "Value error, ")  # the structure's own checks name their field themselves
-        raise ConfigError(f"{path}: {what}") from None
+        raise ConfigError(f"{path}: {_in_directors_words(exc)}") from None
+
+
+# What each number of a level or break must be, as a director would read it.
+_MUST_BE = {
+    "sb": f"a whole number of chips from 0 to {MAX_CHIP:,}",
+    "bb": f"a whole number of chips from 1 to {MAX_CHIP:,}",
+    "ante": f"a whole number of chips from 0 to {MAX_CHIP:,}",
+    "bb_ante": f"a whole number of chips from 0 to {MAX_CHIP:,}",
+    "minutes": "a number of minutes above 0 and at most 1440",
+    "after_level": "the number of a level (1 or more)",
+}
+
+
+def _in_directors_words(exc: ValidationError) -> str:
+    """The first mistake, naming the level or break as a director counts them (from 1), not
+    pydantic's ``levels.0.minutes``; the structure's own checks name their field themselves."""
+    errors = exc.errors()
+    first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
+    loc = first["loc"]
+    if not loc:
+        return str(first["msg"]).removeprefix("Value error, ")
+    if len(loc) >= 2 and loc[0] in ("levels", "breaks") and isinstance(loc[1], int):
+        what = f"{'level' if loc[0] == 'levels' else 'break'} {loc[1] + 1}"
+        field = str(loc[2]) if len(loc) > 2 else None
+        if field is None:
+            return f"{what}: {str(first['msg']).removeprefix('Value error, ')}"
+        if first["type"] == "extra_forbidden":
+            return f"{what}: unknown key {field!r} (misspelt?)"
+        if first["type"] == "missing":
+            return f"{what}: {field} is missing"
+        if field in _MUST_BE:
+            value = first.get("input")
+            shown = repr(value) if isinstance(value, str) else str(value)
+            return f"{what}: {field} must be {_MUST_BE[field]}, not {shown[:20]}"
+    return first_error(exc, "")
 
 
 __all__ = ["BreakSpec", "LevelSpec", "Slot", "Structure", "load_structure", "schedule"]

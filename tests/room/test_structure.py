@@ -48,13 +48,13 @@ def test_the_schedule_is_one_time_line_from_zero(path: Path) -> None:
 
 BAD = {
     "misspelt key": ('name = "x"\nchips = [25]\n[[levels]]\nsb = 25\nbb = 50\nminuts = 20\n',
-                     "levels.0.minuts: unknown key"),
+                     "level 1: unknown key 'minuts'"),
     "blinds reversed": ('name = "x"\nchips = [25]\n[[levels]]\nsb = 100\nbb = 50\nminutes = 20\n',
                         "small blind (100) is more than the big blind (50)"),
     "no levels": ('name = "x"\nchips = [25]\nlevels = []\n', "levels:"),
     "break after the end": ('name = "x"\nchips = [25]\n[[levels]]\nsb = 25\nbb = 50\n'
                             'minutes = 20\n[[breaks]]\nafter_level = 1\nminutes = 10\n',
-                            "breaks[0]: a break after level 1"),
+                            "break 1: a break after level 1"),
     "colour-up of a chip not in play": (
         'name = "x"\nchips = [25, 100]\n[[levels]]\nsb = 25\nbb = 50\nminutes = 20\n'
         '[[levels]]\nsb = 100\nbb = 200\nminutes = 20\n'
@@ -64,7 +64,10 @@ BAD = {
         'name = "x"\nchips = [25, 100]\n[[levels]]\nsb = 25\nbb = 50\nminutes = 20\n'
         '[[levels]]\nsb = 150\nbb = 250\nminutes = 20\n'
         '[[breaks]]\nafter_level = 1\nminutes = 10\ncolour_up = [25]\n',
-        "levels[1] (level 2): sb 150 cannot be paid in chips of 100"),
+        "level 2: sb 150 cannot be paid in chips of 100"),
+    "minutes not a number": ('name = "x"\nchips = [25]\n[[levels]]\nsb = 25\nbb = 50\n'
+                             'minutes = nan\n', "level 1: minutes must be a number of minutes "
+                             "above 0 and at most 1440, not nan"),
     "late registration past the end": (
         'name = "x"\nchips = [25]\nlate_registration_ends = 3\n'
         '[[levels]]\nsb = 25\nbb = 50\nminutes = 20\n', "late_registration_ends: level 3"),
