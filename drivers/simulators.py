@@ -114,15 +114,37 @@ class SimulatedPt1Reader(_Repeater):
         self._last_beat = 0.0
         self.start()
 
-    def _send(self, frame_kind: str, **fields: object) -> None:
+    def _frame(self, frame_kind: str, **fields: object) -> bytes:
         frame = ReaderFrame(self._seq, frame_kind, **fields)  # type: ignore[arg-type]
         self._seq = (self._seq + 1) % 65536
-        self.device.write(encode_line(frame))
+        return encode_line(frame)
+
+    def _send(self, frame_kind: str, **fields: object) -> None:
+        self.device.write(self._frame(frame_kind, **fields))
 
     def place(self, antenna: int, uid: str) -> None:
         with self._lock:
             self._fields.setdefault(antenna, []).append(uid)
             self._send("read", antenna=antenna, uid=uid)
+
+    def place_many(self, antenna: int, uids: list[str]) -> None:
+        """Several tags at once (a hand of chips pushed together): one write, one motion."""
+        with self._lock:
+            frames = b""
+            for uid in uids:
+                self._fields.setdefault(antenna, []).append(uid)
+                frames += self._frame("read", antenna=antenna, uid=uid)
+            self.device.write(frames)
+
+    def remove_many(self, antenna: int, uids: list[str]) -> None:
+        with self._lock:
+            frames = b""
+            tags = self._fields.get(antenna, [])
+            for uid in uids:
+                if uid in tags:
+                    tags.remove(uid)
+                    frames += self._frame("removed", antenna=antenna, uid=uid)
+            self.device.write(frames)
 
     def remove(self, antenna: int, uid: str) -> None:
         with self._lock:

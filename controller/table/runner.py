@@ -210,7 +210,7 @@ def _simulated_readers(
     if not readers:  # a demo table: a card reader (seats, board, muck, burn) and chip zones
         readers = [ReaderSection(name="cards", url="sim", protocol="pt1", zones=DEMO_ZONES),
                    ReaderSection(name="chips", url="sim", protocol="pt1", reads="chips",
-                                 zones=DEMO_CHIP_ZONES, settle=0.15)]
+                                 zones=DEMO_CHIP_ZONES, settle=0.25)]
     out: list[ReaderSection] = []
     simulators: dict[str, SimulatedPt1Reader] = {}
     for reader in readers:

@@ -168,20 +168,17 @@ class HardwareHands:
         assert self.chips is not None
         self.felt.chips.setdefault(zone, []).extend(chips)
         self.saved()
-        for uid, _ in chips:
-            self.chips.place(self.chip_antenna[zone], uid)
+        self.chips.place_many(self.chip_antenna[zone], [uid for uid, _ in chips])
 
     def chips_out(self, zone: str, chips: list[Chip]) -> None:
         assert self.chips is not None
         for chip in chips:
             self.felt.chips[zone].remove(chip)
         self.saved()
-        for uid, _ in chips:
-            self.chips.remove(self.chip_antenna[zone], uid)
+        self.chips.remove_many(self.chip_antenna[zone], [uid for uid, _ in chips])
 
     def swap(self, zone: str, out: list[Chip], chips: list[Chip]) -> None:
-        self.chips_out(zone, out)  # well within the readers' settle time: one motion
-        time.sleep(0.05)
+        self.chips_out(zone, out)  # back to back, well within the settle time: one motion
         self.chips_in(zone, chips)
 
     def press(self, key: Key) -> None:
