@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import socket
 import ssl
+import time
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,8 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
 from controller.errors import ConfigError
 from controller.mqtt.messages import CommandReply, Message, encode
+
+log = logging.getLogger(__name__)
 
 
 class Login(BaseModel):
@@ -102,9 +106,26 @@ def connect(client: mqtt.Client, address: BrokerAddress) -> None:
     if options["session_expiry"]:
         properties = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
         properties.SessionExpiryInterval = options["session_expiry"]
+    client.on_connect_fail = _unreachable(address)
     client.connect_async(address.host, address.port, keepalive=address.keepalive,
                          clean_start=options["clean_start"], properties=properties)
     client.loop_start()
+
+
+def _unreachable(address: BrokerAddress) -> Any:
+    """Loud when the broker cannot be reached (wrong host or port, Mosquitto down): a WARNING
+    naming the address and the fix at the first failure, then once a minute while it lasts;
+    paho goes on retrying with backoff."""
+    said = {"at": -1e9}
+
+    def failed(*_: Any) -> None:
+        now = time.monotonic()
+        if now - said["at"] >= 60:
+            said["at"] = now
+            log.warning("cannot reach the broker at %s:%d: check the host and port in the "
+                        "configuration, and that Mosquitto runs there; retrying",
+                        address.host, address.port)
+    return failed
 
 
 __all__ = ["BrokerAddress", "Login", "connect", "load_login", "new_client", "publish_reply"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import signal
 import socket
 import subprocess
@@ -14,8 +15,9 @@ import time
 from pathlib import Path
 
 import pytest
+from pydantic import SecretStr
 
-from controller.mqtt.local_broker import LocalBroker
+from controller.mqtt.local_broker import LocalBroker, free_port
 from controller.mqtt.messages import ClockState, CommandReply, StateMessage, decode
 from controller.mqtt.topics import Topics
 from controller.room.clock_service import ClockService, ClockStore
@@ -526,3 +528,32 @@ def test_pause_and_added_time_while_a_table_plays(broker: LocalBroker, clock: Cl
     finally:
         listener.close()
         floor.client.close()
+
+
+def test_the_clock_says_when_the_broker_is_unreachable_or_refuses_its_login(
+        broker: LocalBroker, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Loud when wrong: it waited silently. A wrong port: a WARNING naming the address within
+    seconds; a wrong password: an ERROR with the broker's reason."""
+    caplog.set_level(logging.WARNING)
+    nowhere = address(broker).model_copy(update={"port": free_port()})
+    store = ClockStore(tmp_path / "a.db")
+    lost = ClockService(nowhere, login(broker, "clock"), TURBO, store).start()
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and "cannot reach the broker" not in caplog.text:
+            time.sleep(0.1)
+        assert f"cannot reach the broker at 127.0.0.1:{nowhere.port}" in caplog.text
+    finally:
+        lost.close()
+        store.close()
+    wrong = login(broker, "clock").model_copy(update={"password": SecretStr("not-it")})
+    store = ClockStore(tmp_path / "b.db")
+    refused = ClockService(address(broker), wrong, TURBO, store).start()
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and "refused the connection" not in caplog.text:
+            time.sleep(0.1)
+        assert "the broker refused the connection" in caplog.text
+    finally:
+        refused.close()
+        store.close()
