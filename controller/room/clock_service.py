@@ -125,6 +125,7 @@ class ClockService:
         self.clock.advance(now())  # levels that ended while the clock was down have ended
         self.connected = threading.Event()
         self.online: set[str] = set()  # tables whose retained status says online
+        self._unstuck: set[str] = set()  # tables released from a hold that was over
         self.hands: dict[str, int] = {}  # each table's hand number, from its state
         self.round_start: dict[str, int] = {}  # hand-for-hand: hand numbers at the release
         self._sent = 0
@@ -293,6 +294,20 @@ class ClockService:
             else:
                 self.online.discard(status.table)
 
+    def _release_if_stale(self, table: str, hold: str | None) -> None:
+        """A table held for a break that is over, or for hand-for-hand that is off (its release
+        was missed: the clock was down when the break ended, or restarted): released now, once.
+        A hold the floor put on the table is the floor's to lift."""
+        stale = hold is not None and (
+            (hold.startswith("break") and not self._on_break())
+            or (hold.startswith("hand-for-hand") and not self.clock.position.hand_for_hand))
+        if not stale:
+            self._unstuck.discard(table)
+        elif table not in self._unstuck:
+            self._unstuck.add(table)
+            log.info("clock: table %s still waits (%s), which is over: released", table, hold)
+            self._table_command(table, "release", {})
+
     def _table_state(self, message: mqtt.MQTTMessage) -> None:
         """Hand-for-hand (RULES T1, PVB 35a): a table held with no hand running has finished
         its hand of the round; when the last one has, every table is released at once for the
@@ -301,6 +316,7 @@ class ClockService:
         table = state.table
         running = state.stage not in ("waiting", "over")
         with self._lock:
+            self._release_if_stale(table, state.hold)
             self.hands[table] = state.hand
             start = self.round_start.get(table)
             done = state.hold is not None and not running and (start is None or state.hand > start)

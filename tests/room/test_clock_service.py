@@ -360,6 +360,39 @@ def test_a_break_holds_three_tables_and_play_resumes_at_the_next_level(
         store.close()
 
 
+def test_a_clock_down_when_the_break_ended_releases_the_tables_when_it_is_back(
+        broker: LocalBroker, tmp_path: Path) -> None:
+    """The clock stops during a break and starts again after the break should have ended: it
+    resumes at the next level and the tables, still held for the break, are released (they
+    stayed held until a person noticed)."""
+    structure_file = tmp_path / "short.toml"
+    structure_file.write_text(SHORT)
+    store = ClockStore(tmp_path / "clock.db")
+    clock = ClockService(address(broker), login(broker, "clock"),
+                         load_structure(structure_file), store)
+    floor = Floor(broker)
+    try:
+        with linked_table(broker, tmp_path / "one", table="1") as one:
+            one.feed(three_players())
+            clock.start()
+            assert clock.connected.wait(5) and wait_until(lambda: "1" in clock.online)
+            floor.command("start")
+            assert wait_until(lambda: (one.memory.last.hold or "").startswith("break"), 10)
+            clock.close()  # down for the rest of the break (0.08 min) and more
+            time.sleep(6)
+            assert (one.memory.last.hold or "").startswith("break")  # nobody released it
+            clock = ClockService(address(broker), login(broker, "clock"),
+                                 load_structure(structure_file), store).start()
+            assert wait_until(lambda: one.memory.last.hold is None, 10)
+            one.feed([{"type": "shuffle"}])
+            one.settle()
+            assert one.memory.last.hand == 1 and one.memory.last.blinds.bb == 200
+    finally:
+        floor.client.close()
+        clock.close()
+        store.close()
+
+
 def _hand() -> list[dict[str, object]]:
     """One quick hand at a three-player table: dealt, the button raises, both blinds fold."""
     return [{"type": "shuffle"}, *deal(HOLE), declare(1, "raise", 300), declare(2, "fold"),
