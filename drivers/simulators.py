@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import random
+import select
 import threading
 import time
 from collections.abc import Iterator
@@ -21,6 +22,8 @@ from pathlib import Path
 from drivers.hf_reader import ReaderFrame, encode_line
 from drivers.rdm6300 import encode_frame
 from drivers.registry import Deck
+
+WRITE_PATIENCE = 2.0  # seconds a write waits for a reader that does not read
 
 
 class VirtualSerialDevice:
@@ -40,8 +43,8 @@ class VirtualSerialDevice:
         master, slave = os.openpty()
         name = os.ttyname(slave)
         os.close(slave)  # the driver opens its own end by path
-        # A device whose reader stopped reading overflows and drops bytes, as a real one does;
-        # a blocking write would hold the lock forever and unplug() with it.
+        # Non-blocking: write() waits for a slow reader only so long (a blocking write to a
+        # reader that stopped held the lock forever, and unplug() with it).
         os.set_blocking(master, False)
         with self._lock:
             self._master = master
@@ -60,10 +63,21 @@ class VirtualSerialDevice:
         with self._lock:
             if self._master is None:
                 return False
-            try:
-                os.write(self._master, data)
-            except OSError:  # BlockingIOError too: the buffer is full, the bytes are lost
-                return False
+            # A reader that is slow (a loaded machine) is waited for, as a serial line's flow
+            # would be; one that stopped reading (the driver closed) is given up on after a
+            # while, so that the lock, and unplug() with it, is never held for good.
+            deadline = time.monotonic() + WRITE_PATIENCE
+            view = memoryview(data)
+            while view:
+                try:
+                    view = view[os.write(self._master, view):]
+                except BlockingIOError:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        return False
+                    select.select([], [self._master], [], min(left, 0.1))
+                except OSError:
+                    return False
         return True
 
     def close(self) -> None:

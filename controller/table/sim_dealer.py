@@ -13,6 +13,7 @@ from them (`Felt`).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import random
@@ -395,9 +396,11 @@ class SimulatedDealer:
     def _wait_for_floor(self) -> None:
         """The floor ends the hand (void, kill) or sets it right; then the dealer deals on."""
         state = self.hands.last()
-        self.hands.wait(lambda s: s != state and (state is None or s.hand != state.hand or
-                                                   s.stage in ("over", "waiting")),
-                        timeout=24 * 3600)
+        # (and tries again after a while: what it waited for may have come meanwhile)
+        with contextlib.suppress(DealerStuck):
+            self.hands.wait(lambda s: s != state and (state is None or s.hand != state.hand or
+                                                       s.stage in ("over", "waiting")),
+                            timeout=60)
         self._clear_felt()
 
     def _seat_players(self) -> None:
@@ -431,12 +434,17 @@ class SimulatedDealer:
                                   "chips left: no further hand can be dealt")
             if len(with_chips) < 2:
                 state = self._new_players(state)
-            if state.hold is not None:  # a break or hand-for-hand: the dealer waits it out
-                state = self.hands.wait(lambda s: s.hold is None, timeout=24 * 3600)
-            self.hands.pause(0.35)  # the shuffle guard
-            self.hands.press("shuffle")
             number, stacks = state.hand, {n: v.stack for n, v in state.seats.items()}
-            state = self.hands.wait(lambda s: s.hand > number and s.stage != "waiting")
+            while True:
+                if state.hold is not None:  # a break or hand-for-hand: the dealer waits it out
+                    self.hands.wait(lambda s: s.hold is None, timeout=24 * 3600)
+                self.hands.pause(0.35)  # the shuffle guard
+                self.hands.press("shuffle")
+                # A hold that arrived just before the press refuses it: wait again, no fault.
+                state = self.hands.wait(lambda s: (s.hand > number and s.stage != "waiting")
+                                        or s.hold is not None)
+                if state.hand > number:
+                    break
             if self.reads_chips:
                 self._post_blinds(state, stacks)
         self._play_from(state.hand)

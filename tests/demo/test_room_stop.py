@@ -14,10 +14,11 @@ import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
-from drivers.simulators import VirtualSerialDevice
+from drivers.simulators import WRITE_PATIENCE, VirtualSerialDevice
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -159,11 +160,20 @@ def test_make_demo_in_a_terminal_ends_with_exit_0_on_ctrl_c(tmp_path: Path) -> N
 
 
 def test_a_simulated_device_nobody_reads_never_blocks_its_writer(tmp_path: Path) -> None:
+    """A slow reader is waited for (no bytes lost under load); one that stopped reading is given
+    up on within WRITE_PATIENCE, so unplug() (which needs the same lock) always returns."""
     device = VirtualSerialDevice(tmp_path / "usb-sim")
     started = time.monotonic()
-    for _ in range(20_000):  # far more than a pty's buffer
-        device.write(b"R 1 01 04000000000001\n" * 4)
+    sent = 0
+    while device.write(b"R 1 01 04000000000001\n" * 4):  # until the pty's buffer is full
+        sent += 1
+        assert sent < 100_000
+    assert time.monotonic() - started < WRITE_PATIENCE + 5
+    writer = threading.Thread(target=device.write, args=(b"more\n",))
+    writer.start()  # blocked in write, holding the lock
+    time.sleep(0.2)
     device.unplug()  # used to wait forever for the lock a blocked write held
-    assert time.monotonic() - started < 10
-    assert not device.plugged
+    writer.join(WRITE_PATIENCE + 2)
+    assert not writer.is_alive() and not device.plugged
+    assert time.monotonic() - started < 2 * WRITE_PATIENCE + 10
     device.close()
