@@ -3,8 +3,9 @@
 Tables (their MQTT side, `TableLink`) run with artificial wall-clock errors of up to five
 minutes against one `ClockService`, all through a real Mosquitto on loopback. After every
 exchange the table's estimate (the offset of the smallest-round-trip sample among its last
-sixteen, `SYNC_SAMPLES`) is compared with the true offset; beside it, in the same run, the naive one-way estimate
-(the clock's send time minus the table's arrival time, what the tables did before). Then the
+sixteen, `SYNC_SAMPLES`) is compared with the true offset; beside it, in the same run, the naive
+one-way estimate (the clock's send time minus the table's arrival time, what the tables did
+before). Then the
 same with 0-20 ms of extra delay injected at random on the table's side, on each leg
 independently, so that every exchange is asymmetric (the case NTP is weakest at).
 """
