@@ -128,9 +128,6 @@ def _unreachable(address: BrokerAddress) -> Any:
     return failed
 
 
-__all__ = ["BrokerAddress", "Login", "connect", "load_login", "new_client", "publish_reply"]
-
-
 def command_subscription(topic: str) -> tuple[str, SubscribeOptions]:
     """A subscription to command topics that keeps the retain flag as published (MQTT 5's
     "retain as published"): a command someone publishes retained while we listen would otherwise
@@ -140,3 +137,7 @@ def command_subscription(topic: str) -> tuple[str, SubscribeOptions]:
 
 def subscription(topic: str, qos: int) -> tuple[str, SubscribeOptions]:
     return topic, SubscribeOptions(qos=qos)
+
+
+__all__ = ["BrokerAddress", "Login", "command_subscription", "connect", "load_login",
+           "new_client", "publish_reply", "subscription"]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -434,8 +435,6 @@ def soak(tables: int = 4, hands: int = 250, seed: int = 1, faults: float = 0.0,
          progress: Callable[[str], None] | None = None) -> SoakReport:
     """``tables`` simulated tables, ``hands`` hands each (a quarter of the tables play Omaha);
     the report counts what the floor would have seen."""
-    import time
-
     started = time.perf_counter()
     report = SoakReport(tables=tables)
     with tempfile.TemporaryDirectory() as tmp:
