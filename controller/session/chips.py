@@ -204,6 +204,7 @@ class ChipZones(SessionBase):
         elif face < committed:
             tail = f"; {committed - face:,} more to put in"
             track.owed[seat] = committed - face
+        self._repaid(seat, committed, face)
         reason = f" ({bet.reason}{tail})" if bet.reason or tail else ""
         self._betting(op, seat, f"{words}{reason}", rule=bet.rule or None)
 
@@ -244,12 +245,24 @@ class ChipZones(SessionBase):
                             f"{what}: those chips go back (APSA 5.4.31)", seat=seat)
         elif face < committed and face < face_before:
             # The pot will lack them too: the floor is told once, here (APSA 5.4.25 counts on it).
-            track.taken_back += min(face_before, committed) - face
+            track.taken_back[seat] = track.taken_back.get(seat, 0) + (
+                min(face_before, committed) - face)
             self._say("alert", f"seat {seat} took {face_before - face:,} back out of the betting "
                       "zone: chips put in stay in", rule="PVB 36(3)", seat=seat)
         track.base[seat] = list(new)
         if grew:
             track.extra[seat] = max(0, sum(new) - committed)
+            self._repaid(seat, committed, face)
+
+    def _repaid(self, seat: int, committed: int, face: int) -> None:
+        """Chips taken back (told once) are what the pot will lack, unless the seat's zone
+        holds its whole bet again before the sweep (its next chips made up for them)."""
+        track = self.track
+        assert track is not None
+        if seat in track.taken_back:
+            track.taken_back[seat] = min(track.taken_back[seat], max(0, committed - face))
+            if not track.taken_back[seat]:
+                del track.taken_back[seat]
 
     @staticmethod
     def _raises(hand: Hand) -> int:
@@ -293,10 +306,13 @@ class ChipZones(SessionBase):
             return
         track.street = hand.street if hand.stage is Stage.BETTING else hand.street + 1
         for seat, owed in track.owed.items():
-            if hand.stage is Stage.OVER:  # no pot count follows: the floor is told now
-                self._irregular("APSA 5.4.30", f"seat {seat} never put in the {owed:,} still "
+            untold = owed - track.taken_back.get(seat, 0)  # chips it took back: told already
+            if hand.stage is Stage.OVER and untold > 0:  # no pot count follows: told now
+                self._irregular("APSA 5.4.30", f"seat {seat} never put in the {untold:,} still "
                                 "owed on its bet: count the pot", seat=seat)
         track.owed.clear()  # (otherwise the pot count tells the difference, APSA 5.4.25)
+        track.taken_back_swept += sum(track.taken_back.values())  # the pot lacks them for good
+        track.taken_back.clear()
         for seat in list(track.held):
             del track.held[seat]
             self._say("action", f"the betting round ended: what seat {seat} did out of turn "
@@ -318,7 +334,8 @@ class ChipZones(SessionBase):
         assert track is not None and hand is not None
         if track.pot_zone is None or track.stale or track.street == 0:
             return
-        collected = hand.pot_total() - sum(hand.bets) - track.taken_back
+        collected = (hand.pot_total() - sum(hand.bets) - track.taken_back_swept
+                     - sum(track.taken_back.values()))
         track.pot_difference = track.pot_zone - collected or None
 
     def _pot_alert(self) -> None:

@@ -131,7 +131,10 @@ class HandTrack:
     pot_difference: int | None = None
     pot_alerted: set[int] = field(default_factory=set)  # differences told: each one once a hand
     owed: dict[int, int] = field(default_factory=dict)  # a bet's chips still to come (R8)
-    taken_back: int = 0  # chips taken out of the betting zones, already told (PVB 36(3))
+    # Chips taken out of the betting zones, already told (PVB 36(3)): this round's per seat
+    # (repaid if the seat's zone holds its whole bet again), and earlier rounds' (in the pot).
+    taken_back: dict[int, int] = field(default_factory=dict)
+    taken_back_swept: int = 0
     clock: TimeCall | None = None
     penalized: list[int] = field(default_factory=list)
     irregularities: list[Irregularity] = field(default_factory=list)

@@ -317,6 +317,12 @@ class SimulatedDealer:
         zones = [z for z, chips in self.felt.chips.items() if z.startswith("seat:") and chips]
         held = {z: sum(v for _, v in self._in_zone(z)) - self.felt.change_due.get(z, 0)
                 for z in zones}
+        for zone in zones:  # a short zone's chips owed come out of its change (the table's way)
+            repaid = min(self.shorted.get(zone, 0), self.felt.change_due.get(zone, 0))
+            held[zone] += repaid
+            self.shorted[zone] = self.shorted.get(zone, 0) - repaid
+            if repaid and not self.shorted[zone]:
+                self._healed(zone)
         bets = sorted(((held[z] + self.shorted.pop(z, 0) - self.felt.antes.get(z, 0), z)
                        for z in zones), reverse=True)
         back = dict.fromkeys(zones, 0)
@@ -344,6 +350,21 @@ class SimulatedDealer:
                 s.pot_zone == pot and all(not v.zone for v in s.seats.values())))
         self.felt.street = state.street
 
+    def _forget_repaid(self, state: TableState) -> None:
+        """A zone left short (a faulty dealer's doing) whose seat has put chips in since, read
+        by the table as a bet the zone now holds whole: nothing is short any more."""
+        for zone in list(self.shorted):
+            if int(zone[5:]) == state.actor:  # its chips may not be read yet
+                continue
+            view = state.seats.get(int(zone[5:]))
+            held = sum(v for _, v in self._in_zone(zone)) - self.felt.change_due.get(zone, 0)
+            if view is not None and held >= view.bet + self.felt.antes.get(zone, 0):
+                del self.shorted[zone]
+                self._healed(zone)
+
+    def _healed(self, zone: str) -> None:
+        """A zone left short is whole again: the player's next chips made up for it."""
+
     def _make_change(self, state: TableState) -> None:
         """A zone holding more than the seat's bet (an oversized chip called): the dealer
         swaps it for the bet and gives the rest back."""
@@ -357,6 +378,8 @@ class SimulatedDealer:
                 self._to_case(held_chips)
                 self.hands.swap(zone, held_chips, self._pick(due))
                 self.hands.wait(_zone_reads(state.hand, seat_no, due))
+                if self.shorted.pop(zone, 0):  # the zone holds the table's bet: whole again
+                    self._healed(zone)
 
     # ------------------------------------------------------------ hands
 
@@ -485,6 +508,7 @@ class SimulatedDealer:
                 continue
             if state.stage == "betting" and state.actor is not None:
                 if self.reads_chips:
+                    self._forget_repaid(state)
                     self._make_change(state)
                 self._act(state)
                 # The next move waits for the table to have taken this one (a dealer who acts
@@ -549,9 +573,10 @@ class SimulatedDealer:
             self.felt.change_due[f"seat:{seat}"] = chips[0][1] - amount
         if chips is None:
             chips = self._pick(amount)
-            if amount > (state.to_call or 0) and len(chips) == 1:
+            if amount > (state.to_call or 0) and len(chips) == 1 and amount < view.stack:
                 # One chip is a call unless "raise" is said first (PVB 44(1)); the simulated
-                # players do not speak, so a raise goes in as several chips.
+                # players do not speak, so a raise goes in as several chips (a last chip is an
+                # all-in, whatever it is).
                 self._to_case(chips)
                 chips = self._pick(amount, below=chips[0][1])
         self._push(f"seat:{seat}", chips)

@@ -159,6 +159,8 @@ class Injected(BaseModel):
     table: str
     hand: int
     fault: str
+    healed: bool = Field(default=False, description="The player's next chips made up for it "
+                         "before anything was wrong in the pot: the table may rightly say nothing")
 
 
 class SoakReport(BaseModel):
@@ -180,6 +182,7 @@ class SoakReport(BaseModel):
     expected: list[Injected] = Field(default_factory=list, description="The floor's misdeals")
     unexplained: list[Alarm] = Field(default_factory=list, description="Alarms no fault explains")
     missed: list[Injected] = Field(default_factory=list, description="Faults without their alarm")
+    healed: int = Field(default=0, description="Faults the player's next chips made up for")
     seconds: float = 0.0
 
     @property
@@ -192,7 +195,8 @@ class SoakReport(BaseModel):
                 f"split pots, {self.plo_hands:,} Omaha hands, {self.misdeals_called} misdeals "
                 f"called, {self.time_calls} time calls, {self.level_changes} level changes): "
                 f"{len(self.alarms)} alerts (the floor's own misdeals among them), "
-                f"{len(self.injected)} faults injected, "
+                f"{len(self.injected)} faults injected ({self.healed} made up for by the "
+                f"player's next chips), "
                 f"{len(self.unexplained)} alerts no fault explains, {len(self.missed)} faults "
                 f"without their alert, {len(self.refused)} refusals, {len(self.stalls)} stalls "
                 f"in {self.seconds:.1f} s")
@@ -364,6 +368,11 @@ class FaultyDealer(SimulatedDealer):
         self.report.injected.append(Injected(table=self.table, hand=state.hand, fault=fault))
         return True
 
+    def _healed(self, zone: str) -> None:
+        last = self.report.injected[-1] if self.report.injected else None
+        if last is not None and last.table == self.table and last.hand == self.direct.state.hand:
+            last.healed = True
+
     def _smallest_free(self) -> int:
         return min(v for v, uids in self.free.items() if uids)
 
@@ -462,7 +471,8 @@ def _explain(report: SoakReport) -> None:
         if not alarms or (key in faults and len(alarms) == 1):
             continue
         report.unexplained += alarms
-    report.missed = [f for key, f in faults.items() if key not in by_hand]
+    report.missed = [f for key, f in faults.items() if key not in by_hand and not f.healed]
+    report.healed = sum(1 for f in report.injected if f.healed)
 
 
 __all__ = ["FAULTS", "DirectHands", "SoakReport", "soak"]

@@ -432,6 +432,50 @@ def test_sweeping_a_pot_zone_that_differs_is_an_alert_when_play_goes_on(profile:
     assert run.session.state().pot_zone == 1600
 
 
+@pytest.mark.parametrize("profile", PROFILES)
+def test_pvb_36_3_chips_taken_back_then_made_up_by_the_next_chips_leave_the_pot_whole(
+        profile: str) -> None:
+    """Too much change (the zone holds 500 of a 600 call: told once, PVB 36(3)); the player's
+    next call comes with chips enough, and the dealer keeps the whole bet in the zone: the pot
+    count agrees (APSA 5.4.25). The table said "count the pot" for the 100 already made up."""
+    run = hand_at(profile, 300, 600)
+    run.feed(chips("seat:1", 1000), key("confirm"))
+    step = run.feed(chips("seat:1", 500))  # 500 back instead of 400
+    assert [e.rule for e in step.events if e.kind == "alert"] == ["PVB 36(3)"]
+    run.feed(chips("seat:2", 1000, 500, 300), declare(3, "fold"))  # to 1,800
+    step = run.feed(chips("seat:1", 1000, 500, 500))  # 2,000 in the zone: 200 back
+    assert last_action(run) == (1, "call", 1200) and "200 back" in step.events[-1].text
+    run.feed(chips("seat:1", 1000, 500, 100, 100, 100))  # the change: 1,800 stay
+    run.feed(chips("seat:1"), chips("seat:2"), chips("seat:3"),
+             chips("pot", 1000, 1000, 1000, 500, 500, 100, 100))  # 4,200: every bet
+    run.feed(card("burn", "3s"), *[card("board", c) for c in FLOP])
+    step = run.feed(key("confirm"))
+    assert not [e for e in step.events if e.kind == "alert"], step.events
+    assert not [e for e in run.events if e.rule == "APSA 5.4.25"]
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_pvb_36_3_apsa_5_4_30_chips_taken_back_and_still_owed_are_told_once(
+        profile: str) -> None:
+    """The 100 a player took back are the 100 his raise lacks when the hand ends by folds:
+    one alert (PVB 36(3)), not a second one for the same chips (APSA 5.4.30)."""
+    run = hand_at(profile, 300, 600)
+    run.feed(chips("seat:1", 500, 100))
+    run.feed(chips("seat:1", 500))  # took 100 back: told
+    run.feed(chips("seat:2", 1000, 500, 300), declare(3, "fold"))
+    step = run.feed(chips("seat:1", 1000, 1000, 500, 100, 100, 100, 100))  # 2,900 in
+    assert last_action(run) == (1, "raise", 3000) and "100 more to put in" in step.events[-1].text
+    run.feed(declare(2, "fold"))
+    assert [e.rule for e in run.events if e.kind == "alert"] == ["PVB 36(3)"]
+
+    # Chips owed that were never taken back are still told when the hand ends.
+    run = hand_at(profile, 300, 600)
+    run.feed(chips("seat:1", 500, 100), chips("seat:2", 1000, 500, 300), declare(3, "fold"))
+    run.feed(chips("seat:1", 1000, 1000, 500, 100, 100, 100, 100))  # 2,800: a raise to 3,000
+    run.feed(declare(2, "fold"))
+    assert [e.rule for e in run.events if e.kind == "alert"] == ["APSA 5.4.30"]
+
+
 # ---------------------------------------------------------------- hands from chips alone
 
 
