@@ -13,6 +13,7 @@ from controller.engine.records import HandRecord, Irregularity
 from controller.engine.table import BetOrRaise, Call, Check, Fold, Table
 from controller.errors import RuleViolation
 from controller.events import DeclareEvent, ShuffleEvent, TableEvent
+from controller.session.holds import TableHolds
 from controller.session.model import (
     AGGRESSIVE_KINDS,
     BETTING_KINDS,
@@ -45,10 +46,9 @@ class SessionBase:
     def _load(self, snapshot: SessionSnapshot) -> None:
         self.table = Table.from_snapshot(snapshot.table, table_id=self.config.table_id,
                                          profile=self.profile, seats=self.config.seats)
-        self.hold = snapshot.hold
-        self.hold_after_next = snapshot.hold_after_next
-        self.round_next = snapshot.round_next
-        self.hand_round: int | None = None  # the hand-for-hand round of the hand now played
+        self.holds = snapshot.holds
+        # The hand-for-hand round of the hand now played (or last played, between hands)
+        self.hand_round: int | None = None
         self.queued_seats = list(snapshot.queued_seats)
         self.pending_record = snapshot.pending_record
         self.absent = set(snapshot.absent)
@@ -64,9 +64,7 @@ class SessionBase:
 
     def _make_snapshot(self) -> SessionSnapshot:
         return SessionSnapshot(
-            table=self.table.snapshot(), hold=getattr(self, "hold", None),
-            hold_after_next=getattr(self, "hold_after_next", None),
-            round_next=getattr(self, "round_next", None),
+            table=self.table.snapshot(), holds=getattr(self, "holds", TableHolds()),
             queued_seats=list(getattr(self, "queued_seats", [])),
             pending_record=getattr(self, "pending_record", None),
             absent=sorted(getattr(self, "absent", set())),
@@ -79,7 +77,7 @@ class SessionBase:
         """The snapshot the journal stores with ``event``: at every shuffle press between hands,
         taken before the press is applied (not for a press a hold will refuse: it changes
         nothing, so the last hand stays in the story)."""
-        if isinstance(event, ShuffleEvent) and self._between_hands() and self.hold is None:
+        if isinstance(event, ShuffleEvent) and self._between_hands() and self.holds.may_shuffle:
             return self._make_snapshot()
         return None
 

@@ -5,12 +5,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from controller.engine.hand import Stage
 from controller.engine.table import KillHand, MoveButton
 from controller.events import ChipsEvent, CommandEvent, DeclareEvent, HealthEvent, KeyEvent
 from controller.session.base import SessionBase
+from controller.session.holds import HAND_FOR_HAND, HOLD_KINDS, HoldKind, TableHolds, kind_of
 from controller.session.model import BETTING_KINDS, FLOOR_COMMANDS, Refused
 
 
@@ -214,32 +215,57 @@ class FloorCommands(SessionBase):
         return self._show(seat)
 
     def _cmd_hold(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
-        self.hold = str(args.get("reason", ""))[:200] or "hand-for-hand"
-        if self.hold.startswith("break"):
+        """A hold on the next shuffle, by its source (``args.kind``: break, hand_for_hand,
+        floor; without it, what the reason says). Holds stack; the same hold again changes
+        nothing (the clock may ask twice)."""
+        reason = str(args.get("reason", ""))[:200]
+        kind = _hold_kind(args, reason)
+        reason = reason or (HAND_FOR_HAND if kind == "hand_for_hand" else kind)
+        holds = self.holds.held(kind, reason)
+        if holds is None:
+            return False
+        self.holds = holds
+        if kind == "break":
             self._say("hold", f"after this hand the table waits for the end of the break "
-                      f"({self.hold})", rule="PVB 14")
+                      f"({reason})", rule="PVB 14")
+        elif kind == "floor":
+            self._say("hold", f"the floor holds the table after this hand ({reason}, {by})",
+                      rule="DFO")
         else:
-            self._say("hold", f"hand-for-hand: after this hand the table waits ({self.hold})",
+            self._say("hold", f"hand-for-hand: after this hand the table waits ({reason})",
                       rule="PVB 35a")
         return True
 
     def _cmd_release(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
-        """The table may shuffle again; ``one_hand`` (hand-for-hand, PVB 35a): for one hand,
-        after which it waits again."""
-        one_hand = args.get("one_hand") is True
-        if self.hold is None and self.hold_after_next is None and not one_hand:
-            return False  # nothing to release (a table released for one hand is: it plays on)
-        reason = self.hold or str(args.get("reason", "")) or "hand-for-hand"
-        self.hold = None
-        if one_hand:
-            self.hold_after_next = reason
+        """A hold lifted (``args.kind``; without it every hold: the floor's override, which the
+        clock puts back where its break or hand-for-hand still applies). ``one_hand`` with
+        ``round``: hand-for-hand releases the table for one hand of that round (PVB 35a), once
+        a round; a hold still on (a break) keeps it from dealing until it is lifted."""
+        if args.get("one_hand") is True:
             number = args.get("round")
-            self.round_next = number if type(number) is int and number >= 1 else None
-            self._say("hold", "hand-for-hand: the table plays one hand, then waits again",
-                      rule="PVB 35a")
+            if number is None:  # (a console's release: the round after the last one played)
+                number = (self.hand_round or 0) + 1
+            if type(number) is not int or number < 1:
+                raise Refused("release for one hand: args.round is the hand-for-hand round, "
+                              "from 1", "PVB 35a")
+            holds = self.holds.released(number, self.hand_round)
+            if holds is None:
+                return False
+            self.holds = holds
+            after = f" once the {self.holds.summary()} is over" if holds.reasons else ""
+            self._say("hold", f"hand-for-hand round {number}: the table plays one hand{after}, "
+                      "then waits again", rule="PVB 35a")
+            return True
+        kind = _hold_kind(args, None) if "kind" in args else None
+        holds = self.holds.lifted(kind)
+        if holds is None:
+            return False  # nothing to release
+        self.holds = holds
+        if holds.reasons:
+            self._say("hold", f"still held: {holds.summary()}", rule=_rule(holds))
         else:
-            self.hold_after_next = self.round_next = None
-            self._say("hold", "the table may shuffle the next hand", rule="PVB 35a")
+            self._say("hold", "the table may shuffle the next hand", rule="PVB 35a"
+                      if kind == "hand_for_hand" else "PVB 14" if kind == "break" else "DFO")
         return True
 
     def _cmd_draw(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
@@ -295,3 +321,19 @@ class FloorCommands(SessionBase):
         self.absent.discard(seat)
         self._say("seat", f"seat {seat} is back at the table", seat=seat)
         return True
+
+
+def _hold_kind(args: dict[str, Any], reason: str | None) -> HoldKind:
+    kind = args.get("kind")
+    if kind is None and reason is not None:
+        return kind_of(reason)
+    if kind not in HOLD_KINDS:
+        raise Refused(f"args.kind is one of {', '.join(HOLD_KINDS)}, not {kind!r}", "DFO")
+    assert isinstance(kind, str)
+    return cast(HoldKind, kind)
+
+
+def _rule(holds: TableHolds) -> str:
+    first = holds.first()
+    kind = first[0] if first else "floor"
+    return {"break": "PVB 14", "hand_for_hand": "PVB 35a", "floor": "DFO"}[kind]

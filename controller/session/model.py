@@ -5,14 +5,16 @@ the outcome of a step, and what the antennas told it about the hand running.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from controller.engine.records import HandRecord, Irregularity
 from controller.engine.table import Level, TableSnapshot
 from controller.errors import RuleViolation
 from controller.events import DeclareEvent, SeatEvent
 from controller.session.chip_reading import Announced, Doubt
+from controller.session.holds import TableHolds, kind_of
 from controller.session.outputs import PublicEvent
 
 BETTING_KINDS = frozenset({"fold", "check", "call", "bet", "raise"})
@@ -42,11 +44,7 @@ class SessionSnapshot(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     table: TableSnapshot
-    hold: str | None = None
-    hold_after_next: str | None = Field(default=None, description="Hand-for-hand: released for "
-                                        "one hand, the table holds again once it begins (PVB 35a)")
-    round_next: int | None = Field(default=None, ge=1, description="Hand-for-hand: the clock's "
-                                   "round the released hand belongs to (RULES T2)")
+    holds: TableHolds = Field(default_factory=TableHolds)
     queued_seats: list[SeatEvent] = Field(default_factory=list)
     pending_record: HandRecord | None = None
     absent: list[int] = Field(default_factory=list)
@@ -56,6 +54,21 @@ class SessionSnapshot(BaseModel):
                                       "still to serve (PVB 69(12)); they follow the player")
     command_ids: list[str] = Field(default_factory=list, description="The ids of the latest "
                                    "remote commands applied: each acts at most once")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_hold(cls, data: Any) -> Any:
+        """A journal written before the holds were kept by source: one hold, a release for
+        one hand, and its round."""
+        if not isinstance(data, dict) or not {"hold", "hold_after_next", "round_next"} & set(data):
+            return data
+        data = dict(data)
+        hold, after, number = (data.pop(k, None) for k in ("hold", "hold_after_next",
+                                                           "round_next"))
+        reasons = {kind_of(hold): hold} if hold else {}
+        released = (number or 1) if after else None
+        data["holds"] = TableHolds(reasons=reasons, released_round=released)
+        return data
 
 
 # How many remote command ids a table remembers: far more than any redelivery can reach back.

@@ -104,7 +104,14 @@ class TableState(BaseModel):
     max_raise_to: int | None = None
     showdown_order: list[int] = Field(default_factory=list)
     waiting_for: str = Field(description="What the table waits for, in words")
-    hold: str | None = Field(default=None, description="Hand-for-hand: why shuffling waits")
+    hold: str | None = Field(default=None, description="Why the next shuffle waits: every "
+                             "hold's reason, the break's first")
+    holds: dict[str, str] = Field(default_factory=dict, description="Each hold by its source "
+                                  "(break, floor, hand_for_hand) with its reason")
+    released_round: int | None = Field(default=None, description="Hand-for-hand: released for "
+                                       "one hand of this round, not yet begun")
+    played_round: int | None = Field(default=None, description="Hand-for-hand: the round of the "
+                                     "hand in play, or of the last one played")
     round: int | None = Field(default=None, description="Hand-for-hand: the clock's round of "
                               "the hand in play, or of the one released next (RULES T2)")
     alerts: list[str] = Field(default_factory=list, description="Open irregularities this hand")

@@ -41,6 +41,7 @@ from controller.session.actions import BettingActions
 from controller.session.cards import CardReading
 from controller.session.clock import TimeAndPenalties
 from controller.session.floor import FloorCommands
+from controller.session.holds import HoldKind
 from controller.session.model import HandTrack, Refused
 from controller.session.view import PublicView
 from controller.session.words import blinds_text, card_text_list, spaced
@@ -111,12 +112,9 @@ class TableSession(CardReading, BettingActions, FloorCommands, TimeAndPenalties,
             waiting = f"seat {actor} is to act" if actor else "it is not finished"
             raise Refused(f"shuffle pressed during hand {self.table.hand_number}: {waiting}; "
                           "finish the hand or call the floor", "PVB 64(1)")
-        if self.hold is not None:  # refused before anything moves: the last hand stays shown
-            if self.hold.startswith("break"):  # the clock's break: play resumes with the clock
-                raise Refused(f"the tournament is on a break: no hand until the clock resumes "
-                              f"play ({self.hold})", "PVB 14")
-            raise Refused(f"hand-for-hand: the table waits for the tournament director before "
-                          f"the next hand ({self.hold})", "PVB 35a")
+        held = self.holds.first()
+        if held is not None:  # refused before anything moves: the last hand stays shown
+            raise Refused(*_refusal(*held))
         # Checkpoint first, whatever comes of the press: the journal stores the same snapshot
         # with it, so a restarted table and this one tell the same story.
         self.snapshot = self._make_snapshot()
@@ -130,10 +128,10 @@ class TableSession(CardReading, BettingActions, FloorCommands, TimeAndPenalties,
             self.pending_record = None
         level_before = table.level
         table.apply(StartHand())
-        if self.hold_after_next is not None:  # hand-for-hand: this hand, then wait (PVB 35a)
-            self.hold, self.hold_after_next = self.hold_after_next, None
-        # RULES T2: eliminations in one hand-for-hand round count as the same hand for placing
-        self.hand_round, self.round_next = self.round_next, None
+        # Hand-for-hand: this hand, then wait (PVB 35a); RULES T2: eliminations in one round
+        # count as the same hand for placing.
+        self.hand_round = self.holds.released_round
+        self.holds = self.holds.dealt()
         p = table.positions
         assert p is not None and table.hand is not None
         self.track = HandTrack(started=event.ts, wanted=HOLE_CARDS[table.hand.game],
@@ -356,3 +354,14 @@ class TableSession(CardReading, BettingActions, FloorCommands, TimeAndPenalties,
             self._say("hand_over", f"hand {record.hand} is over: press shuffle for the next "
                       "hand", status=record.status)
         self._apply_queued_seats()
+
+
+def _refusal(kind: HoldKind, reason: str) -> tuple[str, str]:
+    """A shuffle press a hold refuses, in the dealer's words, with the rule."""
+    if kind == "break":  # the clock's break: play resumes with the clock
+        return (f"the tournament is on a break: no hand until the clock resumes play "
+                f"({reason})", "PVB 14")
+    if kind == "floor":
+        return f"the floor holds this table: no hand until the floor releases it ({reason})", "DFO"
+    return (f"hand-for-hand: the table waits for the tournament director before the next hand "
+            f"({reason})", "PVB 35a")

@@ -69,8 +69,10 @@ class PublicView(SessionBase):
             bb=p.bb if p else None, seats=seats,
             board=card_text_list(hand.board) if hand else "", pots=pots, actor=actor,
             to_call=to_call, min_raise_to=low, max_raise_to=high, showdown_order=order,
-            waiting_for=self._waiting_for(), hold=self.hold,
-            round=self.hand_round if live else self.round_next,
+            waiting_for=self._waiting_for(), hold=self.holds.summary(),
+            holds=dict(self.holds.reasons), released_round=self.holds.released_round,
+            played_round=self.hand_round,
+            round=self.hand_round if live else self.holds.released_round,
             alerts=[i.text for i in track.irregularities] if live and track else [],
             floor_called=bool(track and track.floor_called and live),
             clock=self._clock_view() if live else None,
@@ -88,10 +90,14 @@ class PublicView(SessionBase):
     def _waiting_for(self) -> str:
         hand = self._hand()
         if hand is None:
-            if self.hold is not None:
-                if self.hold.startswith("break"):
-                    return f"the break: wait for the clock ({self.hold})"
-                return f"hand-for-hand: wait for the tournament director ({self.hold})"
+            held = self.holds.first()
+            if held is not None:
+                kind, reason = held
+                if kind == "break":
+                    return f"the break: wait for the clock ({reason})"
+                if kind == "floor":
+                    return f"the floor holds the table: wait for the floor ({reason})"
+                return f"hand-for-hand: wait for the tournament director ({reason})"
             if self.pending_record is not None:
                 return "push the pots, then press shuffle for the next hand"
             return "press shuffle to start a hand"
@@ -122,7 +128,7 @@ class PublicView(SessionBase):
 
     def leds(self) -> Leds:
         live = self._hand() is not None and self.track is not None
-        return Leds(hand_for_hand=self.hold is not None and not live,
+        return Leds(hand_for_hand=not self.holds.may_shuffle and not live,
                     clock=bool(live and self.track and self.track.clock),
                     irregularity=bool(live and self.track and self.track.irregularities))
 

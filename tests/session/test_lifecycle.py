@@ -135,7 +135,7 @@ def test_h5_bps_8_absent_player_back_before_the_last_card_plays_under_cg_cash() 
 
 
 def test_pvb_35a_hand_for_hand_hold_refuses_the_shuffle_with_an_event_and_led() -> None:
-    run = start(three_players(), command("hold", reason="bubble"))
+    run = start(three_players(), command("hold", kind="hand_for_hand", reason="bubble"))
     assert run.session.leds().hand_for_hand
     step = run.feed(shuffle())
     assert not step.accepted
