@@ -295,6 +295,7 @@ class SimulatedDealer:
         """Blinds and antes in the betting zones, as the players put them (RULES H4): each
         seat its blind and its ante, the big blind the big-blind ante too; a short stack all
         it has (``stacks``: before the hand)."""
+        posted: dict[int, int] = {}
         for seat_no, view in state.seats.items():
             ante = state.blinds.ante + (state.blinds.bb_ante if seat_no == state.bb else 0)
             # (a blind from the seat, in case the round closed at once: everyone all in)
@@ -305,7 +306,13 @@ class SimulatedDealer:
             if view.in_hand and owed and not self._in_zone(f"seat:{seat_no}"):
                 self._push(f"seat:{seat_no}", self._pick(owed))
                 self.felt.antes[f"seat:{seat_no}"] = ante
+                posted[seat_no] = owed
         self.felt.street = state.street
+        # The blinds are out before the cards (seconds at a real table): the next chips in a
+        # zone within the readers' settle time would read as one motion with the blind (a
+        # call with one bigger chip, PVB 44(2), read as a raise of blind and chip together).
+        self.hands.wait(lambda s: s.hand != state.hand or all(
+            n not in s.seats or s.seats[n].zone == amount for n, amount in posted.items()))
 
     def _bets_out(self) -> bool:
         return any(chips for zone, chips in self.felt.chips.items() if zone.startswith("seat:"))

@@ -94,18 +94,27 @@ def test_the_simulated_dealer_finishes_under_other_set_ups(tmp_path: Path) -> No
         "bb_ante": '[table]\nid = "4"\n[table.level]\nsb = 200\nbb = 400\nbb_ante = 400\n',
         # Every player's ante, the first to act's too (read as a short call before).
         "ante": '[table]\nid = "5"\n[table.level]\nsb = 100\nbb = 200\nante = 25\n',
+        # Three-handed with a big-blind ante: the small blind calls with one bigger chip
+        # (PVB 44(2)) right after posting; the dealer acted within the readers' settle time,
+        # blind and chip read as one raise, and every such hand said "count the pot" (the
+        # room demo's false alerts).
+        "three_bb_ante": '[table]\nid = "6"\nseats = 3\n[table.level]\nsb = 200\nbb = 400\n'
+                         'bb_ante = 400\n',
     }
+    hands = {"three_bb_ante": 6}
+    seeds = {"three_bb_ante": 17}  # (its first hand is such a call)
     running = {}
     for k, (name, text) in enumerate(setups.items()):
         directory = tmp_path / name
         directory.mkdir()
         (directory / "table.toml").write_text(text)
-        running[name] = _run(directory / "table.toml", hands=2, seed=11 + k)
+        running[name] = _run(directory / "table.toml", hands=hands.get(name, 2),
+                             seed=seeds.get(name, 11 + k))
     for name, process in running.items():
         _, stderr = process.communicate(timeout=300)
         assert process.returncode == 0, (name, stderr[-2000:])
         seen = events(tmp_path / name / "out")
-        assert [e["kind"] for e in seen].count("hand_started") == 2, name
+        assert [e["kind"] for e in seen].count("hand_started") == hands.get(name, 2), name
         assert not [e["text"] for e in seen if e["kind"] in ("alert", "refused")], name
     assert (tmp_path / "example" / "decks" / "blue-1.json").exists()
     assert (tmp_path / "example" / "chips" / "house.json").exists()
