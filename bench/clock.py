@@ -32,12 +32,14 @@ from controller.mqtt.messages import (
     StatusMessage,
     TimeReply,
     TimeRequest,
+    decode,
     encode,
 )
 from controller.mqtt.outbox import Outbox
 from controller.mqtt.topics import Topics
-from controller.room.clock_service import ClockService, ClockStore
-from controller.room.structure import load_structure
+from controller.room.clock.service import ClockService
+from controller.room.clock.store import ClockStore
+from controller.room.clock.structure import load_structure
 from controller.session import TableSession
 from controller.session.outputs import TableState
 
@@ -108,6 +110,7 @@ class LightTable:
         self.topics = Topics(broker.plan.venue)
         self.template = template
         self.hand = 0
+        self.round = 0
         self.released = threading.Event()
         self.release_at = 0.0
         self.client = new_client(f"table-{number}", broker.login(f"table-{number}"),
@@ -130,14 +133,18 @@ class LightTable:
     def _on_message(self, client: mqtt.Client, userdata: object,
                     message: mqtt.MQTTMessage) -> None:
         if message.topic.endswith("/cmd/release"):
-            self.release_at = time.perf_counter()
-            self.released.set()
+            args = decode(CommandRequest, message.payload).args
+            if args.get("one_hand") and args.get("round") != self.round:
+                self.round = int(args["round"])  # released for one hand of this round
+                self.release_at = time.perf_counter()
+                self.released.set()
 
     def finish_hand(self) -> float:
-        """The hand is over and the table holds: returns when it said so."""
+        """The round's hand is over and the table holds: returns when it said so."""
         self.hand += 1
-        state = self.template.model_copy(update={"table": self.table, "hand": self.hand,
-                                                 "stage": "over", "hold": "hand-for-hand"})
+        state = self.template.model_copy(update={
+            "table": self.table, "hand": self.hand, "stage": "over", "hold": "hand-for-hand",
+            "holds": {"hand_for_hand": "hand-for-hand"}, "played_round": self.round or None})
         self.released.clear()
         at = time.perf_counter()
         self.client.publish(self.topics.table(self.table, "state"),

@@ -99,7 +99,7 @@ def _clock(args: argparse.Namespace) -> int:
     ``--config clock.toml``: the clock service, until SIGTERM or Ctrl-C."""
 
     from controller.errors import ConfigError
-    from controller.room.structure import load_structure, schedule
+    from controller.room.clock.structure import load_structure, schedule
 
     if args.check:
         if args.structure is None:
@@ -110,8 +110,9 @@ def _clock(args: argparse.Namespace) -> int:
     if args.config is None:
         raise ConfigError("give --config clock.toml, or --structure FILE --check")
     from controller.mqtt.client import load_login
-    from controller.room.clock_config import load_clock_config
-    from controller.room.clock_service import ClockService, ClockStore
+    from controller.room.clock.config import load_clock_config
+    from controller.room.clock.service import ClockService
+    from controller.room.clock.store import ClockStore
 
     _log_to_stderr()
     config = load_clock_config(args.config)
@@ -119,7 +120,8 @@ def _clock(args: argparse.Namespace) -> int:
     login = load_login(config.mqtt.credentials, "clock")
     stop = _stop_on_signals()
     store = ClockStore(config.clock.db)
-    service = ClockService(config.mqtt, login, structure, store).start()
+    service = ClockService(config.mqtt, login, structure, store,
+                           answer_seconds=config.clock.answer_seconds).start()
     try:
         _wait(stop)
     finally:

@@ -30,11 +30,12 @@ from controller.mqtt.messages import (
     decode,
 )
 from controller.mqtt.topics import Topics
-from controller.room.clock_service import ClockService, ClockStore
+from controller.room.clock.service import ClockService
+from controller.room.clock.store import ClockStore
+from controller.room.clock.structure import Structure
 from controller.room.floor.accounts import Accounts, save_accounts, set_password
 from controller.room.floor.server import FloorServer
 from controller.room.recorder import Recorder, RecordStore
-from controller.room.structure import Structure
 
 # Levels short enough that a few simulated hands see the blinds go up.
 DEMO_STRUCTURE = Structure.model_validate({

@@ -153,6 +153,17 @@ class ClockState(Message):
     round: int = Field(default=0, description="Hand-for-hand: the round being played")
     waiting: list[str] = Field(default_factory=list, description="Hand-for-hand: the tables "
                                "the round still waits for")
+    playing: list[str] = Field(default_factory=list, description="Hand-for-hand: the tables "
+                               "released for one hand of this round")
+    heard: dict[str, float] = Field(default_factory=dict, description="The clock's time it last "
+                                    "heard each table, as of this state")
+    silent: list[str] = Field(default_factory=list, description="Online tables the clock has "
+                              "not heard for answer_seconds (their heard time is exact)")
+    late: list[str] = Field(default_factory=list, description="Hand-for-hand: tables the round "
+                            "waits for that do not answer (offline, silent, or not showing what "
+                            "the clock asked within answer_seconds); release_table lets the "
+                            "round go on without one")
+    answer_seconds: float | None = None
 
 
 class TimeRequest(Message):

@@ -10,8 +10,9 @@ import pytest
 from playwright.sync_api import Browser, expect, sync_playwright
 
 from controller.mqtt.local_broker import LocalBroker
-from controller.room.clock_service import ClockService, ClockStore
-from controller.room.structure import load_structure
+from controller.room.clock.service import ClockService
+from controller.room.clock.store import ClockStore
+from controller.room.clock.structure import load_structure
 from tests.room.floor_helpers import CHROMIUM, CHROMIUM_FLAGS
 from tests.venue import address, login
 

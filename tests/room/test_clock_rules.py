@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.room.clock import Clock, ClockRefused
-from controller.room.structure import load_structure
+from controller.room.clock.rules import Clock, ClockRefused
+from controller.room.clock.structure import load_structure
 
 TURBO = load_structure(Path(__file__).resolve().parents[2] / "deploy/structures/turbo.toml")
 

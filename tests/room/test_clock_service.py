@@ -20,8 +20,9 @@ from pydantic import SecretStr
 from controller.mqtt.local_broker import LocalBroker, free_port
 from controller.mqtt.messages import ClockState, CommandReply, StateMessage, decode
 from controller.mqtt.topics import Topics
-from controller.room.clock_service import ClockService, ClockStore
-from controller.room.structure import load_structure
+from controller.room.clock.service import ClockService
+from controller.room.clock.store import ClockStore
+from controller.room.clock.structure import load_structure
 from tests.mqtt.helpers import LinkedTable, linked_table, wait_until
 from tests.session.helpers import HOLE, deal, declare, seat, three_players
 from tests.venue import VenueClient, address, login

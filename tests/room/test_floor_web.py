@@ -22,7 +22,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from controller.demo.script import board, key
 from controller.mqtt.local_broker import LocalBroker, free_port
-from controller.room.clock_service import ClockService
+from controller.room.clock.service import ClockService
 from controller.room.floor.store import HandQuery
 from tests.mqtt.helpers import linked_table, wait_until
 from tests.room.floor_helpers import (
@@ -437,7 +437,8 @@ def test_the_tv_says_when_the_clock_is_gone(broker: LocalBroker, browser: Browse
 def test_the_floor_lets_a_hand_for_hand_round_go_on_without_a_table_from_its_card(
         broker: LocalBroker, browser: Browser, clock: ClockService, tmp_path: Path) -> None:
     """PVB 35a: the round waits for a table in the middle of its hand; a floor login lets it go
-    on from the room screen, and the clock releases the round."""
+    on from the room screen; the next round takes the tables between hands (this one, once its
+    hand is over)."""
     with floor_server(broker, tmp_path / "floor") as server, \
             linked_table(broker, tmp_path / "one", table="1") as table:
         table.feed([*three_players(), {"type": "shuffle"}, *deal(HOLE)])
@@ -448,6 +449,9 @@ def test_the_floor_lets_a_hand_for_hand_round_go_on_without_a_table_from_its_car
         card = staff.locator("#table-1")
         expect(card).to_contain_text("hand-for-hand: the round waits for it")
         card.locator("button.release").click()
-        expect(card).to_contain_text("done: round 0 goes on without table 1")
+        expect(card).to_contain_text("done: hand-for-hand goes on without table 1")
+        assert clock.clock.position.waiting == [] and clock.clock.position.round == 0
+        table.feed([declare(1, "raise", 300), declare(2, "fold"), declare(3, "fold")])
         assert wait_until(lambda: clock.clock.position.round == 1)
+        assert clock.clock.position.playing == ["1"]
         assert staff.url == f"{server.url}/"  # the button did not follow the card's link

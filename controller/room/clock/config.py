@@ -8,6 +8,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 from controller.mqtt.client import BrokerAddress
+from controller.room.clock.holds import ANSWER_SECONDS
 from controller.text_files import read_toml_model
 
 
@@ -16,6 +17,9 @@ class ClockSection(BaseModel):
 
     structure: Path = Field(description="The tournament structure (TOML)")
     db: Path = Field(default=Path("clock.db"), description="The clock's journal (SQLite)")
+    answer_seconds: float = Field(default=ANSWER_SECONDS, gt=0, le=600, description="A table "
+                                  "holding a hand-for-hand round that has not answered for this "
+                                  "long is named late and the floor alerted")
 
 
 class ClockMqtt(BrokerAddress):

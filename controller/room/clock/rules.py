@@ -15,7 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from controller.errors import RuleViolation
-from controller.room.structure import Slot, Structure, schedule
+from controller.room.clock.structure import Slot, Structure, schedule
 from controller.session.words import blinds_text
 
 Status = Literal["not_started", "running", "paused", "on_break", "finished"]
@@ -38,11 +38,14 @@ class ClockPosition(BaseModel):
     remaining: float | None = Field(default=None, description="Seconds left (paused)")
     paused_on_break: bool = False
     hand_for_hand: bool = False
-    round: int = Field(default=0, ge=0, description="Hand-for-hand: the round being played; "
-                       "0 while the hands in progress at its start finish, 1 the first hand "
-                       "played hand-for-hand")
+    round: int = Field(default=0, ge=0, description="Hand-for-hand: the last round released "
+                       "(numbered on across the tournament, so that a round is never taken for "
+                       "an earlier one; RULES T2 counts by it)")
     waiting: list[str] = Field(default_factory=list, description="Hand-for-hand: the tables "
                                "the round still waits for")
+    playing: list[str] = Field(default_factory=list, description="Hand-for-hand: the tables "
+                               "released for one hand of this round; none while the hands in "
+                               "play when hand-for-hand began finish")
 
 
 class Clock:
@@ -118,9 +121,10 @@ class Clock:
         if self.position.status != "not_started":
             raise ClockRefused("the clock has started already", "PVB 14")
         first = self.slots[0]
-        self.position = ClockPosition(status="running", slot=0,
-                                      ends_at=now + (first.end - first.start),
-                                      hand_for_hand=self.position.hand_for_hand)
+        # (hand-for-hand may be on before the start: its round goes on as it was)
+        self.position = self.position.model_copy(update={
+            "status": "running", "slot": 0, "ends_at": now + (first.end - first.start),
+            "remaining": None, "paused_on_break": False})
         return f"the clock runs: level 1, {blinds_text(first)}"
 
     def _cmd_pause(self, args: dict[str, Any], now: float) -> str:
@@ -184,7 +188,7 @@ class Clock:
         if on == self.position.hand_for_hand:
             raise ClockRefused(f"hand-for-hand is {'on' if on else 'off'} already", "PVB 35a")
         self.position = self.position.model_copy(update={
-            "hand_for_hand": on, "round": 0, "waiting": []})
+            "hand_for_hand": on, "waiting": [], "playing": []})
         return ("hand-for-hand is on: every table waits after its hand" if on
                 else "hand-for-hand is over: every table plays on")
 
@@ -194,12 +198,17 @@ class Clock:
         if not self.position.hand_for_hand:
             raise ClockRefused("hand-for-hand is not on", "PVB 35a")
         if not isinstance(table, str) or table not in self.position.waiting:
-            raise ClockRefused(f"round {self.position.round} does not wait for table "
+            raise ClockRefused(f"{self.round_words()} does not wait for table "
                                f"{table!r} (it waits for: "
                                f"{', '.join(self.position.waiting) or 'none'})", "PVB 35a")
         self.position = self.position.model_copy(update={
-            "waiting": [t for t in self.position.waiting if t != table]})
-        return f"round {self.position.round} goes on without table {table}"
+            "waiting": [t for t in self.position.waiting if t != table],
+            "playing": [t for t in self.position.playing if t != table]})
+        if not self.position.playing:
+            return (f"hand-for-hand goes on without table {table}'s hand in play; it joins a "
+                    "later round")
+        return (f"round {self.position.round} goes on without table {table}; it joins a later "
+                "round when it is back")
 
     def finished_table(self, table: str) -> bool:
         """A table finished its hand of the round; True if that completes the round."""
@@ -209,10 +218,20 @@ class Clock:
         self.position = p.model_copy(update={"waiting": [t for t in p.waiting if t != table]})
         return not self.position.waiting
 
-    def next_round(self, tables: list[str]) -> None:
-        """Every table finished: the next round waits for these."""
+    def round_words(self) -> str:
         p = self.position
-        self.position = p.model_copy(update={"round": p.round + 1, "waiting": sorted(tables)})
+        return f"round {p.round}" if p.playing else "hand-for-hand (the hands in play)"
+
+    def begin_hand_for_hand(self, tables: list[str]) -> None:
+        """Hand-for-hand just switched on: before its first round it waits for the hands
+        these tables are playing (those between hands have finished theirs)."""
+        self.position = self.position.model_copy(update={"waiting": sorted(tables)})
+
+    def next_round(self, tables: list[str]) -> None:
+        """Every table finished: the next round releases these, and waits for them."""
+        p = self.position
+        self.position = p.model_copy(update={"round": p.round + 1, "waiting": sorted(tables),
+                                             "playing": sorted(tables)})
 
 
 def _seconds(args: dict[str, Any]) -> float:

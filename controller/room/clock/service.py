@@ -1,22 +1,23 @@
 """`pokertable clock`: the tournament clock as a service of the central host.
 
-It logs in as ``clock``, keeps where it stands in SQLite (every command is journaled with the
-position it led to, in one transaction, before anything is published: a clock killed and
-restarted resumes the same level with the same end instant), publishes its retained
-``clock/state`` on every change, and answers the floor's ``clock/cmd/<name>`` on
+It logs in as ``clock``, keeps where it stands in its journal (`ClockStore`: every command with
+the position it led to, in one transaction, before anything is published), publishes its
+retained ``clock/state`` on every change, and answers the floor's ``clock/cmd/<name>`` on
 ``clock/reply`` with the request's correlation data. A command id is applied at most once, and
 a retained command is ignored, as at the tables.
+
+Breaks and hand-for-hand reach the tables through `RoomHolds`: on every change of the clock,
+every table's state and every tick, the commands each table still needs go out (and again,
+until its state shows them), so a lost command, a restart or a table joining late all end the
+same way.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import sqlite3
 import threading
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -46,88 +47,29 @@ from controller.mqtt.messages import (
     encode,
 )
 from controller.mqtt.topics import Topics
-from controller.private_files import private_file
-from controller.room.clock import Clock, ClockPosition, ClockRefused
-from controller.room.structure import Structure
+from controller.room.clock.core import ClockCore
+from controller.room.clock.holds import ANSWER_SECONDS, Ask
+from controller.room.clock.rules import Clock, ClockRefused
+from controller.room.clock.store import ClockStore
+from controller.room.clock.structure import Structure
 
 log = logging.getLogger(__name__)
 
 TICK_SECONDS = 0.25
 TIME_EVERY = 20  # ticks between the clock's time announcements (5 s) for the room's screens
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS position (id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS commands (
-    id TEXT PRIMARY KEY,
-    name TEXT NOT NULL,
-    args TEXT NOT NULL,
-    by TEXT,
-    at REAL NOT NULL,
-    said TEXT NOT NULL
-);
-"""
-
-
-class ClockStore:
-    """The clock's journal: its position and every command it carried out (WAL, fsync)."""
-
-    def __init__(self, path: str | Path) -> None:
-        self.path = private_file(Path(path))
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(SCHEMA)
-
-    def position(self) -> ClockPosition | None:
-        row = self._db.execute("SELECT state FROM position WHERE id = 1").fetchone()
-        return ClockPosition.model_validate_json(row[0]) if row else None
-
-    def said(self, command_id: str) -> tuple[str, str] | None:
-        """The command applied under this id, and what the clock said of it."""
-        row = self._db.execute("SELECT name, said FROM commands WHERE id = ?",
-                               (command_id,)).fetchone()
-        return (str(row[0]), str(row[1])) if row else None
-
-    def save(self, position: ClockPosition, command: tuple[str, str, dict[str, Any], str | None,
-                                                            float, str] | None = None,
-             *, durable: bool = True) -> None:
-        """``durable=False`` for what a restart can rebuild (which tables of a round have
-        finished: their retained states say it again): no fsync of its own."""
-        db = self._db
-        db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            db.execute("INSERT OR REPLACE INTO position (id, state) VALUES (1, ?)",
-                       (position.model_dump_json(),))
-            if command is not None:
-                command_id, name, args, by, at, said = command
-                db.execute("INSERT INTO commands (id, name, args, by, at, said) "
-                           "VALUES (?, ?, ?, ?, ?, ?)",
-                           (command_id, name, json.dumps(args), by, at, said))
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-
-    def close(self) -> None:
-        self._db.close()
-
 
 class ClockService:
     def __init__(self, address: BrokerAddress, login: Login, structure: Structure,
-                 store: ClockStore, *, now: Callable[[], float] = time.time) -> None:
+                 store: ClockStore, *, now: Callable[[], float] = time.time,
+                 answer_seconds: float = ANSWER_SECONDS) -> None:
         self.address = address
         self.topics = Topics(address.venue)
         self.store = store
         self._now = now
         self._lock = threading.Lock()
-        self.clock = Clock(structure, store.position())
-        self.clock.advance(now())  # levels that ended while the clock was down have ended
+        self.core = ClockCore(structure, store.position(), now(), answer_seconds)
         self.connected = threading.Event()
-        self.online: set[str] = set()  # tables whose retained status says online
-        self._unstuck: set[str] = set()  # tables released from a hold that was over
-        self.hands: dict[str, int] = {}  # each table's hand number, from its state
-        self.round_start: dict[str, int] = {}  # hand-for-hand: hand numbers at the release
         self._sent = 0
         self._stop = threading.Event()
         self._ticker: threading.Thread | None = None
@@ -138,6 +80,16 @@ class ClockService:
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = lambda *_: self.connected.clear()
         self._client.on_message = self._on_message
+
+    @property
+    def clock(self) -> Clock:
+        return self.core.clock
+
+    @property
+    def online(self) -> set[str]:
+        """The tables whose status says online."""
+        with self._lock:
+            return set(self.core.online())
 
     # ---------------------------------------------------------------- life cycle
 
@@ -153,7 +105,8 @@ class ClockService:
         if self._ticker is not None:
             self._ticker.join(2)
         if self.connected.is_set():
-            self._publish_state()
+            with self._lock:
+                self._publish_state()
             info = self._client.publish(self._status, encode(ServiceStatus(
                 service="clock", status="offline")), qos=1, retain=True)
             info.wait_for_publish(2.0)
@@ -163,35 +116,13 @@ class ClockService:
     # ---------------------------------------------------------------- the state
 
     def state(self) -> ClockState:
-        """The retained ``clock/state``: the level in force (during a break the one that
-        follows, from the first hand after it), and the instant the level ends."""
+        """The retained ``clock/state`` as it stands (`ClockCore.state`)."""
         with self._lock:
-            return self._state_now()
-
-    def _state_now(self) -> ClockState:
-        clock = self.clock
-        now = self._now()
-        level = clock.level_slot()
-        position = clock.position
-        running = position.status in ("running", "on_break")
-        following = clock.next_level()
-        upcoming = clock.next_break()
-        return ClockState(
-            level=level.level, sb=level.sb or 0, bb=level.bb or 1, ante=level.ante or 0,
-            bb_ante=level.bb_ante or 0, smallest_chip=level.smallest_chip, running=running,
-            remaining=clock.remaining(now) if position.status == "paused" else None,
-            status=position.status, ends_at=position.ends_at if running else None,
-            on_break=position.status == "on_break" or position.paused_on_break,
-            next_level=following.level if following else None,
-            next_break_at=(position.ends_at + upcoming.start - clock.slot.end)
-            if running and upcoming is not None and position.ends_at is not None else None,
-            hand_for_hand=position.hand_for_hand, round=position.round,
-            waiting=list(position.waiting),
-        )
+            return self.core.state(self._now())
 
     def _publish_state(self) -> mqtt.MQTTMessageInfo:
-        return self._client.publish(self.topics.clock("state"), encode(self._state_now()),
-                                    qos=1, retain=True)
+        return self._client.publish(self.topics.clock("state"),
+                                    encode(self.core.state(self._now())), qos=1, retain=True)
 
     def _tick(self) -> None:
         ticks = 0
@@ -201,46 +132,47 @@ class ClockService:
                 # The floor server sets its screens' time by it (the tables sync NTP-style).
                 self._client.publish(self.topics.clock("time"),
                                      encode(ClockTime(now=self._now())), qos=0)
-            with self._lock:
-                was_on_break = self._on_break()
-                if self.clock.advance(self._now()):
-                    self.store.save(self.clock.position)
-                    log.info("clock: %s, level %d", self.clock.position.status,
-                             self.clock.level_slot().level)
-                    self._publish_state()
-                    self._breaks(was_on_break)
+            try:
+                with self._lock:
+                    if self.core.advance(self._now()):
+                        self.store.save(self.core.position)
+                        log.info("clock: %s, level %d", self.core.position.status,
+                                 self.clock.level_slot().level)
+                        self._publish_state()
+                    if self.connected.is_set():
+                        self._reconcile()
+            except Exception:  # a bug of ours in one tick never stops the levels
+                log.exception("clock: a tick failed; the clock goes on")
 
-    # ---------------------------------------------------------------- breaks at the tables
+    def _reconcile(self, table: str | None = None) -> None:
+        """What the room's holds need now goes out (under the lock; ``table``: only its state
+        changed)."""
+        now = self._now()
+        outcome = self.core.reconcile(now, table)
+        position = self.core.position
+        if outcome.save:
+            self.store.save(position, durable=outcome.durable)
+        if outcome.released is not None:
+            log.info("clock: hand-for-hand round %d released at %d tables: %s",
+                     outcome.released, len(position.playing), ", ".join(position.playing))
+        for name in outcome.late:
+            seen = self.core.holds.tables.get(name)
+            ago = f"{now - seen.heard:.0f} s ago" if seen and seen.heard else "never"
+            log.warning("clock: table %s holds hand-for-hand round %d and does not answer (last "
+                        "heard %s); the floor can let the round go on without it "
+                        "(release_table)", name, position.round, ago)
+        for ask in outcome.asks:
+            self._table_command(ask)
+        if outcome.publish:
+            self._publish_state()
 
-    def _on_break(self) -> bool:
-        p = self.clock.position
-        return p.status == "on_break" or (p.status == "paused" and p.paused_on_break)
-
-    def _break_reason(self) -> str:
-        colour = self.clock.slot.colour_up if self.clock.slot.kind == "break" else None
-        following = self.clock.level_slot()
-        reason = f"break before level {following.level}"
-        if colour:
-            reason += f"; colour up the {', '.join(f'{c:,}' for c in colour)} chips"
-        return reason
-
-    def _breaks(self, was: bool) -> None:
-        """A break began: every table finishes its hand and then waits (its hold, reason
-        "break"); it ended: every table may shuffle again, at the level that follows."""
-        now_on = self._on_break()
-        if now_on and not was:
-            for table in sorted(self.online):
-                self._table_command(table, "hold", {"reason": self._break_reason()})
-        elif was and not now_on:
-            for table in sorted(self.online):
-                self._table_command(table, "release", {})
-
-    def _table_command(self, table: str, name: str, args: dict[str, Any]) -> None:
+    def _table_command(self, ask: Ask) -> None:
         self._sent += 1
-        request = CommandRequest(args=args, by="clock",
-                                 id=f"clock:{name}:{self.clock.position.slot}:{table}:"
-                                    f"{self._sent}:{int(self._now() * 1000)}")
-        self._client.publish(self.topics.table(table, f"cmd/{name}"), encode(request), qos=1)
+        request = CommandRequest(args=ask.args, by="clock",
+                                 id=f"clock:{ask.command}:{ask.key}:{ask.table}:{self._sent}:"
+                                    f"{int(self._now() * 1000)}")
+        self._client.publish(self.topics.table(ask.table, f"cmd/{ask.command}"),
+                             encode(request), qos=1)
 
     # ---------------------------------------------------------------- MQTT
 
@@ -276,84 +208,20 @@ class ClockService:
         request = decode(TimeRequest, message.payload)
         reply = TimeReply(table=table, t0=request.t0, received=received, sent=self._now())
         self._client.publish(self.topics.clock(f"time/{table}"), encode(reply), qos=0)
+        with self._lock:
+            self.core.heard(table, received)
 
     def _table_status(self, message: mqtt.MQTTMessage) -> None:
-        """Which tables are online: a table that comes online during a break, or in the middle
-        of a hand-for-hand round it is not part of, is held at once."""
         status = decode(StatusMessage, message.payload)
         with self._lock:
-            if status.status == "online":
-                self.online.add(status.table)
-                if self._on_break():
-                    self._table_command(status.table, "hold", {"reason": self._break_reason()})
-                elif self.clock.position.hand_for_hand and status.table not in (
-                        self.clock.position.waiting):
-                    # Back (or new) in the middle of a round: it waits, and the next round's
-                    # release includes it (PVB 35a).
-                    self._table_command(status.table, "hold", {"reason": "hand-for-hand"})
-            else:
-                self.online.discard(status.table)
-
-    def _release_if_stale(self, table: str, hold: str | None) -> None:
-        """A table held for a break that is over, or for hand-for-hand that is off (its release
-        was missed: the clock was down when the break ended, or restarted): released now, once.
-        A hold the floor put on the table is the floor's to lift."""
-        stale = hold is not None and (
-            (hold.startswith("break") and not self._on_break())
-            or (hold.startswith("hand-for-hand") and not self.clock.position.hand_for_hand))
-        if not stale:
-            self._unstuck.discard(table)
-        elif table not in self._unstuck:
-            self._unstuck.add(table)
-            log.info("clock: table %s still waits (%s), which is over: released", table, hold)
-            self._table_command(table, "release", {})
+            self.core.table_status(status.table, status.status == "online", self._now())
+            self._reconcile()
 
     def _table_state(self, message: mqtt.MQTTMessage) -> None:
-        """Hand-for-hand (RULES T1, PVB 35a): a table held with no hand running has finished
-        its hand of the round; when the last one has, every table is released at once for the
-        next hand."""
         state = decode(StateMessage, message.payload).state
-        table = state.table
-        running = state.stage not in ("waiting", "over")
         with self._lock:
-            self._release_if_stale(table, state.hold)
-            self.hands[table] = state.hand
-            start = self.round_start.get(table)
-            done = state.hold is not None and not running and (start is None or state.hand > start)
-            if not done or table not in self.clock.position.waiting:
-                return
-            if self.clock.finished_table(table):
-                self._release_round()
-            else:
-                self.store.save(self.clock.position, durable=False)
-                self._publish_state()
-
-    def _release_round(self) -> None:
-        tables = sorted(self.online)
-        self.clock.next_round(tables)
-        self.store.save(self.clock.position)
-        self.round_start = {t: self.hands.get(t, 0) for t in tables}
-        for table in tables:
-            self._table_command(table, "release", {"one_hand": True, "reason": "hand-for-hand",
-                                                   "round": self.clock.position.round})
-        log.info("clock: hand-for-hand round %d released at %d tables",
-                 self.clock.position.round, len(tables))
-        self._publish_state()
-
-    def _hand_for_hand(self, was_on: bool) -> None:
-        """Hand-for-hand switched: on, every table waits after its current hand and the first
-        round waits for every online table; off, every table plays on."""
-        p = self.clock.position
-        if p.hand_for_hand and not was_on:
-            self.clock.position = p.model_copy(update={"waiting": sorted(self.online)})
-            self.round_start = {}
-            self.store.save(self.clock.position)
-            for table in sorted(self.online):
-                self._table_command(table, "hold", {"reason": "hand-for-hand"})
-            self._publish_state()
-        elif was_on and not p.hand_for_hand:
-            for table in sorted(self.online):
-                self._table_command(table, "release", {})
+            self.core.table_state(state, self._now())
+            self._reconcile(state.table)
 
     def _command(self, message: mqtt.MQTTMessage) -> None:
         if message.topic.endswith("/status"):
@@ -384,24 +252,16 @@ class ClockService:
                             f"command {request.id} was already applied: {done[1]}")
                 return
             now = self._now()
-            before = self.clock.position
-            was_on_break = self._on_break()
-            was_hand_for_hand = before.hand_for_hand
             try:
-                said = self.clock.command(name, request.args, now)
+                said = self.core.command(name, request.args, now)
             except ClockRefused as exc:
-                self.clock.position = before
                 self._reply(name, request.id, correlation, "error", exc.reason, exc.rule)
                 return
-            self.store.save(self.clock.position,
+            self.store.save(self.core.position,
                             (request.id, name, request.args, request.by, now, said))
             log.info("clock: %s by %s: %s", name, request.by or "floor", said)
             self._publish_state()
-            self._breaks(was_on_break)
-            self._hand_for_hand(was_hand_for_hand)
-            if before.waiting and not self.clock.position.waiting and (
-                    self.clock.position.hand_for_hand):  # release_table completed the round
-                self._release_round()
+            self._reconcile()
         self._reply(name, request.id, correlation, "ok", said)
 
     def _reply(self, command: str, request_id: str | None, correlation: bytes | None,

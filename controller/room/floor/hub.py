@@ -209,7 +209,7 @@ class Hub:
             elif leaf == "reply":
                 self._reply(decode(CommandReply, payload), correlation)
         elif topic == self.topics.clock("state"):
-            self._push(self.room.take_clock(decode(ClockState, payload)))
+            self._push(self.room.take_clock(decode(ClockState, payload), now))
         elif topic == self.topics.clock("reply"):
             self._reply(decode(CommandReply, payload), correlation)
         elif topic == self.topics.service("recorder", "status"):

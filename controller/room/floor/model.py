@@ -19,7 +19,7 @@ STORY_KEPT = 200  # events of the hand in play a table screen shows (a long hand
 
 # What makes an alert (RULES: the floor is called for irregularities, DFO): the table's durable
 # alerts, a misdeal or void, a time call, a table or reader that went offline.
-AlertKind = Literal["irregularity", "misdeal", "time", "offline", "reader", "floor"]
+AlertKind = Literal["irregularity", "misdeal", "time", "offline", "reader", "floor", "round"]
 
 
 class Alert(BaseModel):
@@ -151,9 +151,22 @@ class Room:
             updates += self._raise(alert)
         return updates
 
-    def take_clock(self, clock: ClockState) -> list[RoomUpdate]:
+    def take_clock(self, clock: ClockState, now: float) -> list[RoomUpdate]:
+        """The clock's state; a table it names late holds a hand-for-hand round without
+        answering (PVB 35a): an alert, once a round, and the reason on the table's card."""
+        was_late = set(self.clock.late) if self.clock is not None else set()
         self.clock = clock
-        return [RoomUpdate(kind="clock", clock=clock, clock_online=self.clock_online)]
+        updates = [RoomUpdate(kind="clock", clock=clock, clock_online=self.clock_online)]
+        for table in clock.late:
+            view = self.tables.get(table)
+            updates += self._raise(Alert(
+                id=f"{table}:round:{clock.round}", table=table, kind="round", rule="PVB 35a",
+                hand=view.state.hand if view and view.state else 0, at=now,
+                text=f"table {table} does not answer: hand-for-hand round {clock.round} waits "
+                     f"for it; let the round go on without it from its card"))
+        for table in was_late ^ set(clock.late):  # its card says so, or no longer
+            updates += self._refresh(table)
+        return updates
 
     def take_clock_status(self, online: bool, now: float) -> list[RoomUpdate]:
         """The clock's own status (its Last Will when it dies): the screens still count down
@@ -238,6 +251,8 @@ class Room:
         reasons = []
         if view.online is False:
             reasons.append("offline")
+        if self.clock is not None and view.table in self.clock.late:
+            reasons.append(f"holds hand-for-hand round {self.clock.round}, not answering")
         state = view.state
         if state is not None:
             if state.floor_called:

@@ -32,7 +32,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from controller.json_input import BadJson, loads_bounded
-from controller.room.clock import CLOCK_COMMANDS
+from controller.room.clock.rules import CLOCK_COMMANDS
 from controller.room.floor.accounts import Accounts, check_password
 from controller.room.floor.hub import Hub
 from controller.room.floor.store import HandQuery

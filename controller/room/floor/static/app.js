@@ -207,13 +207,18 @@ function clockParts(c) {
   };
 }
 
+// Before its first round, hand-for-hand waits for the hands in play (no round released yet).
+function roundWords(c) {
+  return c.playing && c.playing.length ? `round ${c.round}` : "the hands in play finish";
+}
+
 function renderClockStrip() {
   const strip = document.getElementById("clockstrip");
   if (!strip) return;
   const c = floor.clock;
   const p = clockParts(c);
   const h4h = c && c.hand_for_hand
-    ? el("span", { class: "badge warn" }, `hand-for-hand, round ${c.round}` +
+    ? el("span", { class: "badge warn" }, `hand-for-hand, ${roundWords(c)}` +
         (c.waiting && c.waiting.length ? ` · waiting for ${c.waiting.join(", ")}` : ""))
     : null;
   strip.replaceChildren(...[
@@ -243,4 +248,4 @@ function start(kinds, table, render) {
 }
 
 window.floorApp = { floor, el, chips, mmss, levelLeft, blindsText, clockParts, decide, post,
-  start, whoAmI, renderClockStrip, clockNow };
+  start, whoAmI, renderClockStrip, clockNow, roundWords };

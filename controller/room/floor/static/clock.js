@@ -15,7 +15,7 @@
     document.body.classList.toggle("paused", c.status === "paused");
     $("tv-next").textContent = c.next_level ? `next: level ${c.next_level}` : "";
     $("tv-h4h").textContent = c.hand_for_hand
-      ? `hand-for-hand · round ${c.round}` + (c.waiting.length ? ` · waiting for table ${c.waiting.join(", ")}` : "")
+      ? `hand-for-hand · ${window.floorApp.roundWords(c)}` + (c.waiting.length ? ` · waiting for table ${c.waiting.join(", ")}` : "")
       : "";
     onTick();
   }
