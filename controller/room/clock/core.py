@@ -85,8 +85,8 @@ class ClockCore:
             outcome.durable = position.round != before.round
             if position.round != before.round:
                 outcome.released = position.round
-        silent = sorted(name for name, seen in self.holds.tables.items() if seen.online and (
-            seen.heard is None or now - seen.heard >= self.holds.answer_seconds))
+        silent = sorted(name for name, seen in self.holds.tables.items()
+                        if seen.online and self.holds.silent(name, now))
         late = self.holds.late(position, now)
         if (silent, late) != self.told:
             outcome.late = sorted(set(late) - set(self.told[1]))

@@ -120,12 +120,16 @@ class RoomHolds:
         late = []
         for name in position.waiting:
             seen = self.tables.get(name)
-            silent = seen is None or seen.heard is None or now - seen.heard >= self.answer_seconds
             stuck = any(t == name and now - first >= self.answer_seconds
                         for (t, _), (first, _) in self.asked.items())
-            if seen is None or not seen.online or silent or stuck:
+            if seen is None or not seen.online or self.silent(name, now) or stuck:
                 late.append(name)
         return late
+
+    def silent(self, name: str, now: float) -> bool:
+        """Not heard for ``answer_seconds`` (a live table asks the time every two)."""
+        seen = self.tables.get(name)
+        return seen is None or seen.heard is None or now - seen.heard >= self.answer_seconds
 
     def finished(self, name: str, position: ClockPosition) -> bool:
         """A table has finished its hand of the round: between hands, held for hand-for-hand,
@@ -149,9 +153,10 @@ class RoomHolds:
         position = clock.position
         if position.waiting or on_a_break(position):
             return  # the round goes on, or the next waits for the end of the break (PVB 14)
-        late = set(self.late(position, now))
-        ready = sorted(name for name, seen in self.tables.items()
-                       if seen.online and seen.known and not seen.running and name not in late)
+        # The next round: the tables between hands that answer (a silent one joins a later
+        # round once it is heard again: it holds meanwhile).
+        ready = sorted(name for name, seen in self.tables.items() if seen.online and seen.known
+                       and not seen.running and not self.silent(name, now))
         if ready:
             clock.next_round(ready)
 
