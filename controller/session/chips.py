@@ -111,20 +111,33 @@ class ChipZones(SessionBase):
         assert track is not None and hand is not None
         zone = track.zone.get(seat, [])
         track.base[seat] = list(zone)
-        track.extra[seat] = max(0, sum(zone) - hand.bets[index])
+        track.extra[seat] = max(0, sum(zone) - hand.bets[index] - self._ante_held(seat))
 
     def _chips_left(self, seat: int, new: list[int], committed: int) -> None:
         """Chips left the zone: change given and unswept bets are the ones that go first."""
         track = self.track
         assert track is not None
-        track.extra[seat] = min(track.extra.get(seat, 0), max(0, sum(new) - committed))
+        track.extra[seat] = min(track.extra.get(seat, 0),
+                                max(0, sum(new) - committed - self._ante_held(seat)))
 
     def _face(self, seat: int, chips: list[int] | None = None) -> int:
-        """The seat's bet as the zone shows it: its chips less those that are no part of it."""
+        """The seat's bet as the zone shows it: its chips less those that are no part of it
+        (change due, bets of a round not yet swept, and its ante, which stays for the pot)."""
         track = self.track
         assert track is not None
         zone = track.zone.get(seat, []) if chips is None else chips
-        return sum(zone) - track.extra.get(seat, 0)
+        return sum(zone) - track.extra.get(seat, 0) - self._ante_held(seat)
+
+    def _ante_held(self, seat: int) -> int:
+        """The ante the seat posted, which lies in its zone beside its bet until the first
+        round's bets are swept: change comes out of the chips beyond the ante (too much change
+        taken from the ante is chips taken back, PVB 36(3))."""
+        track = self.track
+        hand = self.table.hand
+        index = self._seat_index(seat)
+        if track is None or hand is None or index is None or track.street != 0:
+            return 0
+        return sum(a.amount for a in hand.log if a.player == index and a.kind == "ante")
 
     def _situation(self, hand: Hand, index: int) -> Situation:
         options = hand.options()
@@ -251,7 +264,7 @@ class ChipZones(SessionBase):
                       "zone: chips put in stay in", rule="PVB 36(3)", seat=seat)
         track.base[seat] = list(new)
         if grew:
-            track.extra[seat] = max(0, sum(new) - committed)
+            track.extra[seat] = max(0, sum(new) - committed - self._ante_held(seat))
             self._repaid(seat, committed, face)
 
     def _repaid(self, seat: int, committed: int, face: int) -> None:
@@ -283,7 +296,8 @@ class ChipZones(SessionBase):
                       "option", rule="PVB 37(4)", seat=seat)
             if held.chips is not None:
                 track.base[seat] = list(track.zone.get(seat, []))
-                track.extra[seat] = max(0, sum(track.base[seat]) - hand.bets[index])
+                track.extra[seat] = max(0, sum(track.base[seat]) - hand.bets[index]
+                                        - self._ante_held(seat))
             return False
         self._say("action", f"seat {seat}'s action out of turn stands: the action to seat {seat} "
                   "did not change", rule="PVB 37(3)", seat=seat)

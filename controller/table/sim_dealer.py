@@ -330,13 +330,18 @@ class SimulatedDealer:
             self.shorted[zone] = self.shorted.get(zone, 0) - repaid
             if repaid and not self.shorted[zone]:
                 self._healed(zone)
-        bets = sorted(((held[z] + self.shorted.pop(z, 0) - self.felt.antes.get(z, 0), z)
-                       for z in zones), reverse=True)
+        short = {z: self.shorted.pop(z, 0) for z in zones}
+        bets = sorted(((held[z] + short[z] - self.felt.antes.get(z, 0), z) for z in zones),
+                      reverse=True)
         back = dict.fromkeys(zones, 0)
         if bets:
             top, top_zone = bets[0]
             second = bets[1][0] if len(bets) > 1 else 0
             back[top_zone] = max(0, top - second)
+            repaid = min(short[top_zone], back[top_zone])  # ... and out of what goes back
+            back[top_zone] -= repaid
+            if repaid and repaid == short[top_zone]:
+                self._healed(top_zone)
         swept: list[Chip] = []
         self.felt.antes.clear()  # swept with the bets
         for zone in zones:

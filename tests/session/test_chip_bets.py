@@ -476,6 +476,27 @@ def test_pvb_36_3_apsa_5_4_30_chips_taken_back_and_still_owed_are_told_once(
     assert [e.rule for e in run.events if e.kind == "alert"] == ["APSA 5.4.30"]
 
 
+@pytest.mark.parametrize("profile", PROFILES)
+def test_pvb_36_3_change_taken_out_of_the_ante_is_chips_taken_back(profile: str) -> None:
+    """The ante lies in the zone beside the bet until the sweep: change given out of it (the
+    zone holds 600 for a call of 600 and an ante of 100) is 100 taken back, told at once. It
+    was taken for change, and the pot only came up short when it was counted (or never, when
+    the hand ended by folds)."""
+    run = start(*[seat(k + 1, NAMES[k], 100_000) for k in range(3)],
+                config=SessionConfig(profile=profile, level=Level(sb=300, bb=600, ante=100)))
+    if profile == "cg-cash":  # B1: a high-card draw gives seat 1 the button
+        run.feed(*[card(f"seat:{k + 1}", c) for k, c in enumerate(["As", "2c", "3c"])])
+    run.feed(shuffle(), chips("seat:1", 100), chips("seat:2", 300, 100),
+             chips("seat:3", 500, 100, 100), deal({s: HOLES[s - 1] for s in (2, 3, 1)}, [2, 3, 1]))
+    run.feed(chips("seat:1", 1000, 100), key("confirm"))
+    assert last_action(run) == (1, "call", 600) and "400 back" in run.events[-1].text
+    step = run.feed(chips("seat:1", 500, 100))  # 500 back instead of 400
+    assert [(e.kind, e.rule) for e in step.events] == [("alert", "PVB 36(3)")]
+    assert "took 100 back" in step.events[0].text
+    step = run.feed(chips("seat:1", 500, 100, 100))  # the right change: nothing to tell
+    assert not step.events
+
+
 # ---------------------------------------------------------------- hands from chips alone
 
 
