@@ -39,15 +39,23 @@ def _start_room(tables: int = 2) -> tuple[subprocess.Popen[str], list[str]]:
     raise AssertionError("the room dealt no hand:\n" + "".join(lines))
 
 
-def _descendants_alive(marker: str) -> list[str]:
-    """Processes whose command line names the room's temporary directory (tables, Mosquitto)."""
-    alive = []
+def _tables_of(room: int) -> dict[int, str]:
+    """The room's simulated tables: its child processes running a table (a room another test
+    or a person runs on this machine is not ours)."""
+    tables = {}
     for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            cmdline = _cmdline(entry)
-            if marker in cmdline and str(os.getpid()) != entry.name:
-                alive.append(cmdline)
-    return alive
+        if entry.name.isdigit() and "controller.cli table" in _cmdline(entry):
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            if parent == room:
+                tables[int(entry.name)] = _cmdline(entry)
+    return tables
+
+
+def _alive(tables: dict[int, str]) -> list[str]:
+    return [line for pid, line in tables.items() if _cmdline(Path(f"/proc/{pid}")) == line]
 
 
 def _finish(process: subprocess.Popen[str], lines: list[str]) -> str:
@@ -72,6 +80,8 @@ def test_ctrl_c_to_the_whole_group_stops_the_room_cleanly() -> None:
     process, lines = _start_room()
     ours = _brokers() - before
     assert ours, "the room's Mosquitto runs"
+    tables = _tables_of(process.pid)
+    assert len(tables) == 2, tables
     started = time.monotonic()
     os.killpg(process.pid, signal.SIGINT)  # what a terminal does on Ctrl-C
     text = _finish(process, lines)
@@ -81,24 +91,25 @@ def test_ctrl_c_to_the_whole_group_stops_the_room_cleanly() -> None:
     assert "Traceback" not in text
     assert re.search(r"recorder: [1-9]\d* full hand records kept, 0 duplicates", text), text[-800:]
     time.sleep(0.5)
-    assert not _descendants_alive("controller.cli table --config /tmp/")
+    assert not _alive(tables)
     assert not ours & _brokers(), "the room's Mosquitto is left running"
 
 
 def test_sigterm_to_the_room_alone_stops_everything() -> None:
     process, lines = _start_room()
+    tables = _tables_of(process.pid)
+    assert tables
     process.send_signal(signal.SIGTERM)
     text = _finish(process, lines)
     assert process.returncode == 0, text[-3000:]
     assert "Traceback" not in text and "full hand records kept" in text
     time.sleep(0.5)
-    assert not _descendants_alive("controller.cli table --config /tmp/")
+    assert not _alive(tables)
 
 
 def test_a_table_stopped_by_someone_else_is_said_and_the_room_plays_on() -> None:
     process, lines = _start_room()
-    pids = [int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()
-            and "controller.cli table" in _cmdline(entry) and "--seed 2" in _cmdline(entry)]
+    pids = [pid for pid, line in _tables_of(process.pid).items() if "--seed 2" in line]
     assert pids
     os.kill(pids[0], signal.SIGTERM)
     assert process.stdout is not None

@@ -190,4 +190,5 @@ def test_pvb_35a_a_frozen_table_is_named_late_and_the_floor_lets_the_round_go_on
         assert floor.command("release_table", table="2").status == "ok"
         assert wait_until(lambda: floor.state().round == first + 1)
         assert floor.state().playing == ["1"]  # the silent table sits the round out
+        assert wait_until(lambda: one.memory.last.released_round == first + 1)
         assert shuffle(one) and one.memory.last.played_round == first + 1
