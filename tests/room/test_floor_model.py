@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from controller.history.replay_events import replay_events
-from controller.mqtt.messages import EventMessage, StateMessage
+from controller.mqtt.messages import ClockState, EventMessage, StateMessage
 from controller.room.floor.model import Alert, Room
 from controller.room.floor.store import FloorStore, HandQuery
 from controller.session import SessionConfig, TableSession
@@ -128,3 +128,26 @@ def test_the_hands_screen_forgets_hands_older_than_its_window(tmp_path: Path) ->
         assert [h.hand for h in store.find(HandQuery())] == [second.hand]
     finally:
         store.close()
+
+
+def test_pvb_35a_a_table_the_clock_names_late_is_an_alert_once_a_round() -> None:
+    """The clock's state names a table that holds the round without answering: one alert a
+    round (the clock publishes its state again and again meanwhile), and the reason on the
+    table's card until the clock no longer names it."""
+    room = Room()
+    room.take_state(_state("2", hand=7), now=1.0)
+    base = ClockState(level=3, sb=100, bb=200, hand_for_hand=True, round=4, waiting=["2"],
+                      playing=["1", "2"])
+    assert [u.kind for u in room.take_clock(base, now=2.0)] == ["clock"]
+    late = base.model_copy(update={"late": ["2"], "silent": ["2"]})
+    updates = room.take_clock(late, now=3.0)
+    assert [u.kind for u in updates].count("alert") == 1
+    (alert,) = room.open_alerts()
+    assert alert.kind == "round" and alert.rule == "PVB 35a" and alert.hand == 7
+    assert "hand-for-hand round 4 waits for it" in alert.text
+    assert "holds hand-for-hand round 4 up, not answering" in room.tables["2"].attention
+    assert not [u for u in room.take_clock(late, now=4.0) if u.kind == "alert"]
+    room.take_clock(base.model_copy(update={"round": 5, "waiting": []}), now=5.0)
+    assert not any("not answering" in r for r in room.tables["2"].attention)
+    room.take_clock(late.model_copy(update={"round": 5}), now=6.0)
+    assert len(room.open_alerts()) == 2  # another round, another alert

@@ -157,13 +157,15 @@ class Room:
         was_late = set(self.clock.late) if self.clock is not None else set()
         self.clock = clock
         updates = [RoomUpdate(kind="clock", clock=clock, clock_online=self.clock_online)]
+        waits = _round_words(clock)
         for table in clock.late:
             view = self.tables.get(table)
             updates += self._raise(Alert(
-                id=f"{table}:round:{clock.round}", table=table, kind="round", rule="PVB 35a",
+                id=f"{table}:round:{clock.round}:{'round' if clock.playing else 'before'}",
+                table=table, kind="round", rule="PVB 35a",
                 hand=view.state.hand if view and view.state else 0, at=now,
-                text=f"table {table} does not answer: hand-for-hand round {clock.round} waits "
-                     f"for it; let the round go on without it from its card"))
+                text=f"table {table} does not answer: {waits} waits for it; let the round go "
+                     f"on without it from its card"))
         for table in was_late ^ set(clock.late):  # its card says so, or no longer
             updates += self._refresh(table)
         return updates
@@ -252,7 +254,7 @@ class Room:
         if view.online is False:
             reasons.append("offline")
         if self.clock is not None and view.table in self.clock.late:
-            reasons.append(f"holds hand-for-hand round {self.clock.round}, not answering")
+            reasons.append(f"holds {_round_words(self.clock)} up, not answering")
         state = view.state
         if state is not None:
             if state.floor_called:
@@ -281,6 +283,11 @@ def _alert_of(table: str, message: EventMessage, now: float) -> Alert | None:
         return None
     return Alert(id=key, table=table, hand=event.hand, kind=kind, rule=event.rule,
                  text=f"table {table}: {event.text}", at=now)
+
+
+def _round_words(clock: ClockState) -> str:
+    """Before its first round, hand-for-hand waits for the hands in play (none released)."""
+    return f"hand-for-hand round {clock.round}" if clock.playing else "hand-for-hand"
 
 
 def _number(table: str) -> tuple[int, str]:
