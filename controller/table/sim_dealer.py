@@ -638,7 +638,15 @@ def _moved_on(before: TableState) -> Test:
 
 
 def _changed(before: TableState) -> Test:
-    return lambda state: state != before
+    """The table took the dealer's move: the hand moved on (a hold, or a clock's tick arriving
+    meanwhile changes the state too, but not the hand: pressing again then would be a second
+    press the table refuses)."""
+    def moved(state: TableState) -> bool:
+        return (state.hand, state.stage, state.board, state.waiting_for,
+                {n: (v.cards, v.shown, v.folded) for n, v in state.seats.items()}) != (
+            before.hand, before.stage, before.board, before.waiting_for,
+            {n: (v.cards, v.shown, v.folded) for n, v in before.seats.items()})
+    return moved
 
 
 def _zone_reads(hand: int, seat: int, amount: int) -> Test:

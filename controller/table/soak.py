@@ -13,6 +13,7 @@ and nothing else (`SoakReport`).
 
 from __future__ import annotations
 
+import math
 import random
 import tempfile
 import time
@@ -64,6 +65,7 @@ class DirectHands:
         self._felt = Felt()
         self._on_event = on_event
         self._last_tick = START
+        self._settling: dict[str, float] = {}  # chip zone -> when it has stayed still long enough
         self.state = session.state()
 
     @property
@@ -79,11 +81,25 @@ class DirectHands:
         self.state = self.session.state()
 
     def _advance(self, seconds: float) -> None:
+        """Time passes: the table's ticks, and every chip zone that has stayed still for the
+        readers' settle time is read (RULES R9), in the order they settle."""
         end = self.now + seconds
-        while self.session.wants_ticks() and self._last_tick + TICK <= end:
-            self._last_tick += TICK
-            self.now = max(self.now, self._last_tick)
-            self.feed(TickEvent(now=self.now, ts=self.now))
+        while True:
+            tick = self._last_tick + TICK if self.session.wants_ticks() else math.inf
+            zone, settles = min(self._settling.items(), key=lambda z: z[1],
+                                default=(None, math.inf))
+            if min(tick, settles) > end:
+                break
+            if zone is not None and settles <= tick:
+                self.now = max(self.now, settles)
+                del self._settling[zone]
+                held = sorted(self._felt.chips.get(zone, []), key=lambda c: c[0])
+                self.feed(ChipsEvent(zone=zone, chips=sorted((v for _, v in held), reverse=True),
+                                     uids=[u for u, _ in held], ts=self.now))
+            else:
+                self._last_tick = tick
+                self.now = max(self.now, tick)
+                self.feed(TickEvent(now=self.now, ts=self.now))
         self.now = end
         if not self.session.wants_ticks():
             self._last_tick = end
@@ -98,26 +114,26 @@ class DirectHands:
         self._advance(0.02)
         self.feed(GoneEvent(zone=zone, card=card, ts=self.now))
 
-    def _settled(self, zone: str) -> None:
-        self._advance(SETTLE)
-        held = sorted(self._felt.chips.get(zone, []), key=lambda c: c[0])
-        self.feed(ChipsEvent(zone=zone, chips=sorted((v for _, v in held), reverse=True),
-                             uids=[u for u, _ in held], ts=self.now))
+    def _moved(self, zone: str) -> None:
+        """Chips moved in a zone: its reader reads it once it has stayed still for the settle
+        time, as the drivers' settler does; a move within that time is the same motion (the
+        hand goes on meanwhile, as the dealer's does on the real readers)."""
+        self._settling[zone] = self.now + SETTLE
 
     def chips_in(self, zone: str, chips: list[Chip]) -> None:
         self._felt.chips.setdefault(zone, []).extend(chips)
-        self._settled(zone)
+        self._moved(zone)
 
     def chips_out(self, zone: str, chips: list[Chip]) -> None:
         for chip in chips:
             self._felt.chips[zone].remove(chip)
-        self._settled(zone)
+        self._moved(zone)
 
     def swap(self, zone: str, out: list[Chip], chips: list[Chip]) -> None:
         for chip in out:
             self._felt.chips[zone].remove(chip)
         self._felt.chips[zone].extend(chips)
-        self._settled(zone)
+        self._moved(zone)
 
     def press(self, key: Key) -> None:
         self._advance(0.12)
@@ -395,6 +411,9 @@ class FaultyDealer(SimulatedDealer):
         if (self.reads_chips and self._in_zone("pot") and state.stage not in ("over", "waiting")
                 and self._fault("extra_in_pot")):
             self._push("pot", self._pick(self._smallest_free()))
+            # The chip lies in the pot; a dealer who pushed the pot away before the reader could
+            # see it settle would have left nothing anyone can see.
+            self.direct.pause(SETTLE + 0.05)
 
     def _make_change(self, state: TableState) -> None:
         if not self.reads_chips or self.fault_this_hand != "wrong_change":
