@@ -139,15 +139,19 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
         for signum in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(ValueError):  # not the main thread (tests)
                 signal.signal(signum, lambda *_: stop.set())
+        playing: threading.Thread | None = None
         if stdin_events:
             threading.Thread(target=_read_stdin, args=(service, stop), daemon=True).start()
         if simulate:
             assert factory is not None and panel_config is not None
             dealer = on_hardware(config, service, watch, simulators, decks, chip_sets,
                                  factory, panel_config, random.Random(seed), stop)
-            threading.Thread(target=dealer.play, args=(hands, stop), daemon=True).start()
+            playing = threading.Thread(target=dealer.play, args=(hands, stop), daemon=True)
+            playing.start()
         while not stop.wait(0.2):
             pass
+        if playing is not None:  # the dealer puts its hands down (it says how many it played)
+            playing.join(5.0)
         # A clean stop: the last hand is sealed and, with a broker, handed to the recorder
         # before the link says offline (RULES H3; nothing left unrecorded).
         service.seal_last_hand()
