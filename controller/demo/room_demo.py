@@ -64,6 +64,7 @@ class ConsoleFloor:
         self.lock = threading.Lock()
         self.records = 0
         self.clock_seen: tuple[object, int] | None = None
+        self.rounds_seen: tuple[bool, int | None] = (False, None)
         self.secrets_seen = 0  # messages on secure/ topics: the ACL keeps it at 0
         root = Topics(VENUE).root
         self.client = new_client("display", broker.login("display"), broker.address())
@@ -85,6 +86,13 @@ class ConsoleFloor:
                     self.clock_seen = key
                     self._say(f"[clock] {clock.status}: level {clock.level}, blinds "
                               f"{clock.sb:,}/{clock.bb:,}")
+                rounds = (clock.hand_for_hand, clock.round if clock.playing else None)
+                if rounds != self.rounds_seen:
+                    self.rounds_seen = rounds
+                    self._say("[clock] hand-for-hand " + (
+                        "off" if not clock.hand_for_hand else
+                        f"round {clock.round}: tables {', '.join(clock.playing)}"
+                        if clock.playing else "on: the hands in play finish first"))
             elif topic.endswith("/status") and table != "-":
                 status = decode(StatusMessage, message.payload)
                 self._say(f"[table {table}] {status.status}")
@@ -95,7 +103,8 @@ class ConsoleFloor:
                 event = decode(EventMessage, message.payload).event
                 if event.kind in self.kinds:
                     rule = f" ({event.rule})" if event.rule else ""
-                    self._say(f"[table {table}] hand {event.hand}: {event.text}{rule}")
+                    said = "alert: " if event.kind == "alert" else ""
+                    self._say(f"[table {table}] hand {event.hand}: {said}{event.text}{rule}")
             elif topic.endswith("/record"):
                 record = decode(RecordMessage, message.payload)
                 self.records += 1

@@ -95,6 +95,36 @@ def test_ctrl_c_to_the_whole_group_stops_the_room_cleanly() -> None:
     assert not ours & _brokers(), "the room's Mosquitto is left running"
 
 
+def test_the_demo_shows_a_break_and_hand_for_hand_rounds_in_its_first_minutes() -> None:
+    """What a visitor wants to see (the demo structure's short break, then the demo director's
+    hand-for-hand): the clock goes on a break and back, and hand-for-hand rounds follow one
+    another, within two and a half minutes; the tables play on after it and no alert is
+    raised by a perfect dealer."""
+    process, lines = _start_room()
+    assert process.stdout is not None
+    deadline = time.monotonic() + 150
+    seen: list[str] = []
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        lines.append(line)
+        if line.startswith("[clock]"):
+            seen.append(line.strip())
+        if "[clock] hand-for-hand off" in line and any("round 3" in s for s in seen):
+            break
+    os.killpg(process.pid, signal.SIGINT)
+    text = _finish(process, lines)
+    assert process.returncode == 0, text[-3000:]
+    on_break = next(k for k, s in enumerate(seen) if s.startswith("[clock] on_break"))
+    back = next(k for k, s in enumerate(seen) if k > on_break and "running: level 3" in s)
+    rounds = [s for s in seen[back:] if "hand-for-hand round" in s]
+    assert [r.split(":")[0] for r in rounds[:3]] == [
+        "[clock] hand-for-hand round 1", "[clock] hand-for-hand round 2",
+        "[clock] hand-for-hand round 3"], seen
+    assert "[clock] hand-for-hand off" in seen, seen
+    alerts = [ln for ln in lines if re.match(r"\[table \d+\] hand \d+: alert: ", ln)]
+    assert not alerts, alerts
+
+
 def test_sigterm_to_the_room_alone_stops_everything() -> None:
     process, lines = _start_room()
     tables = _tables_of(process.pid)
