@@ -79,7 +79,7 @@ class HoldsMachine(RuleBasedStateMachine):
         self.core = ClockCore(STRUCTURE, None, self.now, answer_seconds=ANSWER)
         self.saved: ClockPosition = self.core.position
         self.tables: dict[str, SimTable] = {}
-        self.dealt_on_break: list[str] = []
+        self.wrong_deals: list[str] = []
 
     # ---------------------------------------------------------------- set-up
 
@@ -150,10 +150,10 @@ class HoldsMachine(RuleBasedStateMachine):
         if step.accepted:
             state = table.session.state()
             if on_a_break(self.core.position) and (synced or "break" in table.told):
-                self.dealt_on_break.append(f"table {name} dealt hand {state.hand} during the "
+                self.wrong_deals.append(f"table {name} dealt hand {state.hand} during the "
                                            "break although the clock had told it")
             if "hand_for_hand" in table.told and released is None:
-                self.dealt_on_break.append(f"table {name} dealt hand {state.hand} outside a "
+                self.wrong_deals.append(f"table {name} dealt hand {state.hand} outside a "
                                            "hand-for-hand round")
             if state.played_round is not None:
                 count = table.hands_in_round.get(state.played_round, 0) + 1
@@ -299,8 +299,9 @@ class HoldsMachine(RuleBasedStateMachine):
                 and seen is not None and seen.online and seen.known)
 
     @invariant()
-    def no_hand_is_dealt_during_a_break(self) -> None:
-        assert not self.dealt_on_break, self.dealt_on_break
+    def no_hand_is_dealt_where_a_hold_told_forbids_it(self) -> None:
+        """No hand during a break, nor outside a released round in hand-for-hand."""
+        assert not self.wrong_deals, self.wrong_deals
 
     @invariant()
     def every_table_deals_at_most_one_hand_a_round(self) -> None:
