@@ -12,7 +12,12 @@ import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+
+if TYPE_CHECKING:
+    from controller.service_manager import Loop
+
+T = TypeVar("T")
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -40,54 +45,102 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _broker_init(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from pydantic import ValidationError
 
-    from controller.errors import PokertableError, first_error
+    from controller.errors import ConfigError, first_error
     from controller.mqtt.broker_init import BrokerPlan, broker_init
 
     try:
-        plan = BrokerPlan(venue=args.venue, tables=args.tables, port=args.port,
-                          tls_port=args.tls_port, tls_bind=args.tls_bind,
-                          displays=args.displays)
+        plan = BrokerPlan.model_validate(
+            {"venue": args.venue, "tables": args.tables, "port": args.port,
+             "tls_port": args.tls_port, "tls_bind": args.tls_bind, "displays": args.displays,
+             **({"hostnames": args.hostname} if args.hostname else {})})
     except ValidationError as exc:
-        print(f"broker init: {first_error(exc, 'option')}", file=sys.stderr)
-        return 2
+        raise ConfigError(first_error(exc, "option")) from None
     out = Path(args.out)
-    try:
-        credentials = broker_init(plan, out)
-    except (PokertableError, OSError) as exc:
-        print(str(exc) if isinstance(exc, PokertableError) else f"broker init: {out}: {exc}",
-              file=sys.stderr)
-        return 2
-    print(f"wrote {out}/mosquitto.conf, passwd, acl, ca.crt, server.crt/.key and "
-          f"credentials.json ({len(credentials)} clients); start with: "
+    credentials = _on_disk(out, lambda: broker_init(plan, out))
+    print(f"wrote {out}/mosquitto.conf, passwd, acl, ca.crt, server.crt/.key, floor.crt/.key, "
+          f"broker.json and credentials.json ({len(credentials)} clients) for "
+          f"{', '.join(plan.state().hostnames)}; start with: "
           f"mosquitto -c {out.resolve()}/mosquitto.conf")
     return 0
 
 
-def _recorder(args: argparse.Namespace) -> int:
+def _on_disk(path: Path, write: Callable[[], T]) -> T:
+    """``write()``, with a file system's refusal said in one line naming the path."""
+    from controller.errors import ConfigError
 
+    try:
+        return write()
+    except OSError as exc:
+        where = exc.filename or path
+        raise ConfigError(f"{where}: {exc.strerror or exc}") from None
+
+
+def _broker_add(args: argparse.Namespace) -> int:
+    """`broker add-table ID...` and `broker add-display`: new logins, nothing else re-keyed."""
+    from controller.mqtt.broker_init import add_clients
+
+    out = Path(args.out)
+    tables = list(getattr(args, "ids", []) or [])
+    added = _on_disk(out, lambda: add_clients(out, tables=tables,
+                                                displays=getattr(args, "count", 0)))
+    if not added:
+        print(f"nothing to add: {out} already has {', '.join('table-' + t for t in tables)}")
+        return 0
+    print(f"added {', '.join(added)} to {out} (every other login, key and certificate kept); "
+          "the broker reads the new passwd and acl on `systemctl reload mosquitto` (SIGHUP)")
+    return 0
+
+
+def _broker_bundle(args: argparse.Namespace) -> int:
+    from controller.mqtt.broker_init import make_bundle, write_bundle
+
+    bundle = make_bundle(Path(args.out), args.client)
+    to = Path(args.to)
+    _on_disk(to, lambda: write_bundle(bundle, to))
+    print(f"wrote {to} (0600: it holds table-{bundle.table}'s password) for {bundle.host}:"
+          f"{bundle.port}; on that table's Pi: pokertable install table --bundle {to.name}")
+    return 0
+
+
+def _recorder(args: argparse.Namespace) -> int:
+    """`recorder --config recorder.toml`, each option overriding the file; or options alone
+    (the older way: --venue, --credentials and --db then required)."""
     from pydantic import ValidationError
 
-    from controller.errors import ConfigError
-    from controller.mqtt.client import BrokerAddress, load_login
+    from controller.errors import ConfigError, first_error
+    from controller.mqtt.client import load_login
     from controller.room.recorder import Recorder, RecordStore
+    from controller.room.recorder_config import RecorderConfig, load_recorder_config
 
-    _log_to_stderr()
+    overrides = {"host": args.host, "port": args.port, "venue": args.venue,
+                 "credentials": args.credentials, "ca": args.ca}
+    if args.config is not None:
+        config = load_recorder_config(args.config)
+        document = config.model_dump()
+    else:
+        missing = [f"--{n}" for n in ("venue", "credentials", "db") if getattr(args, n) is None]
+        if missing:
+            raise ConfigError(f"give --config recorder.toml, or {' and '.join(missing)}")
+        document = {"mqtt": {}, "recorder": {}}
+    document["mqtt"].update({k: v for k, v in overrides.items() if v is not None})
+    if args.ca is not None:
+        document["mqtt"]["tls"] = True
+    if args.db is not None:
+        document["recorder"]["db"] = args.db
     try:
-        address = BrokerAddress(host=args.host, port=args.port, venue=args.venue,
-                                tls=args.ca is not None, ca=args.ca)
-        login = load_login(args.credentials, "recorder")
-    except (ValidationError, ConfigError) as exc:
-        print(f"recorder: {exc}", file=sys.stderr)
-        return 2
+        config = RecorderConfig.model_validate(document)
+    except ValidationError as exc:
+        raise ConfigError(first_error(exc, "option")) from None
+    _log_to_stderr()
+    login = load_login(config.mqtt.credentials, "recorder")
+    address = config.mqtt.model_copy()
     stop = _stop_on_signals()
-    store = RecordStore(args.db)
+    store = RecordStore(config.recorder.db)
     recorder = Recorder(address, login, store).start()
     try:
-        _wait(stop)
+        _serve(stop, recorder.loops())
     finally:
         recorder.close()
         store.close()
@@ -123,7 +176,7 @@ def _clock(args: argparse.Namespace) -> int:
     service = ClockService(config.mqtt, login, structure, store,
                            answer_seconds=config.clock.answer_seconds).start()
     try:
-        _wait(stop)
+        _serve(stop, service.loops())
     finally:
         service.close()
         store.close()
@@ -149,7 +202,7 @@ def _floor(args: argparse.Namespace) -> int:
     server.start()  # in a thread: a signal is ours, a clean stop ends the push streams first
     logging.getLogger(__name__).info("floor: the floor display is at %s", server.url)
     try:
-        _wait(stop)
+        _serve(stop, server.loops())
     finally:
         server.close()
     return 0
@@ -169,22 +222,28 @@ def _floor_user(args: argparse.Namespace) -> int:
 
     path = Path(args.accounts)
     accounts = load_accounts(path)
-    if args.action == "list":
+    if args.what == "list":
         for name in sorted(accounts.users):
             print(name)
         return 0
-    if args.name is None:
-        raise ConfigError(f"floor-user {args.action}: name the user")
-    if args.action == "remove":
+    if args.what == "remove":
         save_accounts(path, remove_user(accounts, args.name))
         print(f"{args.name} removed from {path}")
         return 0
-    if args.password_stdin:
-        password = sys.stdin.readline().rstrip("\n")
-    else:
-        password = getpass.getpass(f"password for {args.name}: ")
-        if getpass.getpass("again: ") != password:
-            raise ConfigError("the two passwords differ")
+    try:
+        if args.password_stdin:
+            line = sys.stdin.readline()
+            if not line:
+                raise ConfigError("--password-stdin: stdin is closed; give the password on its "
+                                  "first line")
+            password = line.rstrip("\n")
+        else:
+            password = getpass.getpass(f"password for {args.name}: ")
+            if getpass.getpass("again: ") != password:
+                raise ConfigError("the two passwords differ")
+    except EOFError:
+        raise ConfigError("no password was typed (stdin closed); use --password-stdin to give "
+                          "it from a pipe") from None
     save_accounts(path, set_password(accounts, args.name, password))
     print(f"{args.name} can log in to the floor display ({path})")
     return 0
@@ -238,7 +297,7 @@ def _room(args: argparse.Namespace) -> int:
 
     stop = _stop_on_signals()
     with _terminal_to_ourselves():
-        return run_room(tables=args.tables, hands=args.hands, port=args.port, stop=stop)
+        return run_room(tables=args.tables, hands=args.hands, port=args.floor_port, stop=stop)
 
 
 @contextlib.contextmanager
@@ -319,9 +378,16 @@ def _stop_on_signals() -> threading.Event:
     return stop
 
 
-def _wait(stop: threading.Event) -> None:
+def _serve(stop: threading.Event, loops: list[Loop]) -> None:
+    """A started service's main thread until SIGTERM or Ctrl-C: systemd hears that it is
+    ready, then watchdog pings while its loops move (controller/service_manager.py)."""
+    from controller.service_manager import Watchdog, notify
+
+    watchdog = Watchdog(loops)
+    notify("READY=1", "STATUS=serving")
     while not stop.wait(0.5):  # short waits: the signal handler runs between them
-        pass
+        watchdog.tick()
+    notify("STOPPING=1")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -330,6 +396,25 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {message}\n")
+
+
+def _renamed(old: str) -> type[argparse.Action]:
+    """An option's older spelling, still taken for one release with a warning."""
+
+    class Renamed(argparse.Action):
+        def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                     values: Any, option_string: str | None = None) -> None:
+            if option_string == old:
+                print(f"{parser.prog}: {old} is now {self.option_strings[0]}; the old spelling "
+                      "goes in the next release", file=sys.stderr)
+            setattr(namespace, self.dest, values)
+    return Renamed
+
+
+def _broker_port(parser: argparse.ArgumentParser, help: str, required: bool = False) -> None:
+    """The broker's port has one name everywhere: --broker-port (--port before)."""
+    parser.add_argument("--broker-port", "--port", type=_int_in(1, 65535), dest="port",
+                        required=required, default=None, action=_renamed("--port"), help=help)
 
 
 def _int_in(low: int, high: int | None = None) -> Callable[[str], int]:
@@ -443,35 +528,62 @@ def build_parser() -> argparse.ArgumentParser:
     chips_register.add_argument("--out", required=True, help="chip set file (JSON), extended")
     chips_register.set_defaults(run=_chips_register)
 
-    broker = sub.add_parser("broker", help="the venue's MQTT broker").add_subparsers(
-        dest="what", required=True)
+    broker = sub.add_parser("broker", help="the venue's MQTT broker: its files and logins"
+                            ).add_subparsers(dest="what", required=True, parser_class=_Parser)
     broker_init = broker.add_parser(
-        "init", help="write mosquitto.conf, passwd, acl, TLS certificates, credentials.json")
+        "init", help="write mosquitto.conf, passwd, acl, the venue CA and certificates, "
+        "credentials.json and broker.json (refuses a directory that already holds a venue)")
     broker_init.add_argument("--venue", required=True, help="venue name: part of every topic")
     broker_init.add_argument("--tables", type=_int_in(1, 500), required=True,
-                             help="number of tables")
-    broker_init.add_argument("--port", type=_int_in(1, 65535), required=True,
-                             help="plain listener on 127.0.0.1")
+                             help="number of tables (ids 1 to N; add more with add-table)")
+    _broker_port(broker_init, help="the plain listener, on 127.0.0.1 only", required=True)
     broker_init.add_argument("--tls-port", type=_int_in(1, 65535), default=8883,
                              help="TLS listener for the room's LAN (default 8883)")
     broker_init.add_argument("--tls-bind", default=None, metavar="ADDRESS",
                              help="the IP address the TLS listener binds (the room's LAN "
                              "interface; default: every interface)")
+    broker_init.add_argument("--hostname", action="append", metavar="NAME",
+                             help="a name (or IP address) the tables and phones use for this "
+                             "host, e.g. broker.hall.lan; repeat for more; the first goes into "
+                             "the tables' bundles (default: this machine's host name)")
     broker_init.add_argument("--displays", type=_int_in(1, 100), default=1,
                              help="read-only logins for screens on MQTT (display, display-2, "
                              "...): one connection each")
     broker_init.add_argument("--out", required=True, help="directory to write into")
     broker_init.set_defaults(run=_broker_init)
+    add_table = broker.add_parser(
+        "add-table", help="add tables to the venue: their logins and ACL entries, every other "
+                          "password and key kept")
+    add_table.add_argument("ids", nargs="+", metavar="ID", help="table ids, e.g. 9 or final")
+    add_table.add_argument("--out", required=True, help="the directory given to broker init")
+    add_table.set_defaults(run=_broker_add)
+    add_display = broker.add_parser(
+        "add-display", help="add read-only display logins (display-N), every other password "
+                            "and key kept")
+    add_display.add_argument("--count", type=_int_in(1, 100), default=1,
+                             help="how many (default 1)")
+    add_display.add_argument("--out", required=True, help="the directory given to broker init")
+    add_display.set_defaults(run=_broker_add)
+    bundle = broker.add_parser(
+        "bundle", help="one table's login, the venue CA and the broker's address in one file, "
+                       "for `pokertable install table --bundle`")
+    bundle.add_argument("client", metavar="TABLE", help="the table: table-3 or 3")
+    bundle.add_argument("--out", required=True, help="the directory given to broker init")
+    bundle.add_argument("--to", required=True, metavar="FILE", help="the bundle to write (0600)")
+    bundle.set_defaults(run=_broker_bundle)
 
     recorder = sub.add_parser(
         "recorder", help="keep every table's full hand records (secure/record) in SQLite")
-    recorder.add_argument("--host", default="127.0.0.1", help="the broker (default 127.0.0.1)")
-    recorder.add_argument("--port", type=_int_in(1, 65535), default=1883)
-    recorder.add_argument("--venue", required=True)
-    recorder.add_argument("--credentials", required=True,
+    recorder.add_argument("--config", metavar="recorder.toml",
+                          help="the recorder's configuration (deploy/recorder.example.toml); "
+                          "the options below override it")
+    recorder.add_argument("--host", default=None, help="the broker's host")
+    _broker_port(recorder, help="the broker's port")
+    recorder.add_argument("--venue", help="the venue, as given to broker init")
+    recorder.add_argument("--credentials",
                           help="credentials.json holding the 'recorder' entry")
     recorder.add_argument("--ca", help="the venue CA: connect with TLS")
-    recorder.add_argument("--db", required=True, help="the record store (SQLite)")
+    recorder.add_argument("--db", help="the record store (SQLite)")
     recorder.set_defaults(run=_recorder)
 
     clock = sub.add_parser("clock", help="the tournament clock: run it, or check a structure")
@@ -490,15 +602,20 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the server's configuration (deploy/floor.example.toml)")
     floor.set_defaults(run=_floor)
 
-    floor_user = sub.add_parser("floor-user", help="floor staff accounts for the floor display")
-    floor_user.add_argument("action", choices=["add", "remove", "list"],
-                            help="add a user (or set a new password), remove one, list them")
-    floor_user.add_argument("name", nargs="?", help="the user's login name")
-    floor_user.add_argument("--accounts", required=True, metavar="floor-users.json",
-                            help="the accounts file (created 0600 if missing)")
-    floor_user.add_argument("--password-stdin", action="store_true",
-                            help="read the password from the first line of stdin")
-    floor_user.set_defaults(run=_floor_user)
+    floor_user = sub.add_parser("floor-user", help="floor staff accounts for the floor display"
+                                ).add_subparsers(dest="what", required=True, parser_class=_Parser)
+    for action, text in (("add", "add a user, or give one a new password"),
+                         ("remove", "remove a user"), ("list", "list the users")):
+        command = floor_user.add_parser(action, help=text)
+        if action != "list":
+            command.add_argument("name", help="the user's login name")
+        command.add_argument("--accounts", required=True, metavar="floor-users.json",
+                             help="the accounts file (created 0600 if missing; an existing "
+                             "one keeps its owner and mode)")
+        if action == "add":
+            command.add_argument("--password-stdin", action="store_true",
+                                 help="read the password from the first line of stdin")
+        command.set_defaults(run=_floor_user)
 
     room = sub.add_parser("room", help="the room on one machine: a broker, the clock, the "
                           "floor display, the recorder and simulated tables on MQTT")
@@ -506,7 +623,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help="simulated tables (default 4)")
     room.add_argument("--hands", type=_int_in(0), default=0,
                       help="hands per table, then stop (default 0: play on until Ctrl-C)")
-    room.add_argument("--port", type=_int_in(0, 65535), default=8080,
+    room.add_argument("--floor-port", "--port", type=_int_in(0, 65535), default=8080,
+                      action=_renamed("--port"), dest="floor_port",
                       help="the floor display's port on 127.0.0.1 (default 8080; 0: any free)")
     room.set_defaults(run=_room)
 
@@ -534,6 +652,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _command_name(args: argparse.Namespace) -> str:
+    """``pokertable broker init``: every mistake is said after the command's full name."""
+    what = getattr(args, "what", None)
+    return " ".join(["pokertable", args.command, *([what] if isinstance(what, str) else [])])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from controller.errors import PokertableError
     from controller.private_files import SERVICE_UMASK
@@ -543,7 +667,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.run(args)
     except PokertableError as exc:  # a person's mistake: one line, never a traceback
-        print(f"pokertable {args.command}: {exc}", file=sys.stderr)
+        print(f"{_command_name(args)}: {exc}", file=sys.stderr)
         return 2
     return code
 

@@ -4,6 +4,8 @@ MQTT (tests/mqtt, tests/room)."""
 from __future__ import annotations
 
 import json
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -29,3 +31,15 @@ def broker() -> Iterator[LocalBroker]:
         written = json.loads((running.directory / "credentials.json").read_text())
         assert set(written) == set(running.credentials)
         yield running
+
+
+@pytest.fixture
+def reachable() -> Iterator[Path]:
+    """A directory the broker's user can enter (pytest's own are 0700 under a 0700 parent):
+    Mosquitto started as root reads its files as the ``mosquitto`` user."""
+    path = Path(tempfile.mkdtemp(prefix="pokertable-test-"))
+    path.chmod(0o755)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)

@@ -209,7 +209,7 @@ def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout, port: in
             recorder.close()
             store.close()
             raise ConfigError(f"the floor display cannot listen on 127.0.0.1:{port} "
-                              f"({exc.strerror}): give another --port") from None
+                              f"({exc.strerror}): give another --floor-port") from None
         out.write(f"floor display: {server.url}/ (room), {server.url}/clock (TV); floor "
                   f"login: floor / {password}\n")
         out.flush()

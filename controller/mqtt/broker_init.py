@@ -1,10 +1,15 @@
-"""`pokertable broker init`: a Mosquitto configuration for one venue.
+"""`pokertable broker init` and what follows it: a Mosquitto configuration for one venue that
+can grow without re-keying the room.
 
-Writes into DIR: ``mosquitto.conf`` (a listener on 127.0.0.1 for local clients and tests, a TLS
-listener for the room's LAN with a generated CA and server certificate, persistence on, nobody
-anonymous), ``passwd`` (Mosquitto's PBKDF2-SHA512 ``$7$`` format, the one ``mosquitto_passwd``
-writes), ``acl`` (who may read and write which topics, docs/design.md "Secrets") and
-``credentials.json`` (each client's username and password, for the installer: mode 0600).
+`broker init` writes into DIR: ``mosquitto.conf`` (a listener on 127.0.0.1 for local clients, a
+TLS listener for the room's LAN with the venue's own CA, persistence on, nobody anonymous),
+``passwd`` (Mosquitto's PBKDF2-SHA512 ``$7$`` format, the one ``mosquitto_passwd`` writes),
+``acl`` (who may read and write which topics, docs/design.md "Secrets"), ``credentials.json``
+(each client's username and password, 0600), the CA and the broker's and the floor display's
+certificates for the names given with ``--hostname``, and ``broker.json``: what the venue is
+(its tables, displays, ports and names), from which `broker add-table` and `broker add-display`
+rewrite the ACL while every existing password and key stays as it is. `broker bundle` writes one
+table's login, the CA and the broker's address as one file for that table's Pi.
 
 Mosquitto started as root drops to its own user: the files it reads are made readable to it
 (owned by the ``mosquitto`` user when it exists) and its persistence directory writable. Every
@@ -15,7 +20,6 @@ off the broker or take over its persistent session.
 from __future__ import annotations
 
 import base64
-import datetime
 import grp
 import hashlib
 import ipaddress
@@ -24,22 +28,23 @@ import os
 import pwd
 import secrets
 import socket
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import NameOID
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from controller.errors import ConfigError
+from controller.errors import ConfigError, first_error
 from controller.mqtt.topics import Topics
+from controller.mqtt.venue_ca import new_ca, server_certificate
 from controller.private_files import private_dir, write_private
 
 SERVICE_CLIENTS = ("clock", "floor", "recorder", "display")
 CLOCK_COMMANDS = ("level", "hold", "release")  # the table commands the clock may send
 HASH_ITERATIONS = 101  # what mosquitto_passwd 2.0 uses
-CERT_DAYS = 3650
+STATE_FILE = "broker.json"
+TABLE_ID = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$"  # one topic level: no / + # or spaces
+HOST_NAME = r"^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$"
 
 
 class ClientCredentials(BaseModel):
@@ -49,8 +54,22 @@ class ClientCredentials(BaseModel):
     password: str
 
 
+def _checked_names(names: list[str]) -> list[str]:
+    import re
+
+    for name in names:
+        try:
+            ipaddress.ip_address(name)
+        except ValueError:
+            if not re.match(HOST_NAME, name):
+                raise ValueError(f"{name!r} is neither a host name nor an IP address") from None
+    if not names:
+        raise ValueError("give at least one name the tables use for the broker")
+    return list(dict.fromkeys(names))
+
+
 class BrokerPlan(BaseModel):
-    """What `broker init` writes, validated before anything touches the disk."""
+    """What `broker init` is asked to write, validated before anything touches the disk."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -61,6 +80,21 @@ class BrokerPlan(BaseModel):
     tls_port: int = Field(default=8883, ge=1, le=65535, description="TLS listener")
     tls_bind: str | None = Field(default=None, description="The IP address the TLS listener "
                                  "binds (the room's LAN interface); None: every interface")
+    hostnames: list[str] = Field(
+        default_factory=lambda: [socket.gethostname()],
+        description="The names (or IP addresses) the tables and phones use for the central "
+        "host: all go into the broker's and the floor's certificates; the first is the address "
+        "a table's bundle gives it")
+    displays: int = Field(default=1, ge=1, le=100, description="Read-only logins for screens "
+                          "on MQTT: display, display-2, ... (one each: a client id is its login)")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_hostname(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "hostname" in data:  # the older spelling: one name
+            data = dict(data)
+            data["hostnames"] = [data.pop("hostname")]
+        return data
 
     @field_validator("tls_bind")
     @classmethod
@@ -68,18 +102,53 @@ class BrokerPlan(BaseModel):
         if value is not None:
             ipaddress.ip_address(value)  # ValueError names the bad address
         return value
-    hostname: str = Field(default_factory=socket.gethostname,
-                          description="Name in the server certificate (besides localhost)")
 
-    displays: int = Field(default=1, ge=1, le=100, description="Read-only logins for screens "
-                          "on MQTT: display, display-2, ... (one each: a client id is its login)")
+    @field_validator("hostnames")
+    @classmethod
+    def _names(cls, value: list[str]) -> list[str]:
+        return _checked_names(value)
+
+    def state(self) -> BrokerState:
+        names = list(self.hostnames)
+        if self.tls_bind is not None and self.tls_bind not in names:
+            names.append(self.tls_bind)  # the tables may connect by that address
+        return BrokerState(venue=self.venue, port=self.port, tls_port=self.tls_port,
+                           tls_bind=self.tls_bind, hostnames=names,
+                           tables=[str(n) for n in range(1, self.tables + 1)],
+                           displays=["display"] + [f"display-{n}"
+                                                   for n in range(2, self.displays + 1)])
 
     def clients(self) -> list[str]:
-        return ([f"table-{n}" for n in range(1, self.tables + 1)] + list(SERVICE_CLIENTS)
-                + self.extra_displays())
+        return self.state().clients()
 
-    def extra_displays(self) -> list[str]:
-        return [f"display-{n}" for n in range(2, self.displays + 1)]
+
+class BrokerState(BaseModel):
+    """``broker.json``: the venue as the broker knows it. Written by `broker init`, grown by
+    `broker add-table` and `add-display`; the ACL and the certificates are made from it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    venue: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{0,39}$")
+    port: int = Field(ge=1, le=65535)
+    tls_port: int = Field(ge=1, le=65535)
+    tls_bind: str | None = None
+    hostnames: list[str] = Field(min_length=1)
+    tables: list[str]
+    displays: list[str] = Field(min_length=1)
+
+    @field_validator("tables")
+    @classmethod
+    def _table_ids(cls, value: list[str]) -> list[str]:
+        import re
+
+        for table in value:
+            if not re.match(TABLE_ID, table):
+                raise ValueError(f"table id {table!r}: letters, digits, - and _ only")
+        return value
+
+    def clients(self) -> list[str]:
+        extra = [d for d in self.displays if d != "display"]
+        return [f"table-{t}" for t in self.tables] + list(SERVICE_CLIENTS) + extra
 
 
 def password_hash(password: str, salt: bytes | None = None) -> str:
@@ -90,14 +159,14 @@ def password_hash(password: str, salt: bytes | None = None) -> str:
             f"${base64.b64encode(digest).decode()}")
 
 
-def acl_text(plan: BrokerPlan) -> str:
+def acl_text(venue: BrokerState | BrokerPlan) -> str:
     """The ACL file: per client, what it may read and write; anything else is refused."""
-    t = Topics(plan.venue)
+    state = venue.state() if isinstance(venue, BrokerPlan) else venue
+    t = Topics(state.venue)
     lines = ["# Generated by `pokertable broker init`: who reads and writes what (docs/design.md).",
              "# A client not listed here, or a topic not listed for it, is refused.", ""]
-    for n in range(1, plan.tables + 1):
-        table = str(n)
-        lines += [f"user table-{n}"]
+    for table in state.tables:
+        lines += [f"user table-{table}"]
         lines += [f"topic write {t.table(table, leaf)}" for leaf in
                   ("status", "state", "event", "record", "secure/record", "reply", "time")]
         lines += [f"topic read {t.table(table, 'cmd/#')}", f"topic read {t.table(table, 'ack')}",
@@ -126,14 +195,14 @@ def acl_text(plan: BrokerPlan) -> str:
               f"topic read {t.table('+', 'record')}", f"topic read {t.table('+', 'event')}",
               f"topic write {t.table('+', 'ack')}",
               f"topic write {t.service('recorder', 'status')}", ""]
-    for display in ["display", *plan.extra_displays()]:
+    for display in state.displays:
         lines += [f"user {display}", *[f"topic read {topic}" for topic in public_tables],
                   f"topic read {t.clock('state')}", f"topic read {t.clock('time')}",
                   f"topic read {t.service('clock', 'status')}", ""]
     return "\n".join(lines)
 
 
-def conf_text(plan: BrokerPlan, out: Path) -> str:
+def conf_text(plan: BrokerState, out: Path) -> str:
     return "\n".join([
         "# Generated by `pokertable broker init` for venue " + plan.venue,
         "per_listener_settings false",
@@ -167,53 +236,23 @@ def conf_text(plan: BrokerPlan, out: Path) -> str:
     ])
 
 
-def _certificates(plan: BrokerPlan) -> dict[str, bytes]:
-    """A venue CA and a server certificate it signs (ECDSA P-256)."""
-    now = datetime.datetime.now(datetime.UTC)
-    until = now + datetime.timedelta(days=CERT_DAYS)
-    ca_key = ec.generate_private_key(ec.SECP256R1())
-    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, f"pokertable {plan.venue} CA")])
-    ca = (x509.CertificateBuilder().subject_name(ca_name).issuer_name(ca_name)
-          .public_key(ca_key.public_key()).serial_number(x509.random_serial_number())
-          .not_valid_before(now).not_valid_after(until)
-          .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
-          .add_extension(x509.KeyUsage(digital_signature=True, key_cert_sign=True, crl_sign=True,
-                                       content_commitment=False, key_encipherment=False,
-                                       data_encipherment=False, key_agreement=False,
-                                       encipher_only=False, decipher_only=False), critical=True)
-          .sign(ca_key, hashes.SHA256()))
-    key = ec.generate_private_key(ec.SECP256R1())
-    names: list[x509.GeneralName] = [x509.DNSName(plan.hostname), x509.DNSName("localhost"),
-                                     x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]
-    if plan.tls_bind is not None:  # the tables may connect by that address
-        names.append(x509.IPAddress(ipaddress.ip_address(plan.tls_bind)))
-    server = (x509.CertificateBuilder()
-              .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, plan.hostname)]))
-              .issuer_name(ca_name).public_key(key.public_key())
-              .serial_number(x509.random_serial_number())
-              .not_valid_before(now).not_valid_after(until)
-              .add_extension(x509.SubjectAlternativeName(names), critical=False)
-              .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-              .sign(ca_key, hashes.SHA256()))
-    pem = serialization.Encoding.PEM
-    return {
-        "ca.crt": ca.public_bytes(pem),
-        "ca.key": ca_key.private_bytes(pem, serialization.PrivateFormat.PKCS8,
-                                       serialization.NoEncryption()),
-        "server.crt": server.public_bytes(pem),
-        "server.key": key.private_bytes(pem, serialization.PrivateFormat.PKCS8,
-                                        serialization.NoEncryption()),
-    }
-
-
 def broker_init(plan: BrokerPlan, out: Path) -> dict[str, ClientCredentials]:
     """Write the venue's broker files into ``out``; returns the credentials it generated.
 
-    Every file is created with its final mode and owner (`write_private`): no moment in which
-    another user could read a password or a key. Mosquitto started as root drops to the
-    ``mosquitto`` user, so ``out`` must be reachable by that user: a directory it cannot enter
-    is refused with the reason and the fix, never a broker that fails to start."""
+    A directory that already holds a venue is refused: running it again would re-key the room
+    (a new CA, every password), and no table could connect until each had its new files; a
+    room grows with `add_clients` instead. Every file is created with its final mode and owner
+    (`write_private`): no moment in which another user could read a password or a key.
+    Mosquitto started as root drops to the ``mosquitto`` user, so ``out`` must be reachable by
+    that user: a directory it cannot enter is refused with the reason and the fix, never a
+    broker that fails to start."""
     out = out.resolve()
+    if (out / STATE_FILE).exists() or (out / "ca.key").exists():
+        raise ConfigError(
+            f"{out} already holds a venue's broker files: running init again would give the "
+            "room a new CA and new passwords, and every table would need its files again. Add "
+            "a table with `pokertable broker add-table ID --out DIR` (a display: add-display); "
+            "to start over on purpose, remove the directory first")
     broker_user = _mosquitto_user()
     _check_directory(out, broker_user)
     # The directory: root and the broker's group when root runs this, else the caller alone.
@@ -224,35 +263,165 @@ def broker_init(plan: BrokerPlan, out: Path) -> dict[str, ClientCredentials]:
     else:
         private_dir(out, 0o700)
     data = private_dir(out / "data", 0o700)  # sessions and queued messages: records in flight
-    credentials = {name: ClientCredentials(username=name, password=secrets.token_urlsafe(18))
-                   for name in plan.clients()}
-    files: dict[str, bytes] = {
-        "mosquitto.conf": conf_text(plan, out).encode(),
-        "passwd": "".join(f"{c.username}:{password_hash(c.password)}\n"
-                          for c in credentials.values()).encode(),
-        "acl": acl_text(plan).encode(),
-        **_certificates(plan),
-    }
-    broker = (broker_user.pw_uid, broker_user.pw_gid) if broker_user is not None else None
-    for name, content in files.items():
-        secret = name in ("passwd", "server.key", "ca.key")
-        # Mosquitto reads these after dropping to its own user; the CA key stays the caller's.
-        owner = broker if name != "ca.key" else None
-        write_private(out / name, content, 0o600 if secret else 0o644, owner)
-    if broker is not None:
-        os.chown(data, *broker)
+    state = plan.state()
+    credentials = {name: _new_login(name) for name in state.clients()}
+    ca_crt, ca_key = new_ca(plan.venue)
+    server_crt, server_key = server_certificate(ca_crt, ca_key, state.hostnames)
+    floor_crt, floor_key = server_certificate(ca_crt, ca_key, state.hostnames)
+    _write(out, "ca.key", ca_key, secret=True, broker=None)  # the CA key stays the caller's
+    _write(out, "ca.crt", ca_crt, secret=False, broker=broker_user)
+    _write(out, "server.crt", server_crt, secret=False, broker=broker_user)
+    _write(out, "server.key", server_key, secret=True, broker=broker_user)
+    # The floor display's HTTPS certificate, for the same names: the installer gives it to the
+    # floor's own user; the broker never reads it.
+    _write(out, "floor.crt", floor_crt, secret=False, broker=None)
+    _write(out, "floor.key", floor_key, secret=True, broker=None)
+    if broker_user is not None:
+        os.chown(data, broker_user.pw_uid, broker_user.pw_gid)
+    _write_venue(out, state, credentials, broker_user)
+    return credentials
+
+
+def add_clients(out: Path, tables: Sequence[str] = (), displays: int = 0
+                ) -> dict[str, ClientCredentials]:
+    """Add tables (by id) and display logins to the venue in ``out``: new passwords for the new
+    clients only, the ACL written anew; every existing password, key and certificate stays.
+    Returns the new clients' credentials. Mosquitto reads the new passwd and ACL on SIGHUP
+    (`systemctl reload mosquitto`)."""
+    out = out.resolve()
+    state = load_state(out)
+    credentials = load_credentials(out)
+    known = set(state.tables)
+    added = [t for t in dict.fromkeys(tables) if t not in known]
+    next_display = len(state.displays) + 1
+    new_displays = [f"display-{n}" for n in range(next_display, next_display + displays)]
+    try:
+        grown = BrokerState.model_validate({**state.model_dump(), "tables": state.tables + added,
+                                            "displays": state.displays + new_displays})
+    except ValidationError as exc:
+        raise ConfigError(f"{first_error(exc, 'the venue')}") from None
+    new = {name: _new_login(name)
+           for name in [f"table-{t}" for t in added] + new_displays}
+    if new:
+        _write_venue(out, grown, {**credentials, **new}, _mosquitto_user(),
+                     keep_hashes=_password_lines(out))
+    return new
+
+
+def _new_login(name: str) -> ClientCredentials:
+    return ClientCredentials(username=name, password=secrets.token_urlsafe(18))
+
+
+def _write(out: Path, name: str, content: bytes, *, secret: bool,
+           broker: pwd.struct_passwd | None) -> None:
+    owner = (broker.pw_uid, broker.pw_gid) if broker is not None else None
+    write_private(out / name, content, 0o600 if secret else 0o644, owner)
+
+
+def _write_venue(out: Path, state: BrokerState, credentials: dict[str, ClientCredentials],
+                 broker_user: pwd.struct_passwd | None,
+                 keep_hashes: dict[str, str] | None = None) -> None:
+    """broker.json, mosquitto.conf, passwd, acl and credentials.json from ``state``: the files
+    that change when the venue grows. An existing client keeps its password hash as it was."""
+    keep = keep_hashes or {}
+    passwd = "".join(f"{name}:{keep.get(name) or password_hash(c.password)}\n"
+                     for name, c in credentials.items())
+    _write(out, "mosquitto.conf", conf_text(state, out).encode(), secret=False,
+           broker=broker_user)
+    _write(out, "acl", acl_text(state).encode(), secret=False, broker=broker_user)
+    _write(out, "passwd", passwd.encode(), secret=True, broker=broker_user)
     write_private(out / "credentials.json",
                   (json.dumps({k: v.model_dump() for k, v in credentials.items()}, indent=2)
                    + "\n").encode(), 0o600)
-    return credentials
+    write_private(out / STATE_FILE, (state.model_dump_json(indent=2) + "\n").encode(), 0o644)
+
+
+def _password_lines(out: Path) -> dict[str, str]:
+    try:
+        lines = (out / "passwd").read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise ConfigError(f"cannot read {out / 'passwd'}: {exc.strerror}") from None
+    return dict(line.split(":", 1) for line in lines if ":" in line)
+
+
+def load_state(out: Path) -> BrokerState:
+    path = out / STATE_FILE
+    try:
+        return BrokerState.model_validate_json(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(
+            f"{path} is missing: {out} is not a directory `broker init` wrote (give --out as "
+            "given to broker init), or it was written by an older version without broker.json: "
+            "run `broker init` into a new directory") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
+    except ValidationError as exc:
+        raise ConfigError(f"{path}: {first_error(exc, 'the file')}") from None
+
+
+def load_credentials(out: Path) -> dict[str, ClientCredentials]:
+    path = out / "credentials.json"
+    try:
+        entries = json.loads(path.read_text(encoding="utf-8"))
+        return {name: ClientCredentials.model_validate(entry) for name, entry in entries.items()}
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
+    except (ValueError, AttributeError, ValidationError):
+        raise ConfigError(f"{path} is not the credentials file broker init writes") from None
+
+
+class TableBundle(BaseModel):
+    """What one table's Pi needs to join the venue's broker, in one file (`broker bundle`):
+    its login, the CA to trust and where the broker is."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    venue: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{0,39}$")
+    table: str = Field(pattern=TABLE_ID)
+    host: str
+    port: int = Field(ge=1, le=65535)
+    ca: str = Field(description="The venue CA (PEM)")
+    login: ClientCredentials
+
+
+def make_bundle(out: Path, client: str) -> TableBundle:
+    """The bundle for ``client`` (``table-3``, or just ``3``)."""
+    out = out.resolve()
+    state = load_state(out)
+    table = client.removeprefix("table-")
+    if table not in state.tables:
+        known = ", ".join(f"table-{t}" for t in state.tables)
+        raise ConfigError(f"{out} has no table {table!r} (it has {known}); add it with "
+                          f"`pokertable broker add-table {table} --out {out}`")
+    login = load_credentials(out).get(f"table-{table}")
+    if login is None:
+        raise ConfigError(f"{out / 'credentials.json'} holds no login for table-{table}")
+    ca = (out / "ca.crt").read_text(encoding="ascii")
+    return TableBundle(venue=state.venue, table=table, host=state.hostnames[0],
+                       port=state.tls_port, ca=ca, login=login)
+
+
+def write_bundle(bundle: TableBundle, to: Path) -> None:
+    """The bundle as JSON, 0600: it holds the table's password."""
+    write_private(to, (bundle.model_dump_json(indent=2) + "\n").encode(), 0o600)
+
+
+def read_bundle(path: Path) -> TableBundle:
+    try:
+        return TableBundle.model_validate_json(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"cannot read the bundle {path}: {exc.strerror}") from None
+    except ValidationError as exc:
+        raise ConfigError(f"{path} is not a table bundle from `broker bundle`: "
+                          f"{first_error(exc, 'the file')}") from None
 
 
 def _check_directory(out: Path, broker_user: pwd.struct_passwd | None) -> None:
     """Refuse an output directory anyone may write into, and one the broker cannot reach."""
     if out.exists() and not out.is_dir():
-        raise ConfigError(f"broker init: {out} is not a directory")
+        raise ConfigError(f"{out} is not a directory")
     if out.is_dir() and out.stat().st_mode & 0o002:
-        raise ConfigError(f"broker init: {out} is writable by every user, who could replace the "
+        raise ConfigError(f"{out} is writable by every user, who could replace the "
                           "broker's password file or keys; choose a directory of your own "
                           "(broker init creates it)")
     if broker_user is None:
@@ -261,7 +430,7 @@ def _check_directory(out: Path, broker_user: pwd.struct_passwd | None) -> None:
         if not _may_enter(parent, broker_user):
             mode = parent.stat().st_mode & 0o777
             raise ConfigError(
-                f"broker init: Mosquitto runs as the user {broker_user.pw_name!r}, who cannot "
+                f"Mosquitto runs as the user {broker_user.pw_name!r}, who cannot "
                 f"enter {parent} (mode {mode:o}): the broker could not read its files. Choose "
                 f"--out under a directory it can enter (e.g. /etc/pokertable/), or allow it "
                 f"with: chmod o+x {parent}")
@@ -285,4 +454,6 @@ def _mosquitto_user() -> pwd.struct_passwd | None:
         return None
 
 
-__all__ = ["BrokerPlan", "ClientCredentials", "acl_text", "broker_init", "password_hash"]
+__all__ = ["BrokerPlan", "BrokerState", "ClientCredentials", "TableBundle", "acl_text",
+           "add_clients", "broker_init", "load_credentials", "load_state", "make_bundle",
+           "password_hash", "read_bundle", "write_bundle"]

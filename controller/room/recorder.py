@@ -38,6 +38,7 @@ from controller.mqtt.messages import (
 )
 from controller.mqtt.topics import Topics
 from controller.private_files import private_file
+from controller.service_manager import Loop
 from controller.session.outputs import PublicEvent
 
 log = logging.getLogger(__name__)
@@ -156,7 +157,16 @@ class Recorder:
                                                                     status="offline")))
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = lambda *_: self.connected.clear()
-        self._client.on_message = self._on_message
+        self._client.on_message = self._guarded
+        # systemd's watchdog: a record write that never returns stops the pings.
+        self.loop = Loop("recorder's MQTT callbacks", beats=False)
+
+    def loops(self) -> list[Loop]:
+        return [self.loop]
+
+    def _guarded(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        with self.loop.busy():
+            self._on_message(client, userdata, message)
 
     def start(self) -> Recorder:
         connect(self._client, self.address)

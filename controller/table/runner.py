@@ -26,6 +26,7 @@ from controller.engine.records import HandRecord
 from controller.mqtt.client import load_login
 from controller.mqtt.link import TableLink
 from controller.mqtt.outbox import Outbox
+from controller.service_manager import Watchdog, notify
 from controller.session import SessionConfig
 from controller.session.outputs import Leds, PublicEvent, Sink, TableState
 from controller.table.config import ReaderSection, TableConfig
@@ -148,8 +149,11 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
                                  factory, panel_config, random.Random(seed), stop)
             playing = threading.Thread(target=dealer.play, args=(hands, stop), daemon=True)
             playing.start()
+        watchdog = Watchdog(service.loops())
+        notify("READY=1", f"STATUS=table {config.table.id}: playing")
         while not stop.wait(0.2):
-            pass
+            watchdog.tick()
+        notify("STOPPING=1", f"STATUS=table {config.table.id}: sealing the last hand")
         if playing is not None:  # the dealer puts its hands down (it says how many it played)
             playing.join(5.0)
         # A clean stop: the last hand is sealed and, with a broker, handed to the recorder

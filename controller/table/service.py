@@ -27,6 +27,7 @@ from controller.events import (
     TickEvent,
     parse_event,
 )
+from controller.service_manager import Loop
 from controller.session import SessionConfig, Step, TableSession
 from controller.session.outputs import DURABLE_KINDS, Leds, PublicEvent, Sink, TableState, hand_id
 from controller.table.journal import Journal
@@ -64,6 +65,8 @@ class TableService:
         self._thread: threading.Thread | None = None
         self._last_state: TableState | None = None
         self._last_leds: Leds | None = None
+        # systemd's watchdog: every event of the table goes through this one thread.
+        self.loop = Loop(f"table {config.table_id}'s event thread")
         self.session = self._recover()
 
     # ---------------------------------------------------------------- start-up
@@ -138,6 +141,9 @@ class TableService:
         self.stop()
         self.journal.close()
 
+    def loops(self) -> list[Loop]:
+        return [self.loop]
+
     def __enter__(self) -> TableService:
         return self.start()
 
@@ -146,8 +152,9 @@ class TableService:
 
     def _run(self) -> None:
         while True:
+            self.loop.beat()
             try:  # while a clock runs the session gets time as events (RULES C1, C2)
-                batch = [self._queue.get(timeout=self._tick_seconds if self._ticking() else None)]
+                batch = [self._queue.get(timeout=self._tick_seconds if self._ticking() else 1.0)]
             except queue.Empty:
                 batch = []
             now = self._clock()
@@ -159,6 +166,8 @@ class TableService:
                     batch.append(self._queue.get_nowait())
                 except queue.Empty:
                     break
+            if not batch:
+                continue  # a quiet second: the watchdog heard the loop move
             stop = _STOP in batch
             try:
                 self.process_batch([item for item in batch if item is not _STOP])

@@ -34,7 +34,7 @@ def test_a_taken_port_is_one_line() -> None:
         taken.listen()
         port = taken.getsockname()[1]
         done = subprocess.run([sys.executable, "-m", "controller.cli", "room", "--tables", "1",
-                               "--port", str(port)], capture_output=True, text=True,
+                               "--floor-port", str(port)], capture_output=True, text=True,
                               timeout=120)
     assert done.returncode == 2 and done.stderr.count("\n") == 1
-    assert f"127.0.0.1:{port}" in done.stderr and "--port" in done.stderr
+    assert f"127.0.0.1:{port}" in done.stderr and "--floor-port" in done.stderr

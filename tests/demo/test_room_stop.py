@@ -25,7 +25,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _start_room(tables: int = 2) -> tuple[subprocess.Popen[str], list[str]]:
     process = subprocess.Popen(
-        [sys.executable, "-m", "controller.cli", "room", "--tables", str(tables), "--port", "0"],
+        [sys.executable, "-m", "controller.cli", "room", "--tables", str(tables),
+         "--floor-port", "0"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         start_new_session=True)
     assert process.stdout is not None

@@ -31,17 +31,6 @@ SECRETS = ("passwd", "server.key", "ca.key", "credentials.json")
 
 
 @pytest.fixture
-def reachable() -> Iterator[Path]:
-    """A directory the broker's user can enter (pytest's own are 0700 under a 0700 parent)."""
-    path = Path(tempfile.mkdtemp(prefix="pokertable-test-"))
-    path.chmod(0o755)
-    try:
-        yield path
-    finally:
-        subprocess.run(["rm", "-rf", str(path)], check=False)
-
-
-@pytest.fixture
 def open_umask() -> Iterator[None]:
     """The laxest umask a careless shell could have: nothing may rely on it."""
     before = os.umask(0)
@@ -128,7 +117,7 @@ def test_broker_init_into_a_fresh_private_temporary_directory_starts_a_broker() 
     try:
         done = subprocess.run(
             [sys.executable, "-m", "controller.cli", "broker", "init", "--venue", "hall",
-             "--tables", "1", "--port", str(port), "--tls-port", str(free_port()),
+             "--tables", "1", "--broker-port", str(port), "--tls-port", str(free_port()),
              "--tls-bind", "127.0.0.1", "--out", str(out)],
             capture_output=True, text=True, timeout=60, cwd=ROOT)
         assert done.returncode == 0, done.stderr
@@ -158,7 +147,8 @@ def test_broker_init_into_a_fresh_private_temporary_directory_starts_a_broker() 
 ])
 def test_broker_init_mistakes_are_one_line_and_exit_2(tmp_path: Path, argv: list[str],
                                                       says: str) -> None:
-    args = {"--venue": "hall", "--tables": "1", "--port": "1883", "--out": str(tmp_path / "c")}
+    args = {"--venue": "hall", "--tables": "1", "--broker-port": "1883",
+            "--out": str(tmp_path / "c")}
     for flag, value in zip(argv[::2], argv[1::2], strict=True):
         args[flag] = value
     done = subprocess.run(

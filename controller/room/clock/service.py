@@ -52,6 +52,7 @@ from controller.room.clock.holds import ANSWER_SECONDS, Ask
 from controller.room.clock.rules import Clock, ClockRefused
 from controller.room.clock.store import ClockStore
 from controller.room.clock.structure import Structure
+from controller.service_manager import Loop
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +74,7 @@ class ClockService:
         self._sent = 0
         self._stop = threading.Event()
         self._ticker: threading.Thread | None = None
+        self.loop = Loop("clock ticker")  # systemd's watchdog: the levels must move on
         self._status = self.topics.service("clock", "status")
         # Killed or cut off, the broker says so for it: the floor must know the levels stopped.
         self._client = new_client(login.username, login, address, will=(
@@ -113,6 +115,9 @@ class ClockService:
         self._client.disconnect()
         self._client.loop_stop()
 
+    def loops(self) -> list[Loop]:
+        return [self.loop]
+
     # ---------------------------------------------------------------- the state
 
     def state(self) -> ClockState:
@@ -127,6 +132,7 @@ class ClockService:
     def _tick(self) -> None:
         ticks = 0
         while not self._stop.wait(TICK_SECONDS):
+            self.loop.beat()
             ticks += 1
             if ticks % TIME_EVERY == 1 and self.connected.is_set():
                 # The floor server sets its screens' time by it (the tables sync NTP-style).

@@ -3,6 +3,7 @@ manages with `pokertable floor-user`. Only a hash is ever written; a password is
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from pathlib import Path
@@ -43,7 +44,30 @@ def load_accounts(path: str | Path) -> Accounts:
 
 
 def save_accounts(path: str | Path, accounts: Accounts) -> None:
-    write_private(Path(path), accounts.model_dump_json(indent=1).encode())
+    """Write the accounts file anew. An existing file keeps its owner, group and mode (the
+    installer makes it root:pokertable-floor 0640 so that the floor server can read it); a new
+    one is 0600. The file is replaced whole: the floor never reads half of it."""
+    path = Path(path)
+    mode, owner = 0o600, None
+    try:
+        info = path.stat()
+        mode, owner = info.st_mode & 0o640, (info.st_uid, info.st_gid)  # never wider than 0640
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read it ({exc.strerror})") from None
+    if not path.parent.is_dir():
+        raise ConfigError(f"{path}: the directory {path.parent} does not exist; create it "
+                          "first (the installer makes /etc/pokertable/floor)")
+    staged = path.with_name(f".{path.name}.new")
+    try:
+        write_private(staged, accounts.model_dump_json(indent=1).encode(), mode or 0o600, owner)
+        staged.replace(path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            staged.unlink()
+        raise ConfigError(f"{path}: cannot write it ({exc.strerror}); run as the user who owns "
+                          "it (root on an installed host)") from None
 
 
 def set_password(accounts: Accounts, name: str, password: str) -> Accounts:

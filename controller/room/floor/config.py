@@ -5,16 +5,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from controller.mqtt.client import BrokerAddress
 from controller.text_files import read_toml_model
+
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 
 class FloorSection(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    listen: str = Field(default="0.0.0.0", description="The address the web server binds")
+    listen: str = Field(default="127.0.0.1", description="The address the web server binds: "
+                        "another than this machine's own (127.0.0.1, ::1) needs tls_cert")
     port: int = Field(default=8080, ge=1, le=65535)
     accounts: Path = Field(default=Path("floor-users.json"), description="Floor staff "
                            "accounts (`pokertable floor-user add`)")
@@ -25,7 +28,22 @@ class FloorSection(BaseModel):
     secret: Path = Field(default=Path("floor-secret"), description="The key that signs login "
                          "sessions; created (0600) on the first start")
     secure_cookies: bool = Field(default=False, description="Send the login cookie over HTTPS "
-                                 "only (set it when a TLS proxy is in front)")
+                                 "only (set it when a TLS proxy is in front; with tls_cert it "
+                                 "always is)")
+    tls_cert: Path | None = Field(default=None, description="The server certificate (PEM): "
+                                  "broker init's floor.crt, or the venue's own")
+    tls_key: Path | None = Field(default=None, description="Its private key (PEM)")
+
+    @model_validator(mode="after")
+    def _logins_never_in_clear(self) -> FloorSection:
+        if (self.tls_cert is None) != (self.tls_key is None):
+            raise ValueError("tls_cert and tls_key go together")
+        if self.tls_cert is None and self.listen not in LOOPBACK:
+            raise ValueError(
+                f"listen = {self.listen!r} without tls_cert: the floor's logins would cross the "
+                "room's network in clear. Give tls_cert and tls_key (broker init wrote floor.crt "
+                "and floor.key), or listen on 127.0.0.1 behind a TLS proxy")
+        return self
 
 
 class FloorMqtt(BrokerAddress):
@@ -46,6 +64,9 @@ def load_floor_config(path: str | Path) -> FloorConfig:
     base = path.resolve().parent
     for name in ("accounts", "db", "secret"):
         setattr(config.floor, name, base / getattr(config.floor, name))
+    for name in ("tls_cert", "tls_key"):
+        if getattr(config.floor, name) is not None:
+            setattr(config.floor, name, base / getattr(config.floor, name))
     config.mqtt.credentials = base / config.mqtt.credentials
     config.mqtt.ca = base / config.mqtt.ca if config.mqtt.ca else None
     return config

@@ -43,6 +43,7 @@ from controller.mqtt.messages import (
 from controller.mqtt.topics import Topics
 from controller.room.floor.model import Room, RoomUpdate
 from controller.room.floor.store import FloorStore
+from controller.service_manager import Loop
 
 log = logging.getLogger(__name__)
 
@@ -100,13 +101,22 @@ class Hub:
         self.received = 0  # MQTT messages taken (for the benchmark and the health page)
         self.keep_hands_days = keep_hands_days
         self._hands_added = 0
+        # systemd's watchdog: pages are served and pushed from this one event loop.
+        self.web_loop = Loop("floor's web event loop")
+        self._beating: asyncio.Task[None] | None = None
 
     # ---------------------------------------------------------------- lifecycle
 
     async def start(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._forget_old_hands()
+        self._beating = asyncio.create_task(self._beat())
         connect(self._client, self.address)
+
+    async def _beat(self) -> None:
+        while True:
+            self.web_loop.beat()
+            await asyncio.sleep(1)
 
     def _forget_old_hands(self) -> None:
         if self.keep_hands_days:
@@ -116,6 +126,8 @@ class Hub:
                          "recorder keeps them)", gone, self.keep_hands_days)
 
     async def close(self) -> None:
+        if self._beating is not None:
+            self._beating.cancel()
         self._end_screens()
         await asyncio.to_thread(self._stop_client)
 

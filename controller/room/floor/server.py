@@ -26,6 +26,7 @@ from controller.room.floor.config import FloorConfig
 from controller.room.floor.hub import REPLY_SECONDS, Hub
 from controller.room.floor.store import FloorStore
 from controller.room.floor.web import create_app
+from controller.service_manager import Loop
 
 log = logging.getLogger(__name__)
 
@@ -62,11 +63,14 @@ def session_secret(path: Path) -> str:
 class FloorServer:
     def __init__(self, address: BrokerAddress, login: Login, *, db: Path, accounts: Path,
                  secret: Path, listen: str = "127.0.0.1", port: int = 0,
-                 secure_cookies: bool = False, keep_hands_days: int = 30) -> None:
+                 secure_cookies: bool = False, keep_hands_days: int = 30,
+                 tls: tuple[Path, Path] | None = None) -> None:
         self.store = FloorStore(db)
         self.hub = Hub(address, login, self.store, keep_hands_days=keep_hands_days)
+        # Over HTTPS the login cookie is never sent in clear (Secure); behind a proxy the
+        # configuration says so.
         app = create_app(self.hub, AccountsFile(accounts), session_secret(secret),
-                         secure_cookies=secure_cookies)
+                         secure_cookies=secure_cookies or tls is not None)
         family = socket.AF_INET6 if ":" in listen else socket.AF_INET
         # IPPROTO_TCP said outright: asyncio turns Nagle's algorithm off only on sockets whose
         # protocol says TCP (with 0, pushes waited up to 45 ms behind the browser's delayed ACK).
@@ -75,10 +79,11 @@ class FloorServer:
         self.socket.bind((listen, port))
         self.port = self.socket.getsockname()[1]
         host = "127.0.0.1" if listen in ("0.0.0.0", "::") else listen
-        self.url = f"http://{host}:{self.port}"
+        self.url = f"{'https' if tls else 'http'}://{host}:{self.port}"
         self.server = uvicorn.Server(uvicorn.Config(
             app, log_level="warning", access_log=False, lifespan="on",
-            timeout_graceful_shutdown=2))
+            timeout_graceful_shutdown=2,
+            ssl_certfile=str(tls[0]) if tls else None, ssl_keyfile=str(tls[1]) if tls else None))
         self._thread: threading.Thread | None = None
 
     @classmethod
@@ -88,7 +93,11 @@ class FloorServer:
         f = config.floor
         return cls(address, login, db=f.db, accounts=f.accounts, secret=f.secret,
                    listen=f.listen, port=f.port, secure_cookies=f.secure_cookies,
-                   keep_hands_days=f.keep_hands_days)
+                   keep_hands_days=f.keep_hands_days,
+                   tls=(f.tls_cert, f.tls_key) if f.tls_cert and f.tls_key else None)
+
+    def loops(self) -> list[Loop]:
+        return [self.hub.web_loop]
 
     def start(self) -> FloorServer:
         """Serve in a thread; ready when this returns."""
