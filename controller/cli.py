@@ -104,6 +104,54 @@ def _broker_bundle(args: argparse.Namespace) -> int:
     return 0
 
 
+def _install(args: argparse.Namespace) -> int:
+    """`install host|table [--root DIR]`: what changed, or that nothing did."""
+    from pydantic import ValidationError
+
+    from controller.errors import ConfigError, first_error
+    from controller.install.host import HostPlan, install_host
+    from controller.install.table import TablePlan, install_table, read_bundle_file
+    from controller.install.tree import Tree
+
+    real = args.root is None
+    if real and os.geteuid() != 0:
+        raise ConfigError("installing on this machine needs root: run it with sudo (or give "
+                          "--root DIR to install into a directory tree)")
+    root = Path(args.root or "/").resolve()
+    if not root.exists():  # a tree like a machine's: its top directory as /'s
+        _on_disk(root, lambda: root.mkdir(parents=True))
+        root.chmod(0o755)
+    tree = Tree(root, real=real)
+    venv = args.venv or sys.prefix
+    try:
+        if args.what == "host":
+            plan = HostPlan.model_validate({
+                "venue": args.venue, "tables": args.tables, "tls_bind": args.tls_bind,
+                "broker_port": args.port or 1883, "tls_port": args.tls_port,
+                "floor_port": args.floor_port, "keep_days": args.keep_days, "venv": venv,
+                **({"hostnames": args.hostname} if args.hostname else {})})
+            _on_disk(root, lambda: install_host(plan, tree))
+        else:
+            bundle = read_bundle_file(Path(args.bundle)) if args.bundle else None
+            table_plan = TablePlan(table=args.id, bundle=bundle, board=args.board,
+                                   keep_days=args.keep_days, venv=venv)
+            _on_disk(root, lambda: install_table(table_plan, tree))
+    except ValidationError as exc:
+        raise ConfigError(first_error(exc, "option")) from None
+    where = "this machine" if real else str(root)
+    for change in tree.changes:
+        print(f"changed: {change}")
+    for kept in tree.kept:
+        print(f"kept: {kept}")
+    if not tree.changes:
+        print(f"nothing changed: {where} is already installed as a {args.what}")
+    elif args.what == "host":
+        print("next: pokertable floor-user add NAME --accounts "
+              "/etc/pokertable/floor/floor-users.json; for each table: pokertable broker "
+              "bundle N --out /etc/pokertable/broker --to table-N.json (docs/install.md)")
+    return 0
+
+
 def _recorder(args: argparse.Namespace) -> int:
     """`recorder --config recorder.toml`, each option overriding the file; or options alone
     (the older way: --venue, --credentials and --db then required)."""
@@ -571,6 +619,44 @@ def build_parser() -> argparse.ArgumentParser:
     bundle.add_argument("--out", required=True, help="the directory given to broker init")
     bundle.add_argument("--to", required=True, metavar="FILE", help="the bundle to write (0600)")
     bundle.set_defaults(run=_broker_bundle)
+
+    install = sub.add_parser(
+        "install", help="make this machine (or --root DIR) a venue's central host or a table; "
+                        "a second run changes nothing").add_subparsers(
+        dest="what", required=True, parser_class=_Parser)
+    host = install.add_parser("host", help="Mosquitto, the clock, the recorder and the floor "
+                              "display, their users, files, units and backups")
+    host.add_argument("--venue", required=True, help="venue name: part of every topic")
+    host.add_argument("--tables", type=_int_in(1, 500), required=True,
+                      help="tables 1 to N (a later run with more adds them)")
+    host.add_argument("--hostname", action="append", metavar="NAME",
+                      help="a name (or IP address) the tables and phones use for this host; "
+                      "repeat for more (default: its fully qualified name)")
+    host.add_argument("--tls-bind", metavar="ADDRESS", default=None,
+                      help="the room's LAN address: the broker's TLS listener and the floor "
+                      "bind it (default: every interface)")
+    _broker_port(host, help="the broker's plain listener on 127.0.0.1 (default 1883)")
+    host.add_argument("--tls-port", type=_int_in(1, 65535), default=8883,
+                      help="the broker's TLS listener for the tables (default 8883)")
+    host.add_argument("--floor-port", type=_int_in(1, 65535), default=8443,
+                      help="the floor display's HTTPS port (default 8443)")
+    table_install = install.add_parser("table", help="the table service, udev rules, groups, "
+                                       "the table's login from its bundle, backups")
+    table_install.add_argument("--bundle", metavar="FILE",
+                               help="the table's bundle from `pokertable broker bundle`")
+    table_install.add_argument("--id", help="the table id, for a table without a bundle")
+    table_install.add_argument("--board", choices=["auto", "pi5", "pi4", "other"],
+                               default="auto", help="the board (auto: from the device tree; "
+                               "a Pi 5 gets the lgpio pin factory)")
+    for command in (host, table_install):
+        command.add_argument("--root", metavar="DIR",
+                             help="install into this directory tree instead of the machine "
+                             "(no apt, no systemctl start; for checking what it writes)")
+        command.add_argument("--venv", metavar="DIR", help="the virtual environment the "
+                             "units run pokertable from (default: the one running this)")
+        command.add_argument("--keep-days", type=_int_in(1, 3650), default=14,
+                             help="days of hourly backups kept (default 14)")
+        command.set_defaults(run=_install)
 
     recorder = sub.add_parser(
         "recorder", help="keep every table's full hand records (secure/record) in SQLite")

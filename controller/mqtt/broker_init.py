@@ -20,6 +20,7 @@ off the broker or take over its persistent session.
 from __future__ import annotations
 
 import base64
+import contextlib
 import grp
 import hashlib
 import ipaddress
@@ -135,6 +136,9 @@ class BrokerState(BaseModel):
     hostnames: list[str] = Field(min_length=1)
     tables: list[str]
     displays: list[str] = Field(min_length=1)
+    directory: str | None = Field(default=None, description="Where the broker finds these "
+                                  "files (mosquitto.conf names them): the directory itself, "
+                                  "unless written into an installer's --root tree")
 
     @field_validator("tables")
     @classmethod
@@ -236,7 +240,11 @@ def conf_text(plan: BrokerState, out: Path) -> str:
     ])
 
 
-def broker_init(plan: BrokerPlan, out: Path) -> dict[str, ClientCredentials]:
+Owner = tuple[int, int]  # uid, gid
+
+
+def broker_init(plan: BrokerPlan, out: Path, broker_owner: Owner | None = None,
+                seen_as: str | None = None) -> dict[str, ClientCredentials]:
     """Write the venue's broker files into ``out``; returns the credentials it generated.
 
     A directory that already holds a venue is refused: running it again would re-key the room
@@ -253,17 +261,17 @@ def broker_init(plan: BrokerPlan, out: Path) -> dict[str, ClientCredentials]:
             "room a new CA and new passwords, and every table would need its files again. Add "
             "a table with `pokertable broker add-table ID --out DIR` (a display: add-display); "
             "to start over on purpose, remove the directory first")
-    broker_user = _mosquitto_user()
-    _check_directory(out, broker_user)
+    broker_user = broker_owner or _mosquitto_user()
+    _check_directory(out, broker_user, seen_as)
     # The directory: root and the broker's group when root runs this, else the caller alone.
     if broker_user is not None:
         private_dir(out, 0o750)
-        os.chown(out, 0, broker_user.pw_gid)
+        os.chown(out, 0, broker_user[1])
         os.chmod(out, 0o750)
     else:
         private_dir(out, 0o700)
     data = private_dir(out / "data", 0o700)  # sessions and queued messages: records in flight
-    state = plan.state()
+    state = plan.state().model_copy(update={"directory": seen_as})
     credentials = {name: _new_login(name) for name in state.clients()}
     ca_crt, ca_key = new_ca(plan.venue)
     server_crt, server_key = server_certificate(ca_crt, ca_key, state.hostnames)
@@ -277,13 +285,13 @@ def broker_init(plan: BrokerPlan, out: Path) -> dict[str, ClientCredentials]:
     _write(out, "floor.crt", floor_crt, secret=False, broker=None)
     _write(out, "floor.key", floor_key, secret=True, broker=None)
     if broker_user is not None:
-        os.chown(data, broker_user.pw_uid, broker_user.pw_gid)
+        os.chown(data, *broker_user)
     _write_venue(out, state, credentials, broker_user)
     return credentials
 
 
-def add_clients(out: Path, tables: Sequence[str] = (), displays: int = 0
-                ) -> dict[str, ClientCredentials]:
+def add_clients(out: Path, tables: Sequence[str] = (), displays: int = 0,
+                broker_owner: Owner | None = None) -> dict[str, ClientCredentials]:
     """Add tables (by id) and display logins to the venue in ``out``: new passwords for the new
     clients only, the ACL written anew; every existing password, key and certificate stays.
     Returns the new clients' credentials. Mosquitto reads the new passwd and ACL on SIGHUP
@@ -303,7 +311,7 @@ def add_clients(out: Path, tables: Sequence[str] = (), displays: int = 0
     new = {name: _new_login(name)
            for name in [f"table-{t}" for t in added] + new_displays}
     if new:
-        _write_venue(out, grown, {**credentials, **new}, _mosquitto_user(),
+        _write_venue(out, grown, {**credentials, **new}, broker_owner or _mosquitto_user(),
                      keep_hashes=_password_lines(out))
     return new
 
@@ -313,20 +321,20 @@ def _new_login(name: str) -> ClientCredentials:
 
 
 def _write(out: Path, name: str, content: bytes, *, secret: bool,
-           broker: pwd.struct_passwd | None) -> None:
-    owner = (broker.pw_uid, broker.pw_gid) if broker is not None else None
-    write_private(out / name, content, 0o600 if secret else 0o644, owner)
+           broker: Owner | None) -> None:
+    write_private(out / name, content, 0o600 if secret else 0o644, broker)
 
 
 def _write_venue(out: Path, state: BrokerState, credentials: dict[str, ClientCredentials],
-                 broker_user: pwd.struct_passwd | None,
+                 broker_user: Owner | None,
                  keep_hashes: dict[str, str] | None = None) -> None:
     """broker.json, mosquitto.conf, passwd, acl and credentials.json from ``state``: the files
     that change when the venue grows. An existing client keeps its password hash as it was."""
     keep = keep_hashes or {}
     passwd = "".join(f"{name}:{keep.get(name) or password_hash(c.password)}\n"
                      for name, c in credentials.items())
-    _write(out, "mosquitto.conf", conf_text(state, out).encode(), secret=False,
+    _write(out, "mosquitto.conf", conf_text(state, Path(state.directory or out)).encode(),
+           secret=False,
            broker=broker_user)
     _write(out, "acl", acl_text(state).encode(), secret=False, broker=broker_user)
     _write(out, "passwd", passwd.encode(), secret=True, broker=broker_user)
@@ -416,7 +424,7 @@ def read_bundle(path: Path) -> TableBundle:
                           f"{first_error(exc, 'the file')}") from None
 
 
-def _check_directory(out: Path, broker_user: pwd.struct_passwd | None) -> None:
+def _check_directory(out: Path, broker_user: Owner | None, seen_as: str | None = None) -> None:
     """Refuse an output directory anyone may write into, and one the broker cannot reach."""
     if out.exists() and not out.is_dir():
         raise ConfigError(f"{out} is not a directory")
@@ -426,32 +434,40 @@ def _check_directory(out: Path, broker_user: pwd.struct_passwd | None) -> None:
                           "(broker init creates it)")
     if broker_user is None:
         return
-    for parent in out.parents:
+    parents = list(out.parents)
+    if seen_as is not None:  # in an installer's tree: only the directories the broker will see
+        parents = parents[:len(Path(seen_as).parts) - 1]
+    for parent in parents:
         if not _may_enter(parent, broker_user):
             mode = parent.stat().st_mode & 0o777
             raise ConfigError(
-                f"Mosquitto runs as the user {broker_user.pw_name!r}, who cannot "
+                "Mosquitto runs as the user 'mosquitto', who cannot "
                 f"enter {parent} (mode {mode:o}): the broker could not read its files. Choose "
                 f"--out under a directory it can enter (e.g. /etc/pokertable/), or allow it "
                 f"with: chmod o+x {parent}")
 
 
-def _may_enter(directory: Path, user: pwd.struct_passwd) -> bool:
+def _may_enter(directory: Path, user: Owner) -> bool:
     info = directory.stat()
-    if info.st_uid == user.pw_uid:
+    uid, gid = user
+    if info.st_uid == uid:
         return bool(info.st_mode & 0o100)
-    if info.st_gid == user.pw_gid or user.pw_name in grp.getgrgid(info.st_gid).gr_mem:
+    members: list[str] = []
+    with contextlib.suppress(KeyError):
+        members = grp.getgrgid(info.st_gid).gr_mem
+    if info.st_gid == gid or "mosquitto" in members:
         return bool(info.st_mode & 0o010)
     return bool(info.st_mode & 0o001)
 
 
-def _mosquitto_user() -> pwd.struct_passwd | None:
+def _mosquitto_user() -> Owner | None:
     if os.geteuid() != 0:
         return None
     try:
-        return pwd.getpwnam("mosquitto")
+        user = pwd.getpwnam("mosquitto")
     except KeyError:
         return None
+    return user.pw_uid, user.pw_gid
 
 
 __all__ = ["BrokerPlan", "BrokerState", "ClientCredentials", "TableBundle", "acl_text",

@@ -5,7 +5,6 @@ hole cards is the owner's alone, whatever the umask."""
 from __future__ import annotations
 
 import os
-import pwd
 import socket
 import subprocess
 import sys
@@ -44,7 +43,7 @@ def plan() -> BrokerPlan:
     return BrokerPlan(venue="hall", tables=1, port=free_port(), tls_port=free_port())
 
 
-def mosquitto_user() -> pwd.struct_passwd | None:
+def mosquitto_user() -> tuple[int, int] | None:
     return broker_init_module._mosquitto_user()
 
 

@@ -1,0 +1,187 @@
+"""`pokertable install host`: the central host of a venue. Mosquitto as the venue's one broker
+(Debian's unit, our configuration), the clock, the recorder and the floor display each as its
+own system user with only its own login and files, hourly backups, all enabled.
+
+Layout (docs/install.md):
+  /etc/pokertable/broker/     broker init's files (root:mosquitto 0750; ca.key root's alone)
+  /etc/pokertable/<service>/  that service's configuration and login (root:<service> 0750)
+  /var/lib/pokertable/<service>/  its store (systemd's StateDirectory, the service's own)
+  /var/backups/pokertable/    the hourly backups (root 0700)
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+from importlib import resources
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from controller.install.tree import Tree
+from controller.install.units import HOST_SERVICES, MOSQUITTO_DROP_IN, backup_units
+from controller.mqtt.broker_init import (
+    BrokerPlan,
+    add_clients,
+    broker_init,
+    load_credentials,
+    load_state,
+)
+
+ETC = "/etc/pokertable"
+BROKER = f"{ETC}/broker"
+STATE = "/var/lib/pokertable"
+SYSUSERS = "/usr/lib/sysusers.d/pokertable.conf"
+HOST_USERS = """\
+# Written by `pokertable install host`: one system user per service, so that the floor (which
+# faces the room's network) cannot read the recorder's hole cards, nor the clock the logins.
+u pokertable-clock - "pokertable clock" /var/lib/pokertable/clock
+u pokertable-recorder - "pokertable recorder" /var/lib/pokertable/recorder
+u pokertable-floor - "pokertable floor display" /var/lib/pokertable/floor
+# Debian's mosquitto package makes this user; listed so that a --root tree has it too.
+u mosquitto - "Mosquitto MQTT broker" /var/lib/mosquitto
+"""
+
+
+class HostPlan(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    venue: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{0,39}$")
+    tables: int = Field(ge=1, le=500)
+    hostnames: list[str] = Field(default_factory=lambda: [socket.getfqdn()], min_length=1)
+    tls_bind: str | None = None
+    broker_port: int = Field(default=1883, ge=1, le=65535)
+    tls_port: int = Field(default=8883, ge=1, le=65535)
+    floor_port: int = Field(default=8443, ge=1, le=65535)
+    keep_days: int = Field(default=14, ge=1, le=3650)
+    venv: str = "/opt/pokertable/.venv"
+
+
+def _config(service: str, plan: HostPlan) -> str:
+    mqtt = (f'\n[mqtt]\nhost = "127.0.0.1"                # the broker on this host\n'
+            f"port = {plan.broker_port}\n"
+            f'venue = "{plan.venue}"\n'
+            f'credentials = "credentials.json"     # this service\'s login alone\n')
+    head = (f"# The {service}'s configuration, written by `pokertable install host`; edit it "
+            "freely:\n# a second install keeps it. Paths are relative to this file.\n")
+    if service == "clock":
+        return (head + f'\n[clock]\nstructure = "structures/pvb-deep.toml"\n'
+                f'db = "{STATE}/clock/clock.db"\nanswer_seconds = 5\n' + mqtt)
+    if service == "recorder":
+        return head + f'\n[recorder]\ndb = "{STATE}/recorder/records.db"\n' + mqtt
+    return (head + f'\n[floor]\nlisten = "{plan.tls_bind or "0.0.0.0"}"\n'
+            f"port = {plan.floor_port}\n"
+            'tls_cert = "floor.crt"                 # from broker init, for the names above\n'
+            'tls_key = "floor.key"\n'
+            'accounts = "floor-users.json"        # pokertable floor-user add NAME --accounts ...\n'
+            f'db = "{STATE}/floor/floor.db"\n'
+            f'secret = "{STATE}/floor/floor-secret"\n'
+            "keep_hands_days = 30\n" + mqtt)
+
+
+def install_host(plan: HostPlan, tree: Tree) -> None:
+    if tree.real:
+        tree.run(["apt-get", "install", "-y", "-qq", "mosquitto"], "install Mosquitto")
+    tree.file(SYSUSERS, HOST_USERS.encode(), 0o644)
+    _sysusers(tree)
+    tree.directory(ETC, 0o755)
+    _broker(plan, tree)
+    tree.file("/etc/systemd/system/mosquitto.service.d/pokertable.conf",
+              MOSQUITTO_DROP_IN.encode(), 0o644)
+    credentials = load_credentials(tree.path(BROKER))
+    for service in ("clock", "recorder", "floor"):
+        user = f"pokertable-{service}"
+        here = f"{ETC}/{service}"
+        tree.directory(here, 0o750, "root", user)
+        tree.file(f"{here}/{service}.toml", _config(service, plan).encode(), 0o640, "root",
+                  user, keep_edits=True)
+        login = json.dumps({service: credentials[service].model_dump()}, indent=2) + "\n"
+        tree.file(f"{here}/credentials.json", login.encode(), 0o640, "root", user)
+    floor = f"{ETC}/floor"
+    broker_files = tree.path(BROKER)
+    tree.file(f"{floor}/floor.crt", (broker_files / "floor.crt").read_bytes(), 0o644)
+    tree.file(f"{floor}/floor.key", (broker_files / "floor.key").read_bytes(), 0o640, "root",
+              "pokertable-floor")
+    if not tree.path(f"{floor}/floor-users.json").exists():
+        tree.file(f"{floor}/floor-users.json", b'{\n "users": {}\n}', 0o640, "root",
+                  "pokertable-floor")
+    structures = resources.files("controller.install") / "structures"
+    tree.directory(f"{ETC}/clock/structures", 0o750, "root", "pokertable-clock")
+    for structure in sorted(structures.iterdir(), key=lambda p: p.name):
+        if structure.name.endswith(".toml"):
+            tree.file(f"{ETC}/clock/structures/{structure.name}", structure.read_bytes(),
+                      0o640, "root", "pokertable-clock")
+    tree.directory(STATE, 0o755)
+    tree.directory("/var/backups/pokertable", 0o700)
+    units = {f"{s.name}.service": s.text(plan.venv) for s in HOST_SERVICES}
+    units |= backup_units(plan.venv, [f"{STATE}/clock/clock.db", f"{STATE}/floor/floor.db",
+                                      f"{STATE}/recorder/records.db"], plan.keep_days)
+    for name, text in units.items():
+        tree.file(f"/etc/systemd/system/{name}", text.encode(), 0o644)
+    enable = ["mosquitto.service", *[f"{s.name}.service" for s in HOST_SERVICES],
+              "pokertable-backup.timer"]
+    _enable(tree, enable)
+
+
+def _broker(plan: HostPlan, tree: Tree) -> None:
+    """broker init the first time; later only the tables the venue has grown by (every
+    existing password and key kept)."""
+    out = tree.path(BROKER)
+    broker = (tree.uid("mosquitto"), tree.gid("mosquitto"))
+    if not (out / "broker.json").exists():
+        broker_init(BrokerPlan(venue=plan.venue, tables=plan.tables, port=plan.broker_port,
+                               tls_port=plan.tls_port, tls_bind=plan.tls_bind,
+                               hostnames=plan.hostnames), out, broker_owner=broker,
+                    seen_as=BROKER)
+        tree.changed(f"broker init: {BROKER} for venue {plan.venue!r}, {plan.tables} tables, "
+                     f"certificates for {', '.join(plan.hostnames)}")
+        return
+    state = load_state(out)
+    if state.venue != plan.venue:
+        from controller.errors import ConfigError
+
+        raise ConfigError(f"{BROKER} belongs to the venue {state.venue!r}, not {plan.venue!r}: "
+                          "give --venue as the first install did")
+    missing = [str(n) for n in range(1, plan.tables + 1) if str(n) not in state.tables]
+    if missing:
+        add_clients(out, tables=missing, broker_owner=broker)
+        tree.changed(f"broker: added table-{', table-'.join(missing)} (reload mosquitto)")
+
+
+def _sysusers(tree: Tree) -> None:
+    tree.directory("/etc", 0o755)
+    before = (tree.path("/etc/passwd").read_bytes() if tree.path("/etc/passwd").exists()
+              else b"")
+    argv = ["systemd-sysusers"] + ([] if tree.real else [f"--root={tree.root}"])
+    tree.run([*argv, SYSUSERS if tree.real else str(tree.path(SYSUSERS))],
+             "create the services' users")
+    if tree.path("/etc/passwd").read_bytes() != before:
+        tree.changed("systemd-sysusers: created the services' users and groups")
+
+
+def _enable(tree: Tree, units: list[str]) -> None:
+    """Enabled; on a real machine also started, and restarted when one of its files changed
+    (a service whose files did not change is left running: a tournament may be on)."""
+    argv = ["systemctl"] + ([] if tree.real else [f"--root={tree.root}"])
+    # A --root tree has no Debian packages: Mosquitto's unit is only there on a machine.
+    present = [u for u in units if tree.real or u != "mosquitto.service"]
+    wants = [u for u in present if not _enabled(tree, u)]
+    if wants:
+        tree.run([*argv, "enable", *wants], f"enabled {', '.join(wants)}", always=True)
+    if not tree.real:
+        return
+    tree.run(["systemctl", "daemon-reload"], "reload systemd's units")
+    for unit in present:
+        name = unit.rsplit(".", 1)[0]
+        short = name.removeprefix("pokertable-")
+        touched = any(name in change or f"/{short}/" in change or
+                      (short == "mosquitto" and "broker" in change) for change in tree.changes)
+        tree.run(["systemctl", "restart" if touched else "start", unit],
+                 f"{'restart' if touched else 'start'} {unit}")
+
+
+def _enabled(tree: Tree, unit: str) -> bool:
+    target = "timers.target" if unit.endswith(".timer") else "multi-user.target"
+    return tree.path(f"/etc/systemd/system/{target}.wants/{unit}").is_symlink()
+
+
+__all__ = ["HostPlan", "install_host"]

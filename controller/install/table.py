@@ -1,0 +1,174 @@
+"""`pokertable install table`: one table's Pi. The table service as the ``pokertable`` user in
+the ``dialout`` and ``gpio`` groups (the readers' serial ports, the buttons' pins), udev rules
+that give the readers stable names and the GPIO chips to that group, the table's login and the
+venue CA from its bundle (`pokertable broker bundle`), hourly backups of its journal and outbox,
+and, on a Raspberry Pi 5, the lgpio pin factory its new GPIO chip needs.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from controller.errors import ConfigError
+from controller.install.host import SYSUSERS, _enable, _sysusers
+from controller.install.tree import Tree
+from controller.install.units import TABLE_SERVICE, backup_units
+from controller.mqtt.broker_init import TableBundle
+
+ETC = "/etc/pokertable"
+STATE = "/var/lib/pokertable"
+TABLE_USERS = """\
+# Written by `pokertable install table`: the table service's user, in the groups of the
+# readers' serial ports (dialout) and the buttons' GPIO chips (gpio; plain Debian has none).
+u pokertable - "pokertable table" /var/lib/pokertable
+g gpio -
+m pokertable dialout
+m pokertable gpio
+"""
+
+# Readers made for pokertable name themselves in their USB descriptors (manufacturer
+# "pokertable", serial "cards"/"chips"): /dev/pokertable/cards whichever port they are in. Any
+# USB serial adapter stays reachable under /dev/serial/by-id as usual.
+UDEV_RULES = """\
+# Written by `pokertable install table`.
+# The RFID readers: group dialout, and a name that does not depend on the USB port.
+SUBSYSTEM=="tty", ENV{ID_VENDOR}=="pokertable", GROUP="dialout", MODE="0660", \
+  SYMLINK+="pokertable/$env{ID_SERIAL_SHORT}"
+# The buttons' and LEDs' GPIO chips (Raspberry Pi OS has such a rule; plain Debian does not).
+SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"
+SUBSYSTEM=="bcm2835-gpiomem", KERNEL=="gpiomem", GROUP="gpio", MODE="0660"
+"""
+
+Board = Literal["auto", "pi5", "pi4", "other"]
+
+
+class TablePlan(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    table: str | None = Field(default=None, description="The table id; from the bundle when "
+                              "one is given")
+    bundle: TableBundle | None = None
+    board: Board = "auto"
+    keep_days: int = Field(default=14, ge=1, le=3650)
+    venv: str = "/opt/pokertable/.venv"
+
+
+def board_of(tree: Tree, board: Board) -> str:
+    """``pi5`` when the device tree says so: its GPIO is the RP1 chip, which only lgpio
+    drives."""
+    if board != "auto":
+        return board
+    for model in ("/proc/device-tree/model", "/sys/firmware/devicetree/base/model"):
+        path = tree.path(model)
+        if path.is_file():
+            text = path.read_bytes().decode("ascii", "replace")
+            return "pi5" if "Raspberry Pi 5" in text else "pi4" if "Raspberry Pi" in text \
+                else "other"
+    return "other"
+
+
+def _zones(others: dict[int, str]) -> str:
+    """A reader's antennas: 1-10 the seats, the others as given (deploy/table.example.toml)."""
+    zones = {**{n: f"seat:{n}" for n in range(1, 11)}, **others}
+    return "{ " + ", ".join(f'{n} = "{zones[n]}"' for n in sorted(zones)) + " }"
+
+
+def table_config(table: str, bundle: TableBundle | None, pin_factory: str) -> str:
+    mqtt = "# No [mqtt]: install with --bundle FILE to join the venue's broker.\n"
+    if bundle is not None:
+        mqtt = (f'[mqtt]\nhost = "{bundle.host}"      # the name in the broker\'s certificate\n'
+                f"port = {bundle.port}\ntls = true\n"
+                'ca = "ca.crt"\n'
+                f'venue = "{bundle.venue}"\n'
+                'credentials = "credentials.json"\n'
+                f'outbox = "{STATE}/outbox.db"\n')
+    return f"""\
+# Table {table}, written by `pokertable install table`; edit it freely: a second install keeps
+# it. Paths are relative to this file; what the service writes lives in {STATE}.
+# Register the deck and the chips first (docs/install.md), then fill in [[readers]].
+
+[table]
+id = "{table}"
+profile = "pvb-2020"
+seats = 10
+journal = "{STATE}/journal.db"
+output = "{STATE}/out"
+
+[[readers]]
+name = "cards"
+url = "/dev/pokertable/cards"
+protocol = "pt1"
+reads = "cards"
+deck = "decks/house.json"
+zones = {_zones({0: "burn", 11: "board", 12: "muck"})}
+
+[[readers]]
+name = "chips"
+url = "/dev/pokertable/chips"
+protocol = "pt1"
+reads = "chips"
+chips = "chips/house.json"
+zones = {_zones({11: "pot"})}
+
+[buttons]
+pin_factory = "{pin_factory}"
+shuffle = 17
+confirm = 27
+undo = 22
+floor = 23
+led_hand_for_hand = 5
+led_clock = 6
+led_irregularity = 13
+
+{mqtt}"""
+
+
+def install_table(plan: TablePlan, tree: Tree) -> None:
+    bundle = plan.bundle
+    table = bundle.table if bundle is not None else plan.table
+    if table is None:
+        raise ConfigError("give --bundle FILE (from `pokertable broker bundle`) or --id ID for "
+                          "a table without the venue's broker")
+    if bundle is not None and plan.table is not None and plan.table != bundle.table:
+        raise ConfigError(f"--id {plan.table} but the bundle is table {bundle.table}'s")
+    board = board_of(tree, plan.board)
+    pin_factory = "lgpio" if board == "pi5" else "default"
+    if tree.real and board == "pi5":
+        tree.run([f"{plan.venv}/bin/pip", "install", "-q", "lgpio"],
+                 "install lgpio (the Pi 5's GPIO)")
+    tree.file(SYSUSERS, TABLE_USERS.encode(), 0o644)
+    _sysusers(tree)
+    tree.file("/etc/udev/rules.d/60-pokertable.rules", UDEV_RULES.encode(), 0o644)
+    tree.directory(ETC, 0o750, "root", "pokertable")
+    tree.directory(f"{ETC}/decks", 0o750, "root", "pokertable")
+    tree.directory(f"{ETC}/chips", 0o750, "root", "pokertable")
+    tree.file(f"{ETC}/table.toml", table_config(table, bundle, pin_factory).encode(), 0o640,
+              "root", "pokertable", keep_edits=True)
+    if bundle is not None:
+        login = {f"table-{bundle.table}": bundle.login.model_dump()}
+        tree.file(f"{ETC}/credentials.json", (json.dumps(login, indent=2) + "\n").encode(),
+                  0o640, "root", "pokertable")
+        tree.file(f"{ETC}/ca.crt", bundle.ca.encode(), 0o644)
+    tree.directory(STATE, 0o700, "pokertable", "pokertable")
+    tree.directory("/var/backups/pokertable", 0o700)
+    units = {f"{TABLE_SERVICE.name}.service": TABLE_SERVICE.text(plan.venv)}
+    units |= backup_units(plan.venv, [f"{STATE}/journal.db", f"{STATE}/outbox.db"],
+                          plan.keep_days)
+    for name, text in units.items():
+        tree.file(f"/etc/systemd/system/{name}", text.encode(), 0o644)
+    if tree.real:
+        tree.run(["udevadm", "control", "--reload-rules"], "reload the udev rules")
+    _enable(tree, [f"{TABLE_SERVICE.name}.service", "pokertable-backup.timer"])
+
+
+def read_bundle_file(path: Path) -> TableBundle:
+    from controller.mqtt.broker_init import read_bundle
+
+    return read_bundle(path)
+
+
+__all__ = ["TablePlan", "board_of", "install_table", "table_config"]

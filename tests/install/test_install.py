@@ -1,0 +1,228 @@
+"""`pokertable install host|table --root DIR` into fresh trees: every file with its owner and
+mode, a second run that changes nothing, the units checked by systemd's own tools."""
+
+from __future__ import annotations
+
+import re
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from controller.room.clock.config import load_clock_config
+from controller.room.floor.config import load_floor_config
+from controller.room.recorder_config import load_recorder_config
+from controller.table.config import load_table_config
+
+ROOT = Path(__file__).resolve().parents[2]
+HOST_ARGS = ["--venue", "hall", "--tables", "2", "--hostname", "broker.hall.lan",
+             "--hostname", "192.168.10.1"]
+
+
+def install(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "controller.cli", "install", *args],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+
+
+def names(tree: Path, file: str) -> dict[int, str]:
+    """Ids to names as the tree's own passwd or group says (root is 0 on every machine; a
+    fresh tree's files list only the users sysusers made)."""
+    rows = (line.split(":") for line in (tree / "etc" / file).read_text().splitlines())
+    return {0: "root", **{int(row[2]): row[0] for row in rows}}
+
+
+def listing(tree: Path) -> dict[str, tuple[str, str, str, bytes]]:
+    """Every path of the tree: its mode, owner and group by the tree's own names, content."""
+    users, groups = names(tree, "passwd"), names(tree, "group")
+    seen = {}
+    for path in sorted(tree.rglob("*")):
+        info = path.lstat()
+        content = (path.read_bytes() if stat.S_ISREG(info.st_mode) else
+                   str(path.readlink()).encode() if path.is_symlink() else b"")
+        seen["/" + str(path.relative_to(tree))] = (
+            f"{stat.S_IMODE(info.st_mode):04o}", users.get(info.st_uid, str(info.st_uid)),
+            groups.get(info.st_gid, str(info.st_gid)), content)
+    return seen
+
+
+@pytest.fixture(scope="module")
+def host(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tree = tmp_path_factory.mktemp("host") / "root"
+    done = install("host", *HOST_ARGS, "--root", str(tree))
+    assert done.returncode == 0, done.stderr
+    assert "changed: broker init" in done.stdout
+    return tree
+
+
+EXPECTED_HOST = {
+    # path: (mode, owner, group)
+    "/etc/pokertable": ("0755", "root", "root"),
+    "/etc/pokertable/broker": ("0750", "root", "mosquitto"),
+    "/etc/pokertable/broker/ca.key": ("0600", "root", "root"),
+    "/etc/pokertable/broker/passwd": ("0600", "mosquitto", "mosquitto"),
+    "/etc/pokertable/broker/server.key": ("0600", "mosquitto", "mosquitto"),
+    "/etc/pokertable/broker/credentials.json": ("0600", "root", "root"),
+    "/etc/pokertable/broker/data": ("0700", "mosquitto", "mosquitto"),
+    "/etc/pokertable/clock": ("0750", "root", "pokertable-clock"),
+    "/etc/pokertable/clock/clock.toml": ("0640", "root", "pokertable-clock"),
+    "/etc/pokertable/clock/credentials.json": ("0640", "root", "pokertable-clock"),
+    "/etc/pokertable/clock/structures/pvb-deep.toml": ("0640", "root", "pokertable-clock"),
+    "/etc/pokertable/recorder/credentials.json": ("0640", "root", "pokertable-recorder"),
+    "/etc/pokertable/floor/credentials.json": ("0640", "root", "pokertable-floor"),
+    "/etc/pokertable/floor/floor.key": ("0640", "root", "pokertable-floor"),
+    "/etc/pokertable/floor/floor-users.json": ("0640", "root", "pokertable-floor"),
+    "/var/backups/pokertable": ("0700", "root", "root"),
+    "/etc/systemd/system/pokertable-clock.service": ("0644", "root", "root"),
+    "/etc/systemd/system/mosquitto.service.d/pokertable.conf": ("0644", "root", "root"),
+    "/usr/lib/sysusers.d/pokertable.conf": ("0644", "root", "root"),
+}
+
+
+def test_the_host_tree_has_every_file_with_its_owner_and_mode(host: Path) -> None:
+    seen = listing(host)
+    for path, (mode, owner, group) in EXPECTED_HOST.items():
+        assert seen[path][:3] == (mode, owner, group), path
+    # Each service holds its own login and nobody else's.
+    for service in ("clock", "recorder", "floor"):
+        login = seen[f"/etc/pokertable/{service}/credentials.json"][3].decode()
+        assert re.findall(r'"(\w[\w-]*)": \{', login) == [service]
+    # Nothing a service may not read is readable by the others.
+    for path, (mode, *_) in seen.items():
+        if path.startswith("/etc/pokertable/") and path.endswith(
+                (".key", "passwd", "credentials.json")):
+            assert int(mode, 8) & 0o007 == 0, path
+    conf = seen["/etc/pokertable/broker/mosquitto.conf"][3].decode()
+    assert "password_file /etc/pokertable/broker/passwd" in conf  # as the broker will see it
+    drop_in = seen["/etc/systemd/system/mosquitto.service.d/pokertable.conf"][3].decode()
+    assert "ExecStart=\nExecStart=/usr/sbin/mosquitto -c /etc/pokertable/broker/mosquitto.conf" \
+        in drop_in
+    for unit in ("pokertable-clock.service", "pokertable-recorder.service",
+                 "pokertable-floor.service"):
+        assert f"/etc/systemd/system/multi-user.target.wants/{unit}" in seen
+    assert "/etc/systemd/system/timers.target.wants/pokertable-backup.timer" in seen
+
+
+def test_the_installed_configurations_load_and_name_the_installed_files(host: Path) -> None:
+    etc = host / "etc" / "pokertable"
+    clock = load_clock_config(etc / "clock" / "clock.toml")
+    assert clock.clock.structure.exists() and str(clock.clock.db) == \
+        "/var/lib/pokertable/clock/clock.db"
+    assert clock.mqtt.venue == "hall" and clock.mqtt.credentials.exists()
+    recorder = load_recorder_config(etc / "recorder" / "recorder.toml")
+    assert str(recorder.recorder.db) == "/var/lib/pokertable/recorder/records.db"
+    floor = load_floor_config(etc / "floor" / "floor.toml")
+    assert floor.floor.tls_cert is not None and floor.floor.tls_cert.exists()
+    assert floor.floor.port == 8443
+
+
+def test_a_second_run_changes_nothing_and_says_so(host: Path) -> None:
+    before = listing(host)
+    again = install("host", *HOST_ARGS, "--root", str(host))
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.startswith("nothing changed:") and "changed:" not in \
+        again.stdout.replace("nothing changed:", "")
+    assert listing(host) == before
+
+
+def test_an_edited_configuration_is_kept_and_a_wrong_mode_put_right(host: Path) -> None:
+    config = host / "etc/pokertable/clock/clock.toml"
+    config.write_text(config.read_text().replace("answer_seconds = 5", "answer_seconds = 8"))
+    key = host / "etc/pokertable/floor/floor.key"
+    key.chmod(0o644)
+    done = install("host", *HOST_ARGS, "--root", str(host))
+    assert done.returncode == 0, done.stderr
+    assert "answer_seconds = 8" in config.read_text()
+    assert "kept: /etc/pokertable/clock/clock.toml" in done.stdout
+    assert stat.S_IMODE(key.stat().st_mode) == 0o640
+    assert "changed: set /etc/pokertable/floor/floor.key to 0640" in done.stdout
+
+
+def test_more_tables_later_keep_every_secret(tmp_path: Path) -> None:
+    tree = tmp_path / "root"
+    assert install("host", *HOST_ARGS, "--root", str(tree)).returncode == 0
+    broker = tree / "etc/pokertable/broker"
+    kept = {n: (broker / n).read_bytes() for n in ("ca.key", "server.key", "floor.key")}
+    grown = install("host", *HOST_ARGS[:2], "--tables", "4", *HOST_ARGS[4:], "--root", str(tree))
+    assert grown.returncode == 0 and "added table-3, table-4" in grown.stdout
+    assert {n: (broker / n).read_bytes() for n in kept} == kept
+    wrong = install("host", "--venue", "other", "--tables", "4", "--root", str(tree))
+    assert wrong.returncode == 2 and "belongs to the venue 'hall'" in wrong.stderr
+
+
+def test_a_table_from_its_bundle(host: Path, tmp_path: Path) -> None:
+    bundle = tmp_path / "table-2.json"
+    made = subprocess.run([sys.executable, "-m", "controller.cli", "broker", "bundle", "2",
+                           "--out", str(host / "etc/pokertable/broker"), "--to", str(bundle)],
+                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert made.returncode == 0, made.stderr
+    tree = tmp_path / "pi"
+    (tree / "proc/device-tree").mkdir(parents=True)
+    (tree / "proc/device-tree/model").write_bytes(b"Raspberry Pi 5 Model B Rev 1.0\0")
+    done = install("table", "--bundle", str(bundle), "--root", str(tree))
+    assert done.returncode == 0, done.stderr
+    seen = listing(tree)
+    assert seen["/etc/pokertable"][:3] == ("0750", "root", "pokertable")
+    assert seen["/etc/pokertable/credentials.json"][:3] == ("0640", "root", "pokertable")
+    assert seen["/var/lib/pokertable"][:3] == ("0700", "pokertable", "pokertable")
+    assert seen["/etc/pokertable/ca.crt"][3] == (host / "etc/pokertable/broker/ca.crt").read_bytes()
+    assert re.findall(r'"([\w-]+)": \{', seen["/etc/pokertable/credentials.json"][3].decode()) \
+        == ["table-2"]
+    group = (tree / "etc/group").read_text()
+    assert re.search(r"^gpio:x:\d+:pokertable$", group, re.M)
+    assert re.search(r"^dialout:x:\d+:pokertable$", group, re.M)
+    rules = seen["/etc/udev/rules.d/60-pokertable.rules"][3].decode()
+    assert 'KERNEL=="gpiochip*", GROUP="gpio"' in rules
+    config = load_table_config(tree / "etc/pokertable/table.toml")
+    assert config.table.id == "2" and config.mqtt is not None
+    assert (config.mqtt.host, config.mqtt.port, config.mqtt.tls) == \
+        ("broker.hall.lan", 8883, True)
+    assert config.buttons is not None and config.buttons.pin_factory == "lgpio"  # a Pi 5
+    again = install("table", "--bundle", str(bundle), "--root", str(tree))
+    assert again.stdout.startswith("nothing changed") and listing(tree) == seen
+    other = install("table", "--bundle", str(bundle), "--id", "5", "--root", str(tree))
+    assert other.returncode == 2 and "table 2's" in other.stderr
+
+
+def units(tree: Path) -> list[Path]:
+    return sorted((tree / "etc/systemd/system").glob("pokertable-*.service"))
+
+
+def security(tree: Path, unit: Path) -> float:
+    done = subprocess.run(["systemd-analyze", "security", "--offline=true",
+                           f"--root={tree}", unit.name], capture_output=True, text=True,
+                          timeout=60)
+    found = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", done.stdout)
+    assert found, done.stdout + done.stderr
+    return float(found.group(1))
+
+
+def test_the_units_pass_systemd_analyze(host: Path, tmp_path: Path) -> None:
+    pi = tmp_path / "pi"
+    assert install("table", "--id", "7", "--root", str(pi)).returncode == 0
+    for tree, limit in ((host, 3.0), (pi, 4.5)):
+        for unit in units(tree):
+            verified = subprocess.run(["systemd-analyze", "verify", str(unit)],
+                                      capture_output=True, text=True, timeout=60)
+            assert verified.returncode == 0 and not verified.stderr.strip(), \
+                f"{unit.name}: {verified.stderr}"
+            assert security(tree, unit) <= limit, unit.name
+    assert {u.name for u in units(host)} >= {"pokertable-clock.service",
+                                             "pokertable-floor.service",
+                                             "pokertable-recorder.service"}
+    assert [u.name for u in units(pi)] == ["pokertable-backup.service",
+                                          "pokertable-table.service"]
+    text = (host / "etc/systemd/system/pokertable-clock.service").read_text()
+    assert "Type=notify" in text and "WatchdogSec=30" in text
+
+
+def test_install_mistakes_are_one_line(tmp_path: Path) -> None:
+    for argv, says in ((["table", "--root", str(tmp_path / "a")], "--bundle FILE"),
+                       (["table", "--bundle", str(tmp_path / "none.json"), "--root",
+                         str(tmp_path / "b")], "none.json"),
+                       (["host", "--venue", "Hall!", "--tables", "1", "--root",
+                         str(tmp_path / "c")], "venue")):
+        done = install(*argv)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        assert says in done.stderr and done.stderr.startswith("pokertable install ")
