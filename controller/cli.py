@@ -286,6 +286,9 @@ def _floor_user(args: argparse.Namespace) -> int:
                                   "first line")
             password = line.rstrip("\n")
         else:
+            if sys.stdin is None or sys.stdin.closed or not sys.stdin.isatty():
+                raise ConfigError("no terminal to type the password in: give it on the first "
+                                  "line of stdin with --password-stdin")
             password = getpass.getpass(f"password for {args.name}: ")
             if getpass.getpass("again: ") != password:
                 raise ConfigError("the two passwords differ")
@@ -325,7 +328,8 @@ def _chips_register(args: argparse.Namespace) -> int:
 
 def _add_reader_options(parser: argparse.ArgumentParser, idle: float) -> None:
     parser.add_argument("--url", required=True, help="the reader's serial device or pyserial URL")
-    parser.add_argument("--protocol", choices=["rdm6300", "pt1"], default="pt1")
+    parser.add_argument("--protocol", choices=["rdm6300", "pt1"], default="pt1",
+                        help="the reader: pt1 (multi-antenna HF reader, default) or rdm6300")
     parser.add_argument("--antenna", type=int, default=0, help="the antenna to read (PT1)")
     parser.add_argument("--idle", type=float, default=idle,
                         help=f"stop after this many seconds without a new tag (default {idle:g})")
@@ -556,7 +560,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="rdm6300 (125 kHz module) or pt1 (multi-antenna HF reader)")
     decode.set_defaults(run=_decode)
 
-    deck = sub.add_parser("deck", help="card decks").add_subparsers(dest="what", required=True)
+    deck = sub.add_parser("deck", help="card decks").add_subparsers(dest="what", required=True,
+                                                                 parser_class=_Parser)
     deck_register = deck.add_parser(
         "register", help="register a new deck: place its cards one at a time on one antenna, "
         "clubs 2 to ace, then diamonds, hearts, spades"
@@ -566,7 +571,8 @@ def build_parser() -> argparse.ArgumentParser:
     deck_register.add_argument("--out", required=True, help="deck file to write (JSON)")
     deck_register.set_defaults(run=_deck_register)
 
-    chips = sub.add_parser("chips", help="chip sets").add_subparsers(dest="what", required=True)
+    chips = sub.add_parser("chips", help="chip sets").add_subparsers(dest="what", required=True,
+                                                                 parser_class=_Parser)
     chips_register = chips.add_parser(
         "register", help="add chips of one value to a chip set: tap them on one antenna"
     )
@@ -731,7 +737,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--players", type=_int_in(2, 10), default=6,
                       help="players at the table (2-10)")
     demo.add_argument("--seed", type=int, default=7, help="seed of the simulated shuffles")
-    demo.add_argument("--game", choices=["NT", "PO"], default="NT")
+    demo.add_argument("--game", choices=["NT", "PO"], default="NT",
+                      help="NT: no-limit hold'em (default), PO: pot-limit Omaha")
     demo.add_argument("--no-hardware", action="store_true",
                       help="skip the simulated readers and buttons")
     demo.set_defaults(run=_demo)

@@ -1,0 +1,185 @@
+"""What systemd sees of a service: READY=1 once it serves, watchdog pings only while its own
+loops move (a hung loop stops them), STOPPING=1 on a clean stop; read from a notify socket the
+test opens, as systemd's own. And the floor over HTTPS with broker init's certificate."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import signal
+import socket
+import ssl
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from controller.errors import ConfigError
+from controller.mqtt.local_broker import LocalBroker, free_port
+from controller.room.clock.service import ClockService
+from controller.room.clock.store import ClockStore
+from controller.room.clock.structure import load_structure
+from controller.room.floor.config import load_floor_config
+from controller.service_manager import Loop, Watchdog, notify
+from tests.venue import address, login
+
+ROOT = Path(__file__).resolve().parents[2]
+TURBO = ROOT / "deploy" / "structures" / "turbo.toml"
+
+
+@pytest.fixture
+def systemd_socket(tmp_path: Path) -> Iterator[tuple[socket.socket, str]]:
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    path = str(tmp_path / "notify")
+    sock.bind(path)
+    sock.settimeout(0.2)
+    try:
+        yield sock, path
+    finally:
+        sock.close()
+
+
+def heard(sock: socket.socket, seconds: float) -> list[str]:
+    """Every notification that arrives within ``seconds``."""
+    said: list[str] = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with contextlib.suppress(TimeoutError):
+            said.append(sock.recv(4096).decode())
+    return said
+
+
+def test_notify_speaks_the_documented_protocol(systemd_socket: tuple[socket.socket, str]
+                                               ) -> None:
+    sock, path = systemd_socket
+    assert notify("READY=1", "STATUS=serving", environ={"NOTIFY_SOCKET": path})
+    assert sock.recv(4096) == b"READY=1\nSTATUS=serving"
+    assert not notify("READY=1", environ={})  # not under systemd: nothing, and no error
+    abstract = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    abstract.bind(f"\0pokertable-test-{time.monotonic_ns()}")
+    name = abstract.getsockname()
+    assert notify("WATCHDOG=1", environ={"NOTIFY_SOCKET": "@" + name[1:].decode()
+                                         if isinstance(name, bytes) else "@" + name[1:]})
+    assert abstract.recv(4096) == b"WATCHDOG=1"
+    abstract.close()
+
+
+def test_a_hung_clock_loop_stops_the_watchdog_pings(
+        broker: LocalBroker, tmp_path: Path, systemd_socket: tuple[socket.socket, str],
+        caplog: pytest.LogCaptureFixture) -> None:
+    sock, path = systemd_socket
+    store = ClockStore(tmp_path / "clock.db")
+    service = ClockService(address(broker), login(broker, "clock"), load_structure(TURBO),
+                           store).start()
+    watchdog = Watchdog(service.loops(), environ={"NOTIFY_SOCKET": path,
+                                                  "WATCHDOG_USEC": "2000000"})
+
+    def run(seconds: float) -> list[str]:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            watchdog.tick()
+            time.sleep(0.1)
+        return heard(sock, 0.3)
+
+    try:
+        assert run(2.0).count("WATCHDOG=1") >= 3  # every half second while the ticks go on
+        with caplog.at_level(logging.ERROR), service._lock:  # a tick that never returns
+            run(1.5)  # the loop is within its second of grace, then stuck
+            assert run(2.0) == []
+        assert "the clock ticker loop has not moved" in caplog.text
+        assert caplog.text.count("has not moved") == 1  # said once, not every tick
+        assert "WATCHDOG=1" in run(1.5)  # back when the loop is
+    finally:
+        service.close()
+        store.close()
+
+
+def test_a_callback_that_never_returns_is_a_hung_loop() -> None:
+    loop = Loop("recorder's MQTT callbacks", beats=False)
+    watchdog = Watchdog([loop], environ={"WATCHDOG_USEC": "2000000"})
+    now = time.monotonic()
+    assert watchdog.stuck(now + 60) == []  # at rest between messages: healthy
+    with loop.busy():
+        assert watchdog.stuck(time.monotonic() + 0.5) == []
+        assert [name for name, _ in watchdog.stuck(time.monotonic() + 1.5)] == [loop.name]
+
+
+def test_pokertable_clock_tells_systemd_ready_pings_and_stopping(
+        broker: LocalBroker, tmp_path: Path, systemd_socket: tuple[socket.socket, str]) -> None:
+    sock, path = systemd_socket
+    credentials = tmp_path / "credentials.json"
+    credentials.write_text(json.dumps({"clock": broker.credentials["clock"].model_dump()}))
+    config = tmp_path / "clock.toml"
+    config.write_text(f'[clock]\nstructure = "{TURBO}"\ndb = "clock.db"\n\n[mqtt]\n'
+                      f'port = {broker.port}\nvenue = "{broker.plan.venue}"\n'
+                      'credentials = "credentials.json"\n')
+    env = {"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "1000000", "PATH": "/usr/bin:/bin"}
+    process = subprocess.Popen([sys.executable, "-m", "controller.cli", "clock", "--config",
+                                str(config)], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        said = heard(sock, 8.0)
+        assert said and said[0].startswith("READY=1"), said
+        assert said.count("WATCHDOG=1") >= 4, said
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=20)
+    assert process.returncode == 0, stderr[-2000:]
+    assert "STOPPING=1" in heard(sock, 0.5)
+
+
+def test_the_floor_serves_https_with_broker_inits_certificate(broker: LocalBroker,
+                                                              tmp_path: Path) -> None:
+    credentials = tmp_path / "credentials.json"
+    credentials.write_text(json.dumps({"floor": broker.credentials["floor"].model_dump()}))
+    port = free_port()
+    conf = broker.directory
+    config = tmp_path / "floor.toml"
+    config.write_text(f'[floor]\nlisten = "0.0.0.0"\nport = {port}\n'
+                      f'tls_cert = "{conf / "floor.crt"}"\ntls_key = "{conf / "floor.key"}"\n\n'
+                      f'[mqtt]\nport = {broker.port}\nvenue = "{broker.plan.venue}"\n'
+                      'credentials = "credentials.json"\n')
+    process = subprocess.Popen([sys.executable, "-m", "controller.cli", "floor", "--config",
+                                str(config)], cwd=ROOT, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True)
+    trusted = ssl.create_default_context(cafile=str(conf / "ca.crt"))
+    try:
+        answer = None
+        for _ in range(100):
+            try:
+                answer = urllib.request.urlopen(f"https://localhost:{port}/clock",
+                                                context=trusted, timeout=5)
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert answer is not None and answer.status == 200
+        request = urllib.request.Request(
+            f"https://localhost:{port}/api/login", method="POST",
+            data=b'{"user": "nobody", "password": "wrong password"}',
+            headers={"Content-Type": "application/json"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, context=trusted, timeout=5)
+        assert refused.value.code == 401
+        with pytest.raises(OSError):  # plain HTTP is not served on that port
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/clock", timeout=5).read()
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=20)
+    assert process.returncode == 0, stderr[-2000:]
+    assert f"https://127.0.0.1:{port}" in stderr
+
+
+def test_plain_http_beyond_this_machine_is_refused_with_the_fix(tmp_path: Path) -> None:
+    config = tmp_path / "floor.toml"
+    config.write_text('[floor]\nlisten = "0.0.0.0"\n\n[mqtt]\nvenue = "hall"\n'
+                      'credentials = "credentials.json"\n')
+    with pytest.raises(ConfigError, match=r"in clear.*floor\.crt"):
+        load_floor_config(config)
+    config.write_text('[floor]\nlisten = "127.0.0.1"\n\n[mqtt]\nvenue = "hall"\n'
+                      'credentials = "credentials.json"\n')
+    assert load_floor_config(config).floor.listen == "127.0.0.1"  # for a local TLS proxy
