@@ -152,6 +152,27 @@ def _install(args: argparse.Namespace) -> int:
     return 0
 
 
+def _upgrade(args: argparse.Namespace) -> int:
+    """`upgrade table --to DIR | --rollback`: between hands, with systemd restarting the unit."""
+    import subprocess
+
+    from controller.errors import ConfigError
+    from controller.table.upgrade import upgrade_table
+
+    if (args.to is None) == (not args.rollback):
+        raise ConfigError("give --to RELEASE_DIR, or --rollback")
+
+    def restart() -> None:
+        done = subprocess.run(["systemctl", "restart", args.unit], capture_output=True,
+                              text=True, check=False)
+        if done.returncode != 0:
+            raise ConfigError(f"systemctl restart {args.unit}: {done.stderr.strip()}")
+
+    upgrade_table(Path(args.opt), Path(args.state), None if args.rollback else Path(args.to),
+                  restart, timeout=args.timeout)
+    return 0
+
+
 def _recorder(args: argparse.Namespace) -> int:
     """`recorder --config recorder.toml`, each option overriding the file; or options alone
     (the older way: --venue, --credentials and --db then required)."""
@@ -663,6 +684,27 @@ def build_parser() -> argparse.ArgumentParser:
         command.add_argument("--keep-days", type=_int_in(1, 3650), default=14,
                              help="days of hourly backups kept (default 14)")
         command.set_defaults(run=_install)
+
+    upgrade = sub.add_parser("upgrade", help="upgrade a table between hands").add_subparsers(
+        dest="what", required=True, parser_class=_Parser)
+    upgrade_table = upgrade.add_parser(
+        "table", help="switch the table to another release at a moment between hands (the "
+                      "hand in play goes on; the next shuffle waits); the previous is kept")
+    upgrade_table.add_argument("--to", metavar="RELEASE_DIR",
+                               help="the new release: a virtual environment with pokertable")
+    upgrade_table.add_argument("--rollback", action="store_true",
+                               help="back to the previous release, the same way")
+    upgrade_table.add_argument("--opt", default="/opt/pokertable",
+                               help="where the releases and the current and previous links "
+                               "are (default /opt/pokertable)")
+    upgrade_table.add_argument("--state", default="/var/lib/pokertable",
+                               help="the table's state directory, beside its journal (default "
+                               "/var/lib/pokertable)")
+    upgrade_table.add_argument("--unit", default="pokertable-table.service",
+                               help="the table's systemd unit")
+    upgrade_table.add_argument("--timeout", type=float, default=3600.0,
+                               help="seconds to wait for a moment between hands (default 3600)")
+    upgrade_table.set_defaults(run=_upgrade)
 
     recorder = sub.add_parser(
         "recorder", help="keep every table's full hand records (secure/record) in SQLite")

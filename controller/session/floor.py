@@ -231,6 +231,9 @@ class FloorCommands(SessionBase):
         elif kind == "floor":
             self._say("hold", f"the floor holds the table after this hand ({reason}, {by})",
                       rule="DFO")
+        elif kind == "upgrade":
+            self._say("hold", f"after this hand the table waits while its software is "
+                      f"upgraded ({reason})", rule="H1")
         else:
             self._say("hold", f"hand-for-hand: after this hand the table waits ({reason})",
                       rule="PVB 35a")
@@ -264,8 +267,8 @@ class FloorCommands(SessionBase):
         if holds.reasons:
             self._say("hold", f"still held: {holds.summary()}", rule=_rule(holds))
         else:
-            self._say("hold", "the table may shuffle the next hand", rule="PVB 35a"
-                      if kind == "hand_for_hand" else "PVB 14" if kind == "break" else "DFO")
+            self._say("hold", "the table may shuffle the next hand",
+                      rule=_rule(TableHolds(reasons={kind: ""})) if kind else "DFO")
         return True
 
     def _cmd_draw(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
@@ -336,4 +339,4 @@ def _hold_kind(args: dict[str, Any], reason: str | None) -> HoldKind:
 def _rule(holds: TableHolds) -> str:
     first = holds.first()
     kind = first[0] if first else "floor"
-    return {"break": "PVB 14", "hand_for_hand": "PVB 35a", "floor": "DFO"}[kind]
+    return {"break": "PVB 14", "hand_for_hand": "PVB 35a", "floor": "DFO", "upgrade": "H1"}[kind]

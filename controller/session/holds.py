@@ -5,6 +5,8 @@ the floor's words (docs/rules.md, "The room's holds").
 - ``hand_for_hand``: the clock's hand-for-hand (PVB 35a): the table waits after each hand until
   the clock releases it for one hand of the next round (``released_round``).
 - ``floor``: a floor person's own hold on this table (DFO), lifted by the floor.
+- ``upgrade``: the table's own, while its software is replaced between hands (RULES H1: no hand
+  starts until the new version runs; it lifts the hold when it starts).
 
 A table may shuffle only when it has none. The holds stack: hand-for-hand switched on during a
 break adds its hold to the break's; a round released during a break deals its hand only after
@@ -18,8 +20,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-HoldKind = Literal["break", "hand_for_hand", "floor"]
-HOLD_KINDS: tuple[HoldKind, ...] = ("break", "floor", "hand_for_hand")  # the order told
+HoldKind = Literal["break", "hand_for_hand", "floor", "upgrade"]
+HOLD_KINDS: tuple[HoldKind, ...] = ("break", "floor", "hand_for_hand", "upgrade")  # as told
 HAND_FOR_HAND = "hand-for-hand"  # the reason of the clock's hand-for-hand hold
 
 

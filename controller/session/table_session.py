@@ -363,5 +363,8 @@ def _refusal(kind: HoldKind, reason: str) -> tuple[str, str]:
                 f"({reason})", "PVB 14")
     if kind == "floor":
         return f"the floor holds this table: no hand until the floor releases it ({reason})", "DFO"
+    if kind == "upgrade":
+        return (f"the table's software is being upgraded between hands: press shuffle again "
+                f"in a few seconds, when the table is back ({reason})", "H1")
     return (f"hand-for-hand: the table waits for the tournament director before the next hand "
             f"({reason})", "PVB 35a")

@@ -39,6 +39,7 @@ from controller.table.sim_dealer import (
     on_hardware,
 )
 from controller.table.sinks import FileSink, MemorySink
+from controller.table.upgrade import UpgradeWatch
 from drivers.buttons import ButtonPanel, PanelConfig, require_gpio
 from drivers.registry import REGISTRATION_ORDER, ChipSet, Deck, load_chips, load_deck, save
 from drivers.simulators import SimulatedPt1Reader, VirtualSerialDevice
@@ -150,9 +151,11 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
             playing = threading.Thread(target=dealer.play, args=(hands, stop), daemon=True)
             playing.start()
         watchdog = Watchdog(service.loops())
+        upgrades = UpgradeWatch(config.table.journal.parent, service)
         notify("READY=1", f"STATUS=table {config.table.id}: playing")
         while not stop.wait(0.2):
             watchdog.tick()
+            upgrades.tick()
         notify("STOPPING=1", f"STATUS=table {config.table.id}: sealing the last hand")
         if playing is not None:  # the dealer puts its hands down (it says how many it played)
             playing.join(5.0)

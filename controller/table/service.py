@@ -141,6 +141,11 @@ class TableService:
         self.stop()
         self.journal.close()
 
+    @property
+    def last_state(self) -> TableState | None:
+        """The state last told to the sinks (any thread: a whole value, replaced at once)."""
+        return self._last_state
+
     def loops(self) -> list[Loop]:
         return [self.loop]
 
