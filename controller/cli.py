@@ -507,7 +507,7 @@ def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
     try:
-        return f"pokertable {version('pokertable')}"
+        return f"pokertable {version('pokertable-rfid')}"
     except PackageNotFoundError:  # run from a source tree that was never installed
         return "pokertable (not installed)"
 

@@ -1,0 +1,47 @@
+#!/bin/sh
+# Install pokertable on this machine from this checkout (or a release directory):
+#   sudo deploy/install.sh host --venue hall --tables 6 --hostname broker.hall.lan
+#   sudo deploy/install.sh table --bundle table-3.json
+# It puts the software in /opt/pokertable/releases/<version> (a virtual environment of its
+# own), points /opt/pokertable/current at it, and hands over to `pokertable install`, which
+# sets up the users, files, units and backups (docs/install.md). Running it again is safe:
+# what is already in place is left as it is.
+set -eu
+
+source_dir=$(cd "$(dirname "$0")/.." && pwd)
+opt=/opt/pokertable
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "install.sh: run it as root (sudo $0 $*)" >&2
+    exit 2
+fi
+case "${1:-}" in
+    host|table) ;;
+    *) echo "install.sh: say what this machine is: host or table (then its options)" >&2
+       exit 2 ;;
+esac
+
+# Debian 12 / Raspberry Pi OS: Python's venv and systemd's tools are packages of their own.
+missing=""
+command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+python3 -c 'import ensurepip' 2>/dev/null || missing="$missing python3-venv"
+command -v systemd-sysusers >/dev/null 2>&1 || missing="$missing systemd"
+if [ -n "$missing" ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing
+fi
+
+version=$(sed -n 's/^version = "\(.*\)"/\1/p' "$source_dir/pyproject.toml")
+release="$opt/releases/$version"
+if [ ! -x "$release/bin/pokertable" ]; then
+    python3 -m venv "$release"
+    "$release/bin/pip" install --quiet --upgrade pip
+    "$release/bin/pip" install --quiet "$source_dir"
+fi
+if [ ! -e "$opt/current" ]; then
+    ln -s "$release" "$opt/current"
+elif [ "$(readlink -f "$opt/current")" != "$(readlink -f "$release")" ]; then
+    echo "install.sh: $opt/current runs another release; a table changes release between"
+    echo "hands with: $release/bin/pokertable upgrade table --to $release"
+fi
+exec "$opt/current/bin/pokertable" install "$@" --venv "$opt/current"
