@@ -18,7 +18,12 @@ from importlib import resources
 from pydantic import BaseModel, ConfigDict, Field
 
 from controller.install.tree import Tree
-from controller.install.units import HOST_SERVICES, MOSQUITTO_DROP_IN, backup_units
+from controller.install.units import (
+    HOST_SERVICES,
+    MOSQUITTO_DROP_IN,
+    backup_units,
+    floor_service,
+)
 from controller.mqtt.broker_init import (
     BrokerPlan,
     add_clients,
@@ -112,7 +117,9 @@ def install_host(plan: HostPlan, tree: Tree) -> None:
                       0o640, "root", "pokertable-clock")
     tree.directory(STATE, 0o755)
     tree.directory("/var/backups/pokertable", 0o700)
-    units = {f"{s.name}.service": s.text(plan.venv) for s in HOST_SERVICES}
+    services = [floor_service(plan.floor_port) if s.name == "pokertable-floor" else s
+                for s in HOST_SERVICES]
+    units = {f"{s.name}.service": s.text(plan.venv) for s in services}
     units |= backup_units(plan.venv, [f"{STATE}/clock/clock.db", f"{STATE}/floor/floor.db",
                                       f"{STATE}/recorder/records.db"], plan.keep_days)
     for name, text in units.items():

@@ -10,7 +10,7 @@ last hand), and ``Restart=always`` brings it back into the same state from its j
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 WATCHDOG_SECONDS = 30
 
@@ -95,7 +95,7 @@ class Service:
 # The host's services reach only the broker on this machine, except the floor, which serves
 # the room's phones and TVs.
 LOCAL_ONLY = ["PrivateDevices=yes", "PrivateUsers=yes", "DevicePolicy=closed",
-              "IPAddressDeny=any", "IPAddressAllow=localhost"]
+              "IPAddressDeny=any", "IPAddressAllow=localhost", "SocketBindDeny=any"]
 
 HOST_SERVICES = [
     Service("pokertable-clock", "the tournament clock", "pokertable-clock",
@@ -117,7 +117,16 @@ TABLE_SERVICE = Service(
     "table --config /etc/pokertable/table.toml", "pokertable",
     extra=["SupplementaryGroups=dialout gpio", "DevicePolicy=closed",
            "DeviceAllow=char-ttyUSB rw", "DeviceAllow=char-ttyACM rw",
-           "DeviceAllow=char-gpiochip rw", "DeviceAllow=/dev/gpiomem rw"])
+           "DeviceAllow=char-gpiochip rw", "DeviceAllow=/dev/gpiomem rw",
+           "SocketBindDeny=any"])
+
+
+def floor_service(port: int) -> Service:
+    """The floor's unit: it may bind its own port and no other (the config's listen address
+    decides the interface)."""
+    floor = next(s for s in HOST_SERVICES if s.name == "pokertable-floor")
+    return replace(floor, extra=[*floor.extra, f"SocketBindAllow=tcp:{port}",
+                                 "SocketBindDeny=any"])
 
 
 def backup_units(venv: str, databases: list[str], keep_days: int) -> dict[str, str]:
@@ -167,4 +176,4 @@ ExecStart=/usr/sbin/mosquitto -c /etc/pokertable/broker/mosquitto.conf
 """
 
 __all__ = ["HOST_SERVICES", "MOSQUITTO_DROP_IN", "SANDBOX", "TABLE_SERVICE", "Service",
-           "backup_units"]
+           "backup_units", "floor_service"]

@@ -215,6 +215,9 @@ def test_the_units_pass_systemd_analyze(host: Path, tmp_path: Path) -> None:
                                           "pokertable-table.service"]
     text = (host / "etc/systemd/system/pokertable-clock.service").read_text()
     assert "Type=notify" in text and "WatchdogSec=30" in text
+    assert "IPAddressAllow=localhost" in text and "SocketBindDeny=any" in text
+    floor = (host / "etc/systemd/system/pokertable-floor.service").read_text()
+    assert "SocketBindAllow=tcp:8443\nSocketBindDeny=any" in floor  # its own port, no other
 
 
 def test_install_mistakes_are_one_line(tmp_path: Path) -> None:
