@@ -87,6 +87,7 @@ def restore(backup: str | Path, to_db: str | Path, *, now: float | None = None) 
     backup, to_db = Path(backup), Path(to_db)
     now = time.time() if now is None else now
     _check(backup, "the backup")
+    private_dir(to_db.parent)  # a fresh place
     try:
         lock = StoreLock(to_db, reentrant=False)
     except ConfigError as exc:

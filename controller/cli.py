@@ -193,9 +193,14 @@ def _floor_user(args: argparse.Namespace) -> int:
 def _backup(args: argparse.Namespace) -> int:
     """Checked copies of stores taken while their services run; one line per store."""
     from controller.backup import backup_stores
+    from controller.errors import ConfigError
 
     failed = False
-    for done in backup_stores(args.stores, Path(args.to), args.keep_days):
+    try:
+        results = backup_stores(args.stores, Path(args.to), args.keep_days)
+    except OSError as exc:  # the directory cannot be made or written
+        raise ConfigError(f"{exc.filename or args.to}: {exc.strerror}") from None
+    for done in results:
         if done.copy is None:
             failed = True
             print(f"pokertable backup: {done.error}", file=sys.stderr)
@@ -208,8 +213,12 @@ def _backup(args: argparse.Namespace) -> int:
 def _restore(args: argparse.Namespace) -> int:
     """A backup in place of a store whose service is stopped."""
     from controller.backup import restore
+    from controller.errors import ConfigError
 
-    aside = restore(Path(args.backup), Path(args.to))
+    try:
+        aside = restore(Path(args.backup), Path(args.to))
+    except OSError as exc:  # a directory not ours, a disk full
+        raise ConfigError(f"{exc.filename or args.to}: {exc.strerror}") from None
     kept = f"; the replaced file is kept as {aside}" if aside is not None else ""
     print(f"{args.to} restored from {args.backup}{kept}")
     return 0

@@ -255,3 +255,25 @@ def test_a_backup_taken_while_a_table_plays_restores_recovers_and_plays_on(
     seen = [json.loads(line) for line in (fresh / "out" / "events.jsonl").read_text().splitlines()]
     assert not [e["text"] for e in seen if e["kind"] in ("alert", "refused")]
 
+
+
+def test_restore_and_backup_say_a_place_they_cannot_write_in_one_line(tmp_path: Path) -> None:
+    clock_store(tmp_path / "clock.db", 1)
+    (backup,) = backup_stores([tmp_path / "clock.db"], tmp_path / "b", 7)
+    assert backup.copy is not None
+    (tmp_path / "file").write_text("")
+    for args in (("restore", str(backup.copy), "--to", str(tmp_path / "file" / "clock.db")),
+                 ("backup", "--to", str(tmp_path / "file" / "b"), str(tmp_path / "clock.db"))):
+        done = cli(*args)
+        assert done.returncode == 2, done.stderr
+        (line,) = done.stderr.splitlines()
+        assert line.startswith(f"pokertable {args[0]}: {tmp_path / 'file'}")
+    done = cli("restore", str(tmp_path / "nothing.db"), "--to", str(tmp_path / "clock.db"))
+    assert done.stderr == f"pokertable restore: {tmp_path / 'nothing.db'}: no such store\n"
+    restored = tmp_path / "new" / "place" / "clock.db"
+    assert cli("restore", str(backup.copy), "--to", str(restored)).returncode == 0
+    store = ClockStore(restored)
+    try:
+        assert store.position() == ClockPosition(status="running", slot=1, ends_at=1001.0)
+    finally:
+        store.close()
