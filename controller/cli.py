@@ -321,6 +321,40 @@ def _floor_user(args: argparse.Namespace) -> int:
     return 0
 
 
+def _backup(args: argparse.Namespace) -> int:
+    """Checked copies of stores taken while their services run; one line per store."""
+    from controller.backup import backup_stores
+    from controller.errors import ConfigError
+
+    failed = False
+    try:
+        results = backup_stores(args.stores, Path(args.to), args.keep_days)
+    except OSError as exc:  # the directory cannot be made or written
+        raise ConfigError(f"{exc.filename or args.to}: {exc.strerror}") from None
+    for done in results:
+        if done.copy is None:
+            failed = True
+            print(f"pokertable backup: {done.error}", file=sys.stderr)
+            continue
+        gone = f"; {len(done.removed)} older copies removed" if done.removed else ""
+        print(f"{done.store} -> {done.copy} (checked){gone}")
+    return 1 if failed else 0
+
+
+def _restore(args: argparse.Namespace) -> int:
+    """A backup in place of a store whose service is stopped."""
+    from controller.backup import restore
+    from controller.errors import ConfigError
+
+    try:
+        aside = restore(Path(args.backup), Path(args.to))
+    except OSError as exc:  # a directory not ours, a disk full
+        raise ConfigError(f"{exc.filename or args.to}: {exc.strerror}") from None
+    kept = f"; the replaced file is kept as {aside}" if aside is not None else ""
+    print(f"{args.to} restored from {args.backup}{kept}")
+    return 0
+
+
 def _decode(args: argparse.Namespace) -> int:
     """Raw reader bytes on stdin -> one JSON line per valid frame, then the counts."""
     from drivers.decode import decode_stream
@@ -750,6 +784,25 @@ def build_parser() -> argparse.ArgumentParser:
             command.add_argument("--password-stdin", action="store_true",
                                  help="read the password from the first line of stdin")
         command.set_defaults(run=_floor_user)
+
+    backup = sub.add_parser("backup", help="copy stores (SQLite) while their services run: "
+                            "DIR/<name>-<UTC time>.db, each checked; older copies removed")
+    backup.add_argument("stores", nargs="+", metavar="DB",
+                        help="stores to copy (journal.db, outbox.db, records.db, clock.db, "
+                        "floor.db)")
+    backup.add_argument("--to", required=True, metavar="DIR",
+                        help="directory of the copies (created 0700 if missing)")
+    backup.add_argument("--keep-days", type=_int_in(1), default=14, metavar="N",
+                        help="remove this directory's copies of these stores older than N days "
+                        "(default 14)")
+    backup.set_defaults(run=_backup)
+
+    restore = sub.add_parser("restore", help="put a backup in place of a store whose service "
+                             "is stopped; the replaced file is kept aside")
+    restore.add_argument("backup", metavar="BACKUP", help="a copy made by pokertable backup")
+    restore.add_argument("--to", required=True, metavar="DB",
+                         help="the store to replace (its service must be stopped)")
+    restore.set_defaults(run=_restore)
 
     room = sub.add_parser("room", help="the room on one machine: a broker, the clock, the "
                           "floor display, the recorder and simulated tables on MQTT")

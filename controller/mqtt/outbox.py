@@ -15,13 +15,12 @@ already has, so delivery is exactly once where it counts (docs/design.md "MQTT p
 from __future__ import annotations
 
 import contextlib
-import sqlite3
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from controller.private_files import private_file
+from controller.sqlite_store import StoreKind, add_columns, chain, open_store, statements
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS outbox (
@@ -37,6 +36,13 @@ CREATE TABLE IF NOT EXISTS outbox (
 """
 # sent: the broker's PUBACK came. keeper: the keeper must acknowledge it; kept: he did.
 
+# Schema versions (controller/sqlite_store.py). 1: the layout before versions were counted; an
+# outbox from before end-to-end acknowledgements lacks keeper and kept.
+KIND = StoreKind("MQTT outbox", 0x50540002, (
+    chain(statements(SCHEMA), add_columns("outbox", [("keeper", "INTEGER NOT NULL DEFAULT 0"),
+                                                     ("kept", "INTEGER NOT NULL DEFAULT 0")])),
+), tables=frozenset({"outbox"}))
+
 
 @dataclass(frozen=True)
 class Outgoing:
@@ -51,18 +57,11 @@ class Outbox:
 
     def __init__(self, path: str | Path, *, keep_sent: int = 2000) -> None:
         self.path = Path(path)
-        private_file(self.path)  # every hole card is in here: 0600 from the start
         self.keep_sent = keep_sent  # sent ids kept, so a re-offered message is recognised
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(SCHEMA)
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(outbox)")}
-        for column in ("keeper", "kept"):  # an outbox from before end-to-end acknowledgements
-            if column not in columns:
-                self._db.execute(f"ALTER TABLE outbox ADD COLUMN {column} INTEGER NOT NULL "
-                                 "DEFAULT 0")
+        # Every hole card is in here: 0600 from the start; one table service per outbox.
+        self._store = open_store(self.path, KIND)
+        self._db = self._store.db
 
     def put(self, messages: list[tuple[str, str, bytes, bool]]) -> int:
         """Store ``(id, topic, payload, for_keeper)`` messages in one transaction; an id already
@@ -154,4 +153,4 @@ class Outbox:
 
     def close(self) -> None:
         with self._lock:
-            self._db.close()
+            self._store.close()

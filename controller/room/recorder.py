@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -37,9 +36,9 @@ from controller.mqtt.messages import (
     encode,
 )
 from controller.mqtt.topics import Topics
-from controller.private_files import private_file
 from controller.service_manager import Loop
 from controller.session.outputs import PublicEvent
+from controller.sqlite_store import StoreKind, add_columns, chain, open_store, statements
 
 log = logging.getLogger(__name__)
 
@@ -63,19 +62,21 @@ CREATE TABLE IF NOT EXISTS events (
 );
 """
 
+# Schema versions (controller/sqlite_store.py). 1: the layout before versions were counted; a
+# store from before the table's send time was kept lacks records.sent.
+KIND = StoreKind("record store", 0x50540003, (
+    chain(statements(SCHEMA), add_columns("records", [("sent", "REAL")])),
+), tables=frozenset({"records", "events"}))
+
 
 class RecordStore:
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
+        """``readonly``: to read the hands while the recorder keeps writing (no lock)."""
         self.path = Path(path)
-        private_file(self.path)  # every hole card is in here: 0600 from the start
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(SCHEMA)
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(records)")}
-        if "sent" not in columns:  # a store from before the table's send time was kept
-            self._db.execute("ALTER TABLE records ADD COLUMN sent REAL")
+        # Every hole card is in here: 0600 from the start; one recorder per store.
+        self._store = open_store(self.path, KIND, readonly=readonly)
+        self._db = self._store.db
 
     def add(self, message: SecureRecordMessage, received: float) -> bool:
         """Keep the record; False if its id is already here (a duplicate delivery)."""
@@ -134,7 +135,7 @@ class RecordStore:
 
     def close(self) -> None:
         with self._lock:
-            self._db.close()
+            self._store.close()
 
 
 class Recorder:

@@ -31,6 +31,10 @@ class TableSection(BaseModel):
     output: Path = Field(default=Path("out"), description="Local sink directory")
     check_burns: bool = False
     keep_hands: int = Field(default=10, ge=10, description="Finished hands kept in the journal")
+    events_max_bytes: int = Field(default=10_000_000, ge=4096, description="output/events.jsonl "
+                                  "is rotated before a line would take it past this size")
+    events_keep: int = Field(default=5, ge=1, le=100, description="Rotated event files kept: "
+                             "events.jsonl.1 (the newest) to .N")
 
     @model_validator(mode="after")
     def _blinds_in_order(self) -> TableSection:

@@ -12,14 +12,13 @@ Old hands are pruned: the journal keeps the current hand and the events of the l
 from __future__ import annotations
 
 import contextlib
-import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
 from controller.engine.records import HandRecord
 from controller.events import BadEvent, TableEvent, dump_event, parse_event
-from controller.private_files import private_file
 from controller.session import SessionSnapshot
+from controller.sqlite_store import StoreKind, open_store, statements
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -42,6 +41,11 @@ CREATE TABLE IF NOT EXISTS rejected (
 );
 """
 
+# The journal's schema versions (controller/sqlite_store.py): 1 is the layout of every journal
+# made before versions were counted.
+KIND = StoreKind("table journal", 0x50540001, (statements(SCHEMA),),
+                 tables=frozenset({"events", "snapshots", "records", "rejected"}))
+
 
 @dataclass(frozen=True)
 class Recovery:
@@ -55,18 +59,18 @@ class Recovery:
 
 
 class Journal:
-    def __init__(self, path: str | Path, *, keep_hands: int = 10, keep_records: int = 200) -> None:
+    def __init__(self, path: str | Path, *, keep_hands: int = 10, keep_records: int = 200,
+                 readonly: bool = False) -> None:
+        """``readonly``: to read the journal of a table that may be running (no lock)."""
         self.path = Path(path)
         self.keep_hands = keep_hands
         self.keep_records = keep_records
-        private_file(self.path)  # every hole card is in here: 0600 from the start
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(SCHEMA)
+        # Every hole card is in here: 0600 from the start; one table service per journal.
+        self._store = open_store(self.path, KIND, readonly=readonly)
+        self._db = self._store.db
 
     def close(self) -> None:
-        self._db.close()
+        self._store.close()
 
     # ---------------------------------------------------------------- writing
 

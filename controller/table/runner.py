@@ -95,7 +95,9 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
     if config.buttons is not None and not simulate:
         require_gpio(config.buttons.pin_factory)  # before anything is written
     journal = Journal(config.table.journal, keep_hands=config.table.keep_hands)
-    files = FileSink(config.table.output, echo=echo)
+    files = FileSink(config.table.output, echo=echo,
+                     events_max_bytes=config.table.events_max_bytes,
+                     events_keep=config.table.events_keep)
     watch = MemorySink()
     outputs: list[Sink] = [files]
     stop = threading.Event()

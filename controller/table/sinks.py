@@ -2,8 +2,10 @@
 
 `FileSink` writes a directory a floor screen or a person can read: ``state.json`` (replaced
 atomically), ``events.jsonl`` (public events) and ``records.jsonl`` (sealed full records: the
-recorder's file, never for a display). `MemorySink` keeps everything in lists, for tests and the
-simulator, and lets a thread wait for a state.
+recorder's file, never for a display). ``events.jsonl`` grows by some 160 KB in five minutes of
+play, so it is rotated by size: ``events.jsonl.1`` is the newest older file, ``.N`` the oldest
+kept; a rotation happens between two lines, never inside one. `MemorySink` keeps everything
+in lists, for tests and the simulator, and lets a thread wait for a state.
 """
 
 from __future__ import annotations
@@ -12,23 +14,52 @@ import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
 from controller.engine.records import HandRecord
 from controller.private_files import private_dir, private_file, write_private
 from controller.session.outputs import PublicEvent, TableState
 
+EVENTS_MAX_BYTES = 10_000_000
+EVENTS_KEEP = 5
+
 
 class FileSink:
-    def __init__(self, directory: str | Path, echo: TextIO | None = None) -> None:
+    def __init__(self, directory: str | Path, echo: TextIO | None = None, *,
+                 events_max_bytes: int = EVENTS_MAX_BYTES, events_keep: int = EVENTS_KEEP
+                 ) -> None:
         self.directory = private_dir(Path(directory), 0o750)
         # Public events and the state may be read by the group (a screen's user); the records
         # hold every hole card: the owner's alone.
-        events = private_file(self.directory / "events.jsonl", 0o640)
+        self._events_path = self.directory / "events.jsonl"
+        self._events_max = events_max_bytes
+        self._events_keep = events_keep
+        self._events, self._events_size = self._open_events()
         records = private_file(self.directory / "records.jsonl", 0o600)
-        self._events = events.open("a", encoding="utf-8")
         self._records = records.open("a", encoding="utf-8")
         self._echo = echo
+
+    def _open_events(self) -> tuple[BinaryIO, int]:
+        events = private_file(self._events_path, 0o640).open("ab")
+        size = events.tell()
+        if size:
+            with self._events_path.open("rb") as fh:
+                fh.seek(size - 1)
+                if fh.read(1) != b"\n":  # a line cut by a power cut: the next one starts anew
+                    events.write(b"\n")
+                    size += 1
+        return events, size
+
+    def _rotate_events(self) -> None:
+        """events.jsonl -> .1 -> .2 ... ; the oldest beyond ``events_keep`` goes."""
+        self._events.close()
+        base = str(self._events_path)
+        Path(f"{base}.{self._events_keep}").unlink(missing_ok=True)
+        for k in range(self._events_keep - 1, 0, -1):
+            if Path(f"{base}.{k}").exists():
+                os.replace(f"{base}.{k}", f"{base}.{k + 1}")
+        os.replace(base, f"{base}.1")
+        self._events, self._events_size = self._open_events()
 
     def state(self, state: TableState) -> None:
         path = self.directory / "state.json"
@@ -37,8 +68,12 @@ class FileSink:
         os.replace(temporary, path)
 
     def event(self, event: PublicEvent) -> None:
-        self._events.write(event.model_dump_json() + "\n")
+        line = (event.model_dump_json() + "\n").encode()
+        if self._events_size and self._events_size + len(line) > self._events_max:
+            self._rotate_events()  # whole lines only: a line never spans two files
+        self._events.write(line)
         self._events.flush()
+        self._events_size += len(line)
         if self._echo is not None:
             rule = f" ({event.rule})" if event.rule else ""
             self._echo.write(f"hand {event.hand}: {event.text}{rule}\n")

@@ -6,12 +6,11 @@ same hand-for-hand round, and answers a command it already carried out without d
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 from typing import Any
 
-from controller.private_files import private_file
 from controller.room.clock.rules import ClockPosition
+from controller.sqlite_store import StoreKind, open_store, statements
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS position (id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL);
@@ -25,16 +24,18 @@ CREATE TABLE IF NOT EXISTS commands (
 );
 """
 
+# Schema versions (controller/sqlite_store.py). 1: the layout before versions were counted.
+KIND = StoreKind("clock store", 0x50540004, (statements(SCHEMA),),
+                 tables=frozenset({"position", "commands"}))
+
 
 class ClockStore:
     """The clock's journal: its position and every command it carried out (WAL, fsync)."""
 
     def __init__(self, path: str | Path) -> None:
-        self.path = private_file(Path(path))
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(SCHEMA)
+        self.path = Path(path)
+        self._store = open_store(self.path, KIND)  # one clock per store
+        self._db = self._store.db
 
     def position(self) -> ClockPosition | None:
         row = self._db.execute("SELECT state FROM position WHERE id = 1").fetchone()
@@ -68,7 +69,7 @@ class ClockStore:
             raise
 
     def close(self) -> None:
-        self._db.close()
+        self._store.close()
 
 
 __all__ = ["ClockStore"]

@@ -5,7 +5,6 @@ that was not tabled (it is `RecordMessage`, checked at both ends), so the file m
 from __future__ import annotations
 
 import json
-import sqlite3
 import threading
 from pathlib import Path
 
@@ -13,6 +12,7 @@ from pydantic import BaseModel, Field
 
 from controller.engine.records import HandRecord
 from controller.room.floor.model import Alert
+from controller.sqlite_store import StoreKind, open_store, statements
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS alerts (
@@ -23,6 +23,11 @@ CREATE TABLE IF NOT EXISTS hands (
 CREATE INDEX IF NOT EXISTS hands_by_table ON hands (tbl, hand);
 CREATE INDEX IF NOT EXISTS hands_by_time ON hands (started);
 """
+
+# Schema versions (controller/sqlite_store.py). 1: the layout before versions were counted.
+# Public data only: the group (a screen's user) may read it.
+KIND = StoreKind("floor store", 0x50540005, (statements(SCHEMA),),
+                 tables=frozenset({"alerts", "hands"}), mode=0o640)
 
 
 class HandQuery(BaseModel):
@@ -50,10 +55,9 @@ class HandSummary(BaseModel):
 class FloorStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")  # an acknowledgement, once said, is kept
-        self._db.executescript(SCHEMA)
+        # synchronous=FULL: an acknowledgement, once said, is kept. One floor server per store.
+        self._store = open_store(self.path, KIND)
+        self._db = self._store.db
         self._lock = threading.Lock()
 
     def add_alert(self, alert: Alert) -> None:
@@ -132,7 +136,7 @@ class FloorStore:
 
     def close(self) -> None:
         with self._lock:
-            self._db.close()
+            self._store.close()
 
 
 def _summary(hand_id: str, record: HandRecord) -> HandSummary:
