@@ -1,0 +1,456 @@
+"""The `pokertable` command. Subcommands import what they need lazily, so that the replay path
+stays light (its start-up time is part of the replay benchmark)."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import signal
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+
+from controller.cli.admin import add_admin_commands
+from controller.cli.common import (
+    _broker_port,
+    _int_in,
+    _log_to_stderr,
+    _Parser,
+    _renamed,
+    _serve,
+    _stop_on_signals,
+)
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from controller.errors import PokertableError
+    from controller.history.phh import replay_text
+
+    refused = False
+    out = sys.stdout
+    for path in args.files:
+        line: dict[str, object]
+        try:
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read()
+            replay = replay_text(text)
+            line = {"file": path, "finishing_stacks": replay.finishing_stacks()}
+            if replay.inferred_folds:
+                folded = ", ".join(replay.inferred_folds)
+                print(f"{path}: {folded} did not act and were taken as folded; the file's "
+                      "finishing_stacks confirm it", file=sys.stderr)
+        except (PokertableError, OSError, UnicodeDecodeError) as exc:
+            refused = True
+            line = {"file": path, "error": str(exc)}
+        out.write(json.dumps(line) + "\n")
+    return 1 if refused else 0
+
+
+def _recorder(args: argparse.Namespace) -> int:
+    """`recorder --config recorder.toml`, each option overriding the file; or options alone
+    (the older way: --venue, --credentials and --db then required)."""
+    from pydantic import ValidationError
+
+    from controller.errors import ConfigError, first_error
+    from controller.mqtt.client import load_login
+    from controller.room.recorder import Recorder, RecordStore
+    from controller.room.recorder_config import RecorderConfig, load_recorder_config
+
+    overrides = {"host": args.host, "port": args.port, "venue": args.venue,
+                 "credentials": args.credentials, "ca": args.ca}
+    if args.config is not None:
+        config = load_recorder_config(args.config)
+        document = config.model_dump()
+    else:
+        missing = [f"--{n}" for n in ("venue", "credentials", "db") if getattr(args, n) is None]
+        if missing:
+            raise ConfigError(f"give --config recorder.toml, or {' and '.join(missing)}")
+        document = {"mqtt": {}, "recorder": {}}
+    document["mqtt"].update({k: v for k, v in overrides.items() if v is not None})
+    if args.ca is not None:
+        document["mqtt"]["tls"] = True
+    if args.db is not None:
+        document["recorder"]["db"] = args.db
+    try:
+        config = RecorderConfig.model_validate(document)
+    except ValidationError as exc:
+        raise ConfigError(first_error(exc, "option")) from None
+    _log_to_stderr()
+    login = load_login(config.mqtt.credentials, "recorder")
+    address = config.mqtt.model_copy()
+    stop = _stop_on_signals()
+    store = RecordStore(config.recorder.db)
+    recorder = Recorder(address, login, store).start()
+    try:
+        _serve(stop, recorder.loops())
+    finally:
+        recorder.close()
+        store.close()
+    return 0
+
+
+def _clock(args: argparse.Namespace) -> int:
+    """``--structure FILE --check``: the whole schedule as JSON lines, or the mistake;
+    ``--config clock.toml``: the clock service, until SIGTERM or Ctrl-C."""
+
+    from controller.errors import ConfigError
+    from controller.room.clock.structure import load_structure, schedule
+
+    if args.check:
+        if args.structure is None:
+            raise ConfigError("--check needs --structure FILE")
+        for slot in schedule(load_structure(args.structure)):
+            print(slot.model_dump_json(exclude_none=True))
+        return 0
+    if args.config is None:
+        raise ConfigError("give --config clock.toml, or --structure FILE --check")
+    from controller.mqtt.client import load_login
+    from controller.room.clock.config import load_clock_config
+    from controller.room.clock.service import ClockService
+    from controller.room.clock.store import ClockStore
+
+    _log_to_stderr()
+    config = load_clock_config(args.config)
+    structure = load_structure(config.clock.structure)
+    login = load_login(config.mqtt.credentials, "clock")
+    stop = _stop_on_signals()
+    store = ClockStore(config.clock.db)
+    service = ClockService(config.mqtt, login, structure, store,
+                           answer_seconds=config.clock.answer_seconds).start()
+    try:
+        _serve(stop, service.loops())
+    finally:
+        service.close()
+        store.close()
+    return 0
+
+
+def _floor(args: argparse.Namespace) -> int:
+    """The floor display's web server, until SIGTERM or Ctrl-C."""
+    import logging
+
+    from controller.errors import ConfigError
+    from controller.room.floor.config import load_floor_config
+    from controller.room.floor.server import FloorServer
+
+    _log_to_stderr()
+    config = load_floor_config(args.config)
+    try:
+        server = FloorServer.from_config(config)
+    except OSError as exc:  # the port is taken, the address is not this machine's
+        raise ConfigError(f"{args.config}: cannot listen on {config.floor.listen}:"
+                          f"{config.floor.port}: {exc.strerror}") from None
+    stop = _stop_on_signals()
+    server.start()  # in a thread: a signal is ours, a clean stop ends the push streams first
+    logging.getLogger(__name__).info("floor: the floor display is at %s", server.url)
+    try:
+        _serve(stop, server.loops())
+    finally:
+        server.close()
+    return 0
+
+
+def _decode(args: argparse.Namespace) -> int:
+    """Raw reader bytes on stdin -> one JSON line per valid frame, then the counts."""
+    from drivers.decode import decode_stream
+
+    return decode_stream(args.protocol, sys.stdin.buffer, sys.stdout)
+
+
+def _deck_register(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from drivers.registration import arrivals, register_deck
+
+    uids = arrivals(args.url, args.protocol, args.antenna, idle=args.idle)
+    return 0 if register_deck(uids, args.name, Path(args.out), sys.stdout) else 1
+
+
+def _chips_register(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from drivers.registration import arrivals, register_chips
+
+    uids = arrivals(args.url, args.protocol, args.antenna, idle=args.idle)
+    register_chips(uids, args.value, args.name, Path(args.out), sys.stdout)
+    return 0
+
+
+def _add_reader_options(parser: argparse.ArgumentParser, idle: float) -> None:
+    parser.add_argument("--url", required=True, help="the reader's serial device or pyserial URL")
+    parser.add_argument("--protocol", choices=["rdm6300", "pt1"], default="pt1",
+                        help="the reader: pt1 (multi-antenna HF reader, default) or rdm6300")
+    parser.add_argument("--antenna", type=int, default=0, help="the antenna to read (PT1)")
+    parser.add_argument("--idle", type=float, default=idle,
+                        help=f"stop after this many seconds without a new tag (default {idle:g})")
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from controller.demo.demo import run_demo
+
+    return run_demo(hands=args.hands, players=args.players, seed=args.seed, game=args.game,
+                    hardware=not args.no_hardware)
+
+
+def _room(args: argparse.Namespace) -> int:
+    """The room on this machine; with ``--hands 0`` until Ctrl-C or SIGTERM."""
+
+    from controller.demo.room_demo import run_room
+
+    stop = _stop_on_signals()
+    with _terminal_to_ourselves():
+        return run_room(tables=args.tables, hands=args.hands, port=args.floor_port, stop=stop)
+
+
+@contextlib.contextmanager
+def _terminal_to_ourselves() -> Iterator[None]:
+    """In a terminal, the room takes Ctrl-C for itself (its own foreground process group, as a
+    shell's job control does), so that `make demo` around it is not interrupted half-way and
+    ends with the room's own exit code; the terminal goes back to the one that had it."""
+    try:
+        fd = sys.stdin.fileno()
+        if not os.isatty(fd) or os.tcgetpgrp(fd) != os.getpgrp():
+            raise OSError("not the terminal's foreground")
+        before = os.getpgrp()
+        os.setpgid(0, 0)
+        hangup = signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+        os.tcsetpgrp(fd, os.getpgrp())
+    except (OSError, ValueError):
+        yield
+        return
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            os.tcsetpgrp(fd, before)
+        signal.signal(signal.SIGTTOU, hangup)
+
+
+def _replay_events(args: argparse.Namespace) -> int:
+    from controller.engine.profiles import load_profile
+    from controller.engine.table import Level
+    from controller.errors import ConfigError
+    from controller.history.replay_events import record_json, replay_events
+    from controller.session import SessionConfig
+    from controller.text_files import read_text_file
+
+    if args.sb > args.bb:
+        raise ConfigError(f"--sb {args.sb} is more than --bb {args.bb}")
+    load_profile(args.profile)  # an unknown profile: one line, before any output
+    config = SessionConfig(table_id=args.table, profile=args.profile, seats=args.seats,
+                           level=Level(sb=args.sb, bb=args.bb), check_burns=args.check_burns)
+    if args.file == "-":
+        lines: Iterable[str] = sys.stdin
+    else:
+        lines = read_text_file(Path(args.file), "table events (JSON lines)").splitlines()
+    for record in replay_events(lines, config, errors=sys.stderr):
+        sys.stdout.write(record_json(record) + "\n")
+    return 0
+
+
+def _table(args: argparse.Namespace) -> int:
+
+    from controller.errors import ConfigError
+    from controller.table.config import load_table_config
+    from controller.table.runner import run_table
+
+    _log_to_stderr()
+    config = load_table_config(args.config)
+    try:
+        return run_table(config, simulate=args.simulate, stdin_events=args.stdin_events,
+                         hands=args.hands, echo=sys.stdout if args.print else None,
+                         seed=args.seed)
+    except ConfigError as exc:  # what the configuration asks for is not here
+        raise ConfigError(f"{args.config}: {exc}") from None
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"pokertable {version('pokertable-rfid')}"
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "pokertable (not installed)"
+
+
+def _soak(args: argparse.Namespace) -> int:
+    from controller.errors import ConfigError
+    from controller.table.soak import soak
+
+    if not 0.0 <= args.faults <= 1.0:
+        raise ConfigError(f"--faults must be a chance from 0 to 1, not {args.faults}")
+    report = soak(args.tables, args.hands, seed=args.seed, faults=args.faults,
+                  progress=lambda line: print(line, file=sys.stderr))
+    print(report.summary())
+    for alarm in report.unexplained[:20]:
+        print(f"  unexplained: table {alarm.table}, hand {alarm.hand}: {alarm.text} "
+              f"({alarm.rule})")
+    for fault in report.missed[:20]:
+        print(f"  no alert for: table {fault.table}, hand {fault.hand}: {fault.fault}")
+    for line in (report.stalls + [f"refused: table {a.table}, hand {a.hand}: {a.text}"
+                                  for a in report.refused])[:20]:
+        print(f"  {line}")
+    return 0 if report.false_alarms == 0 and not report.missed else 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="pokertable", description="Instrumented live poker tables under tournament rules."
+    )
+    parser.add_argument("--version", action="version", version=_version())
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    replay = sub.add_parser(
+        "replay", help="replay PHH hand histories and print each file's finishing stacks as JSON"
+    )
+    replay.add_argument("files", nargs="+", metavar="FILE", help="PHH files (.phh)")
+    replay.set_defaults(run=_replay)
+
+    events = sub.add_parser(
+        "replay-events", help="replay a table-event stream (JSON lines) and print one JSON hand "
+        "record per finished hand"
+    )
+    events.add_argument("file", metavar="FILE.jsonl", help="event stream, or - for stdin")
+    events.add_argument("--profile", default="pvb-2020", help="rule profile (default pvb-2020)")
+    events.add_argument("--table", default="1", help="table id in the records")
+    events.add_argument("--seats", type=_int_in(2, 10), default=10,
+                        help="seats at the table (default 10)")
+    events.add_argument("--sb", type=_int_in(0), default=50,
+                        help="small blind before any level event")
+    events.add_argument("--bb", type=_int_in(1), default=100,
+                        help="big blind before any level event")
+    events.add_argument("--check-burns", action="store_true",
+                        help="expect a burn card before each street (PVB 35(2))")
+    events.set_defaults(run=_replay_events)
+
+    table = sub.add_parser("table", help="run a table: readers, buttons, journal, outputs")
+    table.add_argument("--config", required=True, help="the table's configuration (TOML)")
+    table.add_argument("--simulate", action="store_true",
+                       help="simulated readers on ptys, mock GPIO and a simulated dealer")
+    table.add_argument("--hands", type=_int_in(0), default=0,
+                       help="with --simulate: stop after this many hands (0: run on)")
+    table.add_argument("--seed", type=int, default=1, help="with --simulate: the shuffles' seed")
+    table.add_argument("--stdin-events", action="store_true",
+                       help="also read table events (JSON lines) from stdin, e.g. a console")
+    table.add_argument("--print", action="store_true", help="print public events")
+    table.set_defaults(run=_table)
+
+    decode = sub.add_parser(
+        "decode", help="decode raw card-reader bytes from stdin into JSON lines (inspection)"
+    )
+    decode.add_argument("--protocol", choices=["rdm6300", "pt1"], required=True,
+                        help="rdm6300 (125 kHz module) or pt1 (multi-antenna HF reader)")
+    decode.set_defaults(run=_decode)
+
+    deck = sub.add_parser("deck", help="card decks").add_subparsers(dest="what", required=True,
+                                                                 parser_class=_Parser)
+    deck_register = deck.add_parser(
+        "register", help="register a new deck: place its cards one at a time on one antenna, "
+        "clubs 2 to ace, then diamonds, hearts, spades"
+    )
+    _add_reader_options(deck_register, idle=120)
+    deck_register.add_argument("--name", required=True, help="the deck's name, e.g. blue-1")
+    deck_register.add_argument("--out", required=True, help="deck file to write (JSON)")
+    deck_register.set_defaults(run=_deck_register)
+
+    chips = sub.add_parser("chips", help="chip sets").add_subparsers(dest="what", required=True,
+                                                                 parser_class=_Parser)
+    chips_register = chips.add_parser(
+        "register", help="add chips of one value to a chip set: tap them on one antenna"
+    )
+    _add_reader_options(chips_register, idle=30)
+    chips_register.add_argument("--value", type=int, required=True, help="denomination")
+    chips_register.add_argument("--name", default="house", help="chip set name (new files)")
+    chips_register.add_argument("--out", required=True, help="chip set file (JSON), extended")
+    chips_register.set_defaults(run=_chips_register)
+
+    add_admin_commands(sub)
+
+    recorder = sub.add_parser(
+        "recorder", help="keep every table's full hand records (secure/record) in SQLite")
+    recorder.add_argument("--config", metavar="recorder.toml",
+                          help="the recorder's configuration (deploy/recorder.example.toml); "
+                          "the options below override it")
+    recorder.add_argument("--host", default=None, help="the broker's host")
+    _broker_port(recorder, help="the broker's port")
+    recorder.add_argument("--venue", help="the venue, as given to broker init")
+    recorder.add_argument("--credentials",
+                          help="credentials.json holding the 'recorder' entry")
+    recorder.add_argument("--ca", help="the venue CA: connect with TLS")
+    recorder.add_argument("--db", help="the record store (SQLite)")
+    recorder.set_defaults(run=_recorder)
+
+    clock = sub.add_parser("clock", help="the tournament clock: run it, or check a structure")
+    clock.add_argument("--config", metavar="clock.toml",
+                       help="run the clock (deploy/clock.example.toml)")
+    clock.add_argument("--structure", metavar="FILE",
+                       help="the tournament structure (TOML; deploy/structures/)")
+    clock.add_argument("--check", action="store_true",
+                       help="print the structure's whole schedule (levels and breaks, start and "
+                       "end in seconds from a start of zero) as JSON lines, or name the mistake")
+    clock.set_defaults(run=_clock)
+
+    floor = sub.add_parser("floor", help="the floor display: every table, the clock and the "
+                           "alerts live in a browser; floor decisions behind a login")
+    floor.add_argument("--config", required=True, metavar="floor.toml",
+                       help="the server's configuration (deploy/floor.example.toml)")
+    floor.set_defaults(run=_floor)
+
+    room = sub.add_parser("room", help="the room on one machine: a broker, the clock, the "
+                          "floor display, the recorder and simulated tables on MQTT")
+    room.add_argument("--tables", type=_int_in(1, 8), default=4,
+                      help="simulated tables (default 4)")
+    room.add_argument("--hands", type=_int_in(0), default=0,
+                      help="hands per table, then stop (default 0: play on until Ctrl-C)")
+    room.add_argument("--floor-port", "--port", type=_int_in(0, 65535), default=8080,
+                      action=_renamed("--port"), dest="floor_port",
+                      help="the floor display's port on 127.0.0.1 (default 8080; 0: any free)")
+    room.set_defaults(run=_room)
+
+    soak = sub.add_parser("soak", help="thousands of simulated hands at full speed: the "
+                          "alerts a floor would see from a perfect (or a faulty) dealer")
+    soak.add_argument("--tables", type=_int_in(1, 1000), default=8,
+                      help="simulated tables, each with its own structure (default 8)")
+    soak.add_argument("--hands", type=_int_in(1), default=250,
+                      help="hands per table (default 250)")
+    soak.add_argument("--seed", type=int, default=1, help="seed of everything random")
+    soak.add_argument("--faults", type=float, default=0.0, metavar="P",
+                      help="chance per hand that the dealer makes one mistake (0 to 1; default "
+                           "0: a perfect dealer)")
+    soak.set_defaults(run=_soak)
+
+    demo = sub.add_parser("demo", help="a simulated table playing hands, narrated")
+    demo.add_argument("--hands", type=_int_in(1), default=6, help="hands to play (default 6)")
+    demo.add_argument("--players", type=_int_in(2, 10), default=6,
+                      help="players at the table (2-10)")
+    demo.add_argument("--seed", type=int, default=7, help="seed of the simulated shuffles")
+    demo.add_argument("--game", choices=["NT", "PO"], default="NT",
+                      help="NT: no-limit hold'em (default), PO: pot-limit Omaha")
+    demo.add_argument("--no-hardware", action="store_true",
+                      help="skip the simulated readers and buttons")
+    demo.set_defaults(run=_demo)
+    return parser
+
+
+def _command_name(args: argparse.Namespace) -> str:
+    """``pokertable broker init``: every mistake is said after the command's full name."""
+    what = getattr(args, "what", None)
+    return " ".join(["pokertable", args.command, *([what] if isinstance(what, str) else [])])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from controller.errors import PokertableError
+    from controller.private_files import SERVICE_UMASK
+
+    args = build_parser().parse_args(argv)
+    os.umask(SERVICE_UMASK)  # nothing any pokertable process writes is for other users
+    try:
+        code: int = args.run(args)
+    except PokertableError as exc:  # a person's mistake: one line, never a traceback
+        print(f"{_command_name(args)}: {exc}", file=sys.stderr)
+        return 2
+    return code
+
+

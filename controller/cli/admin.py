@@ -1,0 +1,349 @@
+"""The commands of the person who sets a venue up: the broker's files and logins, installing a
+machine, upgrading a table, floor staff accounts, backups and restores."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from controller.cli.common import _broker_port, _int_in, _on_disk, _Parser
+
+
+def _broker_init(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+
+    from controller.errors import ConfigError, first_error
+    from controller.mqtt.broker_init import BrokerPlan, broker_init
+
+    try:
+        plan = BrokerPlan.model_validate(
+            {"venue": args.venue, "tables": args.tables, "port": args.port,
+             "tls_port": args.tls_port, "tls_bind": args.tls_bind, "displays": args.displays,
+             **({"hostnames": args.hostname} if args.hostname else {})})
+    except ValidationError as exc:
+        raise ConfigError(first_error(exc, "option")) from None
+    out = Path(args.out)
+    credentials = _on_disk(out, lambda: broker_init(plan, out))
+    print(f"wrote {out}/mosquitto.conf, passwd, acl, ca.crt, server.crt/.key, floor.crt/.key, "
+          f"broker.json and credentials.json ({len(credentials)} clients) for "
+          f"{', '.join(plan.state().hostnames)}; start with: "
+          f"mosquitto -c {out.resolve()}/mosquitto.conf")
+    return 0
+
+
+def _broker_add(args: argparse.Namespace) -> int:
+    """`broker add-table ID...` and `broker add-display`: new logins, nothing else re-keyed."""
+    from controller.mqtt.broker_init import add_clients
+
+    out = Path(args.out)
+    tables = list(getattr(args, "ids", []) or [])
+    added = _on_disk(out, lambda: add_clients(out, tables=tables,
+                                                displays=getattr(args, "count", 0)))
+    if not added:
+        print(f"nothing to add: {out} already has {', '.join('table-' + t for t in tables)}")
+        return 0
+    print(f"added {', '.join(added)} to {out} (every other login, key and certificate kept); "
+          "the broker reads the new passwd and acl on `systemctl reload mosquitto` (SIGHUP)")
+    return 0
+
+
+def _broker_bundle(args: argparse.Namespace) -> int:
+    from controller.mqtt.broker_init import make_bundle, write_bundle
+
+    bundle = make_bundle(Path(args.out), args.client)
+    to = Path(args.to)
+    _on_disk(to, lambda: write_bundle(bundle, to))
+    print(f"wrote {to} (0600: it holds table-{bundle.table}'s password) for {bundle.host}:"
+          f"{bundle.port}; on that table's Pi: pokertable install table --bundle {to.name}")
+    return 0
+
+
+def _install(args: argparse.Namespace) -> int:
+    """`install host|table [--root DIR]`: what changed, or that nothing did."""
+    from pydantic import ValidationError
+
+    from controller.errors import ConfigError, first_error
+    from controller.install.host import HostPlan, install_host
+    from controller.install.table import TablePlan, install_table, read_bundle_file
+    from controller.install.tree import Tree
+
+    real = args.root is None
+    if real and os.geteuid() != 0:
+        raise ConfigError("installing on this machine needs root: run it with sudo (or give "
+                          "--root DIR to install into a directory tree)")
+    root = Path(args.root or "/").resolve()
+    if not root.exists():  # a tree like a machine's: its top directory as /'s
+        _on_disk(root, lambda: root.mkdir(parents=True))
+        root.chmod(0o755)
+    tree = Tree(root, real=real)
+    venv = args.venv or sys.prefix
+    try:
+        if args.what == "host":
+            plan = HostPlan.model_validate({
+                "venue": args.venue, "tables": args.tables, "tls_bind": args.tls_bind,
+                "broker_port": args.port or 1883, "tls_port": args.tls_port,
+                "floor_port": args.floor_port, "keep_days": args.keep_days, "venv": venv,
+                **({"hostnames": args.hostname} if args.hostname else {})})
+            _on_disk(root, lambda: install_host(plan, tree))
+        else:
+            bundle = read_bundle_file(Path(args.bundle)) if args.bundle else None
+            table_plan = TablePlan(table=args.id, bundle=bundle, board=args.board,
+                                   keep_days=args.keep_days, venv=venv)
+            _on_disk(root, lambda: install_table(table_plan, tree))
+    except ValidationError as exc:
+        raise ConfigError(first_error(exc, "option")) from None
+    where = "this machine" if real else str(root)
+    for change in tree.changes:
+        print(f"changed: {change}")
+    for kept in tree.kept:
+        print(f"kept: {kept}")
+    if not tree.changes:
+        print(f"nothing changed: {where} is already installed as a {args.what}")
+    elif args.what == "host":
+        print("next: pokertable floor-user add NAME --accounts "
+              "/etc/pokertable/floor/floor-users.json; for each table: pokertable broker "
+              "bundle N --out /etc/pokertable/broker --to table-N.json (docs/install.md)")
+    return 0
+
+
+def _upgrade(args: argparse.Namespace) -> int:
+    """`upgrade table --to DIR | --rollback`: between hands, with systemd restarting the unit."""
+    import subprocess
+
+    from controller.errors import ConfigError
+    from controller.table.upgrade import upgrade_table
+
+    if (args.to is None) == (not args.rollback):
+        raise ConfigError("give --to RELEASE_DIR, or --rollback")
+
+    def restart() -> None:
+        done = subprocess.run(["systemctl", "restart", args.unit], capture_output=True,
+                              text=True, check=False)
+        if done.returncode != 0:
+            raise ConfigError(f"systemctl restart {args.unit}: {done.stderr.strip()}")
+
+    upgrade_table(Path(args.opt), Path(args.state), None if args.rollback else Path(args.to),
+                  restart, timeout=args.timeout)
+    return 0
+
+
+def _floor_user(args: argparse.Namespace) -> int:
+    """Floor staff accounts: add (or change a password), remove, list."""
+    import getpass
+
+    from controller.errors import ConfigError
+    from controller.room.floor.accounts import (
+        load_accounts,
+        remove_user,
+        save_accounts,
+        set_password,
+    )
+
+    path = Path(args.accounts)
+    accounts = load_accounts(path)
+    if args.what == "list":
+        for name in sorted(accounts.users):
+            print(name)
+        return 0
+    if args.what == "remove":
+        save_accounts(path, remove_user(accounts, args.name))
+        print(f"{args.name} removed from {path}")
+        return 0
+    try:
+        if args.password_stdin:
+            line = sys.stdin.readline()
+            if not line:
+                raise ConfigError("--password-stdin: stdin is closed; give the password on its "
+                                  "first line")
+            password = line.rstrip("\n")
+        else:
+            if sys.stdin is None or sys.stdin.closed or not sys.stdin.isatty():
+                raise ConfigError("no terminal to type the password in: give it on the first "
+                                  "line of stdin with --password-stdin")
+            password = getpass.getpass(f"password for {args.name}: ")
+            if getpass.getpass("again: ") != password:
+                raise ConfigError("the two passwords differ")
+    except EOFError:
+        raise ConfigError("no password was typed (stdin closed); use --password-stdin to give "
+                          "it from a pipe") from None
+    save_accounts(path, set_password(accounts, args.name, password))
+    print(f"{args.name} can log in to the floor display ({path})")
+    return 0
+
+
+def _backup(args: argparse.Namespace) -> int:
+    """Checked copies of stores taken while their services run; one line per store."""
+    from controller.backup import backup_stores
+    from controller.errors import ConfigError
+
+    failed = False
+    try:
+        results = backup_stores(args.stores, Path(args.to), args.keep_days)
+    except OSError as exc:  # the directory cannot be made or written
+        raise ConfigError(f"{exc.filename or args.to}: {exc.strerror}") from None
+    for done in results:
+        if done.copy is None:
+            failed = True
+            print(f"pokertable backup: {done.error}", file=sys.stderr)
+            continue
+        gone = f"; {len(done.removed)} older copies removed" if done.removed else ""
+        print(f"{done.store} -> {done.copy} (checked){gone}")
+    return 1 if failed else 0
+
+
+def _restore(args: argparse.Namespace) -> int:
+    """A backup in place of a store whose service is stopped."""
+    from controller.backup import restore
+    from controller.errors import ConfigError
+
+    try:
+        aside = restore(Path(args.backup), Path(args.to))
+    except OSError as exc:  # a directory not ours, a disk full
+        raise ConfigError(f"{exc.filename or args.to}: {exc.strerror}") from None
+    kept = f"; the replaced file is kept as {aside}" if aside is not None else ""
+    print(f"{args.to} restored from {args.backup}{kept}")
+    return 0
+
+
+def add_admin_commands(sub: Any) -> None:
+    """The set-up commands' parsers, on the top-level subparsers ``sub``."""
+    broker = sub.add_parser("broker", help="the venue's MQTT broker: its files and logins"
+                            ).add_subparsers(dest="what", required=True, parser_class=_Parser)
+    broker_init = broker.add_parser(
+        "init", help="write mosquitto.conf, passwd, acl, the venue CA and certificates, "
+        "credentials.json and broker.json (refuses a directory that already holds a venue)")
+    broker_init.add_argument("--venue", required=True, help="venue name: part of every topic")
+    broker_init.add_argument("--tables", type=_int_in(1, 500), required=True,
+                             help="number of tables (ids 1 to N; add more with add-table)")
+    _broker_port(broker_init, help="the plain listener, on 127.0.0.1 only", required=True)
+    broker_init.add_argument("--tls-port", type=_int_in(1, 65535), default=8883,
+                             help="TLS listener for the room's LAN (default 8883)")
+    broker_init.add_argument("--tls-bind", default=None, metavar="ADDRESS",
+                             help="the IP address the TLS listener binds (the room's LAN "
+                             "interface; default: every interface)")
+    broker_init.add_argument("--hostname", action="append", metavar="NAME",
+                             help="a name (or IP address) the tables and phones use for this "
+                             "host, e.g. broker.hall.lan; repeat for more; the first goes into "
+                             "the tables' bundles (default: this machine's host name)")
+    broker_init.add_argument("--displays", type=_int_in(1, 100), default=1,
+                             help="read-only logins for screens on MQTT (display, display-2, "
+                             "...): one connection each")
+    broker_init.add_argument("--out", required=True, help="directory to write into")
+    broker_init.set_defaults(run=_broker_init)
+    add_table = broker.add_parser(
+        "add-table", help="add tables to the venue: their logins and ACL entries, every other "
+                          "password and key kept")
+    add_table.add_argument("ids", nargs="+", metavar="ID", help="table ids, e.g. 9 or final")
+    add_table.add_argument("--out", required=True, help="the directory given to broker init")
+    add_table.set_defaults(run=_broker_add)
+    add_display = broker.add_parser(
+        "add-display", help="add read-only display logins (display-N), every other password "
+                            "and key kept")
+    add_display.add_argument("--count", type=_int_in(1, 100), default=1,
+                             help="how many (default 1)")
+    add_display.add_argument("--out", required=True, help="the directory given to broker init")
+    add_display.set_defaults(run=_broker_add)
+    bundle = broker.add_parser(
+        "bundle", help="one table's login, the venue CA and the broker's address in one file, "
+                       "for `pokertable install table --bundle`")
+    bundle.add_argument("client", metavar="TABLE", help="the table: table-3 or 3")
+    bundle.add_argument("--out", required=True, help="the directory given to broker init")
+    bundle.add_argument("--to", required=True, metavar="FILE", help="the bundle to write (0600)")
+    bundle.set_defaults(run=_broker_bundle)
+
+    install = sub.add_parser(
+        "install", help="make this machine (or --root DIR) a venue's central host or a table; "
+                        "a second run changes nothing").add_subparsers(
+        dest="what", required=True, parser_class=_Parser)
+    host = install.add_parser("host", help="Mosquitto, the clock, the recorder and the floor "
+                              "display, their users, files, units and backups")
+    host.add_argument("--venue", required=True, help="venue name: part of every topic")
+    host.add_argument("--tables", type=_int_in(1, 500), required=True,
+                      help="tables 1 to N (a later run with more adds them)")
+    host.add_argument("--hostname", action="append", metavar="NAME",
+                      help="a name (or IP address) the tables and phones use for this host; "
+                      "repeat for more (default: its fully qualified name)")
+    host.add_argument("--tls-bind", metavar="ADDRESS", default=None,
+                      help="the room's LAN address: the broker's TLS listener and the floor "
+                      "bind it (default: every interface)")
+    _broker_port(host, help="the broker's plain listener on 127.0.0.1 (default 1883)")
+    host.add_argument("--tls-port", type=_int_in(1, 65535), default=8883,
+                      help="the broker's TLS listener for the tables (default 8883)")
+    host.add_argument("--floor-port", type=_int_in(1, 65535), default=8443,
+                      help="the floor display's HTTPS port (default 8443)")
+    table_install = install.add_parser("table", help="the table service, udev rules, groups, "
+                                       "the table's login from its bundle, backups")
+    table_install.add_argument("--bundle", metavar="FILE",
+                               help="the table's bundle from `pokertable broker bundle`")
+    table_install.add_argument("--id", help="the table id, for a table without a bundle")
+    table_install.add_argument("--board", choices=["auto", "pi5", "pi4", "other"],
+                               default="auto", help="the board (auto: from the device tree; "
+                               "a Pi 5 gets the lgpio pin factory)")
+    for command in (host, table_install):
+        command.add_argument("--root", metavar="DIR",
+                             help="install into this directory tree instead of the machine "
+                             "(no apt, no systemctl start; for checking what it writes)")
+        command.add_argument("--venv", metavar="DIR", help="the virtual environment the "
+                             "units run pokertable from (default: the one running this)")
+        command.add_argument("--keep-days", type=_int_in(1, 3650), default=14,
+                             help="days of hourly backups kept (default 14)")
+        command.set_defaults(run=_install)
+
+    upgrade = sub.add_parser("upgrade", help="upgrade a table between hands").add_subparsers(
+        dest="what", required=True, parser_class=_Parser)
+    upgrade_table = upgrade.add_parser(
+        "table", help="switch the table to another release at a moment between hands (the "
+                      "hand in play goes on; the next shuffle waits); the previous is kept")
+    upgrade_table.add_argument("--to", metavar="RELEASE_DIR",
+                               help="the new release: a virtual environment with pokertable")
+    upgrade_table.add_argument("--rollback", action="store_true",
+                               help="back to the previous release, the same way")
+    upgrade_table.add_argument("--opt", default="/opt/pokertable",
+                               help="where the releases and the current and previous links "
+                               "are (default /opt/pokertable)")
+    upgrade_table.add_argument("--state", default="/var/lib/pokertable",
+                               help="the table's state directory, beside its journal (default "
+                               "/var/lib/pokertable)")
+    upgrade_table.add_argument("--unit", default="pokertable-table.service",
+                               help="the table's systemd unit")
+    upgrade_table.add_argument("--timeout", type=float, default=3600.0,
+                               help="seconds to wait for a moment between hands (default 3600)")
+    upgrade_table.set_defaults(run=_upgrade)
+
+    floor_user = sub.add_parser("floor-user", help="floor staff accounts for the floor display"
+                                ).add_subparsers(dest="what", required=True, parser_class=_Parser)
+    for action, text in (("add", "add a user, or give one a new password"),
+                         ("remove", "remove a user"), ("list", "list the users")):
+        command = floor_user.add_parser(action, help=text)
+        if action != "list":
+            command.add_argument("name", help="the user's login name")
+        command.add_argument("--accounts", required=True, metavar="floor-users.json",
+                             help="the accounts file (created 0600 if missing; an existing "
+                             "one keeps its owner and mode)")
+        if action == "add":
+            command.add_argument("--password-stdin", action="store_true",
+                                 help="read the password from the first line of stdin")
+        command.set_defaults(run=_floor_user)
+
+    backup = sub.add_parser("backup", help="copy stores (SQLite) while their services run: "
+                            "DIR/<name>-<UTC time>.db, each checked; older copies removed")
+    backup.add_argument("stores", nargs="+", metavar="DB",
+                        help="stores to copy (journal.db, outbox.db, records.db, clock.db, "
+                        "floor.db)")
+    backup.add_argument("--to", required=True, metavar="DIR",
+                        help="directory of the copies (created 0700 if missing)")
+    backup.add_argument("--keep-days", type=_int_in(1), default=14, metavar="N",
+                        help="remove this directory's copies of these stores older than N days "
+                        "(default 14)")
+    backup.set_defaults(run=_backup)
+
+    restore = sub.add_parser("restore", help="put a backup in place of a store whose service "
+                             "is stopped; the replaced file is kept aside")
+    restore.add_argument("backup", metavar="BACKUP", help="a copy made by pokertable backup")
+    restore.add_argument("--to", required=True, metavar="DB",
+                         help="the store to replace (its service must be stopped)")
+    restore.set_defaults(run=_restore)
+
