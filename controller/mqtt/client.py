@@ -84,7 +84,9 @@ def new_client(client_id: str, login: Login, address: BrokerAddress, *,
                          protocol=mqtt.MQTTv5)
     client.username_pw_set(login.username, login.password.get_secret_value())
     if address.tls:
-        _tls(client, address.ca)
+        check_ca(address)
+        client.tls_set(ca_certs=str(address.ca) if address.ca else None,
+                       cert_reqs=ssl.CERT_REQUIRED)
     if will is not None:
         topic, message = will
         client.will_set(topic, encode(message), qos=1, retain=True)
@@ -99,14 +101,18 @@ def new_client(client_id: str, login: Login, address: BrokerAddress, *,
     return client
 
 
-def _tls(client: mqtt.Client, ca: Path | None) -> None:
+def check_ca(address: BrokerAddress) -> None:
+    """A TLS client's CA file, read as paho will read it: a `ConfigError` naming the file and
+    the fix, never paho's traceback (a service calls it before it writes anything)."""
+    if not address.tls or address.ca is None:
+        return
     try:
-        client.tls_set(ca_certs=str(ca) if ca else None, cert_reqs=ssl.CERT_REQUIRED)
+        ssl.create_default_context(cafile=str(address.ca))
     except (OSError, ssl.SSLError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-        raise ConfigError(f"cannot use the venue CA {ca}: {reason}: copy the venue's ca.crt "
-                          "(written by `pokertable broker init` on the broker) there, or set "
-                          "[mqtt] ca to where it is") from None
+        raise ConfigError(f"cannot use the venue CA {address.ca}: {reason}: copy the venue's "
+                          "ca.crt (written by `pokertable broker init` on the broker) there, or "
+                          "set [mqtt] ca to where it is") from None
 
 
 def diagnosis_of(client: mqtt.Client) -> Diagnosis:
@@ -165,5 +171,5 @@ def subscription(topic: str, qos: int) -> tuple[str, SubscribeOptions]:
     return topic, SubscribeOptions(qos=qos)
 
 
-__all__ = ["BrokerAddress", "Login", "command_subscription", "connect", "diagnosis_of",
+__all__ = ["BrokerAddress", "Login", "check_ca", "command_subscription", "connect", "diagnosis_of",
            "disconnect", "load_login", "new_client", "publish_reply", "subscription"]
