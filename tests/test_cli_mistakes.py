@@ -38,6 +38,13 @@ CASES: dict[str, tuple[str | bytes | None, list[str], list[str]]] = {
                                    ["table.toml", "[buttons]", "no GPIO", "--simulate"]),
     "a negative hand count": (GOOD, ["table", "--config", "{dir}/table.toml", "--simulate",
                                      "--hands", "-1"], ["--hands", "at least 0"]),
+    "no MQTT credentials": (GOOD + '[mqtt]\nvenue = "hall"\ncredentials = "credentials.json"\n',
+                            ["table", "--config", "{dir}/table.toml", "--simulate"],
+                            ["credentials.json", "cannot read", "pokertable broker init"]),
+    "no venue CA": (GOOD + '[mqtt]\nvenue = "hall"\ncredentials = "credentials.json"\n'
+                    'tls = true\nca = "ca.crt"\n',
+                    ["table", "--config", "{dir}/table.toml", "--simulate"],
+                    ["ca.crt", "No such file", "copy the venue's ca.crt"]),
     "no tables": (None, ["room", "--tables", "0"], ["--tables", "from 1 to 8"]),
     "eleven players": (None, ["demo", "--players", "11"], ["--players", "from 2 to 10"]),
     "events file missing": (None, ["replay-events", "{dir}/events.jsonl"],

@@ -9,7 +9,6 @@ import json
 import logging
 import socket
 import ssl
-import time
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +17,10 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.subscribeoptions import SubscribeOptions
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, SecretStr, ValidationError
 
 from controller.errors import ConfigError
+from controller.mqtt.diagnosis import Diagnosis, Endpoint
 from controller.mqtt.messages import CommandReply, Message, encode
 
 log = logging.getLogger(__name__)
@@ -31,6 +31,12 @@ class Login(BaseModel):
 
     username: str = Field(min_length=1)
     password: SecretStr  # never printed, never logged
+    _source: Path | None = PrivateAttr(default=None)
+
+    @property
+    def source(self) -> Path | None:
+        """The credentials file it came from (a refused login names it)."""
+        return self._source
 
 
 class BrokerAddress(BaseModel):
@@ -47,6 +53,8 @@ class BrokerAddress(BaseModel):
                            "goes out after 1.5 times this without a packet")
     reconnect_min: int = Field(default=1, ge=1, description="First reconnect delay, s")
     reconnect_max: int = Field(default=30, ge=1, description="Backoff doubles up to this, s")
+    quiet: float = Field(default=60, ge=1, description="Seconds the recorder and the floor wait "
+                         "for a first message from a table before they warn (wrong venue?)")
 
 
 def load_login(credentials: str | Path, client: str) -> Login:
@@ -55,21 +63,28 @@ def load_login(credentials: str | Path, client: str) -> Login:
     path = Path(credentials)
     try:
         entries = json.loads(path.read_text(encoding="utf-8"))
-        return Login.model_validate(entries[client])
+        login = Login.model_validate(entries[client])
     except OSError as exc:
-        raise ConfigError(f"cannot read the MQTT credentials {path}: {exc}") from exc
+        raise ConfigError(f"cannot read the MQTT credentials {path}: {exc.strerror or exc}: copy "
+                          "there the credentials.json `pokertable broker init` wrote (or this "
+                          f"client's entry of it), readable by this service's user") from None
     except (KeyError, TypeError, ValueError, ValidationError):
-        raise ConfigError(f"{path} holds no valid login for the MQTT client {client!r}") from None
+        raise ConfigError(f"{path} holds no valid login for the MQTT client {client!r}: copy "
+                          "the credentials.json `pokertable broker init` wrote") from None
+    login._source = path
+    return login
 
 
 def new_client(client_id: str, login: Login, address: BrokerAddress, *,
                clean_start: bool = True, session_expiry: int = 0,
                will: tuple[str, Message] | None = None) -> mqtt.Client:
-    """A paho-mqtt 2 client, MQTT v5, not yet connected (call `connect`)."""
+    """A paho-mqtt 2 client, MQTT v5, not yet connected (call `connect`). A CA file that
+    cannot be read is a `ConfigError` naming it."""
     client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
                          protocol=mqtt.MQTTv5)
     client.username_pw_set(login.username, login.password.get_secret_value())
     if address.tls:
+        check_ca(address)
         client.tls_set(ca_certs=str(address.ca) if address.ca else None,
                        cert_reqs=ssl.CERT_REQUIRED)
     if will is not None:
@@ -77,9 +92,34 @@ def new_client(client_id: str, login: Login, address: BrokerAddress, *,
         client.will_set(topic, encode(message), qos=1, retain=True)
     client.reconnect_delay_set(min_delay=address.reconnect_min,
                                max_delay=max(address.reconnect_min, address.reconnect_max))
-    client.user_data_set({"clean_start": clean_start, "session_expiry": session_expiry})
+    diagnosis = Diagnosis(Endpoint(host=address.host, port=address.port, tls=address.tls,
+                                   ca=address.ca, venue=address.venue, username=login.username,
+                                   credentials=login.source))
+    client.user_data_set({"clean_start": clean_start, "session_expiry": session_expiry,
+                          "diagnosis": diagnosis})
     client.on_socket_open = _no_delay
     return client
+
+
+def check_ca(address: BrokerAddress) -> None:
+    """A TLS client's CA file, read as paho will read it: a `ConfigError` naming the file and
+    the fix, never paho's traceback (a service calls it before it writes anything)."""
+    if not address.tls or address.ca is None:
+        return
+    try:
+        ssl.create_default_context(cafile=str(address.ca))
+    except (OSError, ssl.SSLError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise ConfigError(f"cannot use the venue CA {address.ca}: {reason}: copy the venue's "
+                          "ca.crt (written by `pokertable broker init` on the broker) there, or "
+                          "set [mqtt] ca to where it is") from None
+
+
+def diagnosis_of(client: mqtt.Client) -> Diagnosis:
+    """The client's `Diagnosis` (to watch for silence, or to hear of its problems)."""
+    diagnosis = client.user_data_get()["diagnosis"]
+    assert isinstance(diagnosis, Diagnosis)
+    return diagnosis
 
 
 def _no_delay(client: mqtt.Client, userdata: Any, sock: Any) -> None:
@@ -106,26 +146,18 @@ def connect(client: mqtt.Client, address: BrokerAddress) -> None:
     if options["session_expiry"]:
         properties = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
         properties.SessionExpiryInterval = options["session_expiry"]
-    client.on_connect_fail = _unreachable(address)
+    # Between paho and the service's callbacks, which are set by now: loud when wrong.
+    options["diagnosis"].install(client)
     client.connect_async(address.host, address.port, keepalive=address.keepalive,
                          clean_start=options["clean_start"], properties=properties)
     client.loop_start()
 
 
-def _unreachable(address: BrokerAddress) -> Any:
-    """Loud when the broker cannot be reached (wrong host or port, Mosquitto down): a WARNING
-    naming the address and the fix at the first failure, then once a minute while it lasts;
-    paho goes on retrying with backoff."""
-    said = {"at": -1e9}
-
-    def failed(*_: Any) -> None:
-        now = time.monotonic()
-        if now - said["at"] >= 60:
-            said["at"] = now
-            log.warning("cannot reach the broker at %s:%d: check the host and port in the "
-                        "configuration, and that Mosquitto runs there; retrying",
-                        address.host, address.port)
-    return failed
+def disconnect(client: mqtt.Client) -> None:
+    """Disconnect and stop the network thread; its diagnosis says nothing more."""
+    diagnosis_of(client).stop()
+    client.disconnect()  # first: it wakes the network loop, which then ends at once
+    client.loop_stop()
 
 
 def command_subscription(topic: str) -> tuple[str, SubscribeOptions]:
@@ -139,5 +171,5 @@ def subscription(topic: str, qos: int) -> tuple[str, SubscribeOptions]:
     return topic, SubscribeOptions(qos=qos)
 
 
-__all__ = ["BrokerAddress", "Login", "command_subscription", "connect", "load_login",
-           "new_client", "publish_reply", "subscription"]
+__all__ = ["BrokerAddress", "Login", "check_ca", "command_subscription", "connect", "diagnosis_of",
+           "disconnect", "load_login", "new_client", "publish_reply", "subscription"]

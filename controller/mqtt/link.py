@@ -42,6 +42,7 @@ from controller.mqtt.client import (
     Login,
     command_subscription,
     connect,
+    disconnect,
     new_client,
     publish_reply,
     subscription,
@@ -154,8 +155,7 @@ class TableLink:
                                         qos=1, retain=True)
             with contextlib.suppress(RuntimeError, ValueError):  # gone meanwhile: the Will says it
                 info.wait_for_publish(timeout)
-        self._client.disconnect()
-        self._client.loop_stop()
+        disconnect(self._client)
 
     # ---------------------------------------------------------------- Sink (table loop)
 
@@ -239,9 +239,7 @@ class TableLink:
 
     def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason: ReasonCode,
                     properties: Any) -> None:
-        if reason.is_failure:
-            log.error("table %s: the broker refused a message (%s): check the ACL",
-                      self.table_id, reason)
+        if reason.is_failure:  # the ACL: its diagnosis says so (client.py), once a minute
             with self._ack_lock:
                 self._inflight.pop(mid, None)
             return
@@ -256,8 +254,7 @@ class TableLink:
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode,
                     properties: Any) -> None:
-        if reason.is_failure:
-            log.error("table %s: the broker refused the connection: %s", self.table_id, reason)
+        if reason.is_failure:  # its diagnosis says why (client.py)
             return
         with self._ack_lock:  # whatever was in flight goes again (receivers drop duplicates)
             self._inflight.clear()

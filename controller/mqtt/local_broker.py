@@ -42,14 +42,17 @@ class LocalBroker:
     """``with LocalBroker("hall", tables=2) as broker:`` a configured, running Mosquitto."""
 
     def __init__(self, venue: str, tables: int, directory: Path | None = None,
-                 displays: int = 1) -> None:
+                 displays: int = 1, hostname: str | None = None) -> None:
+        """``hostname``: the name in the server certificate besides localhost and 127.0.0.1
+        (default: this machine's)."""
         self._owned = directory is None
         # Not a 0700 temporary directory: Mosquitto, started as root, reads its files as the
         # `mosquitto` user.
         self.root = directory or Path(tempfile.mkdtemp(prefix="pokertable-broker-"))
         self.root.chmod(0o755)
+        named = {"hostname": hostname} if hostname is not None else {}
         self.plan = BrokerPlan(venue=venue, tables=tables, port=free_port(),
-                               tls_port=free_port(), displays=displays)
+                               tls_port=free_port(), displays=displays, **named)
         self.directory = self.root / "conf"
         self.credentials: dict[str, ClientCredentials] = broker_init(self.plan, self.directory)
         self.process: subprocess.Popen[bytes] | None = None

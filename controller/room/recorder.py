@@ -24,7 +24,14 @@ from paho.mqtt.reasoncodes import ReasonCode
 
 from controller.engine.records import HandRecord
 from controller.json_input import BadJson, loads_bounded
-from controller.mqtt.client import BrokerAddress, Login, connect, new_client
+from controller.mqtt.client import (
+    BrokerAddress,
+    Login,
+    connect,
+    diagnosis_of,
+    disconnect,
+    new_client,
+)
 from controller.mqtt.messages import (
     BadMessage,
     EventMessage,
@@ -159,6 +166,11 @@ class Recorder:
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = lambda *_: self.connected.clear()
         self._client.on_message = self._guarded
+        # Mosquitto grants a subscription its ACL refuses, and delivers nothing: a recorder
+        # with the wrong venue would keep nothing, quietly. Its silence is said instead.
+        self._subscriptions = (self.topics.table("+", "secure/record"),
+                               self.topics.table("+", "event"))
+        diagnosis_of(self._client).watch(self._subscriptions, address.quiet)
         # systemd's watchdog: a record write that never returns stops the pings.
         self.loop = Loop("recorder's MQTT callbacks", beats=False)
 
@@ -180,8 +192,7 @@ class Recorder:
                 qos=1, retain=True)
             with contextlib.suppress(RuntimeError, ValueError):  # gone: the Will says it
                 info.wait_for_publish(2.0)
-        self._client.disconnect()
-        self._client.loop_stop()
+        disconnect(self._client)
 
     def wait_for(self, count: int, timeout: float = 10.0) -> bool:
         """Block until the store holds ``count`` records (tests, the demo)."""
@@ -190,11 +201,9 @@ class Recorder:
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode,
                     properties: Any) -> None:
-        if reason.is_failure:
-            log.error("recorder: the broker refused the connection: %s", reason)
+        if reason.is_failure:  # its diagnosis says why (client.py)
             return
-        client.subscribe([(self.topics.table("+", "secure/record"), 1),
-                          (self.topics.table("+", "event"), 1)])
+        client.subscribe([(topic, 1) for topic in self._subscriptions])
         # Subscribed first (the broker keeps one client's packets in order), then online: the
         # tables answer it by sending again whatever the recorder has not confirmed, which a
         # broker that lost its persistence no longer holds.

@@ -23,7 +23,7 @@ from typing import TextIO
 from gpiozero.pins.mock import MockFactory
 
 from controller.engine.records import HandRecord
-from controller.mqtt.client import load_login
+from controller.mqtt.client import Login, check_ca, load_login
 from controller.mqtt.link import TableLink
 from controller.mqtt.outbox import Outbox
 from controller.service_manager import Watchdog, notify
@@ -94,6 +94,7 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
     hands."""
     if config.buttons is not None and not simulate:
         require_gpio(config.buttons.pin_factory)  # before anything is written
+    login = _mqtt_login(config)  # its files too: a missing one is one line, nothing written
     journal = Journal(config.table.journal, keep_hands=config.table.keep_hands)
     files = FileSink(config.table.output, echo=echo,
                      events_max_bytes=config.table.events_max_bytes,
@@ -104,7 +105,7 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
     dealer: SimulatedDealer | None = None
     with contextlib.ExitStack() as stack:
         stack.callback(files.close)
-        link = _mqtt_link(config, stack)
+        link = _mqtt_link(config, login, stack)
         if link is not None:
             outputs.append(link)
         sink = TeeSink(outputs, watch)
@@ -185,11 +186,18 @@ def _session_config(config: TableConfig, chip_sets: dict[str, ChipSet]) -> Sessi
     return session
 
 
-def _mqtt_link(config: TableConfig, stack: contextlib.ExitStack) -> TableLink | None:
+def _mqtt_login(config: TableConfig) -> Login | None:
     if config.mqtt is None:
         return None
+    check_ca(config.mqtt)
+    return load_login(config.mqtt.credentials, config.mqtt.client or f"table-{config.table.id}")
+
+
+def _mqtt_link(config: TableConfig, login: Login | None, stack: contextlib.ExitStack
+               ) -> TableLink | None:
+    if config.mqtt is None or login is None:
+        return None
     m = config.mqtt
-    login = load_login(m.credentials, m.client or f"table-{config.table.id}")
     outbox = Outbox(m.outbox)
     stack.callback(outbox.close)
     return TableLink(m, login, config.table.id, outbox)

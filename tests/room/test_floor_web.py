@@ -284,6 +284,10 @@ def test_the_pages_say_when_the_broker_is_gone_and_catch_up_when_it_is_back(
         assert wait_until(lambda: get(f"{server.url}/api/health")[0] == 200)
         own.kill()  # the broker dies: no goodbye to anyone
         expect(page.locator("#connection")).to_contain_text("lost the broker", timeout=20_000)
+        # and why, as the floor server's log says it (controller/mqtt/diagnosis.py)
+        expect(page.locator("#connection")).to_contain_text(
+            f"floor: cannot reach the broker at 127.0.0.1:{own.port}: nothing listens there",
+            timeout=20_000)
         code, body, _ = get(f"{server.url}/api/health")  # what an installer's monitor sees
         assert code == 503 and json.loads(body)["broker"] is False
         table.feed([{"type": "shuffle"}, *deal(HOLE)])  # the table plays on meanwhile

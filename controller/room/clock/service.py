@@ -28,6 +28,7 @@ from controller.mqtt.client import (
     Login,
     command_subscription,
     connect,
+    disconnect,
     new_client,
     publish_reply,
     subscription,
@@ -112,8 +113,7 @@ class ClockService:
             info = self._client.publish(self._status, encode(ServiceStatus(
                 service="clock", status="offline")), qos=1, retain=True)
             info.wait_for_publish(2.0)
-        self._client.disconnect()
-        self._client.loop_stop()
+        disconnect(self._client)
 
     def loops(self) -> list[Loop]:
         return [self.loop]
@@ -184,8 +184,7 @@ class ClockService:
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode,
                     properties: Any) -> None:
-        if reason.is_failure:
-            log.error("clock: the broker refused the connection: %s", reason)
+        if reason.is_failure:  # its diagnosis says why (client.py)
             return
         client.subscribe([command_subscription(self.topics.clock("cmd/+")),
                           subscription(self.topics.table("+", "status"), 1),

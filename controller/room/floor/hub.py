@@ -25,7 +25,14 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
-from controller.mqtt.client import BrokerAddress, Login, connect, new_client
+from controller.mqtt.client import (
+    BrokerAddress,
+    Login,
+    connect,
+    diagnosis_of,
+    disconnect,
+    new_client,
+)
 from controller.mqtt.messages import (
     BadMessage,
     ClockState,
@@ -98,6 +105,12 @@ class Hub:
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
         self._client.on_message = self._on_message
+        # What is wrong with the broker connection goes to the log and to the pages; a floor
+        # with the wrong venue hears nothing (Mosquitto grants what its ACL never delivers).
+        diagnosis = diagnosis_of(self._client)
+        diagnosis.watch((self.topics.table("+", "status"), self.topics.table("+", "state")),
+                        address.quiet)
+        diagnosis.on_problem = lambda text: self._to_loop(self._broker_problem, text)
         self.received = 0  # MQTT messages taken (for the benchmark and the health page)
         self.keep_hands_days = keep_hands_days
         self._hands_added = 0
@@ -141,15 +154,13 @@ class Hub:
             screen.end()
 
     def _stop_client(self) -> None:
-        self._client.disconnect()
-        self._client.loop_stop()
+        disconnect(self._client)
 
     # ---------------------------------------------------------------- MQTT (network thread)
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode,
                     properties: Any) -> None:
-        if reason.is_failure:
-            log.error("floor: the broker refused the connection: %s", reason)
+        if reason.is_failure:  # its diagnosis says why, in the log and on the pages
             return
         t = self.topics
         client.subscribe([(t.table("+", leaf), 1) for leaf in ("status", "state", "event",
@@ -180,6 +191,9 @@ class Hub:
         if connected != self.room.broker:
             log.info("floor: broker %s", "connected" if connected else "gone")
             self._push(self.room.take_broker(connected))
+
+    def _broker_problem(self, text: str | None) -> None:
+        self._push(self.room.take_broker_problem(text))
 
     def _take(self, topic: str, payload: bytes, now: float, correlation: bytes | None) -> None:
         self.received += 1

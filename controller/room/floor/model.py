@@ -71,6 +71,7 @@ class RoomUpdate(BaseModel):
     clock_online: bool | None = None
     alert: Alert | None = None
     broker: bool | None = None
+    broker_problem: str | None = None  # with ``broker``: what is wrong, as the log said it
 
 
 class RoomSnapshot(BaseModel):
@@ -82,6 +83,7 @@ class RoomSnapshot(BaseModel):
     clock_online: bool | None
     alerts: list[Alert]
     broker: bool
+    broker_problem: str | None
     recorder: bool | None
 
 
@@ -94,6 +96,7 @@ class Room:
         self.alerts: dict[str, Alert] = {}  # the open ones
         self.closed: set[str] = set()  # acknowledged before a restart: never raised again
         self.broker = False
+        self.broker_problem: str | None = None
         self.recorder: bool | None = None
         self._turn: dict[str, tuple[int, int | None]] = {}  # table -> (hand, actor)
 
@@ -197,7 +200,12 @@ class Room:
 
     def take_broker(self, connected: bool) -> list[RoomUpdate]:
         self.broker = connected
-        return [RoomUpdate(kind="broker", broker=connected)]
+        return [RoomUpdate(kind="broker", broker=connected, broker_problem=self.broker_problem)]
+
+    def take_broker_problem(self, text: str | None) -> list[RoomUpdate]:
+        """What the floor server's own broker connection lacks (None: nothing)."""
+        self.broker_problem = text
+        return [RoomUpdate(kind="broker", broker=self.broker, broker_problem=text)]
 
     def restore_alerts(self, alerts: list[Alert], closed: set[str]) -> None:
         """What a restart found in the floor's journal: the open alerts, and the ids of those
@@ -219,7 +227,8 @@ class Room:
     def snapshot(self) -> RoomSnapshot:
         return RoomSnapshot(tables=self.ordered(), stories=dict(self.stories), clock=self.clock,
                             clock_online=self.clock_online, alerts=self.open_alerts(),
-                            broker=self.broker, recorder=self.recorder)
+                            broker=self.broker, broker_problem=self.broker_problem,
+                            recorder=self.recorder)
 
     def ordered(self) -> list[TableView]:
         """Tables needing the floor first (the most reasons first), then by number."""

@@ -13,6 +13,7 @@ const floor = {
   stories: new Map(),
   alerts: new Map(),
   broker: true,
+  brokerProblem: null,  // what the floor server's log says is wrong with its broker connection
   live: false,
 };
 
@@ -157,7 +158,8 @@ function connect(kinds, table, render) {
     floor.clock = snap.clock;
     floor.clockOnline = snap.clock_online;
     floor.broker = snap.broker;
-    show(snap.broker ? "" : "the floor server has lost the broker: what you see may be old");
+    floor.brokerProblem = snap.broker_problem || null;
+    show(brokerNote());
     render();
   });
   source.addEventListener("table", (m) => {
@@ -186,11 +188,22 @@ function connect(kinds, table, render) {
     render();
   });
   source.addEventListener("broker", (m) => {
-    floor.broker = JSON.parse(m.data).broker;
-    show(floor.broker ? "" : "the floor server has lost the broker: what you see may be old");
+    const u = JSON.parse(m.data);
+    floor.broker = u.broker;
+    floor.brokerProblem = u.broker_problem || null;
+    show(brokerNote());
     render();
   });
   return source;
+}
+
+// The banner about the floor server's own broker: lost, and why if its log knows.
+function brokerNote() {
+  if (!floor.broker) {
+    return "the floor server has lost the broker: " +
+      (floor.brokerProblem || "what you see may be old");
+  }
+  return floor.brokerProblem || "";
 }
 
 // ------------------------------------------------------------------ the clock strip
