@@ -50,6 +50,18 @@ def _broker_add(args: argparse.Namespace) -> int:
     return 0
 
 
+def _broker_hostnames(args: argparse.Namespace) -> int:
+    from controller.mqtt.broker_init import set_hostnames
+
+    out = Path(args.out)
+    names = _on_disk(out, lambda: set_hostnames(out, args.hostname))
+    print(f"new server.crt and floor.crt in {out} for {', '.join(names)} (the same CA: no "
+          "client needs a new file); restart the broker and the floor: systemctl restart "
+          "mosquitto pokertable-floor (an installed floor has its own copy: run the install "
+          "again)")
+    return 0
+
+
 def _broker_bundle(args: argparse.Namespace) -> int:
     from controller.mqtt.broker_init import make_bundle, write_bundle
 
@@ -246,6 +258,14 @@ def add_admin_commands(sub: Any) -> None:
                              help="how many (default 1)")
     add_display.add_argument("--out", required=True, help="the directory given to broker init")
     add_display.set_defaults(run=_broker_add)
+    hostnames = broker.add_parser(
+        "hostnames", help="certify the broker and the floor for these names (new certificates "
+                          "from the same CA: every client's files stay valid)")
+    hostnames.add_argument("--hostname", action="append", required=True, metavar="NAME",
+                           help="a name (or IP address) the tables and phones use for this "
+                           "host; repeat for more; the first goes into new bundles")
+    hostnames.add_argument("--out", required=True, help="the directory given to broker init")
+    hostnames.set_defaults(run=_broker_hostnames)
     bundle = broker.add_parser(
         "bundle", help="one table's login, the venue CA and the broker's address in one file, "
                        "for `pokertable install table --bundle`")

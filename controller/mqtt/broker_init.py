@@ -316,6 +316,36 @@ def add_clients(out: Path, tables: Sequence[str] = (), displays: int = 0,
     return new
 
 
+def set_hostnames(out: Path, hostnames: Sequence[str],
+                  broker_owner: Owner | None = None) -> list[str]:
+    """New certificates for the broker and the floor, signed by the same CA, for ``hostnames``
+    (the tables' TLS listener address is kept among them): no client needs a new file, the
+    broker and the floor pick them up when restarted. Returns the names now certified."""
+    out = out.resolve()
+    state = load_state(out)
+    try:
+        names = _checked_names(list(hostnames))
+    except ValueError as exc:
+        raise ConfigError(f"--hostname: {exc}") from None
+    if state.tls_bind is not None and state.tls_bind not in names:
+        names.append(state.tls_bind)
+    try:
+        ca_crt, ca_key = (out / "ca.crt").read_bytes(), (out / "ca.key").read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{exc.filename}: {exc.strerror}: the venue CA is needed to sign "
+                          "the new certificates (run this where broker init ran)") from None
+    owner = broker_owner or _mosquitto_user()
+    server_crt, server_key = server_certificate(ca_crt, ca_key, names)
+    floor_crt, floor_key = server_certificate(ca_crt, ca_key, names)
+    _write(out, "server.crt", server_crt, secret=False, broker=owner)
+    _write(out, "server.key", server_key, secret=True, broker=owner)
+    _write(out, "floor.crt", floor_crt, secret=False, broker=None)
+    _write(out, "floor.key", floor_key, secret=True, broker=None)
+    updated = state.model_copy(update={"hostnames": names})
+    write_private(out / STATE_FILE, (updated.model_dump_json(indent=2) + "\n").encode(), 0o644)
+    return names
+
+
 def _new_login(name: str) -> ClientCredentials:
     return ClientCredentials(username=name, password=secrets.token_urlsafe(18))
 
@@ -472,4 +502,4 @@ def _mosquitto_user() -> Owner | None:
 
 __all__ = ["BrokerPlan", "BrokerState", "ClientCredentials", "TableBundle", "acl_text",
            "add_clients", "broker_init", "load_credentials", "load_state", "make_bundle",
-           "password_hash", "read_bundle", "write_bundle"]
+           "password_hash", "read_bundle", "set_hostnames", "write_bundle"]

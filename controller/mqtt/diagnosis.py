@@ -110,9 +110,9 @@ def _tls_probe(where: Endpoint, sock: socket.socket, timeout: float) -> Finding 
         if code in NAME_MISMATCH:
             names = ", ".join(_certificate_names(host, port, timeout)) or "no names we could read"
             return Finding("tls-name", f"its TLS certificate does not name {host!r} (it names "
-                           f"{names}): connect by one of those names, or give the broker this "
-                           f"name with `pokertable broker init --hostname {host}` (then copy its "
-                           "new ca.crt to every client)")
+                           f"{names}): connect by one of those names, or certify the broker for "
+                           f"this name on its host with `pokertable broker hostnames --hostname "
+                           f"{host} ...` (the same CA: no client needs new files)")
         if code in UNTRUSTED:
             return Finding("tls-untrusted", "its TLS certificate is not signed by our CA "
                            f"{ca or '(none configured: the system CAs)'} ({said}): a wrong or old "
