@@ -86,27 +86,31 @@ def _install(args: argparse.Namespace) -> int:
     if real and os.geteuid() != 0:
         raise ConfigError("installing on this machine needs root: run it with sudo (or give "
                           "--root DIR to install into a directory tree)")
+    venv = args.venv or sys.prefix
+    try:  # everything asked is checked before the first file is written
+        if args.what == "host":
+            plan: HostPlan | TablePlan = HostPlan.model_validate({
+                "venue": args.venue, "tables": args.tables, "tls_bind": args.tls_bind,
+                "broker_port": args.port or 1883, "tls_port": args.tls_port,
+                "floor_port": args.floor_port, "keep_days": args.keep_days, "venv": venv,
+                "hostnames": args.hostname})
+        else:
+            bundle = read_bundle_file(Path(args.bundle)) if args.bundle else None
+            plan = TablePlan(table=args.id, bundle=bundle, board=args.board,
+                             keep_days=args.keep_days, venv=venv)
+    except ValidationError as exc:
+        raise ConfigError(first_error(exc, "option")) from None
     root = Path(args.root or "/").resolve()
     if not root.exists():  # a tree like a machine's: its top directory as /'s
         _on_disk(root, lambda: root.mkdir(parents=True))
         root.chmod(0o755)
     tree = Tree(root, real=real)
-    venv = args.venv or sys.prefix
-    try:
-        if args.what == "host":
-            plan = HostPlan.model_validate({
-                "venue": args.venue, "tables": args.tables, "tls_bind": args.tls_bind,
-                "broker_port": args.port or 1883, "tls_port": args.tls_port,
-                "floor_port": args.floor_port, "keep_days": args.keep_days, "venv": venv,
-                **({"hostnames": args.hostname} if args.hostname else {})})
-            _on_disk(root, lambda: install_host(plan, tree))
-        else:
-            bundle = read_bundle_file(Path(args.bundle)) if args.bundle else None
-            table_plan = TablePlan(table=args.id, bundle=bundle, board=args.board,
-                                   keep_days=args.keep_days, venv=venv)
-            _on_disk(root, lambda: install_table(table_plan, tree))
-    except ValidationError as exc:
-        raise ConfigError(first_error(exc, "option")) from None
+    if isinstance(plan, HostPlan):
+        host_plan = plan
+        _on_disk(root, lambda: install_host(host_plan, tree))
+    else:
+        table_plan = plan
+        _on_disk(root, lambda: install_table(table_plan, tree))
     where = "this machine" if real else str(root)
     for change in tree.changes:
         print(f"changed: {change}")
@@ -299,9 +303,9 @@ def add_admin_commands(sub: Any) -> None:
     table_install.add_argument("--bundle", metavar="FILE",
                                help="the table's bundle from `pokertable broker bundle`")
     table_install.add_argument("--id", help="the table id, for a table without a bundle")
-    table_install.add_argument("--board", choices=["auto", "pi5", "pi4", "other"],
-                               default="auto", help="the board (auto: from the device tree; "
-                               "a Pi 5 gets the lgpio pin factory)")
+    table_install.add_argument("--board", choices=["auto", "pi5", "pi", "other"],
+                               default="auto", help="the board (auto: from the device tree); "
+                               "a Raspberry Pi gets the lgpio pin factory")
     for command in (host, table_install):
         command.add_argument("--root", metavar="DIR",
                              help="install into this directory tree instead of the machine "

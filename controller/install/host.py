@@ -11,12 +11,14 @@ Layout (docs/install.md):
 
 from __future__ import annotations
 
+import ipaddress
 import json
-import socket
+import re
 from importlib import resources
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from controller.errors import ConfigError
 from controller.install.tree import Tree
 from controller.install.units import (
     HOST_SERVICES,
@@ -28,8 +30,10 @@ from controller.mqtt.broker_init import (
     BrokerPlan,
     add_clients,
     broker_init,
+    checked_names,
     load_credentials,
     load_state,
+    set_hostnames,
 )
 
 ETC = "/etc/pokertable"
@@ -47,18 +51,66 @@ u mosquitto - "Mosquitto MQTT broker" /var/lib/mosquitto
 """
 
 
+LOOPBACK = ("localhost", "localhost.localdomain", "ip6-localhost")
+
+
 class HostPlan(BaseModel):
+    """What `install host` is asked, checked whole before anything is written."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    venue: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{0,39}$")
+    venue: str = Field(description="As in every topic")
     tables: int = Field(ge=1, le=500)
-    hostnames: list[str] = Field(default_factory=lambda: [socket.getfqdn()], min_length=1)
+    hostnames: list[str] | None = Field(default=None, description="None: the names the first "
+                                        "install certified")
     tls_bind: str | None = None
     broker_port: int = Field(default=1883, ge=1, le=65535)
     tls_port: int = Field(default=8883, ge=1, le=65535)
     floor_port: int = Field(default=8443, ge=1, le=65535)
     keep_days: int = Field(default=14, ge=1, le=3650)
     venv: str = "/opt/pokertable/.venv"
+
+    @field_validator("venue")
+    @classmethod
+    def _venue(cls, value: str) -> str:
+        if not re.match(r"^[a-z0-9][a-z0-9-]{0,39}$", value):
+            raise ValueError(f"{value!r}: lower-case letters, digits and dashes (at most 40), "
+                             "starting with a letter or digit: it is part of every topic")
+        return value
+
+    @field_validator("hostnames")
+    @classmethod
+    def _names(cls, value: list[str] | None) -> list[str] | None:
+        if value is None:
+            return None
+        names = checked_names(value)
+        if names[0] in LOOPBACK or _loopback(names[0]):
+            raise ValueError(f"{names[0]!r} is this machine only: the tables are told the first "
+                             "name; give the name or address they reach this host by")
+        return names
+
+    @field_validator("tls_bind")
+    @classmethod
+    def _address(cls, value: str | None) -> str | None:
+        if value is not None:
+            ipaddress.ip_address(value)  # ValueError names the bad address
+        return value
+
+    @model_validator(mode="after")
+    def _ports_apart(self) -> HostPlan:
+        ports = {"--broker-port": self.broker_port, "--tls-port": self.tls_port,
+                 "--floor-port": self.floor_port}
+        if len(set(ports.values())) < 3:
+            raise ValueError("the broker's ports and the floor's must differ: "
+                             + ", ".join(f"{k} {v}" for k, v in ports.items()))
+        return self
+
+
+def _loopback(name: str) -> bool:
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
 
 
 def _config(service: str, plan: HostPlan) -> str:
@@ -84,6 +136,10 @@ def _config(service: str, plan: HostPlan) -> str:
 
 
 def install_host(plan: HostPlan, tree: Tree) -> None:
+    if plan.hostnames is None and not tree.path(f"{BROKER}/broker.json").exists():
+        raise ConfigError("name this host as the tables and phones reach it: --hostname "
+                          "broker.hall.lan (and --hostname 192.168.10.1 for its address); "
+                          "the first name is what every table is told")
     if tree.real:
         tree.run(["apt-get", "install", "-y", "-qq", "mosquitto"], "install Mosquitto")
     tree.file(SYSUSERS, HOST_USERS.encode(), 0o644)
@@ -126,15 +182,18 @@ def install_host(plan: HostPlan, tree: Tree) -> None:
         tree.file(f"/etc/systemd/system/{name}", text.encode(), 0o644)
     enable = ["mosquitto.service", *[f"{s.name}.service" for s in HOST_SERVICES],
               "pokertable-backup.timer"]
+    tree.save_manifest()
     _enable(tree, enable)
 
 
 def _broker(plan: HostPlan, tree: Tree) -> None:
-    """broker init the first time; later only the tables the venue has grown by (every
-    existing password and key kept)."""
+    """broker init the first time; later only what changed: tables the venue has grown by
+    (every existing password and key kept), other names or another LAN address (new
+    certificates from the same CA: no client needs new files)."""
     out = tree.path(BROKER)
     broker = (tree.uid("mosquitto"), tree.gid("mosquitto"))
     if not (out / "broker.json").exists():
+        assert plan.hostnames is not None  # install_host asked for them
         broker_init(BrokerPlan(venue=plan.venue, tables=plan.tables, port=plan.broker_port,
                                tls_port=plan.tls_port, tls_bind=plan.tls_bind,
                                hostnames=plan.hostnames), out, broker_owner=broker,
@@ -144,14 +203,22 @@ def _broker(plan: HostPlan, tree: Tree) -> None:
         return
     state = load_state(out)
     if state.venue != plan.venue:
-        from controller.errors import ConfigError
-
         raise ConfigError(f"{BROKER} belongs to the venue {state.venue!r}, not {plan.venue!r}: "
                           "give --venue as the first install did")
+    if (state.port, state.tls_port) != (plan.broker_port, plan.tls_port):
+        raise ConfigError(f"the broker listens on {state.port} and {state.tls_port} (TLS) "
+                          "since the first install: give those ports (changing them would "
+                          "leave every table's configuration behind)")
+    names = plan.hostnames or [n for n in state.hostnames if n != state.tls_bind]
+    wanted = list(dict.fromkeys([*names, *([plan.tls_bind] if plan.tls_bind else [])]))
+    if wanted != state.hostnames or plan.tls_bind != state.tls_bind:
+        certified = set_hostnames(out, names, broker_owner=broker, tls_bind=plan.tls_bind)
+        tree.changed(f"broker: certificates for {', '.join(certified)} (the same CA), the TLS "
+                     f"listener on {plan.tls_bind or 'every interface'}")
     missing = [str(n) for n in range(1, plan.tables + 1) if str(n) not in state.tables]
     if missing:
         add_clients(out, tables=missing, broker_owner=broker)
-        tree.changed(f"broker: added table-{', table-'.join(missing)} (reload mosquitto)")
+        tree.changed(f"broker: added table-{', table-'.join(missing)}")
 
 
 def _sysusers(tree: Tree) -> None:

@@ -2,7 +2,7 @@
 the ``dialout`` and ``gpio`` groups (the readers' serial ports, the buttons' pins), udev rules
 that give the readers stable names and the GPIO chips to that group, the table's login and the
 venue CA from its bundle (`pokertable broker bundle`), hourly backups of its journal and outbox,
-and, on a Raspberry Pi 5, the lgpio pin factory its new GPIO chip needs.
+and, on a Raspberry Pi, the lgpio pin factory (the GPIO character device, which the Pi 5 needs).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Literal
 
+import rtoml
 from pydantic import BaseModel, ConfigDict, Field
 
 from controller.errors import ConfigError
@@ -31,19 +32,22 @@ m pokertable gpio
 """
 
 # Readers made for pokertable name themselves in their USB descriptors (manufacturer
-# "pokertable", serial "cards"/"chips"): /dev/pokertable/cards whichever port they are in. Any
-# USB serial adapter stays reachable under /dev/serial/by-id as usual.
+# "pokertable", serial "cards"/"chips"): /dev/pokertable/cards whichever port they are in. The
+# rule reads the USB device's own attributes (ATTRS, $attr), so it does not depend on the order
+# in which udev's other rules set their variables. Any other USB serial adapter stays reachable
+# under /dev/serial/by-id as usual.
 UDEV_RULES = """\
 # Written by `pokertable install table`.
 # The RFID readers: group dialout, and a name that does not depend on the USB port.
-SUBSYSTEM=="tty", ENV{ID_VENDOR}=="pokertable", GROUP="dialout", MODE="0660", \
-  SYMLINK+="pokertable/$env{ID_SERIAL_SHORT}"
+SUBSYSTEM=="tty", ATTRS{manufacturer}=="pokertable", GROUP="dialout", MODE="0660", \
+  SYMLINK+="pokertable/$attr{serial}"
 # The buttons' and LEDs' GPIO chips (Raspberry Pi OS has such a rule; plain Debian does not).
 SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"
 SUBSYSTEM=="bcm2835-gpiomem", KERNEL=="gpiomem", GROUP="gpio", MODE="0660"
 """
 
-Board = Literal["auto", "pi5", "pi4", "other"]
+UDEV_FILE = "/etc/udev/rules.d/70-pokertable.rules"
+Board = Literal["auto", "pi5", "pi", "other"]
 
 
 class TablePlan(BaseModel):
@@ -58,15 +62,16 @@ class TablePlan(BaseModel):
 
 
 def board_of(tree: Tree, board: Board) -> str:
-    """``pi5`` when the device tree says so: its GPIO is the RP1 chip, which only lgpio
-    drives."""
+    """The board, from the device tree: every Raspberry Pi gets lgpio (the Pi 5's RP1 chip
+    needs it; on the others gpiozero's fallback would use the sysfs GPIO interface, gone from
+    recent kernels and read-only in the unit's sandbox)."""
     if board != "auto":
         return board
     for model in ("/proc/device-tree/model", "/sys/firmware/devicetree/base/model"):
         path = tree.path(model)
         if path.is_file():
             text = path.read_bytes().decode("ascii", "replace")
-            return "pi5" if "Raspberry Pi 5" in text else "pi4" if "Raspberry Pi" in text \
+            return "pi5" if "Raspberry Pi 5" in text else "pi" if "Raspberry Pi" in text \
                 else "other"
     return "other"
 
@@ -135,14 +140,15 @@ def install_table(plan: TablePlan, tree: Tree) -> None:
                           "a table without the venue's broker")
     if bundle is not None and plan.table is not None and plan.table != bundle.table:
         raise ConfigError(f"--id {plan.table} but the bundle is table {bundle.table}'s")
+    _same_table(tree, table)
     board = board_of(tree, plan.board)
-    pin_factory = "lgpio" if board == "pi5" else "default"
-    if tree.real and board == "pi5":
+    pin_factory = "lgpio" if board in ("pi5", "pi") else "default"
+    if tree.real and pin_factory == "lgpio":
         tree.run([f"{plan.venv}/bin/pip", "install", "-q", "lgpio"],
-                 "install lgpio (the Pi 5's GPIO)")
+                 "install lgpio (the Pi's GPIO chip)")
     tree.file(SYSUSERS, TABLE_USERS.encode(), 0o644)
     _sysusers(tree)
-    tree.file("/etc/udev/rules.d/60-pokertable.rules", UDEV_RULES.encode(), 0o644)
+    tree.file(UDEV_FILE, UDEV_RULES.encode(), 0o644)
     tree.directory(ETC, 0o750, "root", "pokertable")
     tree.directory(f"{ETC}/decks", 0o750, "root", "pokertable")
     tree.directory(f"{ETC}/chips", 0o750, "root", "pokertable")
@@ -162,7 +168,24 @@ def install_table(plan: TablePlan, tree: Tree) -> None:
         tree.file(f"/etc/systemd/system/{name}", text.encode(), 0o644)
     if tree.real:
         tree.run(["udevadm", "control", "--reload-rules"], "reload the udev rules")
+    tree.save_manifest()
     _enable(tree, [f"{TABLE_SERVICE.name}.service", "pokertable-backup.timer"])
+
+
+def _same_table(tree: Tree, table: str) -> None:
+    """A Pi that is already a table stays that table: another table's bundle on it would
+    leave its configuration naming one table and its login another's."""
+    path = tree.path(f"{ETC}/table.toml")
+    if not path.is_file():
+        return
+    try:
+        installed = rtoml.loads(path.read_text(encoding="utf-8"))["table"]["id"]
+    except (OSError, ValueError, KeyError, TypeError, rtoml.TomlParsingError):
+        return  # not readable as a table's: the table itself will say what is wrong
+    if str(installed) != table:
+        raise ConfigError(f"this Pi is table {installed} ({ETC}/table.toml), and this is table "
+                          f"{table}'s bundle: to make it table {table}, remove {ETC}/table.toml "
+                          "first (or install table " + str(installed) + "'s bundle)")
 
 
 def read_bundle_file(path: Path) -> TableBundle:

@@ -8,6 +8,8 @@ and ``etc/group``, which `systemd-sysusers --root` writes there from our sysuser
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import subprocess
 from dataclasses import dataclass, field
@@ -15,6 +17,8 @@ from pathlib import Path
 
 from controller.errors import ConfigError
 from controller.private_files import write_private
+
+MANIFEST = "/etc/pokertable/.installed.json"
 
 
 def _ids(path: Path) -> dict[str, int]:
@@ -34,6 +38,9 @@ class Tree:
     real: bool
     changes: list[str] = field(default_factory=list)
     kept: list[str] = field(default_factory=list)
+    # What the installer last wrote into the files a venue may edit (path -> sha256): a file
+    # that still holds it is ours to update; one that does not was edited here, and is kept.
+    written: dict[str, str] | None = None
 
     def path(self, absolute: str) -> Path:
         return self.root / absolute.lstrip("/")
@@ -72,13 +79,23 @@ class Tree:
 
     def file(self, absolute: str, content: bytes, mode: int, user: str = "root",
              group: str = "root", *, keep_edits: bool = False) -> None:
-        """``content`` at ``absolute``. ``keep_edits``: a file that exists is the venue's own
-        (a configuration someone edited): only its mode and owner are put right."""
+        """``content`` at ``absolute``. ``keep_edits``: a configuration the venue may edit: an
+        edited one is kept as it is (only its mode and owner put right); one still as the
+        installer wrote it is updated when the options changed."""
         target = self.path(absolute)
         uid, gid = self._owner(user, group)
-        if target.is_file() and (keep_edits or target.read_bytes() == content):
-            if keep_edits and target.read_bytes() != content:
-                self.kept.append(f"{absolute} (edited here: kept as it is)")
+        if keep_edits:
+            written = self._written()
+            new = hashlib.sha256(content).hexdigest()
+            if target.is_file():
+                now = hashlib.sha256(target.read_bytes()).hexdigest()
+                if now != new and now != written.get(absolute):
+                    self.kept.append(f"{absolute} (edited here: kept as it is; the install "
+                                     "would now write it otherwise)")
+                    self._fix(target, absolute, mode, uid, gid, f"{user}:{group}")
+                    return
+            written[absolute] = new
+        if target.is_file() and target.read_bytes() == content:
             self._fix(target, absolute, mode, uid, gid, f"{user}:{group}")
             return
         existed = target.exists()
@@ -86,6 +103,20 @@ class Tree:
         write_private(target, content, mode, (uid, gid))  # final mode before the first byte
         self.changed(f"{'updated' if existed else 'wrote'} {absolute} "
                      f"({mode:04o} {user}:{group})")
+
+    def _written(self) -> dict[str, str]:
+        if self.written is None:
+            try:
+                self.written = json.loads(self.path(MANIFEST).read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                self.written = {}
+        return self.written
+
+    def save_manifest(self) -> None:
+        """What the installer wrote, for the next run to tell edits from its own files."""
+        if self.written is not None:
+            text = json.dumps(self.written, indent=1, sort_keys=True) + "\n"
+            self.file(MANIFEST, text.encode(), 0o600)
 
     def symlink(self, absolute: str, points_to: str) -> None:
         target = self.path(absolute)

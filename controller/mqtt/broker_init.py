@@ -55,7 +55,7 @@ class ClientCredentials(BaseModel):
     password: str
 
 
-def _checked_names(names: list[str]) -> list[str]:
+def checked_names(names: list[str]) -> list[str]:
     import re
 
     for name in names:
@@ -107,7 +107,7 @@ class BrokerPlan(BaseModel):
     @field_validator("hostnames")
     @classmethod
     def _names(cls, value: list[str]) -> list[str]:
-        return _checked_names(value)
+        return checked_names(value)
 
     def state(self) -> BrokerState:
         names = list(self.hostnames)
@@ -316,15 +316,22 @@ def add_clients(out: Path, tables: Sequence[str] = (), displays: int = 0,
     return new
 
 
-def set_hostnames(out: Path, hostnames: Sequence[str],
-                  broker_owner: Owner | None = None) -> list[str]:
+KEEP = "keep"
+
+
+def set_hostnames(out: Path, hostnames: Sequence[str], broker_owner: Owner | None = None,
+                  tls_bind: str | None = KEEP) -> list[str]:
     """New certificates for the broker and the floor, signed by the same CA, for ``hostnames``
     (the tables' TLS listener address is kept among them): no client needs a new file, the
-    broker and the floor pick them up when restarted. Returns the names now certified."""
+    broker and the floor pick them up when restarted. ``tls_bind``: a new address for the TLS
+    listener (None: every interface), written into mosquitto.conf. Returns the names now
+    certified."""
     out = out.resolve()
     state = load_state(out)
+    if tls_bind != KEEP:
+        state = state.model_copy(update={"tls_bind": tls_bind})
     try:
-        names = _checked_names(list(hostnames))
+        names = checked_names(list(hostnames))
     except ValueError as exc:
         raise ConfigError(f"--hostname: {exc}") from None
     if state.tls_bind is not None and state.tls_bind not in names:
@@ -342,6 +349,8 @@ def set_hostnames(out: Path, hostnames: Sequence[str],
     _write(out, "floor.crt", floor_crt, secret=False, broker=None)
     _write(out, "floor.key", floor_key, secret=True, broker=None)
     updated = state.model_copy(update={"hostnames": names})
+    _write(out, "mosquitto.conf", conf_text(updated, Path(updated.directory or out)).encode(),
+           secret=False, broker=owner)
     write_private(out / STATE_FILE, (updated.model_dump_json(indent=2) + "\n").encode(), 0o644)
     return names
 
@@ -388,9 +397,10 @@ def load_state(out: Path) -> BrokerState:
         return BrokerState.model_validate_json(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ConfigError(
-            f"{path} is missing: {out} is not a directory `broker init` wrote (give --out as "
-            "given to broker init), or it was written by an older version without broker.json: "
-            "run `broker init` into a new directory") from None
+            f"{path} is missing: {out} is not a directory `broker init` wrote: give --out as "
+            "given to broker init (on an installed host: /etc/pokertable/broker). A directory "
+            "from an older version has no broker.json: only a new `broker init` (a new CA and "
+            "new logins for every client) makes one") from None
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
     except ValidationError as exc:
@@ -500,6 +510,20 @@ def _mosquitto_user() -> Owner | None:
     return user.pw_uid, user.pw_gid
 
 
-__all__ = ["BrokerPlan", "BrokerState", "ClientCredentials", "TableBundle", "acl_text",
-           "add_clients", "broker_init", "load_credentials", "load_state", "make_bundle",
-           "password_hash", "read_bundle", "set_hostnames", "write_bundle"]
+__all__ = [
+    "BrokerPlan",
+    "BrokerState",
+    "ClientCredentials",
+    "TableBundle",
+    "acl_text",
+    "add_clients",
+    "broker_init",
+    "checked_names",
+    "load_credentials",
+    "load_state",
+    "make_bundle",
+    "password_hash",
+    "read_bundle",
+    "set_hostnames",
+    "write_bundle",
+]

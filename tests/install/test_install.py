@@ -172,8 +172,9 @@ def test_a_table_from_its_bundle(host: Path, tmp_path: Path) -> None:
     group = (tree / "etc/group").read_text()
     assert re.search(r"^gpio:x:\d+:pokertable$", group, re.M)
     assert re.search(r"^dialout:x:\d+:pokertable$", group, re.M)
-    rules = seen["/etc/udev/rules.d/60-pokertable.rules"][3].decode()
+    rules = seen["/etc/udev/rules.d/70-pokertable.rules"][3].decode()
     assert 'KERNEL=="gpiochip*", GROUP="gpio"' in rules
+    assert 'ATTRS{manufacturer}=="pokertable"' in rules  # the USB device's own, in any order
     config = load_table_config(tree / "etc/pokertable/table.toml")
     assert config.table.id == "2" and config.mqtt is not None
     assert (config.mqtt.host, config.mqtt.port, config.mqtt.tls) == \
@@ -183,6 +184,28 @@ def test_a_table_from_its_bundle(host: Path, tmp_path: Path) -> None:
     assert again.stdout.startswith("nothing changed") and listing(tree) == seen
     other = install("table", "--bundle", str(bundle), "--id", "5", "--root", str(tree))
     assert other.returncode == 2 and "table 2's" in other.stderr
+    # Another table's bundle on this Pi: refused, nothing changed (its login would not match).
+    made = subprocess.run([sys.executable, "-m", "controller.cli", "broker", "bundle", "1",
+                           "--out", str(host / "etc/pokertable/broker"),
+                           "--to", str(tmp_path / "table-1.json")],
+                          capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert made.returncode == 0, made.stderr
+    swapped = install("table", "--bundle", str(tmp_path / "table-1.json"), "--root", str(tree))
+    assert swapped.returncode == 2 and "this Pi is table 2" in swapped.stderr
+    assert listing(tree) == seen
+
+
+def test_every_raspberry_pi_gets_lgpio(tmp_path: Path) -> None:
+    tree = tmp_path / "pi4"
+    (tree / "proc/device-tree").mkdir(parents=True)
+    (tree / "proc/device-tree/model").write_bytes(b"Raspberry Pi 4 Model B Rev 1.5\0")
+    assert install("table", "--id", "3", "--root", str(tree)).returncode == 0
+    config = load_table_config(tree / "etc/pokertable/table.toml")
+    assert config.buttons is not None and config.buttons.pin_factory == "lgpio"
+    plain = tmp_path / "pc"
+    assert install("table", "--id", "3", "--root", str(plain)).returncode == 0
+    config = load_table_config(plain / "etc/pokertable/table.toml")
+    assert config.buttons is not None and config.buttons.pin_factory == "default"
 
 
 def units(tree: Path) -> list[Path]:
@@ -220,12 +243,49 @@ def test_the_units_pass_systemd_analyze(host: Path, tmp_path: Path) -> None:
     assert "SocketBindAllow=tcp:8443\nSocketBindDeny=any" in floor  # its own port, no other
 
 
-def test_install_mistakes_are_one_line(tmp_path: Path) -> None:
-    for argv, says in ((["table", "--root", str(tmp_path / "a")], "--bundle FILE"),
-                       (["table", "--bundle", str(tmp_path / "none.json"), "--root",
-                         str(tmp_path / "b")], "none.json"),
-                       (["host", "--venue", "Hall!", "--tables", "1", "--root",
-                         str(tmp_path / "c")], "venue")):
-        done = install(*argv)
+def test_install_mistakes_are_one_line_and_write_nothing(tmp_path: Path) -> None:
+    for n, (argv, says) in enumerate((
+            (["table"], "--bundle FILE"),
+            (["table", "--bundle", str(tmp_path / "none.json")], "none.json"),
+            (["host", "--venue", "Hall!", "--tables", "1", "--hostname", "b.lan"],
+             "lower-case letters"),
+            (["host", "--venue", "hall", "--tables", "1"], "--hostname broker.hall.lan"),
+            (["host", "--venue", "hall", "--tables", "1", "--hostname", "localhost"],
+             "this machine only"),
+            (["host", "--venue", "hall", "--tables", "1", "--hostname", "broker hall"],
+             "'broker hall'"),
+            (["host", "--venue", "hall", "--tables", "1", "--hostname", "b.lan",
+              "--tls-bind", "10.0.0.300"], "10.0.0.300"),
+            (["host", "--venue", "hall", "--tables", "1", "--hostname", "b.lan",
+              "--floor-port", "8883"], "must differ"))):
+        tree = tmp_path / f"t{n}"
+        done = install(*argv, "--root", str(tree))
         assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
-        assert says in done.stderr and done.stderr.startswith("pokertable install ")
+        assert says in done.stderr and done.stderr.startswith("pokertable install "), argv
+        assert "Traceback" not in done.stderr
+        assert not tree.exists() or not any(tree.iterdir()), argv
+
+
+def test_other_names_or_address_later_recertify_with_the_same_ca(tmp_path: Path) -> None:
+    tree = tmp_path / "root"
+    assert install("host", *HOST_ARGS, "--root", str(tree)).returncode == 0
+    broker = tree / "etc/pokertable/broker"
+    ca = (broker / "ca.key").read_bytes(), (broker / "ca.crt").read_bytes()
+    passwd = (broker / "passwd").read_bytes()
+    moved = install("host", "--venue", "hall", "--tables", "2", "--hostname", "poker.hall.lan",
+                    "--hostname", "192.168.20.1", "--tls-bind", "192.168.20.1",
+                    "--floor-port", "9443", "--root", str(tree))
+    assert moved.returncode == 0, moved.stderr
+    assert "changed: broker: certificates for poker.hall.lan, 192.168.20.1" in moved.stdout
+    assert ((broker / "ca.key").read_bytes(), (broker / "ca.crt").read_bytes()) == ca
+    assert (broker / "passwd").read_bytes() == passwd  # no login changed
+    assert "listener 8883 192.168.20.1" in (broker / "mosquitto.conf").read_text()
+    floor = tree / "etc/pokertable/floor"
+    assert (floor / "floor.crt").read_bytes() == (broker / "floor.crt").read_bytes()
+    # floor.toml was as the installer wrote it: updated to the new port and address
+    config = load_floor_config(floor / "floor.toml")
+    assert (config.floor.listen, config.floor.port) == ("192.168.20.1", 9443)
+    assert "kept:" not in moved.stdout
+    again = install("host", "--venue", "hall", "--tables", "2", "--tls-bind", "192.168.20.1",
+                    "--floor-port", "9443", "--root", str(tree))  # the names as they are
+    assert again.stdout.startswith("nothing changed"), again.stdout
