@@ -9,7 +9,8 @@
 set -eu
 
 source_dir=$(cd "$(dirname "$0")/.." && pwd)
-opt=/opt/pokertable
+opt=${POKERTABLE_OPT:-/opt/pokertable}  # elsewhere only for trying it out (the tests)
+bin=${POKERTABLE_BIN:-/usr/local/bin}
 
 if [ "$(id -u)" -ne 0 ]; then
     echo "install.sh: run it as root (sudo $0 $*)" >&2
@@ -31,17 +32,33 @@ if [ -n "$missing" ]; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing
 fi
 
+# A release is named by its version and, from a git checkout, its commit: a pull makes a new one.
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' "$source_dir/pyproject.toml")
-release="$opt/releases/$version"
+commit=$(git -C "$source_dir" rev-parse --short HEAD 2>/dev/null || true)
+release="$opt/releases/$version${commit:++$commit}"
 if [ ! -x "$release/bin/pokertable" ]; then
     python3 -m venv "$release"
     "$release/bin/pip" install --quiet --upgrade pip
     "$release/bin/pip" install --quiet "$source_dir"
 fi
+
+restart=""
 if [ ! -e "$opt/current" ]; then
     ln -s "$release" "$opt/current"
 elif [ "$(readlink -f "$opt/current")" != "$(readlink -f "$release")" ]; then
-    echo "install.sh: $opt/current runs another release; a table changes release between"
-    echo "hands with: $release/bin/pokertable upgrade table --to $release"
+    if [ "$1" = host ]; then
+        # The host's services change release together, at once: do it between tournaments.
+        ln -sfn "$(readlink -f "$opt/current")" "$opt/previous"
+        ln -sfn "$release" "$opt/current.new" && mv -T "$opt/current.new" "$opt/current"
+        restart="pokertable-clock pokertable-recorder pokertable-floor"
+    else
+        echo "install.sh: this table runs $(readlink -f "$opt/current"); it changes release"
+        echo "between hands with: sudo pokertable upgrade table --to $release"
+    fi
 fi
-exec "$opt/current/bin/pokertable" install "$@" --venv "$opt/current"
+ln -sfn "$opt/current/bin/pokertable" "$bin/pokertable"
+"$opt/current/bin/pokertable" install "$@" --venv "$opt/current"
+if [ -n "$restart" ]; then
+    systemctl restart $restart
+    echo "install.sh: the host's services now run $release (the previous: $opt/previous)"
+fi

@@ -35,6 +35,7 @@ from controller.mqtt.broker_init import (
     load_state,
     set_hostnames,
 )
+from controller.mqtt.venue_ca import RENEW_DAYS, days_left
 
 ETC = "/etc/pokertable"
 BROKER = f"{ETC}/broker"
@@ -211,7 +212,8 @@ def _broker(plan: HostPlan, tree: Tree) -> None:
                           "leave every table's configuration behind)")
     names = plan.hostnames or [n for n in state.hostnames if n != state.tls_bind]
     wanted = list(dict.fromkeys([*names, *([plan.tls_bind] if plan.tls_bind else [])]))
-    if wanted != state.hostnames or plan.tls_bind != state.tls_bind:
+    expiring = days_left(out / "server.crt") < RENEW_DAYS
+    if wanted != state.hostnames or plan.tls_bind != state.tls_bind or expiring:
         certified = set_hostnames(out, names, broker_owner=broker, tls_bind=plan.tls_bind)
         tree.changed(f"broker: certificates for {', '.join(certified)} (the same CA), the TLS "
                      f"listener on {plan.tls_bind or 'every interface'}")

@@ -19,7 +19,12 @@ from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 from controller.errors import ConfigError
 
-CERT_DAYS = 3650
+CA_DAYS = 3650
+# A server certificate lives 800 days: phones (Apple's rule) refuse a TLS server certificate
+# valid for longer than 825 days, even from a CA the user installed. `broker hostnames`, or the
+# installer run again within 90 days of the end, renews it from the same CA.
+SERVER_DAYS = 800
+RENEW_DAYS = 90
 PEM = serialization.Encoding.PEM
 
 
@@ -28,16 +33,16 @@ def _key_pem(key: ec.EllipticCurvePrivateKey) -> bytes:
                              serialization.NoEncryption())
 
 
-def _validity() -> tuple[datetime.datetime, datetime.datetime]:
+def _validity(days: int) -> tuple[datetime.datetime, datetime.datetime]:
     now = datetime.datetime.now(datetime.UTC)
-    return now - datetime.timedelta(minutes=5), now + datetime.timedelta(days=CERT_DAYS)
+    return now - datetime.timedelta(minutes=5), now + datetime.timedelta(days=days)
 
 
 def new_ca(venue: str) -> tuple[bytes, bytes]:
     """A new CA for ``venue``: (ca.crt, ca.key) as PEM."""
     key = ec.generate_private_key(ec.SECP256R1())
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, f"pokertable {venue} CA")])
-    start, until = _validity()
+    start, until = _validity(CA_DAYS)
     cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name)
             .public_key(key.public_key()).serial_number(x509.random_serial_number())
             .not_valid_before(start).not_valid_after(until)
@@ -71,7 +76,7 @@ def server_certificate(ca_crt: bytes, ca_key: bytes, names: list[str]) -> tuple[
         raise ConfigError("the venue CA key is not the ECDSA key broker init writes")
     every = list(dict.fromkeys([*names, "localhost", "127.0.0.1"]))
     key = ec.generate_private_key(ec.SECP256R1())
-    start, until = _validity()
+    start, until = _validity(SERVER_DAYS)
     cert = (x509.CertificateBuilder()
             .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, every[0])]))
             .issuer_name(ca.subject).public_key(key.public_key())
@@ -93,4 +98,11 @@ def certificate_names(path: Path) -> list[str]:
     return [str(n.value) for n in sans]
 
 
-__all__ = ["certificate_names", "new_ca", "server_certificate"]
+def days_left(path: Path) -> float:
+    """Days until the certificate in ``path`` expires."""
+    cert = x509.load_pem_x509_certificate(path.read_bytes())
+    left = cert.not_valid_after_utc - datetime.datetime.now(datetime.UTC)
+    return left.total_seconds() / 86400
+
+
+__all__ = ["RENEW_DAYS", "certificate_names", "days_left", "new_ca", "server_certificate"]

@@ -289,3 +289,32 @@ def test_other_names_or_address_later_recertify_with_the_same_ca(tmp_path: Path)
     again = install("host", "--venue", "hall", "--tables", "2", "--tls-bind", "192.168.20.1",
                     "--floor-port", "9443", "--root", str(tree))  # the names as they are
     assert again.stdout.startswith("nothing changed"), again.stdout
+
+
+def test_server_certificates_are_renewed_before_they_expire(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Phones refuse a server certificate valid for more than 825 days: ours live 800, and an
+    install run again within 90 days of the end renews them from the same CA."""
+    from controller.install.host import HostPlan, install_host
+    from controller.install.tree import Tree
+    from controller.mqtt import venue_ca
+
+    plan = HostPlan(venue="hall", tables=1, hostnames=["broker.hall.lan"])
+    tree = Tree(tmp_path / "root", real=False)
+    tree.root.mkdir()
+    tree.root.chmod(0o755)
+    monkeypatch.setattr(venue_ca, "SERVER_DAYS", 30)  # made 770 days ago, as it were
+    install_host(plan, tree)
+    broker = tree.root / "etc/pokertable/broker"
+    assert venue_ca.days_left(broker / "server.crt") < 31
+    assert venue_ca.days_left(broker / "ca.crt") > 3000
+    monkeypatch.undo()
+    ca = (broker / "ca.crt").read_bytes()
+    again = Tree(tree.root, real=False)
+    install_host(plan, again)
+    assert any("broker: certificates for broker.hall.lan" in c for c in again.changes)
+    for cert in ("server.crt", "floor.crt"):
+        assert 790 < venue_ca.days_left(broker / cert) <= 800
+    assert (broker / "ca.crt").read_bytes() == ca
+    floor = tree.root / "etc/pokertable/floor/floor.crt"
+    assert floor.read_bytes() == (broker / "floor.crt").read_bytes()

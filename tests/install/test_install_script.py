@@ -1,0 +1,48 @@
+"""The README's one command per machine, `deploy/install.sh host|table ...`, as a newcomer runs
+it: a release's own virtual environment, the `current` link, `pokertable` on the PATH, then
+`pokertable install` (into --root trees here, and elsewhere than /opt: POKERTABLE_OPT)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "deploy" / "install.sh"
+
+
+def run(tmp: Path, machine: str, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "POKERTABLE_OPT": str(tmp / machine / "opt"),
+           "POKERTABLE_BIN": str(tmp / machine / "bin")}
+    (tmp / machine / "bin").mkdir(parents=True, exist_ok=True)
+    return subprocess.run([str(SCRIPT), *args, "--root", str(tmp / machine / "root")],
+                          capture_output=True, text=True, timeout=600, env=env)
+
+
+def test_one_command_per_machine(tmp_path: Path) -> None:
+    host = run(tmp_path, "host", "host", "--venue", "hall", "--tables", "2",
+               "--hostname", "broker.hall.lan")
+    if os.geteuid() != 0:  # the script is for root; anyone else is told so, in one line
+        assert host.returncode == 2 and "run it as root" in host.stderr
+        return
+    assert host.returncode == 0, host.stderr[-3000:]
+    assert "changed: broker init" in host.stdout
+    opt = tmp_path / "host" / "opt"
+    release = (opt / "current").resolve()
+    assert release.parent == opt / "releases" and (release / "bin" / "pokertable").exists()
+    assert (tmp_path / "host" / "bin" / "pokertable").resolve() == release / "bin" / "pokertable"
+    unit = (tmp_path / "host/root/etc/systemd/system/pokertable-clock.service").read_text()
+    assert f"ExecStart={opt}/current/bin/pokertable clock" in unit  # the link, not the release
+    bundle = tmp_path / "table-2.json"
+    made = subprocess.run([str(release / "bin" / "pokertable"), "broker", "bundle", "2", "--out",
+                           str(tmp_path / "host/root/etc/pokertable/broker"), "--to",
+                           str(bundle)], capture_output=True, text=True, timeout=60)
+    assert made.returncode == 0, made.stderr
+    table = run(tmp_path, "pi", "table", "--bundle", str(bundle))
+    assert table.returncode == 0, table.stderr[-3000:]
+    assert "changed: wrote /etc/pokertable/table.toml" in table.stdout
+    again = run(tmp_path, "pi", "table", "--bundle", str(bundle))
+    assert again.returncode == 0 and again.stdout.startswith("nothing changed"), again.stdout
+    wrong = run(tmp_path, "pc", "router")
+    assert wrong.returncode == 2 and "host or table" in wrong.stderr
