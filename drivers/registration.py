@@ -88,5 +88,6 @@ def register_chips(
                 say.write(f"  {uid} = {value:,} ({added} new)\n")
         except RuleViolation as refused:
             say.write(f"  refused: {refused}\n")
-    say.write(f"{added} chips of {value:,} added; {len(chips.chips)} chips in {out_path}\n")
+    held = f"{len(chips.chips)} chips in {out_path}" if out_path.exists() else "no file written"
+    say.write(f"{added} chips of {value:,} added; {held}\n")
     return added

@@ -96,3 +96,20 @@ def test_floor_user_keeps_the_accounts_files_owner_and_mode(tmp_path: Path) -> N
         assert (stat.S_IMODE(info.st_mode), info.st_gid) == (0o640, group), argv
     listed = cli("floor-user", "list", "--accounts", str(accounts))
     assert listed.stdout.split() == ["ben"]
+
+
+def test_clock_check_reads_the_structure_its_configuration_names(tmp_path: Path) -> None:
+    config = tmp_path / "clock.toml"
+    config.write_text(f'[clock]\nstructure = "{ROOT / "deploy/structures/turbo.toml"}"\n\n'
+                      '[mqtt]\nvenue = "hall"\ncredentials = "credentials.json"\n')
+    done = cli("clock", "--config", str(config), "--check")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count('"level"') > 5  # the schedule, one JSON line a slot
+
+
+def test_chips_register_without_a_chip_says_so_and_fails(tmp_path: Path) -> None:
+    out = tmp_path / "house.json"
+    done = cli("chips", "register", "--url", "loop://", "--value", "100", "--idle", "0.5",
+               "--out", str(out))
+    assert done.returncode == 1 and "no new chip was read on antenna 0" in done.stderr
+    assert "no file written" in done.stdout and not out.exists()

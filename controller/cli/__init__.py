@@ -99,9 +99,14 @@ def _clock(args: argparse.Namespace) -> int:
     from controller.room.clock.structure import load_structure, schedule
 
     if args.check:
-        if args.structure is None:
-            raise ConfigError("--check needs --structure FILE")
-        for slot in schedule(load_structure(args.structure)):
+        structure_file = args.structure
+        if structure_file is None and args.config is not None:
+            from controller.room.clock.config import load_clock_config
+
+            structure_file = load_clock_config(args.config).clock.structure
+        if structure_file is None:
+            raise ConfigError("--check needs --structure FILE (or --config clock.toml)")
+        for slot in schedule(load_structure(structure_file)):
             print(slot.model_dump_json(exclude_none=True))
         return 0
     if args.config is None:
@@ -174,7 +179,10 @@ def _chips_register(args: argparse.Namespace) -> int:
     from drivers.registration import arrivals, register_chips
 
     uids = arrivals(args.url, args.protocol, args.antenna, idle=args.idle)
-    register_chips(uids, args.value, args.name, Path(args.out), sys.stdout)
+    if register_chips(uids, args.value, args.name, Path(args.out), sys.stdout) == 0:
+        print(f"pokertable chips register: no new chip was read on antenna {args.antenna}; "
+              f"{args.out} is as it was", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -119,9 +119,10 @@ def _install(args: argparse.Namespace) -> int:
     if not tree.changes:
         print(f"nothing changed: {where} is already installed as a {args.what}")
     elif args.what == "host":
-        print("next: pokertable floor-user add NAME --accounts "
-              "/etc/pokertable/floor/floor-users.json; for each table: pokertable broker "
-              "bundle N --out /etc/pokertable/broker --to table-N.json (docs/install.md)")
+        print(f"next{'' if real else ' (paths on the installed machine)'}: sudo pokertable "
+              "floor-user add NAME --accounts /etc/pokertable/floor/floor-users.json; for each "
+              "table: sudo pokertable broker bundle N --out /etc/pokertable/broker --to "
+              "table-N.json (docs/install.md)")
     return 0
 
 
