@@ -76,7 +76,7 @@ class UpgradeWatch:
         self.service = service
         self.release = release or running_release()
         self._now = now
-        self._asked = False
+        self._asked: str | None = None  # "hold" or "release", until the state shows it
         self._ready_at: float | None = None
 
     def tick(self) -> None:
@@ -89,24 +89,26 @@ class UpgradeWatch:
             self._forget()  # this process is the new version: the upgrade is done
             log.info("table %s: running the upgraded release %s", state.table, self.release)
             request = None
-        if request is None:
-            if held and not self._asked:  # cancelled, given up, or done: deal on
-                self._asked = True
-                self._submit("release", {"kind": "upgrade"})
-            elif not held:
-                self._asked = False
+        # What was asked of the table counts once the state shows it (the loop applies it).
+        if (self._asked == "hold") == held and self._asked is not None:
+            self._asked = None
+        wanted = request is not None
+        if wanted != held:
+            ask = "hold" if wanted else "release"  # cancelled, given up or done: deal on
+            if self._asked != ask:
+                self._asked = ask
+                args = {"kind": "upgrade"}
+                if request is not None:
+                    args["reason"] = f"upgrade to {Path(request.release).name}"
+                    log.info("table %s: an upgrade to %s waits for the end of the hand",
+                             state.table, Path(request.release).name)
+                self._submit(ask, args)
             self._ready_at = None
             return
-        if not held and not self._asked:
-            self._asked = True
-            name = Path(request.release).name
-            self._submit("hold", {"kind": "upgrade", "reason": f"upgrade to {name}"})
-            log.info("table %s: an upgrade to %s waits for the end of the hand", state.table,
-                     name)
+        if request is None or self._asked is not None:
+            self._ready_at = None
             return
-        if held:
-            self._asked = False
-        if held and state.stage in BETWEEN_HANDS and self._ready_at is None:
+        if state.stage in BETWEEN_HANDS and self._ready_at is None:
             self._ready_at = self._now()
             ready = UpgradeReady(release=request.release, pid=os.getpid(), hand=state.hand,
                                  stage=state.stage, at=self._ready_at)
