@@ -190,6 +190,39 @@ class ClockTime(Message):
     now: float
 
 
+class ChipLeader(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    player: str
+    stack: int = Field(ge=0)
+    table: str | None = None
+
+
+class Payout(BaseModel):
+    """What one place pays (shared places: each player's share, the same for each)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    place: int = Field(ge=1)
+    amount: int = Field(ge=0)
+
+
+class TournamentState(Message):
+    """``tournament/state``, retained: the tournament as the room's screens show it (the TV
+    clock reads these fields; the tournament service may say more in fields of its own)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    name: str
+    entries: int = Field(ge=0, description="Entries so far, re-entries counted")
+    players_left: int = Field(ge=0)
+    average_stack: int | None = Field(default=None, ge=0)
+    chip_leader: ChipLeader | None = None
+    prize_pool: int = Field(default=0, ge=0)
+    currency: str = "EUR"
+    payouts: list[Payout] = Field(default_factory=list)
+
+
 M = TypeVar("M", bound=Message)
 
 
@@ -219,12 +252,14 @@ def schemas() -> dict[str, dict[str, Any]]:
 PAYLOADS: tuple[type[Message], ...] = (
     StatusMessage, StateMessage, EventMessage, RecordMessage, SecureRecordMessage, KeptMessage,
     ServiceStatus, CommandRequest, CommandReply, ClockState, ClockTime, TimeRequest, TimeReply,
+    TournamentState,
 )
 
 __all__ = [
     "PAYLOADS",
     "SCHEMA_VERSION",
     "BadMessage",
+    "ChipLeader",
     "ClockState",
     "ClockTime",
     "CommandReply",
@@ -232,11 +267,13 @@ __all__ = [
     "EventMessage",
     "KeptMessage",
     "Message",
+    "Payout",
     "RecordMessage",
     "SecureRecordMessage",
     "ServiceStatus",
     "StateMessage",
     "StatusMessage",
+    "TournamentState",
     "decode",
     "encode",
     "schemas",
