@@ -40,7 +40,7 @@ from controller.mqtt.topics import Topics
 from controller.mqtt.venue_ca import new_ca, server_certificate
 from controller.private_files import private_dir, write_private
 
-SERVICE_CLIENTS = ("clock", "floor", "recorder", "display")
+SERVICE_CLIENTS = ("clock", "floor", "recorder", "tournament", "display")
 CLOCK_COMMANDS = ("level", "hold", "release")  # the table commands the clock may send
 HASH_ITERATIONS = 101  # what mosquitto_passwd 2.0 uses
 STATE_FILE = "broker.json"
@@ -187,12 +187,23 @@ def acl_text(venue: BrokerState | BrokerPlan) -> str:
               # The clock drives levels and hand-for-hand, no other decision (PVB 14(2), 35a)
               *[f"topic write {t.table('+', f'cmd/{name}')}" for name in CLOCK_COMMANDS],
               f"topic read {t.table('+', 'reply')}", ""]
+    tournament = [t.service("tournament", leaf) for leaf in ("state", "status")]
+    # The tournament: players, seats, places and prizes; it follows the tables and the clock.
+    lines += ["user tournament", *[f"topic write {topic}" for topic in tournament],
+              f"topic write {t.service('tournament', 'reply')}",
+              f"topic read {t.service('tournament', 'cmd/#')}",
+              *[f"topic read {topic}" for topic in public_tables],
+              f"topic read {t.clock('state')}", f"topic read {t.clock('time')}",
+              f"topic read {t.service('clock', 'status')}", ""]
     lines += ["user floor", *[f"topic read {topic}" for topic in public_tables],
               f"topic read {t.service('recorder', 'status')}",
               f"topic read {t.service('clock', 'status')}",
               f"topic read {t.table('+', 'reply')}", f"topic read {t.clock('state')}",
               f"topic read {t.clock('time')}", f"topic read {t.clock('reply')}",
-              f"topic write {t.table('+', 'cmd/#')}", f"topic write {t.clock('cmd/#')}", ""]
+              *[f"topic read {topic}" for topic in tournament],
+              f"topic read {t.service('tournament', 'reply')}",
+              f"topic write {t.table('+', 'cmd/#')}", f"topic write {t.clock('cmd/#')}",
+              f"topic write {t.service('tournament', 'cmd/#')}", ""]
     # The keeper of hands: full records and the durable events in, its acknowledgements out
     # (only the recorder may tell a table that something is kept).
     lines += ["user recorder", f"topic read {t.table('+', 'secure/record')}",
@@ -202,7 +213,8 @@ def acl_text(venue: BrokerState | BrokerPlan) -> str:
     for display in state.displays:
         lines += [f"user {display}", *[f"topic read {topic}" for topic in public_tables],
                   f"topic read {t.clock('state')}", f"topic read {t.clock('time')}",
-                  f"topic read {t.service('clock', 'status')}", ""]
+                  f"topic read {t.service('clock', 'status')}",
+                  *[f"topic read {topic}" for topic in tournament], ""]
     return "\n".join(lines)
 
 

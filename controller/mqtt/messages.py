@@ -42,7 +42,7 @@ class ServiceStatus(Message):
     ``offline`` is also the service's Last Will. Tables resend what the recorder has not
     confirmed when it comes online."""
 
-    service: Literal["recorder", "clock", "floor"]
+    service: Literal["recorder", "clock", "floor", "tournament"]
     status: Literal["online", "offline"]
 
 

@@ -46,12 +46,18 @@ def test_acl_writes_client_by_client(broker: Broker, topics: Topics) -> None:
                   (t.table("1", "cmd/release"), True), (t.table("1", "cmd/void"), False),
                   (t.table("1", "cmd/seat"), False), (t.table("1", "state"), False)],
         "floor": [(t.table("1", "cmd/void"), True), (t.table("2", "cmd/award"), True),
-                  (t.clock("cmd/level"), True), (t.table("1", "state"), False),
+                  (t.clock("cmd/level"), True), (t.service("tournament", "cmd/bust"), True),
+                  (t.service("tournament", "state"), False), (t.table("1", "state"), False),
                   (t.clock("state"), False), (t.table("1", "ack"), False)],
         "recorder": [(t.table("1", "cmd/void"), False), (t.table("1", "record"), False),
                      (t.table("1", "ack"), True), (t.table("2", "ack"), True)],
         "display": [(t.table("1", "cmd/void"), False), (t.table("1", "state"), False),
-                    (t.clock("cmd/level"), False)],
+                    (t.clock("cmd/level"), False),
+                    (t.service("tournament", "state"), False)],
+        "tournament": [(t.service("tournament", "state"), True),
+                       (t.service("tournament", "reply"), True),
+                       (t.clock("state"), False), (t.clock("cmd/pause"), False),
+                       (t.table("1", "state"), False), (t.table("1", "ack"), False)],
     }
     for name, cases in matrix.items():
         writer = VenueClient(broker, name, ())
@@ -65,14 +71,17 @@ def test_acl_reads_client_by_client(broker: Broker, topics: Topics) -> None:
     """Everyone subscribes to the whole venue; the broker delivers only what each may read."""
     t = topics
     readers = {name: VenueClient(broker, name) for name in
-               ("display", "recorder", "floor", "table-1", "table-2", "clock")}
+               ("display", "recorder", "floor", "table-1", "table-2", "clock", "tournament")}
     # A client id is its login, so each login writes through its one connection.
-    table_1, floor, clock = (readers[name] for name in ("table-1", "floor", "clock"))
+    table_1, floor, clock, tournament = (readers[name] for name in
+                                         ("table-1", "floor", "clock", "tournament"))
     published = {
         table_1: [t.table("1", leaf) for leaf in
                   ("status", "state", "event", "record", "secure/record", "reply")],
-        floor: [t.table("1", "cmd/void"), t.table("2", "cmd/void"), t.clock("cmd/level")],
+        floor: [t.table("1", "cmd/void"), t.table("2", "cmd/void"), t.clock("cmd/level"),
+                t.service("tournament", "cmd/bust")],
         clock: [t.clock("state"), t.clock("time")],
+        tournament: [t.service("tournament", "state"), t.service("tournament", "reply")],
         readers["recorder"]: [t.table("1", "ack")],
     }
     for writer, written in published.items():
@@ -80,14 +89,17 @@ def test_acl_reads_client_by_client(broker: Broker, topics: Topics) -> None:
             assert writer.may_write(topic), topic
     public = {t.table("1", leaf) for leaf in ("status", "state", "event", "record")}
     clock_public = {t.clock("state"), t.clock("time")}
+    tournament_public = {t.service("tournament", "state")}
     expected = {
-        "display": public | clock_public,
+        "display": public | clock_public | tournament_public,
         "recorder": {t.table("1", "secure/record"), t.table("1", "record"),
                      t.table("1", "event")},
-        "floor": public | {t.table("1", "reply")} | clock_public,
+        "floor": public | {t.table("1", "reply"), t.service("tournament", "reply")}
+        | clock_public | tournament_public,
         "table-1": {t.table("1", "cmd/void"), t.table("1", "ack")} | clock_public,
         "table-2": {t.table("2", "cmd/void")} | clock_public,
         "clock": public | {t.table("1", "reply"), t.clock("cmd/level")},
+        "tournament": public | clock_public | {t.service("tournament", "cmd/bust")},
     }
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline and any(
@@ -106,7 +118,7 @@ def test_broker_files_mosquitto_can_read_and_secrets_are_private(broker: Broker)
     assert (conf / "credentials.json").stat().st_mode & 0o777 == 0o600
     assert (conf / "ca.key").stat().st_mode & 0o777 == 0o600
     passwd = (conf / "passwd").read_text().splitlines()
-    assert len(passwd) == broker.plan.tables + 4 and all(":$7$101$" in line for line in passwd)
+    assert len(passwd) == broker.plan.tables + 5 and all(":$7$101$" in line for line in passwd)
     assert "allow_anonymous false" in (conf / "mosquitto.conf").read_text()
 
 
