@@ -9,8 +9,20 @@
 set -eu
 
 source_dir=$(cd "$(dirname "$0")/.." && pwd)
-opt=${POKERTABLE_OPT:-/opt/pokertable}  # elsewhere only for trying it out (the tests)
-bin=${POKERTABLE_BIN:-/usr/local/bin}
+
+# --root DIR installs into a directory tree: the software goes into the tree too, and nothing
+# on this machine is touched (no /opt, no /usr/local/bin, no systemctl).
+root=""
+previous=""
+for arg in "$@"; do
+    [ "$previous" = "--root" ] && root=$arg
+    previous=$arg
+done
+case "$root" in "" | /*) ;; *) root="$(pwd)/$root" ;; esac
+opt=${POKERTABLE_OPT:-$root/opt/pokertable}  # POKERTABLE_OPT: elsewhere (the tests)
+bin=${POKERTABLE_BIN:-$root/usr/local/bin}
+# What the units name: the tree's own view of its release, unless POKERTABLE_OPT says where.
+venv=${POKERTABLE_OPT:-/opt/pokertable}/current
 
 if [ "$(id -u)" -ne 0 ]; then
     echo "install.sh: run it as root (sudo $0 $*)" >&2
@@ -43,6 +55,7 @@ if [ ! -x "$release/bin/pokertable" ]; then
 fi
 
 restart=""
+mkdir -p "$bin"
 if [ ! -e "$opt/current" ]; then
     ln -s "$release" "$opt/current"
 elif [ "$(readlink -f "$opt/current")" != "$(readlink -f "$release")" ]; then
@@ -50,15 +63,16 @@ elif [ "$(readlink -f "$opt/current")" != "$(readlink -f "$release")" ]; then
         # The host's services change release together, at once: do it between tournaments.
         ln -sfn "$(readlink -f "$opt/current")" "$opt/previous"
         ln -sfn "$release" "$opt/current.new" && mv -T "$opt/current.new" "$opt/current"
-        restart="pokertable-clock pokertable-recorder pokertable-floor"
+        echo "install.sh: the host changes release to $release (the previous: $opt/previous)"
+        [ -n "$root" ] || restart="pokertable-clock pokertable-recorder pokertable-floor"
     else
         echo "install.sh: this table runs $(readlink -f "$opt/current"); it changes release"
         echo "between hands with: sudo pokertable upgrade table --to $release"
     fi
 fi
 ln -sfn "$opt/current/bin/pokertable" "$bin/pokertable"
-"$opt/current/bin/pokertable" install "$@" --venv "$opt/current"
+"$opt/current/bin/pokertable" install "$@" --venv "$venv"
 if [ -n "$restart" ]; then
     systemctl restart $restart
-    echo "install.sh: the host's services now run $release (the previous: $opt/previous)"
+    echo "install.sh: restarted $restart on $release"
 fi

@@ -69,7 +69,8 @@ def _broker_bundle(args: argparse.Namespace) -> int:
     to = Path(args.to)
     _on_disk(to, lambda: write_bundle(bundle, to))
     print(f"wrote {to} (0600: it holds table-{bundle.table}'s password) for {bundle.host}:"
-          f"{bundle.port}; on that table's Pi: pokertable install table --bundle {to.name}")
+          f"{bundle.port}; on that table's Pi, from a checkout of pokertable: "
+          f"sudo deploy/install.sh table --bundle {to.name}")
     return 0
 
 

@@ -136,7 +136,18 @@ def _config(service: str, plan: HostPlan) -> str:
             "keep_hands_days = 30\n" + mqtt)
 
 
+def one_role(tree: Tree, role: str) -> None:
+    """A machine is the host or a table, never both: the two share the backup unit and
+    /var/lib/pokertable, each with its own owner and mode."""
+    other, mark = (("a table", f"{ETC}/table.toml") if role == "host"
+                   else ("the central host", f"{BROKER}/broker.json"))
+    if tree.path(mark).exists():
+        raise ConfigError(f"this machine is already {other} ({mark}): a machine is the host or "
+                          "a table, not both; install the other role on a machine of its own")
+
+
 def install_host(plan: HostPlan, tree: Tree) -> None:
+    one_role(tree, "host")
     if plan.hostnames is None and not tree.path(f"{BROKER}/broker.json").exists():
         raise ConfigError("name this host as the tables and phones reach it: --hostname "
                           "broker.hall.lan (and --hostname 192.168.10.1 for its address); "

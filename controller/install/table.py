@@ -15,7 +15,7 @@ import rtoml
 from pydantic import BaseModel, ConfigDict, Field
 
 from controller.errors import ConfigError
-from controller.install.host import SYSUSERS, _enable, _sysusers
+from controller.install.host import SYSUSERS, _enable, _sysusers, one_role
 from controller.install.tree import Tree
 from controller.install.units import TABLE_SERVICE, backup_units
 from controller.mqtt.broker_init import TableBundle
@@ -140,6 +140,7 @@ def install_table(plan: TablePlan, tree: Tree) -> None:
                           "a table without the venue's broker")
     if bundle is not None and plan.table is not None and plan.table != bundle.table:
         raise ConfigError(f"--id {plan.table} but the bundle is table {bundle.table}'s")
+    one_role(tree, "table")
     _same_table(tree, table)
     board = board_of(tree, plan.board)
     pin_factory = "lgpio" if board in ("pi5", "pi") else "default"

@@ -169,7 +169,12 @@ def backup_units(venv: str, databases: list[str], keep_days: int) -> dict[str, s
 MOSQUITTO_DROP_IN = """\
 # Written by `pokertable install host`: Debian's mosquitto.service is the venue's one broker,
 # with the configuration `pokertable broker init` wrote (not /etc/mosquitto/mosquitto.conf,
-# whose default listener would also take port 1883).
+# whose default listener would also take port 1883). The TLS listener binds the room's LAN
+# address: wait for the network to be up, or Mosquitto fails at boot before it has one.
+[Unit]
+Wants=network-online.target
+After=network-online.target
+
 [Service]
 ExecStart=
 ExecStart=/usr/sbin/mosquitto -c /etc/pokertable/broker/mosquitto.conf

@@ -45,7 +45,8 @@ CLOCK_COMMANDS = ("level", "hold", "release")  # the table commands the clock ma
 HASH_ITERATIONS = 101  # what mosquitto_passwd 2.0 uses
 STATE_FILE = "broker.json"
 TABLE_ID = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$"  # one topic level: no / + # or spaces
-HOST_NAME = r"^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$"
+_LABEL = r"[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?"  # letters, digits, inner dashes
+HOST_NAME = rf"^(?=.{{1,253}}$){_LABEL}(\.{_LABEL})*$"  # labels joined by single dots
 
 
 class ClientCredentials(BaseModel):

@@ -254,6 +254,8 @@ def test_install_mistakes_are_one_line_and_write_nothing(tmp_path: Path) -> None
              "this machine only"),
             (["host", "--venue", "hall", "--tables", "1", "--hostname", "broker hall"],
              "'broker hall'"),
+            (["host", "--venue", "hall", "--tables", "1", "--hostname", "broker..hall"],
+             "'broker..hall'"),
             (["host", "--venue", "hall", "--tables", "1", "--hostname", "b.lan",
               "--tls-bind", "10.0.0.300"], "10.0.0.300"),
             (["host", "--venue", "hall", "--tables", "1", "--hostname", "b.lan",
@@ -318,3 +320,16 @@ def test_server_certificates_are_renewed_before_they_expire(
     assert (broker / "ca.crt").read_bytes() == ca
     floor = tree.root / "etc/pokertable/floor/floor.crt"
     assert floor.read_bytes() == (broker / "floor.crt").read_bytes()
+
+
+def test_a_machine_is_the_host_or_a_table_not_both(host: Path, tmp_path: Path) -> None:
+    """The two roles share the backup unit and /var/lib/pokertable with other owners: the
+    second role on one machine is refused in one line and changes nothing."""
+    before = listing(host)
+    on_host = install("table", "--id", "7", "--root", str(host))
+    assert on_host.returncode == 2 and "already the central host" in on_host.stderr
+    assert on_host.stderr.count("\n") == 1 and listing(host) == before
+    pi = tmp_path / "pi"
+    assert install("table", "--id", "7", "--root", str(pi)).returncode == 0
+    on_pi = install("host", *HOST_ARGS, "--root", str(pi))
+    assert on_pi.returncode == 2 and "already a table" in on_pi.stderr

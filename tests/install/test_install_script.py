@@ -12,10 +12,16 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "deploy" / "install.sh"
 
 
-def run(tmp: Path, machine: str, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "POKERTABLE_OPT": str(tmp / machine / "opt"),
-           "POKERTABLE_BIN": str(tmp / machine / "bin")}
-    (tmp / machine / "bin").mkdir(parents=True, exist_ok=True)
+def run(tmp: Path, machine: str, *args: str, opt: bool = True
+        ) -> subprocess.CompletedProcess[str]:
+    """``opt``: the release elsewhere (POKERTABLE_OPT); without it, --root alone."""
+    env = dict(os.environ)
+    env.pop("POKERTABLE_OPT", None)
+    env.pop("POKERTABLE_BIN", None)
+    if opt:
+        env |= {"POKERTABLE_OPT": str(tmp / machine / "opt"),
+                "POKERTABLE_BIN": str(tmp / machine / "bin")}
+        (tmp / machine / "bin").mkdir(parents=True, exist_ok=True)
     return subprocess.run([str(SCRIPT), *args, "--root", str(tmp / machine / "root")],
                           capture_output=True, text=True, timeout=600, env=env)
 
@@ -39,10 +45,19 @@ def test_one_command_per_machine(tmp_path: Path) -> None:
                            str(tmp_path / "host/root/etc/pokertable/broker"), "--to",
                            str(bundle)], capture_output=True, text=True, timeout=60)
     assert made.returncode == 0, made.stderr
-    table = run(tmp_path, "pi", "table", "--bundle", str(bundle))
+    # --root alone: the software goes into the tree as well, nothing onto this machine
+    outside = [Path(p) for p in ("/opt/pokertable", "/usr/local/bin/pokertable")]
+    there_before = [p.exists() or p.is_symlink() for p in outside]
+    table = run(tmp_path, "pi", "table", "--bundle", str(bundle), opt=False)
     assert table.returncode == 0, table.stderr[-3000:]
     assert "changed: wrote /etc/pokertable/table.toml" in table.stdout
-    again = run(tmp_path, "pi", "table", "--bundle", str(bundle))
+    assert [p.exists() or p.is_symlink() for p in outside] == there_before
+    pi = tmp_path / "pi" / "root"
+    assert (pi / "opt/pokertable/current/bin/pokertable").exists()
+    assert (pi / "usr/local/bin/pokertable").is_symlink()
+    unit = (pi / "etc/systemd/system/pokertable-table.service").read_text()
+    assert "ExecStart=/opt/pokertable/current/bin/pokertable table" in unit  # the tree's view
+    again = run(tmp_path, "pi", "table", "--bundle", str(bundle), opt=False)
     assert again.returncode == 0 and again.stdout.startswith("nothing changed"), again.stdout
     wrong = run(tmp_path, "pc", "router")
     assert wrong.returncode == 2 and "host or table" in wrong.stderr

@@ -194,6 +194,11 @@ class ClockService:
             self._publish_state()
         client.publish(self._status, encode(ServiceStatus(service="clock", status="online")),
                        qos=1, retain=True)
+        if not self.connected.is_set():
+            clock = self.core.clock
+            log.info("clock: connected to %s:%d; level %d, %s", self.address.host,
+                     self.address.port, clock.level_slot().level,
+                     clock.position.status.replace("_", " "))
         self.connected.set()
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
