@@ -4,17 +4,21 @@ Events), the hands search, and the floor's decisions behind a login.
 Screens (room, clock, table, alerts, hands) need no login and can do nothing: every request
 that changes something needs a floor login's session and its CSRF token in a header, and comes
 from this site (`Origin`). The pages are static files; what they show arrives as JSON.
+
+The endpoints are module-level functions listed in one ``routes``; what they share (the hub,
+the accounts, the failed logins) lives on ``app.state``, set by `create_app`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import hmac
 import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
@@ -95,192 +99,240 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
+# ------------------------------------------------------------------------ what they share
+
+def _hub(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+def _accounts(request: Request) -> Accounts:
+    accounts: Accounts = request.app.state.accounts()
+    return accounts
+
+
+# ------------------------------------------------------------------------ the screens
+
+@functools.cache
+def _page_text(screen: str, title: str) -> str:
+    shell = (STATIC / "shell.html").read_text()
+    return (shell.replace("{title}", title).replace("{screen}", screen)
+            .replace("{body}", (STATIC / "screens" / f"{screen}.html").read_text()))
+
+
+async def page(request: Request) -> Response:
+    """A screen: the shell around its fragment (the route's path names it)."""
+    screen, title = SCREENS[request.scope["route"].path]
+    return HTMLResponse(_page_text(screen, title), headers={"cache-control": "no-cache"})
+
+
+def _snapshot_json(hub: Hub, table: str | None) -> str:
+    """Everything a screen shows, with the hand's story of its table only (if any)."""
+    snap = hub.room.snapshot()
+    stories = {table: snap.stories.get(table, [])} if table else {}
+    return snap.model_copy(update={"stories": stories}).model_dump_json()
+
+
+async def snapshot(request: Request) -> Response:
+    body = _snapshot_json(_hub(request), request.query_params.get("table") or None)
+    return Response(body, media_type="application/json")
+
+
+async def stream(request: Request) -> Response:
+    hub = _hub(request)
+    if len(hub.screens) >= hub.max_screens:
+        log.warning("floor: a push stream refused: %d screens already", len(hub.screens))
+        return _error(503, "too many screens are open on this server")
+    asked = request.query_params.get("kinds", "")
+    kinds = frozenset(asked.split(",")) & STREAM_KINDS if asked else STREAM_KINDS
+    table = request.query_params.get("table") or None
+    screen = hub.attach(kinds, table)
+
+    async def pushes() -> AsyncIterator[dict[str, str]]:
+        try:
+            yield {"event": "snapshot", "data": _snapshot_json(hub, table)}
+            while True:
+                item = await screen.queue.get()
+                if item is None:
+                    return  # dropped (too slow) or the server stops: the browser reconnects
+                kind, data = item
+                yield {"event": kind, "data": data}
+        finally:
+            hub.detach(screen)
+
+    return EventSourceResponse(pushes(), ping=15, headers={"cache-control": "no-store"})
+
+
+async def health(request: Request) -> Response:
+    """For the installer's monitoring: 200 while the broker is there, 503 when not."""
+    hub = _hub(request)
+    room = hub.room
+    body = {"broker": room.broker, "recorder": room.recorder, "screens": len(hub.screens),
+            "tables": len(room.tables),
+            "online": sum(1 for v in room.tables.values() if v.online),
+            "open_alerts": len(room.open_alerts()), "received": hub.received}
+    return JSONResponse(body, status_code=200 if room.broker else 503,
+                        headers={"cache-control": "no-store"})
+
+
+async def clock_time(request: Request) -> Response:
+    return JSONResponse({"now": _hub(request).clock_now()}, headers={"cache-control": "no-store"})
+
+
+# ------------------------------------------------------------------------ logins
+
+async def me(request: Request) -> Response:
+    user = request.session.get("user")
+    if user is not None and user not in _accounts(request).users:
+        request.session.clear()  # the account was removed meanwhile
+        user = None
+    if user is None:
+        return JSONResponse({"user": None, "csrf": None})
+    return JSONResponse({"user": user, "csrf": request.session.get("csrf")})
+
+
+async def login(request: Request) -> Response:
+    refused = _foreign(request)
+    if refused is not None:
+        return refused
+    body = await _read_body(request, LoginBody, "send {\"user\": ..., \"password\": ...} as JSON")
+    if isinstance(body, Response):
+        return body
+    failures: dict[str, list[float]] = request.app.state.failures
+    now = time.monotonic()
+    if len(failures) > 10_000:  # a flood of made-up names must not grow this without end
+        for name in [n for n, times in failures.items() if now - times[-1] > LOGIN_WINDOW]:
+            del failures[name]
+    recent = [t for t in failures.get(body.user, []) if now - t < LOGIN_WINDOW]
+    if len(recent) >= LOGIN_FAILURES:
+        log.warning("floor: login for %r refused: too many wrong passwords", body.user[:40])
+        return _error(429, "too many wrong passwords: wait a minute")
+    # argon2 takes tens of milliseconds by design: off the loop that feeds every screen.
+    if not await asyncio.to_thread(check_password, _accounts(request), body.user,
+                                   body.password):
+        failures[body.user] = [*recent, now]
+        log.warning("floor: wrong password for %r", body.user[:40])
+        return _error(401, "wrong name or password")
+    failures.pop(body.user, None)
+    request.session.clear()
+    request.session.update({"user": body.user, "csrf": secrets.token_urlsafe(24)})
+    log.info("floor: %s logged in", body.user)
+    return JSONResponse({"user": body.user, "csrf": request.session["csrf"]})
+
+
+async def logout(request: Request) -> Response:
+    refused = _guard(request)
+    if refused is not None:
+        return refused
+    log.info("floor: %s logged out", request.session.get("user"))
+    request.session.clear()
+    return JSONResponse({"user": None})
+
+
+# ------------------------------------------------------------------------ decisions
+
+async def command(request: Request) -> Response:
+    refused = _guard(request)
+    if refused is not None:
+        return refused
+    body = await _read_body(request, CommandBody, "not a command")
+    if isinstance(body, Response):
+        return body
+    allowed = CLOCK_COMMANDS if body.target == "clock" else FLOOR_COMMANDS
+    if body.name not in allowed:
+        where = "the clock" if body.target == "clock" else "a table"
+        return _error(400, f"{body.name!r} is no command {where} takes")
+    if len(json.dumps(body.args)) > 2000:
+        return _error(400, "the command's arguments are too long")
+    reply = await _hub(request).command(body.target, body.name, body.args,
+                                        by=f"floor:{request.session['user']}")
+    return Response(reply.model_dump_json(), media_type="application/json")
+
+
+async def acknowledge(request: Request) -> Response:
+    refused = _guard(request)
+    if refused is not None:
+        return refused
+    alert_id = request.path_params["alert_id"]
+    if not _hub(request).acknowledge(alert_id, f"floor:{request.session['user']}"):
+        return _error(404, "no open alert with that id")
+    return JSONResponse({"ok": True})
+
+
+# ------------------------------------------------------------------------ hands
+
+async def hands(request: Request) -> Response:
+    params = {k: v for k, v in request.query_params.items() if v != ""}
+    try:
+        query = HandQuery.model_validate(params)
+    except ValidationError as exc:
+        return _error(400, f"bad search: {exc.errors()[0]['loc'][0]}")
+    found = _hub(request).store.find(query)
+    return JSONResponse([h.model_dump(mode="json") for h in found])
+
+
+async def hand(request: Request) -> Response:
+    record = _hub(request).store.hand(request.path_params["hand_id"])
+    if record is None:
+        return _error(404, "no such hand")
+    return Response(record.model_dump_json(), media_type="application/json")
+
+
+async def hand_phh(request: Request) -> Response:
+    record = _hub(request).store.hand(request.path_params["hand_id"])
+    if record is None:
+        return _error(404, "no such hand")
+    name = f"table-{record.table}-hand-{record.hand}.phh".replace('"', "")
+    return PlainTextResponse(record.to_phh(), headers={
+        "content-disposition": f'attachment; filename="{name}"'})
+
+
+# ------------------------------------------------------------------------ the application
+
+routes: list[BaseRoute] = [
+    *[Route(path, page) for path in SCREENS],
+    Route("/api/snapshot", snapshot),
+    Route("/api/stream", stream),
+    Route("/api/time", clock_time),
+    Route("/api/health", health),
+    Route("/api/me", me),
+    Route("/api/login", login, methods=["POST"]),
+    Route("/api/logout", logout, methods=["POST"]),
+    Route("/api/command", command, methods=["POST"]),
+    Route("/api/alerts/{alert_id:path}/ack", acknowledge, methods=["POST"]),
+    Route("/api/hands", hands),
+    Route("/api/hands/{hand_id:path}/phh", hand_phh),
+    Route("/api/hands/{hand_id:path}", hand),
+    Mount("/static", StaticFiles(directory=STATIC), name="static"),
+]
+
+
+@asynccontextmanager
+async def _lifespan(app: Starlette) -> AsyncIterator[None]:
+    hub: Hub = app.state.hub
+    await hub.start()
+    try:
+        yield
+    finally:
+        await hub.close()
+
+
 def create_app(hub: Hub, accounts: Callable[[], Accounts], secret: str, *,
                secure_cookies: bool = False) -> Starlette:
     """The floor's web application around ``hub`` (started and closed with the app)."""
-    failures: dict[str, list[float]] = {}
-
-    shell = (STATIC / "shell.html").read_text()
-
-    def page(screen: str, title: str) -> Callable[[Request], Awaitable[Response]]:
-        text = (shell.replace("{title}", title).replace("{screen}", screen)
-                .replace("{body}", (STATIC / "screens" / f"{screen}.html").read_text()))
-
-        async def serve(request: Request) -> Response:
-            return HTMLResponse(text, headers={"cache-control": "no-cache"})
-        return serve
-
-    def snapshot_json(table: str | None) -> str:
-        """Everything a screen shows, with the hand's story of its table only (if any)."""
-        snap = hub.room.snapshot()
-        stories = {table: snap.stories.get(table, [])} if table else {}
-        return snap.model_copy(update={"stories": stories}).model_dump_json()
-
-    async def snapshot(request: Request) -> Response:
-        body = snapshot_json(request.query_params.get("table") or None)
-        return Response(body, media_type="application/json")
-
-    async def stream(request: Request) -> Response:
-        if len(hub.screens) >= hub.max_screens:
-            log.warning("floor: a push stream refused: %d screens already", len(hub.screens))
-            return _error(503, "too many screens are open on this server")
-        asked = request.query_params.get("kinds", "")
-        kinds = frozenset(asked.split(",")) & STREAM_KINDS if asked else STREAM_KINDS
-        table = request.query_params.get("table") or None
-        screen = hub.attach(kinds, table)
-
-        async def pushes() -> AsyncIterator[dict[str, str]]:
-            try:
-                yield {"event": "snapshot", "data": snapshot_json(table)}
-                while True:
-                    item = await screen.queue.get()
-                    if item is None:
-                        return  # dropped (too slow) or the server stops: the browser reconnects
-                    kind, data = item
-                    yield {"event": kind, "data": data}
-            finally:
-                hub.detach(screen)
-
-        return EventSourceResponse(pushes(), ping=15, headers={"cache-control": "no-store"})
-
-    async def health(request: Request) -> Response:
-        """For the installer's monitoring: 200 while the broker is there, 503 when not."""
-        room = hub.room
-        body = {"broker": room.broker, "recorder": room.recorder, "screens": len(hub.screens),
-                "tables": len(room.tables),
-                "online": sum(1 for v in room.tables.values() if v.online),
-                "open_alerts": len(room.open_alerts()), "received": hub.received}
-        return JSONResponse(body, status_code=200 if room.broker else 503,
-                            headers={"cache-control": "no-store"})
-
-    async def clock_time(request: Request) -> Response:
-        return JSONResponse({"now": hub.clock_now()}, headers={"cache-control": "no-store"})
-
-    async def me(request: Request) -> Response:
-        user = request.session.get("user")
-        if user is not None and user not in accounts().users:
-            request.session.clear()  # the account was removed meanwhile
-            user = None
-        if user is None:
-            return JSONResponse({"user": None, "csrf": None})
-        return JSONResponse({"user": user, "csrf": request.session.get("csrf")})
-
-    async def login(request: Request) -> Response:
-        refused = _foreign(request)
-        if refused is not None:
-            return refused
-        body = await _read_body(request, LoginBody,
-                                "send {\"user\": ..., \"password\": ...} as JSON")
-        if isinstance(body, Response):
-            return body
-        now = time.monotonic()
-        if len(failures) > 10_000:  # a flood of made-up names must not grow this without end
-            for name in [n for n, times in failures.items() if now - times[-1] > LOGIN_WINDOW]:
-                del failures[name]
-        recent = [t for t in failures.get(body.user, []) if now - t < LOGIN_WINDOW]
-        if len(recent) >= LOGIN_FAILURES:
-            log.warning("floor: login for %r refused: too many wrong passwords", body.user[:40])
-            return _error(429, "too many wrong passwords: wait a minute")
-        # argon2 takes tens of milliseconds by design: off the loop that feeds every screen.
-        if not await asyncio.to_thread(check_password, accounts(), body.user, body.password):
-            failures[body.user] = [*recent, now]
-            log.warning("floor: wrong password for %r", body.user[:40])
-            return _error(401, "wrong name or password")
-        failures.pop(body.user, None)
-        request.session.clear()
-        request.session.update({"user": body.user, "csrf": secrets.token_urlsafe(24)})
-        log.info("floor: %s logged in", body.user)
-        return JSONResponse({"user": body.user, "csrf": request.session["csrf"]})
-
-    async def logout(request: Request) -> Response:
-        refused = _guard(request, accounts())
-        if refused is not None:
-            return refused
-        log.info("floor: %s logged out", request.session.get("user"))
-        request.session.clear()
-        return JSONResponse({"user": None})
-
-    async def command(request: Request) -> Response:
-        refused = _guard(request, accounts())
-        if refused is not None:
-            return refused
-        body = await _read_body(request, CommandBody, "not a command")
-        if isinstance(body, Response):
-            return body
-        allowed = CLOCK_COMMANDS if body.target == "clock" else FLOOR_COMMANDS
-        if body.name not in allowed:
-            where = "the clock" if body.target == "clock" else "a table"
-            return _error(400, f"{body.name!r} is no command {where} takes")
-        if len(json.dumps(body.args)) > 2000:
-            return _error(400, "the command's arguments are too long")
-        reply = await hub.command(body.target, body.name, body.args,
-                                  by=f"floor:{request.session['user']}")
-        return Response(reply.model_dump_json(), media_type="application/json")
-
-    async def acknowledge(request: Request) -> Response:
-        refused = _guard(request, accounts())
-        if refused is not None:
-            return refused
-        alert_id = request.path_params["alert_id"]
-        if not hub.acknowledge(alert_id, f"floor:{request.session['user']}"):
-            return _error(404, "no open alert with that id")
-        return JSONResponse({"ok": True})
-
-    async def hands(request: Request) -> Response:
-        params = {k: v for k, v in request.query_params.items() if v != ""}
-        try:
-            query = HandQuery.model_validate(params)
-        except ValidationError as exc:
-            return _error(400, f"bad search: {exc.errors()[0]['loc'][0]}")
-        found = hub.store.find(query)
-        return JSONResponse([h.model_dump(mode="json") for h in found])
-
-    async def hand(request: Request) -> Response:
-        record = hub.store.hand(request.path_params["hand_id"])
-        if record is None:
-            return _error(404, "no such hand")
-        return Response(record.model_dump_json(), media_type="application/json")
-
-    async def hand_phh(request: Request) -> Response:
-        hand_id = request.path_params["hand_id"]
-        record = hub.store.hand(hand_id)
-        if record is None:
-            return _error(404, "no such hand")
-        name = f"table-{record.table}-hand-{record.hand}.phh".replace('"', "")
-        return PlainTextResponse(record.to_phh(), headers={
-            "content-disposition": f'attachment; filename="{name}"'})
-
-    @asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await hub.start()
-        try:
-            yield
-        finally:
-            await hub.close()
-
-    routes: list[BaseRoute] = [Route(path, page(*screen)) for path, screen in SCREENS.items()]
-    routes += [
-        Route("/api/snapshot", snapshot),
-        Route("/api/stream", stream),
-        Route("/api/time", clock_time),
-        Route("/api/health", health),
-        Route("/api/me", me),
-        Route("/api/login", login, methods=["POST"]),
-        Route("/api/logout", logout, methods=["POST"]),
-        Route("/api/command", command, methods=["POST"]),
-        Route("/api/alerts/{alert_id:path}/ack", acknowledge, methods=["POST"]),
-        Route("/api/hands", hands),
-        Route("/api/hands/{hand_id:path}/phh", hand_phh),
-        Route("/api/hands/{hand_id:path}", hand),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ]
     middleware = [
         Middleware(SecurityHeaders),
         Middleware(SessionMiddleware, secret_key=secret, session_cookie="pokertable_floor",
                    max_age=12 * 3600, same_site="strict", https_only=secure_cookies),
     ]
-    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    app = Starlette(routes=routes, middleware=middleware, lifespan=_lifespan)
+    app.state.hub = hub
+    app.state.accounts = accounts
+    app.state.failures = {}  # login name -> monotonic times of its recent wrong passwords
+    return app
 
+
+# ------------------------------------------------------------------------ inside
 
 async def _read_body(request: Request, model: type[B], refusal: str) -> B | Response:
     """The body as ``model``, read no further than BODY_LIMIT bytes (a hostile client's
@@ -314,13 +366,13 @@ def _foreign(request: Request) -> Response | None:
     return None
 
 
-def _guard(request: Request, accounts: Accounts) -> Response | None:
+def _guard(request: Request) -> Response | None:
     """A floor login's session with its CSRF token, from our own pages; else refused."""
     refused = _foreign(request)
     if refused is not None:
         return refused
     user = request.session.get("user")
-    if user is None or user not in accounts.users:
+    if user is None or user not in _accounts(request).users:
         return _error(403, "log in as floor staff first: screens can only watch")
     sent = request.headers.get("x-csrf-token", "")
     if not hmac.compare_digest(sent, request.session.get("csrf", "")):
@@ -328,4 +380,4 @@ def _guard(request: Request, accounts: Accounts) -> Response | None:
     return None
 
 
-__all__ = ["create_app"]
+__all__ = ["create_app", "routes"]
