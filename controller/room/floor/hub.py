@@ -55,6 +55,10 @@ from controller.service_manager import Loop
 log = logging.getLogger(__name__)
 
 MAX_SCREENS = 500  # open push streams: a room's screens, far from what a hostile client may try
+# ... from one address: a laptop's tabs or a TV wall's windows, never all of them, so that one
+# client cannot starve the room's TVs (behind a local TLS proxy, uvicorn takes the address
+# from X-Forwarded-For)
+MAX_SCREENS_PER_ADDRESS = 20
 QUEUE_LIMIT = 2000  # pushes a screen may fall behind before it is dropped (it reconnects)
 REPLY_SECONDS = 5.0  # how long a command from the page waits for its answer
 CLOCK_SAMPLES = 16  # the clock's time announcements the server's offset estimate keeps
@@ -66,6 +70,7 @@ class Screen:
 
     kinds: frozenset[str]
     table: str | None = None
+    address: str = ""
     queue: asyncio.Queue[tuple[str, str] | None] = field(
         default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
 
@@ -97,6 +102,7 @@ class Hub:
         self.room.restore_alerts(store.open_alerts(), {a for a, _, _ in store.acknowledged()})
         self.screens: set[Screen] = set()
         self.max_screens = MAX_SCREENS
+        self.max_screens_per_address = MAX_SCREENS_PER_ADDRESS
         self._now = now
         self._loop: asyncio.AbstractEventLoop | None = None
         self._waiting: dict[bytes, asyncio.Future[CommandReply]] = {}
@@ -278,10 +284,14 @@ class Hub:
     def loop(self) -> asyncio.AbstractEventLoop | None:
         return self._loop
 
-    def attach(self, kinds: frozenset[str], table: str | None = None) -> Screen:
-        screen = Screen(kinds=kinds, table=table)
+    def attach(self, kinds: frozenset[str], table: str | None = None, address: str = ""
+               ) -> Screen:
+        screen = Screen(kinds=kinds, table=table, address=address)
         self.screens.add(screen)
         return screen
+
+    def screens_from(self, address: str) -> int:
+        return sum(1 for screen in self.screens if screen.address == address)
 
     def detach(self, screen: Screen) -> None:
         self.screens.discard(screen)

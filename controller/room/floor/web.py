@@ -16,8 +16,6 @@ import functools
 import hmac
 import json
 import logging
-import secrets
-import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -38,6 +36,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from controller.json_input import BadJson, loads_bounded
 from controller.room.clock.rules import CLOCK_COMMANDS
 from controller.room.floor.accounts import Accounts, check_password
+from controller.room.floor.auth import SESSION_SECONDS, LoggedIn, LoginThrottle, Sessions
 from controller.room.floor.hub import Hub
 from controller.room.floor.store import HandQuery
 from controller.session.model import FLOOR_COMMANDS
@@ -59,8 +58,6 @@ SECURITY_HEADERS = [
 ]
 BODY_LIMIT = 16_384  # bytes: a command or a login is a few hundred
 B = TypeVar("B", bound=BaseModel)
-LOGIN_FAILURES = 5  # wrong passwords for one name within LOGIN_WINDOW before it must wait
-LOGIN_WINDOW = 60.0
 
 
 class CommandBody(BaseModel):
@@ -111,6 +108,11 @@ def _accounts(request: Request) -> Accounts:
     return accounts
 
 
+def _sessions(request: Request) -> Sessions:
+    sessions: Sessions = request.app.state.sessions
+    return sessions
+
+
 # ------------------------------------------------------------------------ the screens
 
 @functools.cache
@@ -143,10 +145,15 @@ async def stream(request: Request) -> Response:
     if len(hub.screens) >= hub.max_screens:
         log.warning("floor: a push stream refused: %d screens already", len(hub.screens))
         return _error(503, "too many screens are open on this server")
+    address = _address(request)
+    if hub.screens_from(address) >= hub.max_screens_per_address:
+        log.warning("floor: a push stream from %s refused: it has %d open already", address,
+                    hub.max_screens_per_address)
+        return _error(429, f"too many screens open from {address}: close one first")
     asked = request.query_params.get("kinds", "")
     kinds = frozenset(asked.split(",")) & STREAM_KINDS if asked else STREAM_KINDS
     table = request.query_params.get("table") or None
-    screen = hub.attach(kinds, table)
+    screen = hub.attach(kinds, table, address)
 
     async def pushes() -> AsyncIterator[dict[str, str]]:
         try:
@@ -182,13 +189,11 @@ async def clock_time(request: Request) -> Response:
 # ------------------------------------------------------------------------ logins
 
 async def me(request: Request) -> Response:
-    user = request.session.get("user")
-    if user is not None and user not in _accounts(request).users:
-        request.session.clear()  # the account was removed meanwhile
-        user = None
-    if user is None:
+    logged_in = _logged_in(request)
+    if logged_in is None:
+        request.session.clear()  # logged out, expired, or the account changed meanwhile
         return JSONResponse({"user": None, "csrf": None})
-    return JSONResponse({"user": user, "csrf": request.session.get("csrf")})
+    return JSONResponse({"user": logged_in.user, "csrf": logged_in.csrf})
 
 
 async def login(request: Request) -> Response:
@@ -198,43 +203,41 @@ async def login(request: Request) -> Response:
     body = await _read_body(request, LoginBody, "send {\"user\": ..., \"password\": ...} as JSON")
     if isinstance(body, Response):
         return body
-    failures: dict[str, list[float]] = request.app.state.failures
-    now = time.monotonic()
-    if len(failures) > 10_000:  # a flood of made-up names must not grow this without end
-        for name in [n for n, times in failures.items() if now - times[-1] > LOGIN_WINDOW]:
-            del failures[name]
-    recent = [t for t in failures.get(body.user, []) if now - t < LOGIN_WINDOW]
-    if len(recent) >= LOGIN_FAILURES:
-        log.warning("floor: login for %r refused: too many wrong passwords", body.user[:40])
-        return _error(429, "too many wrong passwords: wait a minute")
+    throttle: LoginThrottle = request.app.state.throttle
+    attempt = throttle.admit(body.user, _address(request))
+    if isinstance(attempt, str):
+        log.warning("floor: login for %r from %s refused: %s", body.user[:40],
+                    _address(request), attempt)
+        return _error(429, attempt)
+    accounts = _accounts(request)
     # argon2 takes tens of milliseconds by design: off the loop that feeds every screen.
-    if not await asyncio.to_thread(check_password, _accounts(request), body.user,
-                                   body.password):
-        failures[body.user] = [*recent, now]
-        log.warning("floor: wrong password for %r", body.user[:40])
+    if not await asyncio.to_thread(check_password, accounts, body.user, body.password):
+        log.warning("floor: wrong password for %r from %s", body.user[:40], _address(request))
         return _error(401, "wrong name or password")
-    failures.pop(body.user, None)
+    throttle.passed(attempt)
+    logged_in = _sessions(request).open(body.user, accounts.users[body.user])
     request.session.clear()
-    request.session.update({"user": body.user, "csrf": secrets.token_urlsafe(24)})
+    request.session["sid"] = logged_in.sid
     log.info("floor: %s logged in", body.user)
-    return JSONResponse({"user": body.user, "csrf": request.session["csrf"]})
+    return JSONResponse({"user": logged_in.user, "csrf": logged_in.csrf})
 
 
 async def logout(request: Request) -> Response:
-    refused = _guard(request)
-    if refused is not None:
-        return refused
-    log.info("floor: %s logged out", request.session.get("user"))
+    logged_in = _guard(request)
+    if isinstance(logged_in, Response):
+        return logged_in
+    _sessions(request).close(logged_in.sid)  # the same cookie again is a stranger's
     request.session.clear()
+    log.info("floor: %s logged out", logged_in.user)
     return JSONResponse({"user": None})
 
 
 # ------------------------------------------------------------------------ decisions
 
 async def command(request: Request) -> Response:
-    refused = _guard(request)
-    if refused is not None:
-        return refused
+    logged_in = _guard(request)
+    if isinstance(logged_in, Response):
+        return logged_in
     body = await _read_body(request, CommandBody, "not a command")
     if isinstance(body, Response):
         return body
@@ -245,16 +248,16 @@ async def command(request: Request) -> Response:
     if len(json.dumps(body.args)) > 2000:
         return _error(400, "the command's arguments are too long")
     reply = await _hub(request).command(body.target, body.name, body.args,
-                                        by=f"floor:{request.session['user']}")
+                                        by=f"floor:{logged_in.user}")
     return Response(reply.model_dump_json(), media_type="application/json")
 
 
 async def acknowledge(request: Request) -> Response:
-    refused = _guard(request)
-    if refused is not None:
-        return refused
+    logged_in = _guard(request)
+    if isinstance(logged_in, Response):
+        return logged_in
     alert_id = request.path_params["alert_id"]
-    if not _hub(request).acknowledge(alert_id, f"floor:{request.session['user']}"):
+    if not _hub(request).acknowledge(alert_id, f"floor:{logged_in.user}"):
         return _error(404, "no open alert with that id")
     return JSONResponse({"ok": True})
 
@@ -322,13 +325,15 @@ def create_app(hub: Hub, accounts: Callable[[], Accounts], secret: str, *,
     """The floor's web application around ``hub`` (started and closed with the app)."""
     middleware = [
         Middleware(SecurityHeaders),
+        # The cookie carries the session's id only; the server keeps the session (auth.py).
         Middleware(SessionMiddleware, secret_key=secret, session_cookie="pokertable_floor",
-                   max_age=12 * 3600, same_site="strict", https_only=secure_cookies),
+                   max_age=SESSION_SECONDS, same_site="strict", https_only=secure_cookies),
     ]
     app = Starlette(routes=routes, middleware=middleware, lifespan=_lifespan)
     app.state.hub = hub
     app.state.accounts = accounts
-    app.state.failures = {}  # login name -> monotonic times of its recent wrong passwords
+    app.state.sessions = Sessions(hub.store, secret)
+    app.state.throttle = LoginThrottle()
     return app
 
 
@@ -336,21 +341,28 @@ def create_app(hub: Hub, accounts: Callable[[], Accounts], secret: str, *,
 
 async def _read_body(request: Request, model: type[B], refusal: str) -> B | Response:
     """The body as ``model``, read no further than BODY_LIMIT bytes (a hostile client's
-    gigabyte is refused, not buffered); or the refusal to send back."""
+    gigabyte is refused, not buffered) and parsed only once its nesting is known to be shallow
+    (`loads_bounded`); or the refusal to send back, said once in the log."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > BODY_LIMIT:
-        return _error(413, "the request is too large")
+        return _refused_body(request, 413, "the request is too large")
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
         if len(body) > BODY_LIMIT:
-            return _error(413, "the request is too large")
+            return _refused_body(request, 413, "the request is too large")
     try:
         return model.model_validate(loads_bounded(body))
     except BadJson as exc:
-        return _error(400, f"{refusal} ({exc})")
+        return _refused_body(request, 400, f"{refusal} ({exc})")
     except (ValueError, ValidationError) as exc:
-        return _error(400, f"{refusal} ({type(exc).__name__})")
+        return _refused_body(request, 400, f"{refusal} ({type(exc).__name__})")
+
+
+def _refused_body(request: Request, status: int, reason: str) -> Response:
+    log.warning("floor: %d for %s %s from %s: %s", status, request.method,
+                request.url.path[:100], _address(request), reason[:200])
+    return _error(status, reason)
 
 
 def _error(status: int, reason: str) -> Response:
@@ -366,18 +378,26 @@ def _foreign(request: Request) -> Response | None:
     return None
 
 
-def _guard(request: Request) -> Response | None:
-    """A floor login's session with its CSRF token, from our own pages; else refused."""
+def _guard(request: Request) -> LoggedIn | Response:
+    """A floor login's live session with its CSRF token, from our own pages; else refused."""
     refused = _foreign(request)
     if refused is not None:
         return refused
-    user = request.session.get("user")
-    if user is None or user not in _accounts(request).users:
+    logged_in = _logged_in(request)
+    if logged_in is None:
         return _error(403, "log in as floor staff first: screens can only watch")
     sent = request.headers.get("x-csrf-token", "")
-    if not hmac.compare_digest(sent, request.session.get("csrf", "")):
+    if not hmac.compare_digest(sent, logged_in.csrf):
         return _error(403, "the page's security token is missing or stale: reload the page")
-    return None
+    return logged_in
+
+
+def _logged_in(request: Request) -> LoggedIn | None:
+    return _sessions(request).find(request.session.get("sid"), _accounts(request))
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "?"
 
 
 __all__ = ["create_app", "routes"]
