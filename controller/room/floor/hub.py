@@ -44,6 +44,7 @@ from controller.mqtt.messages import (
     ServiceStatus,
     StateMessage,
     StatusMessage,
+    TournamentState,
     decode,
     encode,
 )
@@ -135,6 +136,10 @@ class Hub:
     async def _beat(self) -> None:
         while True:
             self.web_loop.beat()
+            try:  # the time passes for the room too: a player who has waited too long
+                self._push(self.room.tick(self.clock_now()))
+            except Exception:  # a bug of ours must not stop the watchdog's heartbeat
+                log.exception("floor: the room's tick failed")
             await asyncio.sleep(1)
 
     def _forget_old_hands(self) -> None:
@@ -173,7 +178,8 @@ class Hub:
                                                                  "record", "reply")]
                          + [(t.clock("state"), 1), (t.clock("reply"), 1), (t.clock("time"), 0),
                             (t.service("recorder", "status"), 1),
-                            (t.service("clock", "status"), 1)])
+                            (t.service("clock", "status"), 1),
+                            (t.service("tournament", "state"), 1)])
         self._to_loop(self._broker, True)
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any,
@@ -244,6 +250,11 @@ class Hub:
             self._push(self.room.take_clock(decode(ClockState, payload), now))
         elif topic == self.topics.clock("reply"):
             self._reply(decode(CommandReply, payload), correlation)
+        elif topic == self.topics.service("tournament", "state"):
+            # The latest state, as the tournament publishes it (its fields beyond the TV
+            # clock's go to the pages as they are); an empty retained message clears it.
+            tournament = decode(TournamentState, payload) if payload else None
+            self._push(self.room.take_tournament(tournament))
         elif topic == self.topics.service("recorder", "status"):
             online = decode(ServiceStatus, payload).status == "online"
             self._push(self.room.take_recorder_status(online, now))

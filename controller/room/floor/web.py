@@ -48,7 +48,7 @@ STATIC = Path(str(resources.files("controller.room.floor") / "static"))
 SCREENS = {"/": ("room", "Room"), "/clock": ("clock", "Clock"), "/alerts": ("alerts", "Alerts"),
            "/hands": ("hands", "Hands"), "/login": ("login", "Floor login"),
            "/table/{table_id}": ("table", "Table")}
-STREAM_KINDS = frozenset({"table", "event", "clock", "alert", "broker"})
+STREAM_KINDS = frozenset({"table", "event", "clock", "alert", "broker", "tournament"})
 SECURITY_HEADERS = [
     (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; "
      b"frame-ancestors 'none'; base-uri 'none'; form-action 'self'"),

@@ -64,7 +64,7 @@
     if (answer && Date.now() - answer.at < 15000) {
       lines.push(el("div", { class: `line reply ${answer.ok ? "ok" : "error"}` }, answer.text));
     }
-    for (const reason of view.attention) lines.push(el("div", { class: "line alert" }, reason));
+    for (const reason of view.attention) lines.push(el("div", { class: "line alert" }, reason.text));
     return el("a", {
       class: `card ${online} ${view.attention.length ? "needs" : ""}`,
       href: `/table/${encodeURIComponent(view.table)}`, id: `table-${view.table}`,
