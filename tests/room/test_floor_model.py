@@ -57,7 +57,7 @@ def test_alerts_are_raised_once_and_stay_until_acknowledged() -> None:
     assert alert is not None and alert.kind == "floor" and alert.table == "4"
     assert room.take_event(_event("4", "alert", "the dealer calls the floor",
                                   durable="4:3:0:9.0"), now=3.0)[-1].kind == "event"  # no 2nd
-    assert "1 open alert" in [r.text for r in room.tables["4"].attention]
+    assert [r.text for r in room.tables["4"].attention] == ["the dealer calls the floor"]
     room.take_event(_event("4", "hand_over", "hand 3 is misdeal", status="misdeal"), now=4.0)
     room.take_event(_event("4", "clock", "time on seat 2 (by floor:anna): 60 seconds"),
                     now=5.0)

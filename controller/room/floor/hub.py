@@ -63,6 +63,7 @@ MAX_SCREENS_PER_ADDRESS = 20
 QUEUE_LIMIT = 2000  # pushes a screen may fall behind before it is dropped (it reconnects)
 REPLY_SECONDS = 5.0  # how long a command from the page waits for its answer
 CLOCK_SAMPLES = 16  # the clock's time announcements the server's offset estimate keeps
+TICK_AFTER = 2.0  # seconds after a (re)connect before the room's time runs (retained first)
 
 
 @dataclass(eq=False)
@@ -124,6 +125,7 @@ class Hub:
         # systemd's watchdog: pages are served and pushed from this one event loop.
         self.web_loop = Loop("floor's web event loop")
         self._beating: asyncio.Task[None] | None = None
+        self._connected_at = 0.0
 
     # ---------------------------------------------------------------- lifecycle
 
@@ -136,8 +138,10 @@ class Hub:
     async def _beat(self) -> None:
         while True:
             self.web_loop.beat()
-            try:  # the time passes for the room too: a player who has waited too long
-                self._push(self.room.tick(self.clock_now()))
+            try:  # the time passes for the room too: a player who has waited too long (once
+                # the retained states after a connect are in: the clock's may pause the room)
+                if self.room.broker and time.monotonic() - self._connected_at > TICK_AFTER:
+                    self._push(self.room.tick(self.clock_now()))
             except Exception:  # a bug of ours must not stop the watchdog's heartbeat
                 log.exception("floor: the room's tick failed")
             await asyncio.sleep(1)
@@ -200,6 +204,8 @@ class Hub:
     # ---------------------------------------------------------------- the loop: dispatch
 
     def _broker(self, connected: bool) -> None:
+        if connected:
+            self._connected_at = time.monotonic()
         if connected != self.room.broker:
             log.info("floor: broker %s", "connected" if connected else "gone")
             self._push(self.room.take_broker(connected))

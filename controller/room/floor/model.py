@@ -164,7 +164,7 @@ class Room:
             "clock_offset": message.clock_offset, "clock_rtt": message.clock_rtt,
             "actor_since": actor_since,
             "online": True if view.online is None else view.online})
-        return [self._set(view), *updates, *self._stall(table)]
+        return [self._set(view), *updates, *self._stall(table, raising=False)]
 
     def take_event(self, message: EventMessage, now: float) -> list[RoomUpdate]:
         self._now = max(self._now, now)
@@ -204,7 +204,7 @@ class Room:
         for table in was_late ^ set(clock.late):  # its card says so, or no longer
             updates += self._refresh(table)
         for table in list(self.tables):
-            updates += self._stall(table)
+            updates += self._stall(table, raising=False)
         return updates
 
     def take_clock_status(self, online: bool, now: float) -> list[RoomUpdate]:
@@ -316,16 +316,17 @@ class Room:
         view = self.tables.get(table)
         return [] if view is None else [self._set(view)]
 
-    def _stall(self, table: str) -> list[RoomUpdate]:
+    def _stall(self, table: str, *, raising: bool = True) -> list[RoomUpdate]:
         """RULES C1: the seat to act has waited longer than time may be called after; an
-        alert once a turn, and the card says so while it lasts."""
+        alert once a turn, and the card says so while it lasts. Only the tick (``raising``)
+        says it first: a table's state may come before the clock's that pauses the room."""
         view = self.tables[table]
         limit = self._stall_limit(view)
         since = view.actor_since
         if self._play_since is not None and since is not None:
             since = max(since, self._play_since)
         stalled = limit is not None and since is not None and self._now - since >= limit
-        if stalled == view.stalled:
+        if stalled == view.stalled or (stalled and not raising):
             return []
         self.tables[table] = view = view.model_copy(update={"stalled": stalled})
         state = view.state
@@ -383,9 +384,13 @@ class Room:
                 if status != "ok":
                     say(f"{device} reader {status}", "warning")
         mine = [a for a in self.alerts.values() if a.table == view.table]
-        if mine:
-            say(f"{len(mine)} open alert{'s' if len(mine) > 1 else ''}",
-                worst([a.severity for a in mine]) or "warning")
+        if mine:  # the worst open alert in its own words (the newest of the worst)
+            top = max(mine, key=lambda a: (RANK[a.severity], a.at))
+            more = f" (+{len(mine) - 1} more)" if len(mine) > 1 else ""
+            if top.text not in [r.text for r in reasons]:
+                say(top.text + more, top.severity)
+            elif more:
+                say(f"{len(mine)} open alerts", top.severity)
         return sorted(reasons, key=lambda r: -RANK[r.severity])
 
 

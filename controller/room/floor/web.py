@@ -33,6 +33,8 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from controller.engine.records import HandRecord
+from controller.history.story import hand_story
 from controller.json_input import BadJson, loads_bounded
 from controller.room.clock.rules import CLOCK_COMMANDS
 from controller.room.floor.accounts import Accounts, check_password
@@ -67,6 +69,13 @@ class CommandBody(BaseModel):
                         "table id")
     name: str = Field(pattern=r"^[a-z_]{1,40}$")
     args: dict[str, Any] = Field(default_factory=dict)
+
+
+class AcknowledgeBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    ids: list[str] = Field(min_length=1, max_length=500, description="The alerts the page "
+                           "shows: one arriving meanwhile is not acknowledged unseen")
 
 
 class LoginBody(BaseModel):
@@ -116,16 +125,30 @@ def _sessions(request: Request) -> Sessions:
 # ------------------------------------------------------------------------ the screens
 
 @functools.cache
-def _page_text(screen: str, title: str) -> str:
+def _page_text(screen: str, title: str, tv: bool) -> str:
+    """The shell around the screen's fragment; on a TV (``?tv=1``) without the menu and the
+    floor's controls: nothing on the room's screens can be clicked."""
     shell = (STATIC / "shell.html").read_text()
-    return (shell.replace("{title}", title).replace("{screen}", screen)
-            .replace("{body}", (STATIC / "screens" / f"{screen}.html").read_text()))
+    body = (STATIC / "screens" / f"{screen}.html").read_text()
+    if tv:
+        shell = _without(shell, "nav").replace('<body data-screen', '<body class="tv" data-screen')
+        body = _without(body, "staff")
+    return shell.replace("{title}", title).replace("{screen}", screen).replace("{body}", body)
+
+
+def _without(text: str, part: str) -> str:
+    """``text`` without what stands between ``<!--part-->`` and ``<!--/part-->``."""
+    while (start := text.find(f"<!--{part}-->")) >= 0:
+        end = text.index(f"<!--/{part}-->", start) + len(f"<!--/{part}-->")
+        text = text[:start] + text[end:]
+    return text
 
 
 async def page(request: Request) -> Response:
     """A screen: the shell around its fragment (the route's path names it)."""
     screen, title = SCREENS[request.scope["route"].path]
-    return HTMLResponse(_page_text(screen, title), headers={"cache-control": "no-cache"})
+    tv = request.query_params.get("tv") == "1"
+    return HTMLResponse(_page_text(screen, title, tv), headers={"cache-control": "no-cache"})
 
 
 def _snapshot_json(hub: Hub, table: str | None) -> str:
@@ -262,6 +285,19 @@ async def acknowledge(request: Request) -> Response:
     return JSONResponse({"ok": True})
 
 
+async def acknowledge_all(request: Request) -> Response:
+    """Every alert the page lists (a table's, with one click)."""
+    logged_in = _guard(request)
+    if isinstance(logged_in, Response):
+        return logged_in
+    body = await _read_body(request, AcknowledgeBody, "send {\"ids\": [...]} as JSON")
+    if isinstance(body, Response):
+        return body
+    hub = _hub(request)
+    done = sum(hub.acknowledge(alert_id, f"floor:{logged_in.user}") for alert_id in body.ids)
+    return JSONResponse({"acknowledged": done})
+
+
 # ------------------------------------------------------------------------ hands
 
 async def hands(request: Request) -> Response:
@@ -275,18 +311,32 @@ async def hands(request: Request) -> Response:
 
 
 async def hand(request: Request) -> Response:
+    """The record, its story in the floor's words, and the formats it downloads as."""
     record = _hub(request).store.hand(request.path_params["hand_id"])
     if record is None:
         return _error(404, "no such hand")
-    return Response(record.model_dump_json(), media_type="application/json")
+    story = [line.model_dump() for line in hand_story(record)]
+    return JSONResponse({**record.model_dump(mode="json"), "story": story,
+                         "downloads": list(DOWNLOADS)})
 
 
-async def hand_phh(request: Request) -> Response:
+# The files a hand downloads as: the format's name in the URL -> its file's suffix and what
+# writes it. A second format (tracker text) is one more entry here; the hand panel offers a
+# link for each (hands.js).
+DOWNLOADS: dict[str, tuple[str, Callable[[HandRecord], str]]] = {
+    "phh": ("phh", HandRecord.to_phh),
+}
+
+
+async def hand_download(request: Request) -> Response:
+    """``/api/hands/<id>/<format>``: the hand as a file (a public record: only tabled cards)."""
+    download = DOWNLOADS.get(request.path_params["form"])
     record = _hub(request).store.hand(request.path_params["hand_id"])
-    if record is None:
-        return _error(404, "no such hand")
-    name = f"table-{record.table}-hand-{record.hand}.phh".replace('"', "")
-    return PlainTextResponse(record.to_phh(), headers={
+    if download is None or record is None:
+        return _error(404, "no such hand" if download else "no such format")
+    suffix, write = download
+    name = f"table-{record.table}-hand-{record.hand}.{suffix}".replace('"', "")
+    return PlainTextResponse(write(record), headers={
         "content-disposition": f'attachment; filename="{name}"'})
 
 
@@ -302,9 +352,10 @@ routes: list[BaseRoute] = [
     Route("/api/login", login, methods=["POST"]),
     Route("/api/logout", logout, methods=["POST"]),
     Route("/api/command", command, methods=["POST"]),
+    Route("/api/alerts/ack", acknowledge_all, methods=["POST"]),
     Route("/api/alerts/{alert_id:path}/ack", acknowledge, methods=["POST"]),
     Route("/api/hands", hands),
-    Route("/api/hands/{hand_id:path}/phh", hand_phh),
+    Route("/api/hands/{hand_id:path}/{form}", hand_download),
     Route("/api/hands/{hand_id:path}", hand),
     Mount("/static", StaticFiles(directory=STATIC), name="static"),
 ]
