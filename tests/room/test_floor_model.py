@@ -273,6 +273,7 @@ def test_a_fouled_deck_and_an_offline_table_come_before_a_pot_that_does_not_coun
     needing = [(v.table, v.severity) for v in room.needing()]
     assert set(needing[:2]) == {("2", "urgent"), ("3", "urgent")}  # (3 has two reasons)
     assert needing[2] == ("1", "warning")
+    assert room.tables["2"].attention[0].text == "fouled deck: the hand is void"
     fouled = next(a for a in room.open_alerts() if a.table == "2")
     assert fouled.severity == "urgent" and fouled.todo is not None and "deck" in fouled.todo
 

@@ -375,7 +375,7 @@ class Room:
                 say("the dealer calls the floor", "urgent")
             if state.alerts:
                 text = state.alerts[-1]
-                say(text, "urgent" if "fouled deck" in text else "warning")
+                say(_headline(text), "urgent" if "fouled deck" in text else "warning")
             if view.stalled and state.actor is not None:
                 say(f"seat {state.actor} has not acted: time may be called", "warning")
             if state.clock is not None:
@@ -387,8 +387,8 @@ class Room:
         if mine:  # the worst open alert in its own words (the newest of the worst)
             top = max(mine, key=lambda a: (RANK[a.severity], a.at))
             more = f" (+{len(mine) - 1} more)" if len(mine) > 1 else ""
-            if top.text not in [r.text for r in reasons]:
-                say(top.text + more, top.severity)
+            if _headline(top.text) not in [r.text for r in reasons]:
+                say(_headline(top.text) + more, top.severity)
             elif more:
                 say(f"{len(mine)} open alerts", top.severity)
         return sorted(reasons, key=lambda r: -RANK[r.severity])
@@ -408,6 +408,12 @@ def _figures(state: TableState | None, starts: collections.deque[float] | None,
             rate = round((len(recent) - 1) * 3600 / (recent[-1] - recent[0]), 1)
     return {"players": players, "free_seats": max(0, state.seat_count - players),
             "average_stack": chips // players if players else None, "hands_per_hour": rate}
+
+
+def _headline(text: str) -> str:
+    """What a room screen's line says of an alert: a fouled deck first (its text begins with
+    the card that fouled it)."""
+    return "fouled deck: the hand is void" if "fouled deck" in text else text
 
 
 def _play_stops(clock: ClockState) -> bool:
