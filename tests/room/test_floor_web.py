@@ -65,6 +65,7 @@ def test_the_room_screen_follows_a_hand_without_a_reload(broker: LocalBroker, br
         page.goto(f"{server.url}/table/1")
         page.wait_for_selector("#seat-1")
         assert "ana" in page.inner_text("#seat-1")
+        expect(page.locator("#table-status")).to_contain_text("3 of 10 seats")
         assert "PVB 14(3)" in page.inner_text("#story")
         assert page.errors == []  # type: ignore[attr-defined]
 
