@@ -133,6 +133,7 @@ class CommandReply(Message):
 class ClockState(Message):
     """``clock/state``, retained: the tournament clock's level (applies from the next hand)."""
 
+    name: str | None = Field(default=None, description="The structure's (the tournament's) name")
     level: int = Field(ge=1)
     sb: int = Field(ge=0)
     bb: int = Field(gt=0)
@@ -147,6 +148,12 @@ class ClockState(Message):
                                   "break) ends, while it runs: screens count down to it")
     on_break: bool = False
     next_level: int | None = None
+    next_sb: int | None = Field(default=None, ge=0, description="The next level's small blind")
+    next_bb: int | None = Field(default=None, ge=0)
+    next_ante: int | None = Field(default=None, ge=0)
+    next_bb_ante: int | None = Field(default=None, ge=0)
+    colour_up: list[int] = Field(default_factory=list, description="On a break: the chips that "
+                                 "colour up at it and leave play (RULES T5)")
     next_break_at: float | None = Field(default=None, description="The clock's time the next "
                                         "break begins, while the clock runs")
     hand_for_hand: bool = False

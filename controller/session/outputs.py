@@ -96,6 +96,8 @@ class TableState(BaseModel):
     sb: int | None = None
     bb: int | None = None
     seats: dict[int, SeatView]
+    seat_count: int = Field(default=10, ge=1, description="How many seats the table has "
+                            "(taken or free)")
     board: str = ""
     pots: list[PotView] = Field(default_factory=list)
     actor: int | None = None

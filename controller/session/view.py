@@ -66,7 +66,7 @@ class PublicView(SessionBase):
             blinds=Blinds(sb=level.sb, bb=level.bb, ante=level.ante, bb_ante=level.bb_ante),
             pending_level=table.pending_level.level if table.pending_level else None,
             button=p.button if p else None, sb=p.sb if p and p.sb_live else None,
-            bb=p.bb if p else None, seats=seats,
+            bb=p.bb if p else None, seats=seats, seat_count=table.seat_count,
             board=card_text_list(hand.board) if hand else "", pots=pots, actor=actor,
             to_call=to_call, min_raise_to=low, max_raise_to=high, showdown_order=order,
             waiting_for=self._waiting_for(), hold=self.holds.summary(),

@@ -14,6 +14,9 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page
 
+from controller.demo.room_states import publish
+from controller.mqtt.messages import StatusMessage, encode
+from controller.mqtt.topics import Topics
 from controller.room.floor.accounts import Accounts, save_accounts, set_password
 from controller.room.floor.server import FloorServer
 from tests.venue import Broker, address, login
@@ -93,3 +96,59 @@ def get(url: str) -> tuple[int, bytes, dict[str, str]]:
             return response.status, response.read(), dict(response.headers)
     except urllib.error.HTTPError as exc:
         return exc.code, exc.read(), dict(exc.headers)
+
+
+# What a screen's text looks like to a viewer: every visible text node's capital-letter height
+# in CSS pixels (the font's own "H", measured by the browser's canvas in the face the element
+# uses), its box, and whether its element is wider inside than it shows (cut off).
+TEXTS_JS = """(selector) => {
+  const ctx = document.createElement('canvas').getContext('2d');
+  const out = [];
+  for (const root of document.querySelectorAll(selector)) {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+      const node = walker.currentNode;
+      const text = node.textContent.trim();
+      if (!text) continue;
+      const element = node.parentElement;
+      const style = getComputedStyle(element);
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const box = range.getBoundingClientRect();
+      if (!box.width || !box.height || style.visibility === 'hidden') continue;
+      ctx.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const glyph = /^[0-9:]+$/.test(text) ? '0' : 'H';
+      out.push({text, id: element.id, cls: String(element.className),
+                cap: ctx.measureText(glyph).actualBoundingBoxAscent,
+                size: parseFloat(style.fontSize),
+                left: box.left, top: box.top, right: box.right, bottom: box.bottom,
+                cut: element.scrollWidth > element.clientWidth + 1 &&
+                     getComputedStyle(element).overflow !== 'visible'});
+    }
+  }
+  return out;
+}"""
+
+
+def texts(page: Page, selector: str = "body") -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = page.evaluate(TEXTS_JS, selector)
+    return found
+
+
+def publish_tables(broker: Broker, messages: list[Any]) -> None:
+    """Each table's status (online) and state (`StateMessage`s), retained, with its own login."""
+    topics = Topics(broker.plan.venue)
+    for message in messages:
+        table = message.table
+        publish(broker.address(), broker.login(f"table-{table}"), [
+            (topics.table(table, "status"), encode(StatusMessage(table=table, status="online"))),
+            (topics.table(table, "state"), encode(message))])
+
+
+def clear_tables(broker: Broker, tables: list[str]) -> None:
+    """Their retained status and state gone from the broker (a floor started later never hears
+    of them)."""
+    topics = Topics(broker.plan.venue)
+    for table in tables:
+        publish(broker.address(), broker.login(f"table-{table}"), [
+            (topics.table(table, "status"), b""), (topics.table(table, "state"), b"")])

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from controller.room.clock.core import ClockCore
 from controller.room.clock.rules import Clock, ClockRefused
 from controller.room.clock.structure import load_structure
 
@@ -96,3 +97,22 @@ def test_t1_hand_for_hand_rounds_and_the_floors_release_of_a_table() -> None:
     assert not clock.finished_table("1")
     assert "without table 3" in clock.command("release_table", {"table": "3"}, now=0.0)
     assert clock.finished_table("2")  # the last one the round waited for
+
+
+def test_the_state_names_the_tournament_the_next_levels_blinds_and_a_breaks_colour_up() -> None:
+    """What the TV clock shows beside the level: the tournament's name, the next level's
+    blinds, and on a break the chips that colour up (RULES T5)."""
+    core = ClockCore(TURBO, None, now=0.0)
+    core.command("start", {}, now=0.0)
+    state = core.state(10.0)
+    assert state.name == "Turbo (15-minute levels)" and state.colour_up == []
+    assert (state.next_level, state.next_sb, state.next_bb, state.next_bb_ante) == (2, 50, 100, 0)
+    core.advance(1_800.0)  # level 3: the next has a big blind ante
+    state = core.state(1_800.0)
+    assert (state.next_sb, state.next_bb, state.next_bb_ante) == (150, 300, 300)
+    core.advance(3_600.0)  # the break after level 4: the level fields are level 5's
+    state = core.state(3_600.0)
+    assert state.on_break and state.colour_up == [25]
+    assert (state.level, state.sb, state.next_level, state.next_sb) == (5, 200, 6, 300)
+    core.command("pause", {}, now=3_700.0)
+    assert core.state(3_700.0).colour_up == [25]  # still the break, paused

@@ -6,11 +6,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from controller.history.replay_events import replay_events
-from controller.mqtt.messages import ClockState, EventMessage, StateMessage
+from controller.mqtt.messages import ClockState, EventMessage, StateMessage, TournamentState
 from controller.room.floor.model import Alert, Room
 from controller.room.floor.store import FloorStore, HandQuery
 from controller.session import SessionConfig, TableSession
-from controller.session.outputs import PublicEvent, TableState, hand_id
+from controller.session.outputs import (
+    ClockView,
+    PotView,
+    PublicEvent,
+    SeatView,
+    TableState,
+    hand_id,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,9 +42,10 @@ def test_tables_needing_the_floor_come_first() -> None:
     room.take_state(_state("10", floor_called=True), now=2.0)
     room.take_status("3", online=False, now=3.0)
     room.take_state(_state("3", devices={"cards": "offline"}), now=4.0)
-    order = [v.table for v in room.ordered()]
-    assert order[:2] == ["3", "10"] and order[2:] == ["1", "2"]
-    assert room.tables["3"].attention[0] == "offline"
+    assert [v.table for v in room.needing()] == ["3", "10"]  # the worst first
+    assert [v.table for v in room.ordered()] == ["1", "2", "3", "10"]  # the room: its order
+    assert room.tables["3"].attention[0].text == "offline"
+    assert room.tables["3"].severity == room.tables["10"].severity == "urgent"
 
 
 def test_alerts_are_raised_once_and_stay_until_acknowledged() -> None:
@@ -49,15 +57,17 @@ def test_alerts_are_raised_once_and_stay_until_acknowledged() -> None:
     assert alert is not None and alert.kind == "floor" and alert.table == "4"
     assert room.take_event(_event("4", "alert", "the dealer calls the floor",
                                   durable="4:3:0:9.0"), now=3.0)[-1].kind == "event"  # no 2nd
-    assert "1 open alert" in room.tables["4"].attention
+    assert [r.text for r in room.tables["4"].attention] == ["the dealer calls the floor"]
     room.take_event(_event("4", "hand_over", "hand 3 is misdeal", status="misdeal"), now=4.0)
     room.take_event(_event("4", "clock", "time on seat 2 (by floor:anna): 60 seconds"),
                     now=5.0)
-    assert [a.kind for a in room.open_alerts()] == ["floor", "misdeal", "time"]
+    assert [a.kind for a in room.open_alerts()] == ["time", "misdeal", "floor"]  # newest first
+    assert [a.severity for a in room.open_alerts()] == ["notice", "warning", "urgent"]
+    assert all(a.todo and not a.text.startswith("table") for a in room.open_alerts())
     done = room.acknowledge("4:3:0:9.0", "floor:anna", now=6.0)
     assert done[0].alert is not None and done[0].alert.acknowledged_by == "floor:anna"
     assert room.acknowledge("4:3:0:9.0", "floor:ben", now=7.0) == []  # once
-    assert [a.kind for a in room.open_alerts()] == ["misdeal", "time"]
+    assert [a.kind for a in room.open_alerts()] == ["time", "misdeal"]
 
 
 def test_an_acknowledged_alert_is_not_raised_again_after_a_restart() -> None:
@@ -76,7 +86,7 @@ def test_a_table_going_offline_and_a_reader_failing_raise_alerts() -> None:
     room.take_status("5", online=False, now=2.0)
     room.take_state(_state("5", devices={"chips": "offline"}), now=3.0)
     room.take_state(_state("5", devices={"chips": "offline"}), now=4.0)  # still: no new alert
-    assert [a.kind for a in room.open_alerts()] == ["offline", "reader"]
+    assert [a.kind for a in room.open_alerts()] == ["reader", "offline"]
 
 
 def test_the_actors_clock_starts_when_the_action_reaches_a_seat() -> None:
@@ -145,9 +155,148 @@ def test_pvb_35a_a_table_the_clock_names_late_is_an_alert_once_a_round() -> None
     (alert,) = room.open_alerts()
     assert alert.kind == "round" and alert.rule == "PVB 35a" and alert.hand == 7
     assert "hand-for-hand round 4 waits for it" in alert.text
-    assert "holds hand-for-hand round 4 up, not answering" in room.tables["2"].attention
+    assert "holds hand-for-hand round 4 up, not answering" in [
+        r.text for r in room.tables["2"].attention]
     assert not [u for u in room.take_clock(late, now=4.0) if u.kind == "alert"]
     room.take_clock(base.model_copy(update={"round": 5, "waiting": []}), now=5.0)
-    assert not any("not answering" in r for r in room.tables["2"].attention)
+    assert not any("not answering" in r.text for r in room.tables["2"].attention)
     room.take_clock(late.model_copy(update={"round": 5}), now=6.0)
     assert len(room.open_alerts()) == 2  # another round, another alert
+
+
+# ---------------------------------------------------------------- RULES C1: no action for long
+
+def _betting(table: str, *, hand: int = 1, actor: int | None = 2, sent: float = 100.0,
+             offset: float | None = None, all_in: bool = False, **update: object
+             ) -> StateMessage:
+    """A hand in its betting: seats 1-3, ``actor`` to act (None: between actions)."""
+    seats = {n: SeatView(player=name, stack=5_000, in_hand=True, bet=100 if n == 1 else 0,
+                         all_in=all_in and n == 1)
+             for n, name in ((1, "ana"), (2, "ben"), (3, "cem"))}
+    state = TableSession(SessionConfig(table_id=table)).state().model_copy(update={
+        "hand": hand, "stage": "betting", "street": "preflop", "actor": actor, "seats": seats,
+        "to_call": 100, "pots": [PotView(amount=150, eligible=[1, 2, 3])], **update})
+    return StateMessage(table=table, seq=1, sent=sent, state=state, clock_offset=offset)
+
+
+def _stalls(room: Room) -> list[Alert]:
+    return [a for a in room.open_alerts() if a.kind == "stalled"]
+
+
+def test_c1_a_player_who_has_not_acted_for_a_minute_is_an_alert_once_a_turn() -> None:
+    room = Room()
+    room.take_state(_betting("7"), now=1_000.0)
+    assert room.tick(1_059.0) == [] and not room.tables["7"].stalled
+    updates = room.tick(1_060.0)
+    (alert,) = _stalls(room)
+    assert [u.kind for u in updates] == ["alert", "table"]
+    assert alert.rule == "PVB 21(1)" and alert.severity == "warning" and alert.table == "7"
+    assert alert.text == "seat 2 (ben) has not acted for more than a minute: time may be called"
+    assert room.tables["7"].stalled and room.needing()[0].table == "7"
+    assert "seat 2 has not acted: time may be called" in [
+        r.text for r in room.tables["7"].attention]
+    assert room.tick(1_200.0) == []  # once a turn
+    room.take_state(_betting("7", actor=3), now=1_210.0)  # ben acted: cem's turn
+    assert not room.tables["7"].stalled and len(_stalls(room)) == 1
+    room.tick(1_269.0)
+    assert len(_stalls(room)) == 1
+    room.tick(1_270.0)
+    assert len(_stalls(room)) == 2  # cem's turn is another
+
+
+def test_c1_two_minutes_when_all_in() -> None:
+    room = Room()
+    room.take_state(_betting("7", all_in=True), now=0.0)
+    room.tick(119.0)
+    assert _stalls(room) == []
+    room.tick(120.0)
+    (alert,) = _stalls(room)
+    assert "more than two minutes (all-in)" in alert.text
+
+
+def test_c1_never_a_false_stall() -> None:
+    """Between hands, held for a break or hand-for-hand, on a paused clock or a break, offline,
+    or with time already called: ten minutes without an action are nobody's slow play."""
+    waiting = [_betting("1", actor=None, stage="over"),
+               _betting("2", actor=None, stage="waiting", hold="the break"),
+               _betting("3", actor=None, stage="dealing"),
+               _betting("4", clock=ClockView(seat=2, seconds=60, remaining=40,
+                                             rule="PVB 21(4)"))]
+    room = Room()
+    for message in waiting:
+        room.take_state(message, now=0.0)
+    room.take_state(_betting("5"), now=0.0)
+    room.take_status("5", online=False, now=1.0)
+    room.tick(600.0)
+    assert _stalls(room) == [] and not any(v.stalled for v in room.tables.values())
+    paused = ClockState(level=2, sb=50, bb=100, status="paused", running=False, remaining=300)
+    room = Room()
+    room.take_clock(paused, now=0.0)
+    room.take_state(_betting("6"), now=0.0)
+    room.tick(600.0)
+    assert _stalls(room) == []
+    running = paused.model_copy(update={"status": "running", "running": True, "remaining": None,
+                                        "ends_at": 2_000.0})
+    room.take_clock(running, now=600.0)  # counted from the resume, not from the turn
+    room.tick(659.0)
+    assert _stalls(room) == []
+    room.tick(660.0)
+    assert len(_stalls(room)) == 1
+    room.take_clock(running.model_copy(update={"status": "on_break", "on_break": True}),
+                    now=700.0)
+    assert not room.tables["6"].stalled  # the break: the card no longer says so
+
+
+def test_c1_the_wait_counts_from_the_tables_own_time_of_the_turn() -> None:
+    """A retained state met after a restart of the floor: the turn began when the table sent
+    it (on the clock's time), not when the floor heard of it."""
+    room = Room()
+    room.take_state(_betting("8", sent=1_000.0, offset=-30.0), now=1_100.0)
+    assert room.tables["8"].actor_since == 970.0
+    room.tick(1_100.0)
+    assert len(_stalls(room)) == 1
+
+
+# ---------------------------------------------------------------- severity, figures, tournament
+
+def test_a_fouled_deck_and_an_offline_table_come_before_a_pot_that_does_not_count() -> None:
+    room = Room()
+    for table in ("1", "2", "3"):
+        room.take_state(_state(table), now=0.0)
+        room.take_status(table, online=True, now=0.0)
+    room.take_event(_event("1", "alert", "the pot zone holds 900, the pots make 800: 100 more; "
+                           "count the pot", durable="1:3:0:1"), now=1.0)
+    room.take_event(_event("2", "alert", "a card seen on seat:1 came up again on board: fouled "
+                           "deck, the hand is void and every bet goes back", durable="2:3:0:1"),
+                    now=2.0)
+    room.take_status("3", online=False, now=3.0)
+    needing = [(v.table, v.severity) for v in room.needing()]
+    assert set(needing[:2]) == {("2", "urgent"), ("3", "urgent")}  # (3 has two reasons)
+    assert needing[2] == ("1", "warning")
+    assert room.tables["2"].attention[0].text == "fouled deck: the hand is void"
+    fouled = next(a for a in room.open_alerts() if a.table == "2")
+    assert fouled.severity == "urgent" and fouled.todo is not None and "deck" in fouled.todo
+
+
+def test_a_tables_card_counts_its_seats_its_average_stack_and_its_hands_per_hour() -> None:
+    room = Room()
+    room.take_state(_betting("9", hand=1, seat_count=9), now=0.0)
+    view = room.tables["9"]
+    assert (view.players, view.free_seats) == (3, 6)
+    assert view.average_stack == (3 * 5_000 + 150) // 3  # the pots are still the players'
+    assert view.hands_per_hour is None
+    for k, at in enumerate((100.0, 220.0, 340.0, 460.0), start=2):  # a hand each 2 minutes
+        room.take_state(_betting("9", hand=k, seat_count=9), now=at)
+    assert room.tables["9"].hands_per_hour == 30.0
+
+
+def test_the_tournaments_latest_state_goes_to_the_screens_and_can_go_away() -> None:
+    room = Room()
+    state = TournamentState(name="Berlin Open", entries=84, players_left=23,
+                            average_stack=73_043, prize_pool=8_400, standings=[1, 2])  # type: ignore[call-arg]
+    (update,) = room.take_tournament(state)
+    assert update.kind == "tournament" and room.snapshot().tournament == state
+    assert '"standings":[1,2]' in update.model_dump_json()  # its own fields go on as they are
+    (gone,) = room.take_tournament(None)
+    assert "tournament" not in gone.model_dump(exclude_none=True)
+    assert room.snapshot().tournament is None

@@ -50,12 +50,14 @@ def test_the_room_screen_follows_a_hand_without_a_reload(broker: LocalBroker, br
         page.evaluate("window.sameDocument = 'yes'")  # gone if the page reloads
         table.feed([{"type": "shuffle"}, *deal(HOLE)])
         page.wait_for_selector("#table-1[data-hand='1'][data-stage='betting']")
-        assert "to act: seat 1 (ana)" in page.inner_text("#table-1")
+        expect(page.locator("#table-1 .act")).to_have_text(re.compile(r"^S1 00:0\d$"))
         table.feed([declare(1, "raise", 300), declare(2, "fold")])
-        expect(page.locator("#table-1")).to_contain_text("to act: seat 3 (cem)")
+        expect(page.locator("#table-1 .act")).to_have_text(re.compile(r"^S3 00:0\d$"))
         # 300 and the blinds: the table's own (50/100), or a clock's (25/50) that an earlier
         # test left retained on this module's broker
-        assert re.search(r"pot (450|375)\b", page.inner_text("#table-1"))
+        expect(page.locator("#table-1 .pot")).to_have_text(re.compile(r"^(450|375)$"))
+        expect(page.locator("#table-1 .street")).to_have_text("preflop")
+        expect(page.locator("#table-1 .seats")).to_have_text("3/10")  # of the table's 10 seats
         table.feed([declare(3, "fold")])
         page.wait_for_selector("#table-1[data-stage='over']")
         assert page.evaluate("window.sameDocument") == "yes"
@@ -63,6 +65,7 @@ def test_the_room_screen_follows_a_hand_without_a_reload(broker: LocalBroker, br
         page.goto(f"{server.url}/table/1")
         page.wait_for_selector("#seat-1")
         assert "ana" in page.inner_text("#seat-1")
+        expect(page.locator("#table-status")).to_contain_text("3 of 10 seats")
         assert "PVB 14(3)" in page.inner_text("#story")
         assert page.errors == []  # type: ignore[attr-defined]
 
@@ -190,6 +193,8 @@ def test_hands_are_searchable_and_download_as_phh(broker: LocalBroker, browser: 
         # (the blinds are those of a clock an earlier test left retained on this broker, or
         # the table's own: ana raised and both blinds folded, she won them)
         assert re.search(r"seat 1 ana: 10,000 → 10,(075|150)\b", page.inner_text("#hand"))
+        assert "seat 1 raises to 300" in page.inner_text("#hand .story")
+        page.click("#hand button.close")
         page.fill("input[name=player]", "nobody")
         page.click("#search button[type=submit]")
         page.wait_for_selector("tr.hand-row", state="detached")
@@ -260,6 +265,7 @@ def test_no_hidden_hole_card_reaches_a_page_a_push_or_the_servers_log(
         for row in range(2):
             pages[3].locator("tr.hand-row").nth(row).click()
             pages[3].wait_for_selector("#phh")
+            pages[3].keyboard.press("Escape")
         for hand in server.store.find(HandQuery()):
             _, phh, _ = get(f"{server.url}/api/hands/{hand.id}/phh")
             bodies.append(phh.decode())
@@ -450,12 +456,12 @@ def test_the_floor_lets_a_hand_for_hand_round_go_on_without_a_table_from_its_car
         staff = new_page(browser)
         log_in(staff, server.url)
         assert server.send("clock", "hand_for_hand", {"on": True}, by="floor:anna").status == "ok"
-        card = staff.locator("#table-1")
-        expect(card).to_contain_text("hand-for-hand: the round waits for it")
-        card.locator("button.release").click()
-        expect(card).to_contain_text("done: hand-for-hand goes on without table 1")
+        waits = staff.locator("#need-1")  # the room screen's attention strip
+        expect(waits).to_contain_text("the hand-for-hand round waits for it")
+        waits.locator("button.release").click()
+        expect(waits).to_contain_text("done: hand-for-hand goes on without table 1")
         assert clock.clock.position.waiting == [] and clock.clock.position.round == 0
         table.feed([declare(1, "raise", 300), declare(2, "fold"), declare(3, "fold")])
         assert wait_until(lambda: clock.clock.position.round == 1)
         assert clock.clock.position.playing == ["1"]
-        assert staff.url == f"{server.url}/"  # the button did not follow the card's link
+        assert staff.url == f"{server.url}/"  # the button did not follow the strip's link

@@ -13,6 +13,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -181,12 +182,20 @@ def test_pvb_35a_a_frozen_table_is_named_late_and_the_floor_lets_the_round_go_on
         state = floor.state()
         assert state.waiting == ["2"] and "2" in state.heard and "2" in state.silent
         assert "table 2 holds hand-for-hand round" in caplog.text
-        with urllib.request.urlopen(f"{server.url}/api/snapshot", timeout=5) as response:
-            snapshot = json.loads(response.read())
-        alerts = [a for a in snapshot["alerts"] if a["kind"] == "round"]
+
+        def snapshot() -> dict[str, Any]:
+            with urllib.request.urlopen(f"{server.url}/api/snapshot", timeout=5) as response:
+                taken: dict[str, Any] = json.loads(response.read())
+            return taken
+
+        # (the floor server takes the clock's state a moment after this test's client does)
+        assert wait_until(lambda: any(a["kind"] == "round" for a in snapshot()["alerts"]))
+        taken = snapshot()
+        alerts = [a for a in taken["alerts"] if a["kind"] == "round"]
         assert [a["table"] for a in alerts] == ["2"] and alerts[0]["rule"] == "PVB 35a"
-        card = next(t for t in snapshot["tables"] if t["table"] == "2")
-        assert any("not answering" in reason for reason in card["attention"])
+        assert alerts[0]["severity"] == "urgent"
+        card = next(t for t in taken["tables"] if t["table"] == "2")
+        assert any("not answering" in reason["text"] for reason in card["attention"])
         assert floor.command("release_table", table="2").status == "ok"
         assert wait_until(lambda: floor.state().round == first + 1)
         assert floor.state().playing == ["1"]  # the silent table sits the round out

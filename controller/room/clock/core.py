@@ -114,13 +114,20 @@ class ClockCore:
         following = clock.next_level()
         upcoming = clock.next_break()
         silent, late = self.told
+        on_break = on_a_break(position)
         return ClockState(
-            level=level.level, sb=level.sb or 0, bb=level.bb or 1, ante=level.ante or 0,
-            bb_ante=level.bb_ante or 0, smallest_chip=level.smallest_chip, running=running,
+            name=clock.structure.name, level=level.level, sb=level.sb or 0, bb=level.bb or 1,
+            ante=level.ante or 0, bb_ante=level.bb_ante or 0, smallest_chip=level.smallest_chip,
+            running=running,
             remaining=clock.remaining(now) if position.status == "paused" else None,
             status=position.status, ends_at=position.ends_at if running else None,
-            on_break=on_a_break(position),
+            on_break=on_break,
             next_level=following.level if following else None,
+            next_sb=following.sb if following else None,
+            next_bb=following.bb if following else None,
+            next_ante=following.ante if following else None,
+            next_bb_ante=following.bb_ante if following else None,
+            colour_up=list(clock.slot.colour_up or []) if on_break else [],
             next_break_at=(position.ends_at + upcoming.start - clock.slot.end)
             if running and upcoming is not None and position.ends_at is not None else None,
             hand_for_hand=position.hand_for_hand, round=position.round,

@@ -4,7 +4,6 @@ manages with `pokertable floor-user`. Only a hash is ever written; a password is
 from __future__ import annotations
 
 import contextlib
-import json
 import re
 from pathlib import Path
 
@@ -13,6 +12,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from controller.errors import ConfigError
+from controller.json_input import loads_bounded
 from controller.private_files import write_private
 
 NAME = re.compile(r"^[a-z][a-z0-9._-]{0,31}$")
@@ -38,7 +38,7 @@ def load_accounts(path: str | Path) -> Accounts:
     if not path.exists():
         return Accounts()
     try:
-        return Accounts.model_validate(json.loads(path.read_text()))
+        return Accounts.model_validate(loads_bounded(path.read_bytes()))
     except (OSError, ValueError, ValidationError) as exc:
         raise ConfigError(f"{path}: not a floor accounts file ({type(exc).__name__})") from None
 

@@ -44,6 +44,7 @@ from controller.mqtt.messages import (
     ServiceStatus,
     StateMessage,
     StatusMessage,
+    TournamentState,
     decode,
     encode,
 )
@@ -55,9 +56,14 @@ from controller.service_manager import Loop
 log = logging.getLogger(__name__)
 
 MAX_SCREENS = 500  # open push streams: a room's screens, far from what a hostile client may try
+# ... from one address: a laptop's tabs or a TV wall's windows, never all of them, so that one
+# client cannot starve the room's TVs (behind a local TLS proxy, uvicorn takes the address
+# from X-Forwarded-For)
+MAX_SCREENS_PER_ADDRESS = 20
 QUEUE_LIMIT = 2000  # pushes a screen may fall behind before it is dropped (it reconnects)
 REPLY_SECONDS = 5.0  # how long a command from the page waits for its answer
 CLOCK_SAMPLES = 16  # the clock's time announcements the server's offset estimate keeps
+TICK_AFTER = 2.0  # seconds after a (re)connect before the room's time runs (retained first)
 
 
 @dataclass(eq=False)
@@ -66,6 +72,7 @@ class Screen:
 
     kinds: frozenset[str]
     table: str | None = None
+    address: str = ""
     queue: asyncio.Queue[tuple[str, str] | None] = field(
         default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
 
@@ -97,6 +104,7 @@ class Hub:
         self.room.restore_alerts(store.open_alerts(), {a for a, _, _ in store.acknowledged()})
         self.screens: set[Screen] = set()
         self.max_screens = MAX_SCREENS
+        self.max_screens_per_address = MAX_SCREENS_PER_ADDRESS
         self._now = now
         self._loop: asyncio.AbstractEventLoop | None = None
         self._waiting: dict[bytes, asyncio.Future[CommandReply]] = {}
@@ -117,6 +125,7 @@ class Hub:
         # systemd's watchdog: pages are served and pushed from this one event loop.
         self.web_loop = Loop("floor's web event loop")
         self._beating: asyncio.Task[None] | None = None
+        self._connected_at = 0.0
 
     # ---------------------------------------------------------------- lifecycle
 
@@ -129,6 +138,12 @@ class Hub:
     async def _beat(self) -> None:
         while True:
             self.web_loop.beat()
+            try:  # the time passes for the room too: a player who has waited too long (once
+                # the retained states after a connect are in: the clock's may pause the room)
+                if self.room.broker and time.monotonic() - self._connected_at > TICK_AFTER:
+                    self._push(self.room.tick(self.clock_now()))
+            except Exception:  # a bug of ours must not stop the watchdog's heartbeat
+                log.exception("floor: the room's tick failed")
             await asyncio.sleep(1)
 
     def _forget_old_hands(self) -> None:
@@ -167,7 +182,8 @@ class Hub:
                                                                  "record", "reply")]
                          + [(t.clock("state"), 1), (t.clock("reply"), 1), (t.clock("time"), 0),
                             (t.service("recorder", "status"), 1),
-                            (t.service("clock", "status"), 1)])
+                            (t.service("clock", "status"), 1),
+                            (t.service("tournament", "state"), 1)])
         self._to_loop(self._broker, True)
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any,
@@ -188,6 +204,8 @@ class Hub:
     # ---------------------------------------------------------------- the loop: dispatch
 
     def _broker(self, connected: bool) -> None:
+        if connected:
+            self._connected_at = time.monotonic()
         if connected != self.room.broker:
             log.info("floor: broker %s", "connected" if connected else "gone")
             self._push(self.room.take_broker(connected))
@@ -238,6 +256,11 @@ class Hub:
             self._push(self.room.take_clock(decode(ClockState, payload), now))
         elif topic == self.topics.clock("reply"):
             self._reply(decode(CommandReply, payload), correlation)
+        elif topic == self.topics.service("tournament", "state"):
+            # The latest state, as the tournament publishes it (its fields beyond the TV
+            # clock's go to the pages as they are); an empty retained message clears it.
+            tournament = decode(TournamentState, payload) if payload else None
+            self._push(self.room.take_tournament(tournament))
         elif topic == self.topics.service("recorder", "status"):
             online = decode(ServiceStatus, payload).status == "online"
             self._push(self.room.take_recorder_status(online, now))
@@ -278,10 +301,14 @@ class Hub:
     def loop(self) -> asyncio.AbstractEventLoop | None:
         return self._loop
 
-    def attach(self, kinds: frozenset[str], table: str | None = None) -> Screen:
-        screen = Screen(kinds=kinds, table=table)
+    def attach(self, kinds: frozenset[str], table: str | None = None, address: str = ""
+               ) -> Screen:
+        screen = Screen(kinds=kinds, table=table, address=address)
         self.screens.add(screen)
         return screen
+
+    def screens_from(self, address: str) -> int:
+        return sum(1 for screen in self.screens if screen.address == address)
 
     def detach(self, screen: Screen) -> None:
         self.screens.discard(screen)

@@ -1,6 +1,7 @@
 """The room as the floor sees it: every table's public state and this hand's story, the clock,
-the open alerts. Fed with what the ``floor`` login receives (never a ``secure/`` topic, so
-never an unrevealed hole card); no I/O, no threads: the web server's one loop owns it.
+the tournament, the open alerts. Fed with what the ``floor`` login receives (never a
+``secure/`` topic, so never an unrevealed hole card); no I/O, no threads: the web server's one
+loop owns it, and passes the time in (`tick` once a second).
 
 Each ``take_*`` method returns the updates to push to the browsers, already in their final
 shape, so that one message is built once and sent to every screen.
@@ -8,34 +9,35 @@ shape, so that one message is built once and sent to every screen.
 
 from __future__ import annotations
 
+import collections
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from controller.mqtt.messages import ClockState, EventMessage, StateMessage
+from controller.mqtt.messages import ClockState, EventMessage, StateMessage, TournamentState
+from controller.room.floor.alerts import (
+    RANK,
+    TODO_CLOCK,
+    TODO_OFFLINE,
+    TODO_READER,
+    TODO_RECORDER,
+    TODO_ROUND,
+    TODO_STALLED,
+    Alert,
+    Reason,
+    Severity,
+    event_alert,
+    worst,
+)
 from controller.session.outputs import PublicEvent, TableState
 
 STORY_KEPT = 200  # events of the hand in play a table screen shows (a long hand has ~60)
-
-# What makes an alert (RULES: the floor is called for irregularities, DFO): the table's durable
-# alerts, a misdeal or void, a time call, a table or reader that went offline.
-AlertKind = Literal["irregularity", "misdeal", "time", "offline", "reader", "floor", "round"]
-
-
-class Alert(BaseModel):
-    """Something the floor must see; it stays on the list until a floor login acknowledges it."""
-
-    model_config = ConfigDict(frozen=True)
-
-    id: str
-    table: str
-    hand: int
-    kind: AlertKind
-    text: str
-    rule: str | None = None
-    at: float = Field(description="Server time it was raised")
-    acknowledged_by: str | None = None
-    acknowledged_at: float | None = None
+# RULES C1 (PVB 21(1)): time may be called after a reasonable wait, about a minute, two when
+# all-in. A player who has had the action longer is an alert of its own.
+STALL_SECONDS = 60.0
+STALL_ALL_IN_SECONDS = 120.0
+RATE_WINDOW = 3600.0  # hands per hour: the hands begun within the last hour
+RATE_MIN_HANDS = 3  # ... at least this many, for a rate that means something
 
 
 class TableView(BaseModel):
@@ -52,10 +54,19 @@ class TableView(BaseModel):
                                "state (its own wall time)")
     clock_offset: float | None = None
     clock_rtt: float | None = None
-    actor_since: float | None = Field(default=None, description="Server time the seat to act "
-                                      "got the action")
-    attention: list[str] = Field(default_factory=list, description="Why the floor is needed, "
-                                 "most urgent first; empty when all is well")
+    actor_since: float | None = Field(default=None, description="The clock's time the seat to "
+                                      "act got the action (from the table's state's time)")
+    attention: list[Reason] = Field(default_factory=list, description="Why the floor is "
+                                    "needed, worst first; empty when all is well")
+    severity: Severity | None = Field(default=None, description="The worst of attention")
+    stalled: bool = Field(default=False, description="The seat to act has had the action "
+                          "longer than the time rules allow (RULES C1)")
+    players: int = Field(default=0, description="Seats taken")
+    free_seats: int = 0
+    average_stack: int | None = Field(default=None, description="The chips at the table "
+                                      "(stacks and pots) per player")
+    hands_per_hour: float | None = Field(default=None, description="Over the last hour, from "
+                                         "at least three hands begun")
 
 
 class RoomUpdate(BaseModel):
@@ -63,7 +74,7 @@ class RoomUpdate(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    kind: Literal["table", "event", "clock", "alert", "broker"]
+    kind: Literal["table", "event", "clock", "alert", "broker", "tournament"]
     table: TableView | None = None
     event: PublicEvent | None = None
     event_table: str | None = None
@@ -72,6 +83,7 @@ class RoomUpdate(BaseModel):
     alert: Alert | None = None
     broker: bool | None = None
     broker_problem: str | None = None  # with ``broker``: what is wrong, as the log said it
+    tournament: TournamentState | None = None  # with ``tournament``: absent once it is gone
 
 
 class RoomSnapshot(BaseModel):
@@ -81,6 +93,7 @@ class RoomSnapshot(BaseModel):
     stories: dict[str, list[PublicEvent]]
     clock: ClockState | None
     clock_online: bool | None
+    tournament: TournamentState | None = None
     alerts: list[Alert]
     broker: bool
     broker_problem: str | None
@@ -93,54 +106,68 @@ class Room:
         self.stories: dict[str, list[PublicEvent]] = {}
         self.clock: ClockState | None = None
         self.clock_online: bool | None = None  # None: the clock never said
+        self.tournament: TournamentState | None = None
         self.alerts: dict[str, Alert] = {}  # the open ones
         self.closed: set[str] = set()  # acknowledged before a restart: never raised again
         self.broker = False
         self.broker_problem: str | None = None
         self.recorder: bool | None = None
         self._turn: dict[str, tuple[int, int | None]] = {}  # table -> (hand, actor)
+        self._starts: dict[str, collections.deque[float]] = {}  # table -> hands begun, when
+        self._play_since: float | None = None  # the clock runs again since (after a pause)
+        self._now = 0.0  # the latest time the model was given
 
     # ---------------------------------------------------------------- from the broker
 
     def take_status(self, table: str, online: bool, now: float) -> list[RoomUpdate]:
+        self._now = max(self._now, now)
         view = self._view(table)
         if view.online == online:
             return []
         updates = []
         if not online and view.online is not None:
-            alert = Alert(id=f"{table}:offline:{now:.3f}", table=table,
-                          hand=view.state.hand if view.state else 0, kind="offline",
-                          text=f"table {table} is offline", at=now)
-            updates += self._raise(alert)
+            updates += self._raise(Alert(
+                id=f"{table}:offline:{now:.3f}", table=table,
+                hand=view.state.hand if view.state else 0, kind="offline", severity="urgent",
+                text="the table is offline", todo=TODO_OFFLINE, at=now))
         view = view.model_copy(update={"online": online, "since": now})
         return [self._set(view), *updates]
 
     def take_state(self, message: StateMessage, now: float) -> list[RoomUpdate]:
+        self._now = max(self._now, now)
         state = message.state
         table = message.table
         view = self._view(table)
+        # When the table sent it, on the clock's time (a retained state after a restart of
+        # the floor is as old as it is); its own wall time alone may be minutes wrong.
+        sent = now if message.clock_offset is None else min(
+            now, message.sent + message.clock_offset)
         turn = (state.hand, state.actor)
         actor_since = view.actor_since
         if self._turn.get(table) != turn:
             self._turn[table] = turn
-            actor_since = now if state.actor is not None else None
+            actor_since = sent if state.actor is not None else None
         if view.state is not None and state.hand != view.state.hand:
             self.stories[table] = []  # a new hand: a new story (the events follow)
+        if view.state is not None and state.hand > view.state.hand:  # a hand begins
+            self._starts.setdefault(table, collections.deque(maxlen=200)).append(sent)
         updates: list[RoomUpdate] = []
         before = view.state.devices if view.state else {}
         for device, status in state.devices.items():
             if status != "ok" and before.get(device) != status:
                 updates += self._raise(Alert(
                     id=f"{table}:device:{device}:{now:.3f}", table=table, hand=state.hand,
-                    kind="reader", text=f"table {table}: {device} {status}", at=now))
+                    kind="reader", text=f"the {device} reader is {status}", todo=TODO_READER,
+                    at=now))
         view = view.model_copy(update={
             "state": state, "seq": message.seq, "sent": message.sent,
             "clock_offset": message.clock_offset, "clock_rtt": message.clock_rtt,
             "actor_since": actor_since,
             "online": True if view.online is None else view.online})
-        return [self._set(view), *updates]
+        return [self._set(view), *updates, *self._stall(table, raising=False)]
 
     def take_event(self, message: EventMessage, now: float) -> list[RoomUpdate]:
+        self._now = max(self._now, now)
         event = message.event
         table = message.table
         story = self.stories.setdefault(table, [])
@@ -149,7 +176,7 @@ class Room:
         story.append(event)
         del story[:-STORY_KEPT]
         updates = [RoomUpdate(kind="event", event=event, event_table=table)]
-        alert = _alert_of(table, message, now)
+        alert = event_alert(table, message, now)
         if alert is not None:
             updates += self._raise(alert)
         return updates
@@ -157,7 +184,13 @@ class Room:
     def take_clock(self, clock: ClockState, now: float) -> list[RoomUpdate]:
         """The clock's state; a table it names late holds a hand-for-hand round without
         answering (PVB 35a): an alert, once a round, and the reason on the table's card."""
-        was_late = set(self.clock.late) if self.clock is not None else set()
+        self._now = max(self._now, now)
+        was = self.clock
+        was_late = set(was.late) if was is not None else set()
+        if _play_stops(clock) and (was is None or not _play_stops(was)):
+            self._play_since = None
+        elif not _play_stops(clock) and was is not None and _play_stops(was):
+            self._play_since = now  # a pause or a break is nobody's slow play
         self.clock = clock
         updates = [RoomUpdate(kind="clock", clock=clock, clock_online=self.clock_online)]
         waits = _round_words(clock)
@@ -165,12 +198,13 @@ class Room:
             view = self.tables.get(table)
             updates += self._raise(Alert(
                 id=f"{table}:round:{clock.round}:{'round' if clock.playing else 'before'}",
-                table=table, kind="round", rule="PVB 35a",
+                table=table, kind="round", rule="PVB 35a", severity="urgent", todo=TODO_ROUND,
                 hand=view.state.hand if view and view.state else 0, at=now,
-                text=f"table {table} does not answer: {waits} waits for it; let the round go "
-                     f"on without it from its card"))
+                text=f"it does not answer: {waits} waits for it"))
         for table in was_late ^ set(clock.late):  # its card says so, or no longer
             updates += self._refresh(table)
+        for table in list(self.tables):
+            updates += self._stall(table, raising=False)
         return updates
 
     def take_clock_status(self, online: bool, now: float) -> list[RoomUpdate]:
@@ -184,9 +218,15 @@ class Room:
         if not online and was is not None:
             updates += self._raise(Alert(
                 id=f"clock:offline:{now:.3f}", table="clock", hand=0, kind="offline", at=now,
+                severity="urgent", todo=TODO_CLOCK,
                 text="the tournament clock is offline: levels and breaks do not change at the "
                      "tables until it is back"))
         return updates
+
+    def take_tournament(self, tournament: TournamentState | None) -> list[RoomUpdate]:
+        """The tournament's latest state (None: its retained state was cleared)."""
+        self.tournament = tournament
+        return [RoomUpdate(kind="tournament", tournament=tournament)]
 
     def take_recorder_status(self, online: bool, now: float) -> list[RoomUpdate]:
         """The recorder away: nothing is lost (each table keeps its records until the recorder
@@ -196,6 +236,7 @@ class Room:
             return []
         return self._raise(Alert(
             id=f"recorder:offline:{now:.3f}", table="recorder", hand=0, kind="offline", at=now,
+            todo=TODO_RECORDER,
             text="the recorder is offline: the tables keep every hand until it is back"))
 
     def take_broker(self, connected: bool) -> list[RoomUpdate]:
@@ -206,6 +247,14 @@ class Room:
         """What the floor server's own broker connection lacks (None: nothing)."""
         self.broker_problem = text
         return [RoomUpdate(kind="broker", broker=self.broker, broker_problem=text)]
+
+    def tick(self, now: float) -> list[RoomUpdate]:
+        """The time passes (once a second): players who have waited too long (RULES C1)."""
+        self._now = max(self._now, now)
+        updates: list[RoomUpdate] = []
+        for table in list(self.tables):
+            updates += self._stall(table)
+        return updates
 
     def restore_alerts(self, alerts: list[Alert], closed: set[str]) -> None:
         """What a restart found in the floor's journal: the open alerts, and the ids of those
@@ -226,17 +275,23 @@ class Room:
 
     def snapshot(self) -> RoomSnapshot:
         return RoomSnapshot(tables=self.ordered(), stories=dict(self.stories), clock=self.clock,
-                            clock_online=self.clock_online, alerts=self.open_alerts(),
-                            broker=self.broker, broker_problem=self.broker_problem,
-                            recorder=self.recorder)
+                            clock_online=self.clock_online, tournament=self.tournament,
+                            alerts=self.open_alerts(), broker=self.broker,
+                            broker_problem=self.broker_problem, recorder=self.recorder)
 
     def ordered(self) -> list[TableView]:
-        """Tables needing the floor first (the most reasons first), then by number."""
-        return sorted(self.tables.values(),
-                      key=lambda v: (not v.attention, -len(v.attention), _number(v.table)))
+        """By number, always: a table keeps its place on the room screen whatever happens."""
+        return sorted(self.tables.values(), key=lambda v: _number(v.table))
+
+    def needing(self) -> list[TableView]:
+        """The tables needing the floor, worst first (the attention strip)."""
+        return sorted((v for v in self.tables.values() if v.attention),
+                      key=lambda v: (-RANK[v.severity or "notice"], -len(v.attention),
+                                     _number(v.table)))
 
     def open_alerts(self) -> list[Alert]:
-        return sorted(self.alerts.values(), key=lambda a: a.at)
+        """Newest first."""
+        return sorted(self.alerts.values(), key=lambda a: a.at, reverse=True)
 
     # ---------------------------------------------------------------- inside
 
@@ -244,7 +299,10 @@ class Room:
         return self.tables.get(table) or TableView(table=table)
 
     def _set(self, view: TableView) -> RoomUpdate:
-        view = view.model_copy(update={"attention": self._attention(view)})
+        attention = self._attention(view)
+        view = view.model_copy(update={
+            "attention": attention, "severity": worst([r.severity for r in attention]),
+            **_figures(view.state, self._starts.get(view.table), self._now)})
         self.tables[view.table] = view
         return RoomUpdate(kind="table", table=view)
 
@@ -258,40 +316,109 @@ class Room:
         view = self.tables.get(table)
         return [] if view is None else [self._set(view)]
 
-    def _attention(self, view: TableView) -> list[str]:
-        reasons = []
+    def _stall(self, table: str, *, raising: bool = True) -> list[RoomUpdate]:
+        """RULES C1: the seat to act has waited longer than time may be called after; an
+        alert once a turn, and the card says so while it lasts. Only the tick (``raising``)
+        says it first: a table's state may come before the clock's that pauses the room."""
+        view = self.tables[table]
+        limit = self._stall_limit(view)
+        since = view.actor_since
+        if self._play_since is not None and since is not None:
+            since = max(since, self._play_since)
+        stalled = limit is not None and since is not None and self._now - since >= limit
+        if stalled == view.stalled or (stalled and not raising):
+            return []
+        self.tables[table] = view = view.model_copy(update={"stalled": stalled})
+        state = view.state
+        if stalled and state is not None and state.actor is not None and since is not None:
+            seat = state.actor
+            player = state.seats[seat].player if seat in state.seats else f"seat {seat}"
+            all_in = limit == STALL_ALL_IN_SECONDS
+            raised = self._raise(Alert(
+                id=f"{table}:stalled:{state.hand}:{seat}:{view.actor_since:.3f}", table=table,
+                hand=state.hand, kind="stalled", rule="PVB 21(1)", at=self._now,
+                todo=TODO_STALLED,
+                text=f"seat {seat} ({player}) has not acted for more than "
+                     f"{'two minutes (all-in)' if all_in else 'a minute'}: time may be called"))
+            if raised:
+                return raised  # the alert, and the card that says so
+        return [self._set(view)]
+
+    def _stall_limit(self, view: TableView) -> float | None:
+        """How long the seat to act may take before time may be called; None when nobody is
+        to act, or the wait is none of the player's doing: the table offline, a time call
+        already running, the clock paused or on a break."""
+        state = view.state
+        if state is None or view.online is False or state.stage != "betting" or (
+                state.actor is None or state.clock is not None):
+            return None
+        if self.clock is not None and _play_stops(self.clock):
+            return None
+        seat = state.seats.get(state.actor)
+        facing_all_in = any(s.all_in for s in state.seats.values() if s.in_hand) or (
+            seat is not None and state.to_call is not None and state.to_call >= seat.stack)
+        return STALL_ALL_IN_SECONDS if facing_all_in else STALL_SECONDS
+
+    def _attention(self, view: TableView) -> list[Reason]:
+        reasons: list[Reason] = []
+
+        def say(text: str, severity: Severity) -> None:
+            reasons.append(Reason(text=text, severity=severity))
+
         if view.online is False:
-            reasons.append("offline")
+            say("offline", "urgent")
         if self.clock is not None and view.table in self.clock.late:
-            reasons.append(f"holds {_round_words(self.clock)} up, not answering")
+            say(f"holds {_round_words(self.clock)} up, not answering", "urgent")
         state = view.state
         if state is not None:
             if state.floor_called:
-                reasons.append("floor called")
+                say("the dealer calls the floor", "urgent")
             if state.alerts:
-                reasons.append(state.alerts[-1])
+                text = state.alerts[-1]
+                say(_headline(text), "urgent" if "fouled deck" in text else "warning")
+            if view.stalled and state.actor is not None:
+                say(f"seat {state.actor} has not acted: time may be called", "warning")
             if state.clock is not None:
-                reasons.append(f"time called on seat {state.clock.seat}")
-            reasons += [f"{d} {s}" for d, s in state.devices.items() if s != "ok"]
-        open_alerts = sum(1 for a in self.alerts.values() if a.table == view.table)
-        if open_alerts:
-            reasons.append(f"{open_alerts} open alert{'s' if open_alerts > 1 else ''}")
-        return reasons
+                say(f"time called on seat {state.clock.seat}", "notice")
+            for device, status in state.devices.items():
+                if status != "ok":
+                    say(f"{device} reader {status}", "warning")
+        mine = [a for a in self.alerts.values() if a.table == view.table]
+        if mine:  # the worst open alert in its own words (the newest of the worst)
+            top = max(mine, key=lambda a: (RANK[a.severity], a.at))
+            more = f" (+{len(mine) - 1} more)" if len(mine) > 1 else ""
+            if _headline(top.text) not in [r.text for r in reasons]:
+                say(_headline(top.text) + more, top.severity)
+            elif more:
+                say(f"{len(mine)} open alerts", top.severity)
+        return sorted(reasons, key=lambda r: -RANK[r.severity])
 
 
-def _alert_of(table: str, message: EventMessage, now: float) -> Alert | None:
-    event = message.event
-    key = message.id or f"{table}:{event.hand}:{event.kind}:{message.sent:.3f}"
-    if event.kind == "alert":
-        kind: AlertKind = "floor" if event.rule == "DFO" else "irregularity"
-    elif event.kind == "hand_over" and event.data.get("status") in ("misdeal", "void"):
-        kind = "misdeal"
-    elif event.kind == "clock" and event.text.startswith("time on seat"):
-        kind = "time"
-    else:
-        return None
-    return Alert(id=key, table=table, hand=event.hand, kind=kind, rule=event.rule,
-                 text=f"table {table}: {event.text}", at=now)
+def _figures(state: TableState | None, starts: collections.deque[float] | None,
+             now: float) -> dict[str, object]:
+    """The table's numbers for its card: seats, the average stack, hands per hour."""
+    if state is None:
+        return {}
+    players = len(state.seats)
+    chips = sum(s.stack for s in state.seats.values()) + sum(p.amount for p in state.pots)
+    rate = None
+    if starts:
+        recent = [t for t in starts if now - t <= RATE_WINDOW]
+        if len(recent) >= RATE_MIN_HANDS and recent[-1] > recent[0]:
+            rate = round((len(recent) - 1) * 3600 / (recent[-1] - recent[0]), 1)
+    return {"players": players, "free_seats": max(0, state.seat_count - players),
+            "average_stack": chips // players if players else None, "hands_per_hour": rate}
+
+
+def _headline(text: str) -> str:
+    """What a room screen's line says of an alert: a fouled deck first (its text begins with
+    the card that fouled it)."""
+    return "fouled deck: the hand is void" if "fouled deck" in text else text
+
+
+def _play_stops(clock: ClockState) -> bool:
+    """The clock paused or on a break: nobody at the tables is slow meanwhile."""
+    return clock.on_break or clock.status in ("paused", "on_break")
 
 
 def _round_words(clock: ClockState) -> str:
@@ -303,4 +430,4 @@ def _number(table: str) -> tuple[int, str]:
     return (int(table), "") if table.isdigit() else (1 << 30, table)
 
 
-__all__ = ["Alert", "Room", "RoomSnapshot", "RoomUpdate", "TableView"]
+__all__ = ["Alert", "Reason", "Room", "RoomSnapshot", "RoomUpdate", "TableView"]

@@ -32,17 +32,18 @@ log = logging.getLogger(__name__)
 
 
 class AccountsFile:
-    """The accounts, read again whenever the file's modification time changes."""
+    """The accounts, read again whenever the file changes (`save_accounts` replaces it: a new
+    inode, whatever its time and size)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._seen: tuple[float, int] | None = None
+        self._seen: tuple[int, int, int] | None = None
         self._accounts = Accounts()
 
     def __call__(self) -> Accounts:
         try:
             stat = self.path.stat()
-            seen = (stat.st_mtime, stat.st_size)
+            seen = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
         except FileNotFoundError:
             return Accounts()
         if seen != self._seen:

@@ -8,7 +8,7 @@ import json
 import threading
 from pathlib import Path
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from controller.engine.records import HandRecord
 from controller.room.floor.model import Alert
@@ -24,10 +24,29 @@ CREATE INDEX IF NOT EXISTS hands_by_table ON hands (tbl, hand);
 CREATE INDEX IF NOT EXISTS hands_by_time ON hands (started);
 """
 
+# 2: the floor logins' sessions, by a hash of their id only: the file is group-readable, and
+# what it holds must not let a reader act as a logged-in floor (the cookie's id does).
+SESSIONS = """
+CREATE TABLE IF NOT EXISTS sessions (
+    id_hash TEXT PRIMARY KEY, user TEXT NOT NULL, stamp TEXT NOT NULL, expires REAL NOT NULL);
+"""
+
 # Schema versions (controller/sqlite_store.py). 1: the layout before versions were counted.
 # Public data only: the group (a screen's user) may read it.
-KIND = StoreKind("floor store", 0x50540005, (statements(SCHEMA),),
+KIND = StoreKind("floor store", 0x50540005, (statements(SCHEMA), statements(SESSIONS)),
                  tables=frozenset({"alerts", "hands"}), mode=0o640)
+
+
+class StoredSession(BaseModel):
+    """A floor login's session as the server keeps it (`auth.Sessions`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id_hash: str
+    user: str
+    stamp: str = Field(description="A digest of the account's password hash at login: a new "
+                       "password makes another, and the session ends")
+    expires: float
 
 
 class HandQuery(BaseModel):
@@ -134,6 +153,23 @@ class FloorStore:
             rows = self._db.execute(sql, [*args, query.limit]).fetchall()
         return [_summary(hand_id, HandRecord.model_validate_json(body)) for hand_id, body in rows]
 
+    def add_session(self, session: StoredSession) -> None:
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO sessions (id_hash, user, stamp, expires) "
+                             "VALUES (?, ?, ?, ?)", (session.id_hash, session.user,
+                                                     session.stamp, session.expires))
+
+    def remove_sessions(self, id_hashes: list[str]) -> None:
+        with self._lock:
+            self._db.executemany("DELETE FROM sessions WHERE id_hash = ?",
+                                 [(h,) for h in id_hashes])
+
+    def sessions(self) -> list[StoredSession]:
+        with self._lock:
+            rows = self._db.execute("SELECT id_hash, user, stamp, expires FROM sessions "
+                                    "ORDER BY rowid").fetchall()
+        return [StoredSession(id_hash=a, user=b, stamp=c, expires=d) for a, b, c, d in rows]
+
     def close(self) -> None:
         with self._lock:
             self._store.close()
@@ -151,4 +187,4 @@ def hand_json(record: HandRecord) -> str:
     return json.dumps(record.model_dump(mode="json"))
 
 
-__all__ = ["FloorStore", "HandQuery", "HandSummary", "hand_json"]
+__all__ = ["FloorStore", "HandQuery", "HandSummary", "StoredSession", "hand_json"]

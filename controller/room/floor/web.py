@@ -4,17 +4,19 @@ Events), the hands search, and the floor's decisions behind a login.
 Screens (room, clock, table, alerts, hands) need no login and can do nothing: every request
 that changes something needs a floor login's session and its CSRF token in a header, and comes
 from this site (`Origin`). The pages are static files; what they show arrives as JSON.
+
+The endpoints are module-level functions listed in one ``routes``; what they share (the hub,
+the accounts, the failed logins) lives on ``app.state``, set by `create_app`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import hmac
 import json
 import logging
-import secrets
-import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
@@ -31,9 +33,12 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from controller.engine.records import HandRecord
+from controller.history.story import hand_story
 from controller.json_input import BadJson, loads_bounded
 from controller.room.clock.rules import CLOCK_COMMANDS
 from controller.room.floor.accounts import Accounts, check_password
+from controller.room.floor.auth import SESSION_SECONDS, LoggedIn, LoginThrottle, Sessions
 from controller.room.floor.hub import Hub
 from controller.room.floor.store import HandQuery
 from controller.session.model import FLOOR_COMMANDS
@@ -45,7 +50,7 @@ STATIC = Path(str(resources.files("controller.room.floor") / "static"))
 SCREENS = {"/": ("room", "Room"), "/clock": ("clock", "Clock"), "/alerts": ("alerts", "Alerts"),
            "/hands": ("hands", "Hands"), "/login": ("login", "Floor login"),
            "/table/{table_id}": ("table", "Table")}
-STREAM_KINDS = frozenset({"table", "event", "clock", "alert", "broker"})
+STREAM_KINDS = frozenset({"table", "event", "clock", "alert", "broker", "tournament"})
 SECURITY_HEADERS = [
     (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; "
      b"frame-ancestors 'none'; base-uri 'none'; form-action 'self'"),
@@ -55,8 +60,6 @@ SECURITY_HEADERS = [
 ]
 BODY_LIMIT = 16_384  # bytes: a command or a login is a few hundred
 B = TypeVar("B", bound=BaseModel)
-LOGIN_FAILURES = 5  # wrong passwords for one name within LOGIN_WINDOW before it must wait
-LOGIN_WINDOW = 60.0
 
 
 class CommandBody(BaseModel):
@@ -66,6 +69,13 @@ class CommandBody(BaseModel):
                         "table id")
     name: str = Field(pattern=r"^[a-z_]{1,40}$")
     args: dict[str, Any] = Field(default_factory=dict)
+
+
+class AcknowledgeBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    ids: list[str] = Field(min_length=1, max_length=500, description="The alerts the page "
+                           "shows: one arriving meanwhile is not acknowledged unseen")
 
 
 class LoginBody(BaseModel):
@@ -95,210 +105,315 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
+# ------------------------------------------------------------------------ what they share
+
+def _hub(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+def _accounts(request: Request) -> Accounts:
+    accounts: Accounts = request.app.state.accounts()
+    return accounts
+
+
+def _sessions(request: Request) -> Sessions:
+    sessions: Sessions = request.app.state.sessions
+    return sessions
+
+
+# ------------------------------------------------------------------------ the screens
+
+@functools.cache
+def _page_text(screen: str, title: str, tv: bool) -> str:
+    """The shell around the screen's fragment; on a TV (``?tv=1``) without the menu and the
+    floor's controls: nothing on the room's screens can be clicked."""
+    shell = (STATIC / "shell.html").read_text()
+    body = (STATIC / "screens" / f"{screen}.html").read_text()
+    if tv:
+        shell = _without(shell, "nav").replace('<body data-screen', '<body class="tv" data-screen')
+        body = _without(body, "staff")
+    return shell.replace("{title}", title).replace("{screen}", screen).replace("{body}", body)
+
+
+def _without(text: str, part: str) -> str:
+    """``text`` without what stands between ``<!--part-->`` and ``<!--/part-->``."""
+    while (start := text.find(f"<!--{part}-->")) >= 0:
+        end = text.index(f"<!--/{part}-->", start) + len(f"<!--/{part}-->")
+        text = text[:start] + text[end:]
+    return text
+
+
+async def page(request: Request) -> Response:
+    """A screen: the shell around its fragment (the route's path names it)."""
+    screen, title = SCREENS[request.scope["route"].path]
+    tv = request.query_params.get("tv") == "1"
+    return HTMLResponse(_page_text(screen, title, tv), headers={"cache-control": "no-cache"})
+
+
+def _snapshot_json(hub: Hub, table: str | None) -> str:
+    """Everything a screen shows, with the hand's story of its table only (if any)."""
+    snap = hub.room.snapshot()
+    stories = {table: snap.stories.get(table, [])} if table else {}
+    return snap.model_copy(update={"stories": stories}).model_dump_json()
+
+
+async def snapshot(request: Request) -> Response:
+    body = _snapshot_json(_hub(request), request.query_params.get("table") or None)
+    return Response(body, media_type="application/json")
+
+
+async def stream(request: Request) -> Response:
+    hub = _hub(request)
+    if len(hub.screens) >= hub.max_screens:
+        log.warning("floor: a push stream refused: %d screens already", len(hub.screens))
+        return _error(503, "too many screens are open on this server")
+    address = _address(request)
+    if hub.screens_from(address) >= hub.max_screens_per_address:
+        log.warning("floor: a push stream from %s refused: it has %d open already", address,
+                    hub.max_screens_per_address)
+        return _error(429, f"too many screens open from {address}: close one first")
+    asked = request.query_params.get("kinds", "")
+    kinds = frozenset(asked.split(",")) & STREAM_KINDS if asked else STREAM_KINDS
+    table = request.query_params.get("table") or None
+    screen = hub.attach(kinds, table, address)
+
+    async def pushes() -> AsyncIterator[dict[str, str]]:
+        try:
+            yield {"event": "snapshot", "data": _snapshot_json(hub, table)}
+            while True:
+                item = await screen.queue.get()
+                if item is None:
+                    return  # dropped (too slow) or the server stops: the browser reconnects
+                kind, data = item
+                yield {"event": kind, "data": data}
+        finally:
+            hub.detach(screen)
+
+    return EventSourceResponse(pushes(), ping=15, headers={"cache-control": "no-store"})
+
+
+async def health(request: Request) -> Response:
+    """For the installer's monitoring: 200 while the broker is there, 503 when not."""
+    hub = _hub(request)
+    room = hub.room
+    body = {"broker": room.broker, "recorder": room.recorder, "screens": len(hub.screens),
+            "tables": len(room.tables),
+            "online": sum(1 for v in room.tables.values() if v.online),
+            "open_alerts": len(room.open_alerts()), "received": hub.received}
+    return JSONResponse(body, status_code=200 if room.broker else 503,
+                        headers={"cache-control": "no-store"})
+
+
+async def clock_time(request: Request) -> Response:
+    return JSONResponse({"now": _hub(request).clock_now()}, headers={"cache-control": "no-store"})
+
+
+# ------------------------------------------------------------------------ logins
+
+async def me(request: Request) -> Response:
+    logged_in = _logged_in(request)
+    if logged_in is None:
+        request.session.clear()  # logged out, expired, or the account changed meanwhile
+        return JSONResponse({"user": None, "csrf": None})
+    return JSONResponse({"user": logged_in.user, "csrf": logged_in.csrf})
+
+
+async def login(request: Request) -> Response:
+    refused = _foreign(request)
+    if refused is not None:
+        return refused
+    body = await _read_body(request, LoginBody, "send {\"user\": ..., \"password\": ...} as JSON")
+    if isinstance(body, Response):
+        return body
+    throttle: LoginThrottle = request.app.state.throttle
+    attempt = throttle.admit(body.user, _address(request))
+    if isinstance(attempt, str):
+        log.warning("floor: login for %r from %s refused: %s", body.user[:40],
+                    _address(request), attempt)
+        return _error(429, attempt)
+    accounts = _accounts(request)
+    # argon2 takes tens of milliseconds by design: off the loop that feeds every screen.
+    if not await asyncio.to_thread(check_password, accounts, body.user, body.password):
+        log.warning("floor: wrong password for %r from %s", body.user[:40], _address(request))
+        return _error(401, "wrong name or password")
+    throttle.passed(attempt)
+    logged_in = _sessions(request).open(body.user, accounts.users[body.user])
+    request.session.clear()
+    request.session["sid"] = logged_in.sid
+    log.info("floor: %s logged in", body.user)
+    return JSONResponse({"user": logged_in.user, "csrf": logged_in.csrf})
+
+
+async def logout(request: Request) -> Response:
+    logged_in = _guard(request)
+    if isinstance(logged_in, Response):
+        return logged_in
+    _sessions(request).close(logged_in.sid)  # the same cookie again is a stranger's
+    request.session.clear()
+    log.info("floor: %s logged out", logged_in.user)
+    return JSONResponse({"user": None})
+
+
+# ------------------------------------------------------------------------ decisions
+
+async def command(request: Request) -> Response:
+    logged_in = _guard(request)
+    if isinstance(logged_in, Response):
+        return logged_in
+    body = await _read_body(request, CommandBody, "not a command")
+    if isinstance(body, Response):
+        return body
+    allowed = CLOCK_COMMANDS if body.target == "clock" else FLOOR_COMMANDS
+    if body.name not in allowed:
+        where = "the clock" if body.target == "clock" else "a table"
+        return _error(400, f"{body.name!r} is no command {where} takes")
+    if len(json.dumps(body.args)) > 2000:
+        return _error(400, "the command's arguments are too long")
+    reply = await _hub(request).command(body.target, body.name, body.args,
+                                        by=f"floor:{logged_in.user}")
+    return Response(reply.model_dump_json(), media_type="application/json")
+
+
+async def acknowledge(request: Request) -> Response:
+    logged_in = _guard(request)
+    if isinstance(logged_in, Response):
+        return logged_in
+    alert_id = request.path_params["alert_id"]
+    if not _hub(request).acknowledge(alert_id, f"floor:{logged_in.user}"):
+        return _error(404, "no open alert with that id")
+    return JSONResponse({"ok": True})
+
+
+async def acknowledge_all(request: Request) -> Response:
+    """Every alert the page lists (a table's, with one click)."""
+    logged_in = _guard(request)
+    if isinstance(logged_in, Response):
+        return logged_in
+    body = await _read_body(request, AcknowledgeBody, "send {\"ids\": [...]} as JSON")
+    if isinstance(body, Response):
+        return body
+    hub = _hub(request)
+    done = sum(hub.acknowledge(alert_id, f"floor:{logged_in.user}") for alert_id in body.ids)
+    return JSONResponse({"acknowledged": done})
+
+
+# ------------------------------------------------------------------------ hands
+
+async def hands(request: Request) -> Response:
+    params = {k: v for k, v in request.query_params.items() if v != ""}
+    try:
+        query = HandQuery.model_validate(params)
+    except ValidationError as exc:
+        return _error(400, f"bad search: {exc.errors()[0]['loc'][0]}")
+    found = _hub(request).store.find(query)
+    return JSONResponse([h.model_dump(mode="json") for h in found])
+
+
+async def hand(request: Request) -> Response:
+    """The record, its story in the floor's words, and the formats it downloads as."""
+    record = _hub(request).store.hand(request.path_params["hand_id"])
+    if record is None:
+        return _error(404, "no such hand")
+    story = [line.model_dump() for line in hand_story(record)]
+    return JSONResponse({**record.model_dump(mode="json"), "story": story,
+                         "downloads": list(DOWNLOADS)})
+
+
+# The files a hand downloads as: the format's name in the URL -> its file's suffix and what
+# writes it. A second format (tracker text) is one more entry here; the hand panel offers a
+# link for each (hands.js).
+DOWNLOADS: dict[str, tuple[str, Callable[[HandRecord], str]]] = {
+    "phh": ("phh", HandRecord.to_phh),
+}
+
+
+async def hand_download(request: Request) -> Response:
+    """``/api/hands/<id>/<format>``: the hand as a file (a public record: only tabled cards)."""
+    download = DOWNLOADS.get(request.path_params["form"])
+    record = _hub(request).store.hand(request.path_params["hand_id"])
+    if download is None or record is None:
+        return _error(404, "no such hand" if download else "no such format")
+    suffix, write = download
+    name = f"table-{record.table}-hand-{record.hand}.{suffix}".replace('"', "")
+    return PlainTextResponse(write(record), headers={
+        "content-disposition": f'attachment; filename="{name}"'})
+
+
+# ------------------------------------------------------------------------ the application
+
+routes: list[BaseRoute] = [
+    *[Route(path, page) for path in SCREENS],
+    Route("/api/snapshot", snapshot),
+    Route("/api/stream", stream),
+    Route("/api/time", clock_time),
+    Route("/api/health", health),
+    Route("/api/me", me),
+    Route("/api/login", login, methods=["POST"]),
+    Route("/api/logout", logout, methods=["POST"]),
+    Route("/api/command", command, methods=["POST"]),
+    Route("/api/alerts/ack", acknowledge_all, methods=["POST"]),
+    Route("/api/alerts/{alert_id:path}/ack", acknowledge, methods=["POST"]),
+    Route("/api/hands", hands),
+    Route("/api/hands/{hand_id:path}/{form}", hand_download),
+    Route("/api/hands/{hand_id:path}", hand),
+    Mount("/static", StaticFiles(directory=STATIC), name="static"),
+]
+
+
+@asynccontextmanager
+async def _lifespan(app: Starlette) -> AsyncIterator[None]:
+    hub: Hub = app.state.hub
+    await hub.start()
+    try:
+        yield
+    finally:
+        await hub.close()
+
+
 def create_app(hub: Hub, accounts: Callable[[], Accounts], secret: str, *,
                secure_cookies: bool = False) -> Starlette:
     """The floor's web application around ``hub`` (started and closed with the app)."""
-    failures: dict[str, list[float]] = {}
-
-    shell = (STATIC / "shell.html").read_text()
-
-    def page(screen: str, title: str) -> Callable[[Request], Awaitable[Response]]:
-        text = (shell.replace("{title}", title).replace("{screen}", screen)
-                .replace("{body}", (STATIC / "screens" / f"{screen}.html").read_text()))
-
-        async def serve(request: Request) -> Response:
-            return HTMLResponse(text, headers={"cache-control": "no-cache"})
-        return serve
-
-    def snapshot_json(table: str | None) -> str:
-        """Everything a screen shows, with the hand's story of its table only (if any)."""
-        snap = hub.room.snapshot()
-        stories = {table: snap.stories.get(table, [])} if table else {}
-        return snap.model_copy(update={"stories": stories}).model_dump_json()
-
-    async def snapshot(request: Request) -> Response:
-        body = snapshot_json(request.query_params.get("table") or None)
-        return Response(body, media_type="application/json")
-
-    async def stream(request: Request) -> Response:
-        if len(hub.screens) >= hub.max_screens:
-            log.warning("floor: a push stream refused: %d screens already", len(hub.screens))
-            return _error(503, "too many screens are open on this server")
-        asked = request.query_params.get("kinds", "")
-        kinds = frozenset(asked.split(",")) & STREAM_KINDS if asked else STREAM_KINDS
-        table = request.query_params.get("table") or None
-        screen = hub.attach(kinds, table)
-
-        async def pushes() -> AsyncIterator[dict[str, str]]:
-            try:
-                yield {"event": "snapshot", "data": snapshot_json(table)}
-                while True:
-                    item = await screen.queue.get()
-                    if item is None:
-                        return  # dropped (too slow) or the server stops: the browser reconnects
-                    kind, data = item
-                    yield {"event": kind, "data": data}
-            finally:
-                hub.detach(screen)
-
-        return EventSourceResponse(pushes(), ping=15, headers={"cache-control": "no-store"})
-
-    async def health(request: Request) -> Response:
-        """For the installer's monitoring: 200 while the broker is there, 503 when not."""
-        room = hub.room
-        body = {"broker": room.broker, "recorder": room.recorder, "screens": len(hub.screens),
-                "tables": len(room.tables),
-                "online": sum(1 for v in room.tables.values() if v.online),
-                "open_alerts": len(room.open_alerts()), "received": hub.received}
-        return JSONResponse(body, status_code=200 if room.broker else 503,
-                            headers={"cache-control": "no-store"})
-
-    async def clock_time(request: Request) -> Response:
-        return JSONResponse({"now": hub.clock_now()}, headers={"cache-control": "no-store"})
-
-    async def me(request: Request) -> Response:
-        user = request.session.get("user")
-        if user is not None and user not in accounts().users:
-            request.session.clear()  # the account was removed meanwhile
-            user = None
-        if user is None:
-            return JSONResponse({"user": None, "csrf": None})
-        return JSONResponse({"user": user, "csrf": request.session.get("csrf")})
-
-    async def login(request: Request) -> Response:
-        refused = _foreign(request)
-        if refused is not None:
-            return refused
-        body = await _read_body(request, LoginBody,
-                                "send {\"user\": ..., \"password\": ...} as JSON")
-        if isinstance(body, Response):
-            return body
-        now = time.monotonic()
-        if len(failures) > 10_000:  # a flood of made-up names must not grow this without end
-            for name in [n for n, times in failures.items() if now - times[-1] > LOGIN_WINDOW]:
-                del failures[name]
-        recent = [t for t in failures.get(body.user, []) if now - t < LOGIN_WINDOW]
-        if len(recent) >= LOGIN_FAILURES:
-            log.warning("floor: login for %r refused: too many wrong passwords", body.user[:40])
-            return _error(429, "too many wrong passwords: wait a minute")
-        # argon2 takes tens of milliseconds by design: off the loop that feeds every screen.
-        if not await asyncio.to_thread(check_password, accounts(), body.user, body.password):
-            failures[body.user] = [*recent, now]
-            log.warning("floor: wrong password for %r", body.user[:40])
-            return _error(401, "wrong name or password")
-        failures.pop(body.user, None)
-        request.session.clear()
-        request.session.update({"user": body.user, "csrf": secrets.token_urlsafe(24)})
-        log.info("floor: %s logged in", body.user)
-        return JSONResponse({"user": body.user, "csrf": request.session["csrf"]})
-
-    async def logout(request: Request) -> Response:
-        refused = _guard(request, accounts())
-        if refused is not None:
-            return refused
-        log.info("floor: %s logged out", request.session.get("user"))
-        request.session.clear()
-        return JSONResponse({"user": None})
-
-    async def command(request: Request) -> Response:
-        refused = _guard(request, accounts())
-        if refused is not None:
-            return refused
-        body = await _read_body(request, CommandBody, "not a command")
-        if isinstance(body, Response):
-            return body
-        allowed = CLOCK_COMMANDS if body.target == "clock" else FLOOR_COMMANDS
-        if body.name not in allowed:
-            where = "the clock" if body.target == "clock" else "a table"
-            return _error(400, f"{body.name!r} is no command {where} takes")
-        if len(json.dumps(body.args)) > 2000:
-            return _error(400, "the command's arguments are too long")
-        reply = await hub.command(body.target, body.name, body.args,
-                                  by=f"floor:{request.session['user']}")
-        return Response(reply.model_dump_json(), media_type="application/json")
-
-    async def acknowledge(request: Request) -> Response:
-        refused = _guard(request, accounts())
-        if refused is not None:
-            return refused
-        alert_id = request.path_params["alert_id"]
-        if not hub.acknowledge(alert_id, f"floor:{request.session['user']}"):
-            return _error(404, "no open alert with that id")
-        return JSONResponse({"ok": True})
-
-    async def hands(request: Request) -> Response:
-        params = {k: v for k, v in request.query_params.items() if v != ""}
-        try:
-            query = HandQuery.model_validate(params)
-        except ValidationError as exc:
-            return _error(400, f"bad search: {exc.errors()[0]['loc'][0]}")
-        found = hub.store.find(query)
-        return JSONResponse([h.model_dump(mode="json") for h in found])
-
-    async def hand(request: Request) -> Response:
-        record = hub.store.hand(request.path_params["hand_id"])
-        if record is None:
-            return _error(404, "no such hand")
-        return Response(record.model_dump_json(), media_type="application/json")
-
-    async def hand_phh(request: Request) -> Response:
-        hand_id = request.path_params["hand_id"]
-        record = hub.store.hand(hand_id)
-        if record is None:
-            return _error(404, "no such hand")
-        name = f"table-{record.table}-hand-{record.hand}.phh".replace('"', "")
-        return PlainTextResponse(record.to_phh(), headers={
-            "content-disposition": f'attachment; filename="{name}"'})
-
-    @asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await hub.start()
-        try:
-            yield
-        finally:
-            await hub.close()
-
-    routes: list[BaseRoute] = [Route(path, page(*screen)) for path, screen in SCREENS.items()]
-    routes += [
-        Route("/api/snapshot", snapshot),
-        Route("/api/stream", stream),
-        Route("/api/time", clock_time),
-        Route("/api/health", health),
-        Route("/api/me", me),
-        Route("/api/login", login, methods=["POST"]),
-        Route("/api/logout", logout, methods=["POST"]),
-        Route("/api/command", command, methods=["POST"]),
-        Route("/api/alerts/{alert_id:path}/ack", acknowledge, methods=["POST"]),
-        Route("/api/hands", hands),
-        Route("/api/hands/{hand_id:path}/phh", hand_phh),
-        Route("/api/hands/{hand_id:path}", hand),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ]
     middleware = [
         Middleware(SecurityHeaders),
+        # The cookie carries the session's id only; the server keeps the session (auth.py).
         Middleware(SessionMiddleware, secret_key=secret, session_cookie="pokertable_floor",
-                   max_age=12 * 3600, same_site="strict", https_only=secure_cookies),
+                   max_age=SESSION_SECONDS, same_site="strict", https_only=secure_cookies),
     ]
-    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    app = Starlette(routes=routes, middleware=middleware, lifespan=_lifespan)
+    app.state.hub = hub
+    app.state.accounts = accounts
+    app.state.sessions = Sessions(hub.store, secret)
+    app.state.throttle = LoginThrottle()
+    return app
 
+
+# ------------------------------------------------------------------------ inside
 
 async def _read_body(request: Request, model: type[B], refusal: str) -> B | Response:
     """The body as ``model``, read no further than BODY_LIMIT bytes (a hostile client's
-    gigabyte is refused, not buffered); or the refusal to send back."""
+    gigabyte is refused, not buffered) and parsed only once its nesting is known to be shallow
+    (`loads_bounded`); or the refusal to send back, said once in the log."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > BODY_LIMIT:
-        return _error(413, "the request is too large")
+        return _refused_body(request, 413, "the request is too large")
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
         if len(body) > BODY_LIMIT:
-            return _error(413, "the request is too large")
+            return _refused_body(request, 413, "the request is too large")
     try:
         return model.model_validate(loads_bounded(body))
     except BadJson as exc:
-        return _error(400, f"{refusal} ({exc})")
+        return _refused_body(request, 400, f"{refusal} ({exc})")
     except (ValueError, ValidationError) as exc:
-        return _error(400, f"{refusal} ({type(exc).__name__})")
+        return _refused_body(request, 400, f"{refusal} ({type(exc).__name__})")
+
+
+def _refused_body(request: Request, status: int, reason: str) -> Response:
+    log.warning("floor: %d for %s %s from %s: %s", status, request.method,
+                request.url.path[:100], _address(request), reason[:200])
+    return _error(status, reason)
 
 
 def _error(status: int, reason: str) -> Response:
@@ -314,18 +429,26 @@ def _foreign(request: Request) -> Response | None:
     return None
 
 
-def _guard(request: Request, accounts: Accounts) -> Response | None:
-    """A floor login's session with its CSRF token, from our own pages; else refused."""
+def _guard(request: Request) -> LoggedIn | Response:
+    """A floor login's live session with its CSRF token, from our own pages; else refused."""
     refused = _foreign(request)
     if refused is not None:
         return refused
-    user = request.session.get("user")
-    if user is None or user not in accounts.users:
+    logged_in = _logged_in(request)
+    if logged_in is None:
         return _error(403, "log in as floor staff first: screens can only watch")
     sent = request.headers.get("x-csrf-token", "")
-    if not hmac.compare_digest(sent, request.session.get("csrf", "")):
+    if not hmac.compare_digest(sent, logged_in.csrf):
         return _error(403, "the page's security token is missing or stale: reload the page")
-    return None
+    return logged_in
 
 
-__all__ = ["create_app"]
+def _logged_in(request: Request) -> LoggedIn | None:
+    return _sessions(request).find(request.session.get("sid"), _accounts(request))
+
+
+def _address(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
+__all__ = ["create_app", "routes"]

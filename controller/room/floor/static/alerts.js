@@ -1,35 +1,66 @@
-// The alerts list: each alert stays until a floor login acknowledges it (journaled, with who).
+// The alerts, grouped by table: the worst table first, each table's alerts newest first, each
+// with its severity, its rule and what to do; a floor login acknowledges one, or every alert
+// of a table it sees, with one click (journaled, with who).
 "use strict";
 (() => {
   const { floor, el, renderClockStrip, post, start } = window.floorApp;
+  const RANK = { urgent: 3, warning: 2, notice: 1 };
 
   function when(at) {
     return new Date(at * 1000).toLocaleTimeString();
   }
 
-  async function acknowledge(id) {
-    const answer = await post(`/api/alerts/${encodeURIComponent(id)}/ack`, {});
+  // Only the alerts this page shows: one that arrives a moment later is not acknowledged unseen.
+  async function acknowledge(ids) {
+    const answer = await post("/api/alerts/ack", { ids });
     const reply = document.getElementById("alert-reply");
-    reply.textContent = answer.ok ? "acknowledged" : `refused: ${answer.reason}`;
-    reply.className = `reply ${answer.ok ? "ok" : "error"}`;
+    reply.textContent = answer.status === "error" ? `refused: ${answer.reason}`
+      : `acknowledged ${answer.acknowledged} alert${answer.acknowledged === 1 ? "" : "s"}`;
+    reply.className = `reply ${answer.status === "error" ? "error" : "ok"}`;
+  }
+
+  function where(table) {
+    if (table === "clock") return el("a", { href: "/clock" }, "The clock");
+    if (table === "recorder") return "The recorder";
+    return el("a", { href: `/table/${encodeURIComponent(table)}` }, `Table ${table}`);
+  }
+
+  function item(a) {
+    return el("li", { class: `alert ${a.kind} ${a.severity}`, "data-id": a.id },
+      el("span", { class: `sev ${a.severity}` }, a.severity),
+      el("span", {},
+        el("span", { class: "at" }, when(a.at)),
+        ["clock", "recorder"].includes(a.table) ? " · " : ` · hand ${a.hand} · `,
+        el("span", { class: "text" }, a.text), a.rule ? el("span", { class: "rule" }, a.rule) : null),
+      el("button", { class: "staff-only ack", onclick: () => acknowledge([a.id]) }, "Acknowledge"),
+      a.todo ? el("span", { class: "todo" }, `what to do: ${a.todo}`) : null);
   }
 
   function render() {
     renderClockStrip();
-    const alerts = [...floor.alerts.values()].sort((a, b) => a.at - b.at);
+    const groups = new Map();
+    for (const a of floor.alerts.values()) {
+      if (!groups.has(a.table)) groups.set(a.table, []);
+      groups.get(a.table).push(a);
+    }
+    for (const alerts of groups.values()) alerts.sort((x, y) => y.at - x.at);
+    const worst = (alerts) => Math.max(...alerts.map((a) => RANK[a.severity] || 2));
+    const ordered = [...groups.entries()].sort(([, x], [, y]) =>
+      worst(y) - worst(x) || y[0].at - x[0].at);
     const list = document.getElementById("alerts");
-    list.replaceChildren(...alerts.map((a) => el("li", { class: `alert ${a.kind}`, "data-id": a.id },
-      el("span", { class: "at" }, when(a.at)), " ",
-      a.table === "clock" ? el("a", { href: "/clock" }, "the clock")
-        : a.table === "recorder" ? "the recorder"
-        : el("a", { href: `/table/${encodeURIComponent(a.table)}` }, `table ${a.table}`),
-      ["clock", "recorder"].includes(a.table) ? " · " : ` · hand ${a.hand} · `,
-      el("span", { class: "text" }, a.text), a.rule ? el("span", { class: "rule" }, a.rule) : null,
-      el("button", { class: "staff-only ack", onclick: () => acknowledge(a.id) }, "Acknowledge"))));
-    if (!alerts.length) list.replaceChildren(el("li", { class: "muted" }, "no open alert"));
+    list.replaceChildren(...ordered.map(([table, alerts]) => {
+      const severity = Object.keys(RANK).find((s) => RANK[s] === worst(alerts));
+      return el("li", { class: `group ${severity}`, id: `alerts-${table}` },
+        el("header", {}, el("h2", {}, where(table)),
+          el("span", { class: "muted" }, `${alerts.length} open`),
+          alerts.length > 1 ? el("button", { class: "staff-only ack-all",
+            onclick: () => acknowledge(alerts.map((a) => a.id)) }, `Acknowledge all ${alerts.length}`) : null),
+        el("ul", { class: "alerts" }, alerts.map(item)));
+    }));
+    if (!ordered.length) list.replaceChildren(el("li", { class: "muted" }, "no open alert"));
     const count = document.getElementById("alert-count");
-    if (count) count.textContent = alerts.length ? String(alerts.length) : "";
+    if (count) count.textContent = floor.alerts.size ? String(floor.alerts.size) : "";
   }
 
-  start(["table", "clock", "alert", "broker"], null, render);
+  start(["clock", "alert", "broker"], null, render);
 })();

@@ -5,10 +5,12 @@
 const floor = {
   user: null,
   csrf: null,
+  tv: document.body.classList.contains("tv"),  // a room's TV: nothing to click, no login
   offset: 0,        // the clock's time minus this browser's, ms (synced with the server)
   bestRtt: Infinity,
   clock: null,
   clockOnline: null,  // false: the clock's Last Will (levels stop changing at the tables)
+  tournament: null,   // the tournament's latest state, when there is a tournament
   tables: new Map(),
   stories: new Map(),
   alerts: new Map(),
@@ -34,7 +36,33 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
+// Set a node's text only when it changes: a redraw never blanks what the eye reads.
+function setText(node, text) {
+  if (node && node.textContent !== text) node.textContent = text;
+}
+
 const chips = (n) => (n === null || n === undefined ? "" : Number(n).toLocaleString("en"));
+
+// Chips as a floor says them across a room: 950, 9,850, 12.4k, 124k, 1.24M; with ``digits``
+// (an average) no more than that many significant digits above 10,000: 25k, 130k, 1.2M.
+function short(n, digits) {
+  if (n === null || n === undefined) return "";
+  const a = Math.abs(n);
+  const fixed = (x) => {
+    let text = x >= 100 ? String(Math.round(x)) : x.toFixed(x >= 10 ? 1 : 2);
+    if (digits) text = String(Number(x.toPrecision(digits)));
+    return text.includes(".") ? text.replace(/0+$/, "").replace(/\.$/, "") : text;
+  };
+  if (a < 10000) return chips(n);
+  if (a < 1e6) return `${fixed(n / 1e3)}k`;
+  return `${fixed(n / 1e6)}M`;
+}
+
+const CURRENCIES = { EUR: "€", USD: "$", GBP: "£", CHF: "CHF" };
+function money(amount, currency) {
+  const sign = CURRENCIES[currency] || currency || "";
+  return sign === "$" || sign === "£" ? `${sign}${chips(amount)}` : `${chips(amount)} ${sign}`.trim();
+}
 
 function clockNow() { return (Date.now() + floor.offset) / 1000; }
 
@@ -59,6 +87,12 @@ function blindsText(c) {
   if (c.ante) text += ` · ante ${chips(c.ante)}`;
   if (c.bb_ante) text += ` · BB ante ${chips(c.bb_ante)}`;
   return text;
+}
+
+// The next level's blinds, when the clock says them.
+function nextBlindsText(c) {
+  if (!c || c.next_bb === null || c.next_bb === undefined) return "";
+  return blindsText({ sb: c.next_sb, bb: c.next_bb, ante: c.next_ante, bb_ante: c.next_bb_ante });
 }
 
 // ------------------------------------------------------------------ time sync (NTP-style)
@@ -87,6 +121,7 @@ async function syncTime() {
 // ------------------------------------------------------------------ login and commands
 
 async function whoAmI() {
+  if (floor.tv) return;  // a TV never decides
   try {
     const me = await (await fetch("/api/me", { cache: "no-store" })).json();
     floor.user = me.user;
@@ -157,6 +192,7 @@ function connect(kinds, table, render) {
     floor.alerts = new Map(snap.alerts.map((a) => [a.id, a]));
     floor.clock = snap.clock;
     floor.clockOnline = snap.clock_online;
+    floor.tournament = snap.tournament || null;
     floor.broker = snap.broker;
     floor.brokerProblem = snap.broker_problem || null;
     show(brokerNote());
@@ -179,6 +215,10 @@ function connect(kinds, table, render) {
     const u = JSON.parse(m.data);
     if ("clock" in u) floor.clock = u.clock;
     if ("clock_online" in u) floor.clockOnline = u.clock_online;
+    render();
+  });
+  source.addEventListener("tournament", (m) => {
+    floor.tournament = JSON.parse(m.data).tournament || null;  // absent: it is gone
     render();
   });
   source.addEventListener("alert", (m) => {
@@ -211,7 +251,7 @@ function brokerNote() {
 function clockParts(c) {
   if (!c) return { status: "no clock yet", level: "", blinds: "", left: null };
   const status = floor.clockOnline === false ? "clock offline"
-    : c.status === "on_break" ? "break" : (c.status || "").replace("_", " ");
+    : c.status === "on_break" ? "break" : c.status === "running" ? "" : (c.status || "").replace("_", " ");
   return {
     status,
     level: c.on_break ? `break, then level ${c.level}` : `level ${c.level}`,
@@ -225,30 +265,40 @@ function roundWords(c) {
   return c.playing && c.playing.length ? `round ${c.round}` : "the hands in play finish";
 }
 
-function renderClockStrip() {
+// The strip is built once; a render sets its texts, the tick its time left.
+function renderClockStrip(extra) {
   const strip = document.getElementById("clockstrip");
   if (!strip) return;
+  if (!strip.firstChild) {
+    strip.append(el("span", { class: "level" }), el("span", { class: "blinds" }),
+      el("span", { class: "left", id: "strip-left" }), el("span", { class: "status" }),
+      el("span", { class: "h4h" }), el("span", { class: "extra" }));
+  }
   const c = floor.clock;
   const p = clockParts(c);
-  const h4h = c && c.hand_for_hand
-    ? el("span", { class: "badge warn" }, `hand-for-hand, ${roundWords(c)}` +
-        (c.waiting && c.waiting.length ? ` · waiting for ${c.waiting.join(", ")}` : ""))
-    : null;
-  strip.replaceChildren(...[
-    el("span", { class: "level" }, p.level), el("span", { class: "blinds" }, p.blinds),
-    el("span", { class: "left", id: "strip-left" }, mmss(p.left)),
-    el("span", { class: "status" }, p.status), h4h].filter(Boolean));
+  const [level, blinds, left, status, h4h, more] = strip.children;
+  setText(level, p.level);
+  setText(blinds, p.blinds);
+  setText(left, mmss(p.left));
+  setText(status, p.status);
+  setText(h4h, c && c.hand_for_hand ? `hand-for-hand, ${roundWords(c)}` +
+    (c.waiting && c.waiting.length ? ` · waiting for ${c.waiting.join(", ")}` : "") : "");
+  setText(more, extra || "");
 }
 
+// ------------------------------------------------------------------ time passing
+
+// Every element with data-since shows the time since that instant (the clock's time), every
+// element with data-left (and data-from) the seconds still left: counted here, between pushes.
 function tick() {
   const left = document.getElementById("strip-left");
-  if (left && floor.clock) left.textContent = mmss(levelLeft(floor.clock));
+  if (left && floor.clock) setText(left, mmss(levelLeft(floor.clock)));
   for (const node of document.querySelectorAll("[data-since]")) {
-    node.textContent = mmss(clockNow() - Number(node.dataset.since));
+    setText(node, mmss(clockNow() - Number(node.dataset.since)));
   }
   for (const node of document.querySelectorAll("[data-left]")) {
-    const left = Number(node.dataset.left) - (clockNow() - Number(node.dataset.from));
-    node.textContent = `${Math.max(0, Math.ceil(left))} s`;
+    const rest = Number(node.dataset.left) - (clockNow() - Number(node.dataset.from));
+    setText(node, `${Math.max(0, Math.ceil(rest))} s`);
   }
   if (window.onTick) window.onTick();
 }
@@ -260,5 +310,6 @@ function start(kinds, table, render) {
   setInterval(tick, 250);
 }
 
-window.floorApp = { floor, el, chips, mmss, levelLeft, blindsText, clockParts, decide, post,
-  start, whoAmI, renderClockStrip, clockNow, roundWords };
+window.floorApp = { floor, el, setText, chips, short, money, mmss, levelLeft, blindsText,
+  nextBlindsText, clockParts, decide, post, start, whoAmI, renderClockStrip, clockNow,
+  roundWords };

@@ -1,44 +1,88 @@
-// The clock screen for the room's TVs: big, legible, counted from the clock's end instant.
+// The clock screen for the room's TVs (`/clock?tv=1`: nothing to click): the tournament's name,
+// the level and its blinds, the time left (the biggest thing on the screen, counted from the
+// clock's end instant), the next level and the time to the break; from the tournament, when
+// there is one, players left, the average stack, the chip leader, the prize pool and payouts.
 "use strict";
 (() => {
-  const { floor, mmss, levelLeft, blindsText, clockNow, decide, start } = window.floorApp;
+  const { floor, el, setText, chips, money, mmss, levelLeft, blindsText, nextBlindsText,
+    clockNow, decide, start, roundWords } = window.floorApp;
   const $ = (id) => document.getElementById(id);
+  const PAYOUT_LINES = 10;  // what fits beside the clock at a legible size; then "+N more"
+
+  const STATUS = { not_started: "not started", running: "", paused: "paused",
+    on_break: "", finished: "finished" };
+
+  function renderTournament() {
+    const t = floor.tournament;
+    document.body.classList.toggle("with-tournament", !!t);
+    if (!t) return;
+    setText($("tv-players"), t.entries ? `${chips(t.players_left)} / ${chips(t.entries)}`
+      : chips(t.players_left));
+    setText($("tv-average"), chips(t.average_stack));
+    setText($("tv-leader"), t.chip_leader ? t.chip_leader.player : "");
+    setText($("tv-leader-stack"), t.chip_leader ? chips(t.chip_leader.stack) : "");
+    setText($("tv-pool"), money(t.prize_pool, t.currency));
+    const payouts = t.payouts || [];
+    const shown = payouts.length > PAYOUT_LINES ? payouts.slice(0, PAYOUT_LINES - 1) : payouts;
+    const lines = shown.map((p) => el("li", { class: "tv-payout" },
+      el("span", { class: "place" }, `${p.place}.`), el("span", { class: "amount" }, money(p.amount, t.currency))));
+    if (shown.length < payouts.length) {
+      lines.push(el("li", { class: "tv-payout more" }, `+${payouts.length - shown.length} more places`));
+    }
+    $("tv-payouts").replaceChildren(...lines);
+  }
 
   function render() {
     const c = floor.clock;
-    if (!c) { $("tv-status").textContent = "waiting for the clock"; return; }
-    $("tv-level").textContent = c.on_break ? "Break" : `Level ${c.level}`;
-    $("tv-blinds").textContent = c.on_break ? `next: level ${c.level} · ${blindsText(c)}` : blindsText(c);
-    const status = { not_started: "not started", running: "", paused: "paused",
-      on_break: "break", finished: "finished" }[c.status] ?? "";
-    $("tv-status").textContent = floor.clockOnline === false ? "clock offline" : status;
+    renderTournament();
+    setText($("tv-name"), (floor.tournament && floor.tournament.name) || (c && c.name) || "");
+    if (!c) { setText($("tv-status"), "waiting for the clock"); return; }
+    document.body.classList.toggle("on-break", !!c.on_break);
     document.body.classList.toggle("paused", c.status === "paused");
-    $("tv-next").textContent = c.next_level ? `next: level ${c.next_level}` : "";
-    $("tv-h4h").textContent = c.hand_for_hand
-      ? `hand-for-hand · ${window.floorApp.roundWords(c)}` + (c.waiting.length ? ` · waiting for table ${c.waiting.join(", ")}` : "")
-      : "";
+    if (c.on_break) {
+      // A break shows as a break: the chips that colour up, then the level that follows.
+      setText($("tv-level"), "Break");
+      setText($("tv-blinds"), "");
+      setText($("tv-ante"), c.colour_up && c.colour_up.length
+        ? `colour up the ${c.colour_up.map(chips).join(" and ")} chips` : "");
+      setText($("tv-next"), `next: level ${c.level} · ${blindsText(c)}`);
+    } else {
+      setText($("tv-level"), `Level ${c.level}`);
+      setText($("tv-blinds"), `${chips(c.sb)} / ${chips(c.bb)}`);
+      setText($("tv-ante"), c.ante ? `ante ${chips(c.ante)}` : c.bb_ante ? `big blind ante ${chips(c.bb_ante)}` : "");
+      const next = nextBlindsText(c);
+      setText($("tv-next"), c.next_level ? `next: ${next || `level ${c.next_level}`}` : "last level");
+    }
+    setText($("tv-status"), floor.clockOnline === false ? "clock offline" : STATUS[c.status] ?? "");
+    setText($("tv-h4h"), c.hand_for_hand
+      ? `hand-for-hand · ${roundWords(c)}` + (c.waiting.length ? ` · waiting for table ${c.waiting.join(", ")}` : "")
+      : "");
     onTick();
   }
 
   function onTick() {
     const c = floor.clock;
     if (!c) return;
-    $("tv-left").textContent = mmss(levelLeft(c));
-    $("tv-break").textContent = c.next_break_at && c.status === "running"
-      ? `break in ${mmss(c.next_break_at - clockNow())}` : "";
+    const left = mmss(levelLeft(c));
+    setText($("tv-left"), left);
+    $("tv-left").classList.toggle("hours", left.length > 5);
+    setText($("tv-break"), c.next_break_at && c.status === "running"
+      ? `break in ${mmss(c.next_break_at - clockNow())}` : "");
   }
   window.onTick = onTick;
 
-  const reply = () => $("clock-reply");
-  $("clock-start").addEventListener("click", () => decide("clock", "start", {}, reply()));
-  $("clock-pause").addEventListener("click", () => decide("clock", "pause", {}, reply()));
-  $("clock-resume").addEventListener("click", () => decide("clock", "resume", {}, reply()));
-  $("clock-add").addEventListener("click", () => decide("clock", "add_time", { seconds: 60 }, reply()));
-  $("clock-remove").addEventListener("click", () => decide("clock", "remove_time", { seconds: 60 }, reply()));
-  $("clock-h4h-on").addEventListener("click", () => decide("clock", "hand_for_hand", { on: true }, reply()));
-  $("clock-h4h-off").addEventListener("click", () => decide("clock", "hand_for_hand", { on: false }, reply()));
-  $("clock-set-level").addEventListener("click", () =>
-    decide("clock", "set_level", { level: Number($("clock-level").value) }, reply()));
+  if ($("clock-controls")) {  // a floor login's page, never a TV's
+    const reply = () => $("clock-reply");
+    $("clock-start").addEventListener("click", () => decide("clock", "start", {}, reply()));
+    $("clock-pause").addEventListener("click", () => decide("clock", "pause", {}, reply()));
+    $("clock-resume").addEventListener("click", () => decide("clock", "resume", {}, reply()));
+    $("clock-add").addEventListener("click", () => decide("clock", "add_time", { seconds: 60 }, reply()));
+    $("clock-remove").addEventListener("click", () => decide("clock", "remove_time", { seconds: 60 }, reply()));
+    $("clock-h4h-on").addEventListener("click", () => decide("clock", "hand_for_hand", { on: true }, reply()));
+    $("clock-h4h-off").addEventListener("click", () => decide("clock", "hand_for_hand", { on: false }, reply()));
+    $("clock-set-level").addEventListener("click", () =>
+      decide("clock", "set_level", { level: Number($("clock-level").value) }, reply()));
+  }
 
-  start(["clock", "broker"], null, render);
+  start(["clock", "tournament", "broker"], null, render);
 })();

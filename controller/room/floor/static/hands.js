@@ -1,9 +1,12 @@
-// The hands: the public records the floor server keeps, searchable; a hand shown as played
-// (only tabled cards exist in a public record) and downloadable as PHH.
+// The hands: the public records the floor server keeps, searchable. A chosen hand opens in a
+// panel over the list, where the eye is (on a phone the whole screen), told in the floor's
+// words (the lines the table's story said), with its downloads (PHH; every format the server
+// offers gets its link here).
 "use strict";
 (() => {
   const { el, chips, whoAmI } = window.floorApp;
   const $ = (id) => document.getElementById(id);
+  const FORMATS = { phh: "PHH" };  // a format's name for people; else its own name, upper-case
 
   function seconds(local) {
     return local ? String(new Date(local).getTime() / 1000) : "";
@@ -18,32 +21,49 @@
     if (form.get("until")) query.set("until", seconds(form.get("until")));
     const response = await fetch(`/api/hands?${query}`, { cache: "no-store" });
     const hands = response.ok ? await response.json() : [];
-    $("results").replaceChildren(...hands.map((h) => el("tr", { class: "hand-row", "data-id": h.id, onclick: () => show(h.id) },
-      el("td", {}, h.table), el("td", {}, h.hand),
-      el("td", {}, h.started ? new Date(h.started * 1000).toLocaleString() : ""),
-      el("td", {}, h.players.join(", ")), el("td", {}, h.board), el("td", {}, chips(h.pot)),
-      el("td", {}, h.winners.join(", ")))));
+    const cell = (label, text) => el("td", { "data-label": label }, text);
+    $("results").replaceChildren(...hands.map((h) => el("tr", {
+      class: "hand-row", "data-id": h.id, tabindex: 0, onclick: () => show(h.id),
+      onkeydown: (k) => { if (k.key === "Enter") show(h.id); },
+    },
+    cell("Table", h.table), cell("Hand", h.hand),
+    cell("Started", h.started ? new Date(h.started * 1000).toLocaleString() : ""),
+    cell("Players", h.players.join(", ")), cell("Board", h.board), cell("Pot", chips(h.pot)),
+    cell("Won by", h.winners.join(", ")))));
   }
 
   async function show(id) {
     const response = await fetch(`/api/hands/${encodeURIComponent(id)}`, { cache: "no-store" });
     if (!response.ok) return;
     const r = await response.json();
+    for (const row of document.querySelectorAll("tr.hand-row")) {
+      row.classList.toggle("chosen", row.dataset.id === id);
+    }
     const seats = Object.keys(r.players);
-    $("hand").replaceChildren(
-      el("h2", {}, `Table ${r.table}, hand ${r.hand} · level ${r.level} · ${chips(r.blinds.sb)}/${chips(r.blinds.bb)}`),
-      el("a", { href: `/api/hands/${encodeURIComponent(id)}/phh`, id: "phh", download: "" }, "download as PHH"),
+    const panel = $("hand");
+    panel.replaceChildren(
+      el("header", {},
+        el("h2", {}, `Table ${r.table}, hand ${r.hand} · level ${r.level} · ${chips(r.blinds.sb)}/${chips(r.blinds.bb)}`),
+        el("span", { class: "downloads" }, (r.downloads || []).map((form) => el("a", {
+          href: `/api/hands/${encodeURIComponent(id)}/${form}`, id: form, download: "",
+        }, `download as ${FORMATS[form] || form.toUpperCase()}`))),
+        el("button", { class: "close", onclick: () => panel.close() }, "Close")),
       el("ul", { class: "players" }, seats.map((s) => el("li", {},
         `seat ${s} ${r.players[s]}: ${chips(r.starting_stacks[s])} → ${chips(r.finishing_stacks[s])}`,
         r.hole_cards[s] ? ` · showed ${r.hole_cards[s]}` : ""))),
       el("p", {}, `board ${r.board || "none"}`),
-      el("ol", { class: "story" }, r.actions.filter((a) => a.action !== "deal_hole").map((a) => el("li", {},
-        `${a.street}: ${a.seat ? `seat ${a.seat} ` : ""}${a.action}${a.amount ? ` ${chips(a.amount)}` : ""}${a.cards ? ` ${a.cards}` : ""}`))),
-      el("ul", {}, r.pots.map((p, k) => el("li", {}, `${k ? `side pot ${k}` : "pot"} ${chips(p.amount)} to ` +
-        Object.entries(p.shares).map(([s, c]) => `seat ${s} (${chips(c)})`).join(", ") +
-        (p.winning_hand ? ` with ${p.winning_hand}` : "")))));
+      el("ol", { class: "story" }, r.story.map((line) => el("li", { class: `ev ${line.kind}` },
+        line.text, line.rule ? el("span", { class: "rule" }, line.rule) : null))));
+    if (!panel.open) panel.showModal();
+    panel.scrollTop = 0;
   }
 
+  $("hand").addEventListener("click", (e) => {  // a click beside the panel closes it
+    const box = e.currentTarget.getBoundingClientRect();
+    if (e.clientX < box.left || e.clientX > box.right || e.clientY < box.top || e.clientY > box.bottom) {
+      e.currentTarget.close();
+    }
+  });
   $("search").addEventListener("submit", search);
   whoAmI();
   search();

@@ -59,7 +59,10 @@
       el("span", { class: `dot ${view.online === false ? "offline" : "online"}` },
         view.online === false ? "offline" : "online"),
       ` hand ${s.hand} · ${s.street || s.stage} · level ${s.level} · ${s.waiting_for}`,
-      ...view.attention.map((a) => el("span", { class: "badge alert" }, a)));
+      ` · ${view.players} of ${s.seat_count} seats`,
+      view.average_stack ? ` · average stack ${chips(view.average_stack)}` : "",
+      view.hands_per_hour ? ` · ${Math.round(view.hands_per_hour)} hands an hour` : "",
+      ...view.attention.map((a) => el("span", { class: `badge ${a.severity}` }, a.text)));
     // Side pots only mean something once a player is all-in; before that, one total.
     const allIn = Object.values(s.seats).some((seat) => seat.all_in);
     const total = (s.pots || []).reduce((sum, p) => sum + p.amount, 0);
