@@ -64,9 +64,22 @@ def _finish(process: subprocess.Popen[str], lines: list[str]) -> str:
     return "".join(lines) + rest
 
 
-def _brokers() -> set[int]:
-    return {int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()
-            and _cmdline(entry).startswith(("mosquitto ", "/usr/sbin/mosquitto "))}
+def _brokers(parent: int) -> dict[int, str]:
+    """The Mosquittos a process started (other tests run brokers of their own at the same
+    time), by pid with their command lines."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        line = _cmdline(entry) if entry.name.isdigit() else ""
+        if line.startswith(("mosquitto ", "/usr/sbin/mosquitto ")) and _parent(entry) == parent:
+            found[int(entry.name)] = line
+    return found
+
+
+def _parent(entry: Path) -> int | None:
+    try:
+        return int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def _cmdline(entry: Path) -> str:
@@ -77,9 +90,8 @@ def _cmdline(entry: Path) -> str:
 
 
 def test_ctrl_c_to_the_whole_group_stops_the_room_cleanly() -> None:
-    before = _brokers()
     process, lines = _start_room()
-    ours = _brokers() - before
+    ours = _brokers(process.pid)
     assert ours, "the room's Mosquitto runs"
     tables = _tables_of(process.pid)
     assert len(tables) == 2, tables
@@ -93,7 +105,7 @@ def test_ctrl_c_to_the_whole_group_stops_the_room_cleanly() -> None:
     assert re.search(r"recorder: [1-9]\d* full hand records kept, 0 duplicates", text), text[-800:]
     time.sleep(0.5)
     assert not _alive(tables)
-    assert not ours & _brokers(), "the room's Mosquitto is left running"
+    assert not _alive(ours), "the room's Mosquitto is left running"
 
 
 def test_the_demo_shows_a_break_and_hand_for_hand_rounds_in_its_first_minutes() -> None:
