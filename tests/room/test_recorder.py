@@ -13,7 +13,7 @@ from controller.engine.records import HandRecord
 from controller.mqtt.local_broker import LocalBroker
 from controller.mqtt.messages import SecureRecordMessage, encode
 from controller.mqtt.topics import Topics
-from controller.room.recorder import Recorder, RecordStore
+from controller.room.recorder import Recorder, RecordStore, SqliteRecordStore
 from controller.session.outputs import hand_id
 from tests.mqtt.helpers import wait_until
 from tests.session.helpers import played_session, start
@@ -42,7 +42,7 @@ class Room:
 
 @pytest.fixture
 def room(broker: LocalBroker, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Room]:
-    store = RecordStore(tmp_path / "records.db")
+    store = SqliteRecordStore(tmp_path / "records.db")
     recorder = Recorder(address(broker), login(broker, "recorder"), store,
                         client_id=f"recorder-{request.node.name}"[:60]).start()
     table = VenueClient(broker, "table-1", topics=())
