@@ -37,7 +37,9 @@ from controller.session.outputs import PublicEvent
 T = TypeVar("T")
 
 KIND = "record store"
-LOCK_KEY = 0x50540003  # the SQLite store's application id: one recorder per database
+# With the schema's hash, the advisory lock's key: one recorder per (database, schema). The
+# SQLite store's application id.
+LOCK_KEY = 0x50540003
 
 # Migration k takes the database from version k to k + 1.
 MIGRATIONS: tuple[str, ...] = ("""
@@ -94,7 +96,9 @@ def shown(url: str) -> str:
         return "postgresql://(a malformed URL)"
     user = f"{parts['user']}@" if parts.get("user") else ""
     port = f":{parts['port']}" if parts.get("port") else ""
-    return f"postgresql://{user}{parts.get('host', '')}{port}/{parts.get('dbname', '')}"
+    where = f"postgresql://{user}{parts.get('host', '')}{port}/{parts.get('dbname', '')}"
+    path = str(parts.get("options", "")).removeprefix("-c").removeprefix("search_path=")
+    return where + (f" (schema {path})" if "options" in parts else "")
 
 
 class PostgresRecordStore:
@@ -117,13 +121,15 @@ class PostgresRecordStore:
     # ---------------------------------------------------------------- the connection
 
     def _connect(self) -> Any:
-        options = {"options": "-c default_transaction_read_only=on"} if self.readonly else {}
+        who = "reader" if self.readonly else "recorder"
         conn = self._psycopg.connect(
             self.url, autocommit=True, connect_timeout=10,
-            application_name=f"pokertable recorder (pid {os.getpid()} on "
-                             f"{socket.gethostname()})"[:63], **options)
+            application_name=f"pokertable {who} (pid {os.getpid()} on "
+                             f"{socket.gethostname()})"[:63])
         try:
-            if not self.readonly:
+            if self.readonly:  # a reader cannot write, whatever it is asked
+                conn.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")
+            else:
                 self._take_lock(conn)
             self._bring_up_to_date(conn)
         except BaseException:
@@ -132,13 +138,17 @@ class PostgresRecordStore:
         return conn
 
     def _take_lock(self, conn: Any) -> None:
-        if conn.execute("SELECT pg_try_advisory_lock(%s)", (LOCK_KEY,)).fetchone()[0]:
+        if conn.execute("SELECT pg_try_advisory_lock(%s, hashtext(current_schema()))",
+                        (LOCK_KEY,)).fetchone()[0]:
             return
         row = conn.execute(
             "SELECT a.pid, a.application_name, coalesce(host(a.client_addr), 'a local socket'),"
             " a.backend_start FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
-            "WHERE l.locktype = 'advisory' AND l.granted AND l.objid = %s "
-            "AND a.datname = current_database()", (LOCK_KEY & 0xFFFFFFFF,)).fetchone()
+            "WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2 "
+            "AND l.classid::int8 = %s "
+            "AND l.objid::int8 = (hashtext(current_schema())::int8 & 4294967295) "
+            "AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+            (LOCK_KEY,)).fetchone()
         who = (f"server process {row[0]} ({row[1] or 'no name'}, from {row[2]}, since "
                f"{row[3]:%Y-%m-%dT%H:%M:%S%z})" if row else "another session")
         raise ConfigError(f"{self.where} is in use by {who}: stop that recorder first (one "
