@@ -220,3 +220,24 @@ def test_postgres_restarted_under_the_store_keeps_it_exactly_once(
         if pg_cluster.process is None:
             pg_cluster.start()
         store.close()
+
+
+def test_the_recorder_configuration_takes_a_file_or_a_url(tmp_path: Path) -> None:
+    from controller.room.recorder.config import load_recorder_config
+
+    def config(section: str) -> Path:
+        path = tmp_path / "recorder.toml"
+        path.write_text(f'[recorder]\n{section}\n[mqtt]\nvenue = "league"\n'
+                        'credentials = "credentials.json"\n')
+        return path
+
+    url = "postgresql://recorder@db.league.example/hands"
+    loaded = load_recorder_config(config(f'store = "{url}"\nfollow = ["hall-a", "hall-b"]'))
+    assert loaded.recorder.store == url and loaded.recorder.follow == ["hall-a", "hall-b"]
+    assert loaded.recorder.keeper
+    older = load_recorder_config(config('db = "records.db"\nkeeper = false'))
+    assert older.recorder.store == str(tmp_path / "records.db") and not older.recorder.keeper
+    with pytest.raises(ConfigError, match="not both"):
+        load_recorder_config(config('db = "a.db"\nstore = "b.db"'))
+    with pytest.raises(ConfigError, match="Hall A"):
+        load_recorder_config(config('follow = ["Hall A"]'))
