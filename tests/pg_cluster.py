@@ -60,7 +60,10 @@ def _owner() -> tuple[int, int] | None:
 class PgCluster:
     """``with PgCluster() as pg: pg.url()``: a running, empty cluster."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, durable: bool = False) -> None:
+        """``durable``: fsync and synchronous commits on, as a real server (the benchmark's
+        insert rate); the tests run without."""
+        self.durable = durable
         self.bin = bindir()
         self.owner = _owner()
         self.root = Path(tempfile.mkdtemp(prefix="pokertable-pg-"))
@@ -97,8 +100,12 @@ class PgCluster:
         with (self.data / "postgresql.conf").open("a") as conf:
             conf.write(f"\nlisten_addresses = '127.0.0.1'\nport = {self.port}\n"
                        f"unix_socket_directories = '{self.sockets}'\n"
-                       "fsync = off\nsynchronous_commit = off\nfull_page_writes = off\n"
-                       "max_connections = 40\nshared_buffers = 64MB\n")
+                       "max_connections = 40\n")
+            if self.durable:
+                conf.write("shared_buffers = 1GB\nmax_wal_size = 4GB\n")
+            else:
+                conf.write("fsync = off\nsynchronous_commit = off\nfull_page_writes = off\n"
+                           "shared_buffers = 64MB\n")
 
     def url(self, database: str = "postgres", schema: str | None = None) -> str:
         options = f"?options=-csearch_path%3D{schema}" if schema else ""
