@@ -138,7 +138,7 @@ def test_two_venues_reach_the_league_recorder_exactly_once_across_a_league_outag
 
 
 def test_each_bridge_may_write_only_its_own_venue_and_read_only_its_acknowledgements(
-        tmp_path: Path) -> None:
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """The league's ACL: a venue's bridge login cannot speak for another venue, nor read its
     records; the floor reads public trees and no full record; the copy at a venue may not
     acknowledge."""
@@ -173,6 +173,16 @@ def test_each_bridge_may_write_only_its_own_venue_and_read_only_its_acknowledgem
         assert broker.credentials["bridge-hall-a"].password in conf.read_text()
         assert broker.credentials["bridge-hall-a"].password not in (
             venue.directory / "mosquitto.conf").read_text()
+        # A venue's recorder left as the keeper after the venue joined: refused, and it says why.
+        store = open_record_store(tmp_path / "records.db")
+        mistaken = Recorder(venue.address(), venue.login("recorder"), store).start()
+        try:
+            with caplog.at_level("ERROR", logger="controller.room.recorder.service"):
+                assert wait_until(lambda: "keeper = false" in caplog.text)
+            assert "another recorder is the keeper" in caplog.text
+        finally:
+            mistaken.close()
+            store.close()
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:

@@ -94,6 +94,8 @@ class Recorder:
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = lambda *_: self.connected.clear()
         self._client.on_message = self._guarded
+        self._client.on_publish = self._on_publish
+        self._refused_said = 0.0
         # Mosquitto grants a subscription its ACL refuses, and delivers nothing: a recorder
         # with the wrong venue would keep nothing, quietly. Its silence is said instead.
         self._subscriptions = tuple(topic for venue in self.venues for topic in (
@@ -149,6 +151,19 @@ class Recorder:
                  self.address.port, "the keeper" if self.keeper else "a copy, not the keeper",
                  ", ".join(self.venues), kept)
         self.connected.set()
+
+    def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason: ReasonCode,
+                    properties: Any) -> None:
+        if not reason.is_failure or not self.keeper:
+            return
+        now = time.monotonic()
+        if now - self._refused_said >= 60:  # at most once a minute while it lasts
+            self._refused_said = now
+            log.error("recorder: the broker refused this recorder's acknowledgement or status "
+                      "(%s): on this venue another recorder is the keeper (a venue bridged to "
+                      "a league: the league's recorder, docs/league.md). The tables keep their "
+                      "records; run this one as a copy: keeper = false in recorder.toml "
+                      "(--copy)", reason)
 
     def _say_online(self) -> None:
         if self.keeper:
