@@ -42,6 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 VENUES = ["hall-a", "hall-b", "hall-c", "hall-d"]
 T0 = 1_795_000_000.0
 POOL = 20_000
+REGULARS = ["Stammgast 1", "Stammgast 2", "Stammgast 3"]  # each in about 2% of all hands
 SEARCHES = 40
 BATCH = 20_000
 
@@ -67,6 +68,9 @@ def hands(first: int, count: int) -> Iterator[Row]:
         record = dict(bases[i % len(bases)])
         seats = sorted(record["players"], key=int)
         names = rng.sample(pool, len(seats))
+        if rng.random() < 0.06:  # a league's regulars play far more than the rest
+            regular = REGULARS[rng.randrange(len(REGULARS))]
+            names[rng.randrange(len(names))] = regular
         venue, table = VENUES[i % len(VENUES)], str(1 + (i // len(VENUES)) % 25)
         hand = 1 + i // 100
         started = T0 + i * 2.5  # a million hands over a month
@@ -111,6 +115,10 @@ def searches(run: Callable[[HandQuery], object], players: list[str]) -> dict[str
             player=p, since=T0 + 86400 * 10, until=T0 + 86400 * 11)))],
         "table and hand": [t for n in range(len(players)) for t in timed(
             lambda n=n: run(HandQuery(table=str(1 + n % 25), hand=1 + n * 97)))],
+        "a regular, a page of 100": [t for p in REGULARS for t in timed(
+            lambda p=p: run(HandQuery(player=p, limit=100)), 5)],
+        "a regular, a page in March": [t for p in REGULARS for t in timed(
+            lambda p=p: run(HandQuery(player=p, since=T0 + 86400 * 20, limit=100)), 5)],
     }
 
 
@@ -118,7 +126,7 @@ def report(name: str, rate: float, found: dict[str, list[float]],
            sql: dict[str, list[float]], extra: list[str]) -> None:
     print(f"\n{name}: {rate:,.0f} records/s kept through add() (one commit each)")
     for what, samples in found.items():
-        print(f"  search {what:24s} {ms(samples)}  (SQL alone {ms(sql[what])})")
+        print(f"  search {what:27s} {ms(samples)}  (SQL alone {ms(sql[what])})")
     for line in extra:
         print(f"  {line}")
 
@@ -197,15 +205,17 @@ def postgres_side(count: int, sample: int, players: list[str]) -> None:
         gin_size = conn.execute("SELECT pg_relation_size('bench_gin')").fetchone()[0]
         name = players[0]
 
-        def each(sql: str) -> str:
-            return ms([t for p in players
-                       for t in timed(lambda p=p: conn.execute(sql, (p,)).fetchall())])
+        def each(sql: str, who: list[str] = players, times: int = 1) -> str:
+            return ms([t for p in who
+                       for t in timed(lambda p=p: conn.execute(sql, (p,)).fetchall(), times)])
 
         no_index = timed(lambda: conn.execute(scan + " LIMIT 100", (name,)).fetchall())
         extra = [
             f"reference, GIN on an array of names: page of 100 {each(gin + ' LIMIT 100')}; "
-            f"every hand {each(gin)} (index {gin_size / 2**20:.0f} MiB, built in "
-            f"{gin_build:.0f} s; the side table and its index {side / 2**20:.0f} MiB)",
+            f"every hand {each(gin)}; a regular's page of 100 "
+            f"{each(gin + ' LIMIT 100', REGULARS, 5)} (SQL alone; index {gin_size / 2**20:.0f}"
+            f" MiB, built in {gin_build:.0f} s; the side table and its index "
+            f"{side / 2**20:.0f} MiB)",
             f"reference, no side table (a scan of the JSON): page of 100 {ms(no_index)}",
             f"bulk load of {count - sample:,} records: {loaded:.0f} s; database "
             f"{size / 2**30:.1f} GiB"]
@@ -223,9 +233,10 @@ def main() -> None:
     sys.path.insert(0, str(ROOT))  # the tests' played session and PostgreSQL cluster
     rng = random.Random(7)
     players = [f"Spieler {n:05d}" for n in rng.sample(range(POOL), SEARCHES)]
-    print(f"{args.hands:,} hands of 4 venues, {POOL:,} players; {SEARCHES} searches of each "
-          "kind, each a list of HandRecords (parsed and validated); 'SQL alone' fetches the "
-          "rows without parsing them")
+    print(f"{args.hands:,} hands of 4 venues, {POOL:,} players and 3 regulars (each in about "
+          f"2% of the hands); {SEARCHES} searches of each kind (a regular's: 15), each a list "
+          "of HandRecords (parsed and validated); 'SQL alone' fetches the rows without parsing "
+          "them")
     with tempfile.TemporaryDirectory(prefix="pokertable-bench-") as where:
         if args.only != "postgresql":
             sqlite_side(args.hands, args.sample, players, Path(where))
