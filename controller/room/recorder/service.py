@@ -83,8 +83,8 @@ class Recorder:
         if len(self.venues) == 1:  # a store from before venues were kept served this one
             named = store.adopt(self.venues[0])
             if named:
-                log.info("recorder: %d records kept before venues were are venue %s's", named,
-                         self.venues[0])
+                log.info("recorder: the %d records stored before venues were named are venue "
+                         "%s's", named, self.venues[0])
         # Its persistent session is kept under its client id, which the broker ties to the
         # login (use_username_as_clientid): no other login can take it over or wipe it.
         self._status = self.topics.service("recorder", "status")
@@ -130,8 +130,14 @@ class Recorder:
 
     def wait_for(self, count: int, timeout: float = 10.0) -> bool:
         """Block until the store holds ``count`` records (tests, the demo)."""
+        def enough() -> bool:
+            try:
+                return self.store.count() >= count
+            except StoreUnavailable:
+                return False
+
         with self._stored:
-            return self._stored.wait_for(lambda: self.store.count() >= count, timeout)
+            return self._stored.wait_for(enough, timeout)
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode,
                     properties: Any) -> None:
