@@ -3,6 +3,9 @@ itself (the topic vouches for the table, the ACL for the topic)."""
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -116,3 +119,33 @@ def test_a_store_outage_loses_nothing_and_keeps_each_record_once(
     finally:
         recorder.close()
         store.close()
+
+
+def test_the_recorder_command_keeps_records_in_postgresql(
+        broker: LocalBroker, pg_cluster: PgCluster) -> None:
+    """`pokertable recorder --store postgresql://...` end to end: it starts, keeps what a
+    table sends, acknowledges it, and stops cleanly on SIGTERM (the password never logged)."""
+    url = pg_cluster.new_schema("from_the_command")
+    recorder = subprocess.Popen(
+        [sys.executable, "-m", "controller.cli", "recorder", "--broker-port", str(broker.port),
+         "--venue", broker.plan.venue, "--credentials",
+         str(broker.directory / "credentials.json"), "--store", url],
+        stderr=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parents[2])
+    table = VenueClient(broker, "table-2", topics=("table/2/ack", "recorder/status"))
+    try:
+        record, _ = two_records()
+        sent = message("2", record.model_copy(update={"table": "2"}), 5.0)
+        assert table.wait(lambda ms: any(b'"online"' in m.payload for m in ms), timeout=30)
+        table.publish(Topics(broker.plan.venue).table("2", "secure/record"), encode(sent))
+        assert table.wait(lambda ms: any(m.topic.endswith("/ack") for m in ms))
+        reader = open_record_store(url, readonly=True)
+        try:
+            assert reader.ids() == [sent.id]
+        finally:
+            reader.close()
+    finally:
+        table.close()
+        recorder.send_signal(signal.SIGTERM)
+        _, said = recorder.communicate(timeout=20)
+    assert recorder.returncode == 0, said
+    assert "following testhall" in said and pg_cluster.password not in said
