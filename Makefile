@@ -49,7 +49,7 @@ systemd-analyze:
 demo: $(STAMP) mosquitto
 	$(BIN)/pokertable room --tables 4
 
-bench: $(STAMP) mosquitto
+bench: $(STAMP) mosquitto postgresql
 	$(BIN)/python bench/replay_throughput.py
 	$(BIN)/python bench/evaluators.py
 	$(BIN)/python bench/readers.py
@@ -59,6 +59,7 @@ bench: $(STAMP) mosquitto
 	$(BIN)/python bench/clock_load.py
 	$(BIN)/python bench/floor.py
 	$(BIN)/python bench/soak.py
+	$(BIN)/python bench/store_search.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
