@@ -40,19 +40,19 @@ def _start_room(tables: int = 2) -> tuple[subprocess.Popen[str], list[str]]:
     raise AssertionError("the room dealt no hand:\n" + "".join(lines))
 
 
+def _parent(entry: Path) -> int | None:
+    try:
+        return int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def _tables_of(room: int) -> dict[int, str]:
     """The room's simulated tables: its child processes running a table (a room another test
     or a person runs on this machine is not ours)."""
-    tables = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit() and "controller.cli table" in _cmdline(entry):
-            try:
-                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            if parent == room:
-                tables[int(entry.name)] = _cmdline(entry)
-    return tables
+    return {int(entry.name): _cmdline(entry) for entry in Path("/proc").iterdir()
+            if entry.name.isdigit() and "controller.cli table" in _cmdline(entry)
+            and _parent(entry) == room}
 
 
 def _alive(tables: dict[int, str]) -> list[str]:
@@ -64,9 +64,11 @@ def _finish(process: subprocess.Popen[str], lines: list[str]) -> str:
     return "".join(lines) + rest
 
 
-def _brokers() -> set[int]:
+def _brokers(parent: int | None = None) -> set[int]:
+    """Running Mosquittos (of ``parent``: other tests' brokers start and stop meanwhile)."""
     return {int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()
-            and _cmdline(entry).startswith(("mosquitto ", "/usr/sbin/mosquitto "))}
+            and _cmdline(entry).startswith(("mosquitto ", "/usr/sbin/mosquitto "))
+            and (parent is None or _parent(entry) == parent)}
 
 
 def _cmdline(entry: Path) -> str:
@@ -77,9 +79,8 @@ def _cmdline(entry: Path) -> str:
 
 
 def test_ctrl_c_to_the_whole_group_stops_the_room_cleanly() -> None:
-    before = _brokers()
     process, lines = _start_room()
-    ours = _brokers() - before
+    ours = _brokers(parent=process.pid)
     assert ours, "the room's Mosquitto runs"
     tables = _tables_of(process.pid)
     assert len(tables) == 2, tables
