@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test lint typecheck unit demo bench clean mosquitto chromium systemd-analyze
+.PHONY: test lint typecheck unit demo bench clean mosquitto chromium systemd-analyze postgresql
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,13 +21,19 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP) mosquitto chromium systemd-analyze
+unit: $(STAMP) mosquitto chromium systemd-analyze postgresql
 	$(BIN)/pytest -q -n 4
 
 # The MQTT tests run a real broker: Debian's mosquitto, installed when missing.
 mosquitto:
 	@test -x /usr/sbin/mosquitto || command -v mosquitto >/dev/null 2>&1 || \
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mosquitto)
+
+# The record store's tests run against a throwaway PostgreSQL cluster too: Debian's server
+# (its binaries under /usr/lib/postgresql/<version>/bin; the tests run initdb themselves).
+postgresql:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql)
 
 # The floor display's browser tests drive a real headless Chromium: Debian's.
 chromium:
@@ -43,7 +49,7 @@ systemd-analyze:
 demo: $(STAMP) mosquitto
 	$(BIN)/pokertable room --tables 4
 
-bench: $(STAMP) mosquitto
+bench: $(STAMP) mosquitto postgresql
 	$(BIN)/python bench/replay_throughput.py
 	$(BIN)/python bench/evaluators.py
 	$(BIN)/python bench/readers.py
@@ -53,6 +59,7 @@ bench: $(STAMP) mosquitto
 	$(BIN)/python bench/clock_load.py
 	$(BIN)/python bench/floor.py
 	$(BIN)/python bench/soak.py
+	$(BIN)/python bench/store_search.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

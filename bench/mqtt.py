@@ -42,7 +42,7 @@ from controller.mqtt.local_broker import LocalBroker
 from controller.mqtt.messages import StateMessage, decode
 from controller.mqtt.outbox import Outbox
 from controller.mqtt.topics import Topics
-from controller.room.recorder import Recorder, RecordStore
+from controller.room.recorder import Recorder, SqliteRecordStore
 from controller.session import SessionConfig, Step, TableSession
 from controller.session.outputs import TableState
 from controller.table.journal import Journal
@@ -120,7 +120,7 @@ def script(seed: int, hands: int = 14) -> list[TableEvent]:
 
 def _recorder(port: int, venue: str, login: dict[str, str], db: str, stop: Any) -> None:
     logging.basicConfig(level=logging.ERROR)
-    store = RecordStore(db)
+    store = SqliteRecordStore(db)
     recorder = Recorder(BrokerAddress(port=port, venue=venue), Login.model_validate(login),
                         store).start()
     stop.wait()

@@ -45,6 +45,11 @@ def backup_stores(stores: Sequence[str | Path], to_dir: str | Path, keep_days: i
     """Copy every store into ``to_dir``; one store failing does not stop the others (each
     `Backup` says what became of its store)."""
     now = time.time() if now is None else now
+    urls = [str(p) for p in stores if str(p).startswith(("postgresql:", "postgres:"))]
+    if urls:
+        raise ConfigError("a PostgreSQL record store is backed up by PostgreSQL's own tools "
+                          "(pg_dump, base backups), not by pokertable backup, which copies "
+                          "SQLite files")
     paths = [Path(p) for p in stores]
     names = [p.stem for p in paths]
     twice = sorted({n for n in names if names.count(n) > 1})

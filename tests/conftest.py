@@ -1,17 +1,20 @@
 """Shared fixtures: where the sample hands are; a real Mosquitto for the tests that talk
-MQTT (tests/mqtt, tests/room)."""
+MQTT (tests/mqtt, tests/room); a real PostgreSQL for the record store's tests, which run against
+both stores (`store_location`)."""
 
 from __future__ import annotations
 
 import json
 import shutil
 import tempfile
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from controller.mqtt.local_broker import LocalBroker
+from tests.pg_cluster import PgCluster
 
 # Real hands in PHH, kept in the repository with their source and licence (tests/data/phh).
 PHH_DIR = Path(__file__).resolve().parent / "data" / "phh"
@@ -43,3 +46,21 @@ def reachable() -> Iterator[Path]:
         yield path
     finally:
         shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[PgCluster]:
+    """One throwaway PostgreSQL per test process (each xdist worker starts its own, in about a
+    second, when its first test needs it); each test takes a schema of its own."""
+    with PgCluster() as cluster:
+        yield cluster
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_location(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
+    """Where a fresh record store is: a SQLite file, or an empty schema of the test cluster
+    (`open_record_store` takes either)."""
+    if request.param == "sqlite":
+        return tmp_path / "records.db"
+    cluster: PgCluster = request.getfixturevalue("pg_cluster")
+    return cluster.new_schema(f"t_{uuid.uuid4().hex[:16]}")

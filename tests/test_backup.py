@@ -277,3 +277,12 @@ def test_restore_and_backup_say_a_place_they_cannot_write_in_one_line(tmp_path: 
         assert store.position() == ClockPosition(status="running", slot=1, ends_at=1001.0)
     finally:
         store.close()
+
+
+def test_a_postgresql_store_is_left_to_postgresql_s_own_backups(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "controller.cli", "backup",
+                           "postgresql://recorder@db.example/hands", "--to", str(tmp_path)],
+                          capture_output=True, text=True, timeout=60, check=False,
+                          cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 2 and "pg_dump" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -16,7 +16,7 @@ import pytest
 
 from controller.errors import ConfigError
 from controller.room.clock.store import ClockStore
-from controller.room.recorder import RecordStore
+from controller.room.recorder import SqliteRecordStore
 from controller.sqlite_store import StoreKind, lock_path, open_store, statements
 from controller.table.journal import Journal
 
@@ -96,7 +96,7 @@ def test_another_kind_of_store_is_refused(tmp_path: Path) -> None:
     db.commit()
     db.close()
     with pytest.raises(ConfigError, match=r"is not a record store .*position"):
-        RecordStore(tmp_path / "old.db")
+        SqliteRecordStore(tmp_path / "old.db")
     (tmp_path / "junk.db").write_bytes(b"not a database, " * 100)
     with pytest.raises(ConfigError, match=r"junk\.db: cannot be opened as a clock store"):
         ClockStore(tmp_path / "junk.db")
@@ -176,7 +176,7 @@ def test_the_service_command_says_the_first_instance_in_one_line(tmp_path: Path)
     db = tmp_path / "records.db"
     first = subprocess.Popen([sys.executable, "-c", OPEN_CLOCK.replace(
         "from controller.room.clock.store import ClockStore", "from controller.room.recorder "
-        "import RecordStore as ClockStore"), str(db)], cwd=ROOT, stdout=subprocess.PIPE,
+        "import SqliteRecordStore as ClockStore"), str(db)], cwd=ROOT, stdout=subprocess.PIPE,
         text=True)
     try:
         assert first.stdout is not None and first.stdout.readline() == "open\n"
@@ -216,13 +216,13 @@ def test_a_reader_beside_a_running_recorder_needs_no_lock(tmp_path: Path) -> Non
     db = tmp_path / "records.db"
     first = subprocess.Popen([sys.executable, "-c", OPEN_CLOCK.replace(
         "from controller.room.clock.store import ClockStore", "from controller.room.recorder "
-        "import RecordStore as ClockStore"), str(db)], cwd=ROOT, stdout=subprocess.PIPE,
+        "import SqliteRecordStore as ClockStore"), str(db)], cwd=ROOT, stdout=subprocess.PIPE,
         text=True)
     try:
         assert first.stdout is not None and first.stdout.readline() == "open\n"
         with pytest.raises(ConfigError, match="in use by pid"):
-            RecordStore(db)
-        reader = RecordStore(db, readonly=True)
+            SqliteRecordStore(db)
+        reader = SqliteRecordStore(db, readonly=True)
         assert reader.ids() == []
         reader.close()
     finally:

@@ -21,7 +21,7 @@ from controller.room.clock.store import ClockStore
 from controller.room.floor import store as floor_module
 from controller.room.floor.store import FloorStore, HandQuery
 from controller.room.recorder import KIND as RECORDS_KIND
-from controller.room.recorder import RecordStore
+from controller.room.recorder import SqliteRecordStore
 from controller.session import SessionConfig
 from controller.sqlite_store import StoreKind
 from controller.table import journal as journal_module
@@ -65,7 +65,7 @@ def test_each_store_of_the_previous_version_is_migrated_once(
     assert not (STORES / f"{name}-wal").exists()
     path = copied(tmp_path, name)
     opener = {journal_module.KIND: Journal, outbox_module.KIND: Outbox,
-              RECORDS_KIND: RecordStore, clock_module.KIND: ClockStore,
+              RECORDS_KIND: SqliteRecordStore, clock_module.KIND: ClockStore,
               floor_module.KIND: FloorStore}[kind]
     store = opener(path)
     assert store._store.migrated_from == 0
@@ -140,7 +140,7 @@ def test_an_outbox_from_before_acknowledgements_gets_its_columns(tmp_path: Path)
 
 def test_the_record_store_keeps_every_record_and_event(tmp_path: Path) -> None:
     expected = EXPECTED["recorder"]
-    store = RecordStore(copied(tmp_path, "records.db"))
+    store = SqliteRecordStore(copied(tmp_path, "records.db"))
     try:
         assert store.ids() == expected["ids"]
         assert as_json(store.arrivals()) == expected["arrivals"]
@@ -153,14 +153,14 @@ def test_the_record_store_keeps_every_record_and_event(tmp_path: Path) -> None:
 
 
 def test_a_record_store_from_before_send_times_gets_its_column(tmp_path: Path) -> None:
-    """The ad-hoc migration RecordStore made at every open is now its schema's version 1."""
+    """The ad-hoc migration the record store made at every open is now its schema's version 1."""
     path = copied(tmp_path, "records-before-sent.db")
-    store = RecordStore(path)
+    store = SqliteRecordStore(path)
     try:
         assert [r.hand for r in store.records()] == [1, 2]
         assert store.sent_times() == {}
         columns = [row[1] for row in store._db.execute("PRAGMA table_info(records)")]
-        assert columns[-1] == "sent"
+        assert "sent" in columns and "venue" in columns
     finally:
         store.close()
 

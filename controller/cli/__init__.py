@@ -50,13 +50,13 @@ def _replay(args: argparse.Namespace) -> int:
 
 def _recorder(args: argparse.Namespace) -> int:
     """`recorder --config recorder.toml`, each option overriding the file; or options alone
-    (the older way: --venue, --credentials and --db then required)."""
+    (the older way: --venue, --credentials and --store (or --db) then required)."""
     from pydantic import ValidationError
 
     from controller.errors import ConfigError, first_error
     from controller.mqtt.client import load_login
-    from controller.room.recorder import Recorder, RecordStore
-    from controller.room.recorder_config import RecorderConfig, load_recorder_config
+    from controller.room.recorder import Recorder, open_record_store
+    from controller.room.recorder.config import RecorderConfig, load_recorder_config
 
     overrides = {"host": args.host, "port": args.port, "venue": args.venue,
                  "credentials": args.credentials, "ca": args.ca}
@@ -64,15 +64,22 @@ def _recorder(args: argparse.Namespace) -> int:
         config = load_recorder_config(args.config)
         document = config.model_dump()
     else:
-        missing = [f"--{n}" for n in ("venue", "credentials", "db") if getattr(args, n) is None]
+        missing = [f"--{n}" for n in ("venue", "credentials") if getattr(args, n) is None]
+        if args.store is None and args.db is None:
+            missing.append("--store")
         if missing:
             raise ConfigError(f"give --config recorder.toml, or {' and '.join(missing)}")
         document = {"mqtt": {}, "recorder": {}}
     document["mqtt"].update({k: v for k, v in overrides.items() if v is not None})
     if args.ca is not None:
         document["mqtt"]["tls"] = True
-    if args.db is not None:
-        document["recorder"]["db"] = args.db
+    if args.store is not None or args.db is not None:
+        document["recorder"].pop("db", None)
+        document["recorder"]["store"] = args.store or args.db
+    if args.follow:
+        document["recorder"]["follow"] = args.follow
+    if args.copy:
+        document["recorder"]["keeper"] = False
     try:
         config = RecorderConfig.model_validate(document)
     except ValidationError as exc:
@@ -81,8 +88,13 @@ def _recorder(args: argparse.Namespace) -> int:
     login = load_login(config.mqtt.credentials, "recorder")
     address = config.mqtt.model_copy()
     stop = _stop_on_signals()
-    store = RecordStore(config.recorder.db)
-    recorder = Recorder(address, login, store).start()
+    store = open_record_store(config.recorder.store)
+    try:
+        recorder = Recorder(address, login, store, follow=config.recorder.follow,
+                            keeper=config.recorder.keeper).start()
+    except BaseException:
+        store.close()
+        raise
     try:
         _serve(stop, recorder.loops())
     finally:
@@ -377,7 +389,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_admin_commands(sub)
 
     recorder = sub.add_parser(
-        "recorder", help="keep every table's full hand records (secure/record) in SQLite")
+        "recorder", help="keep every table's full hand records (secure/record) in SQLite or "
+        "PostgreSQL")
     recorder.add_argument("--config", metavar="recorder.toml",
                           help="the recorder's configuration (deploy/recorder.example.toml); "
                           "the options below override it")
@@ -387,7 +400,15 @@ def build_parser() -> argparse.ArgumentParser:
     recorder.add_argument("--credentials",
                           help="credentials.json holding the 'recorder' entry")
     recorder.add_argument("--ca", help="the venue CA: connect with TLS")
-    recorder.add_argument("--db", help="the record store (SQLite)")
+    recorder.add_argument("--store", help="the record store: a SQLite file, or a "
+                          "postgresql:// URL")
+    recorder.add_argument("--db", help=argparse.SUPPRESS)  # --store's older name
+    recorder.add_argument("--follow", action="append", metavar="VENUE",
+                          help="a venue whose records it keeps (a league's recorder; repeat "
+                          "for each; default: --venue)")
+    recorder.add_argument("--copy", action="store_true",
+                          help="keep a copy, acknowledge nothing: a venue's own recorder while "
+                          "a league's recorder is the keeper (docs/league.md)")
     recorder.set_defaults(run=_recorder)
 
     clock = sub.add_parser("clock", help="the tournament clock: run it, or check a structure")

@@ -26,11 +26,101 @@ def _broker_init(args: argparse.Namespace) -> int:
     except ValidationError as exc:
         raise ConfigError(first_error(exc, "option")) from None
     out = Path(args.out)
+    bundle = None
+    if args.bridge_to is not None or args.bridge_bundle is not None:
+        from controller.mqtt.league import read_bridge_bundle
+
+        if args.bridge_bundle is None:
+            raise ConfigError("--bridge-to needs --bridge-bundle FILE (from `pokertable broker "
+                              "league bundle VENUE` on the league's host)")
+        bundle = read_bridge_bundle(Path(args.bridge_bundle))
+        if bundle.venue != plan.venue:  # checked before a file is written
+            raise ConfigError(f"{args.bridge_bundle} is venue {bundle.venue!r}'s bridge "
+                              f"bundle, not {plan.venue!r}'s")
     credentials = _on_disk(out, lambda: broker_init(plan, out))
     print(f"wrote {out}/mosquitto.conf, passwd, acl, ca.crt, server.crt/.key, floor.crt/.key, "
           f"broker.json and credentials.json ({len(credentials)} clients) for "
           f"{', '.join(plan.state().hostnames)}; start with: "
           f"mosquitto -c {out.resolve()}/mosquitto.conf")
+    if bundle is not None:
+        _join(out, bundle, args.bridge_to)
+    return 0
+
+
+def _join(out: Path, bundle: Any, to: str | None) -> None:
+    from controller.mqtt.league import join_league
+
+    host, port = _host_port(to) if to else (None, None)
+    bridge = _on_disk(out, lambda: join_league(out, bundle, host, port))
+    print(f"bridged venue {bundle.venue} to league {bridge.league} at {bridge.host}:"
+          f"{bridge.port} (TLS, login {bundle.login.username}): the league's recorder keeps "
+          "the hands; run this venue's own recorder, if any, with keeper = false "
+          "(docs/league.md); restart mosquitto")
+
+
+def _host_port(text: str) -> tuple[str, int | None]:
+    from controller.errors import ConfigError
+
+    host, _, port = text.rpartition(":") if text.count(":") == 1 else (text, "", "")
+    if not port:
+        return text, None
+    if not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise ConfigError(f"--bridge-to {text}: the port must be a number from 1 to 65535")
+    return host, int(port)
+
+
+def _broker_bridge(args: argparse.Namespace) -> int:
+    """`broker bridge --bundle FILE [--to HOST[:PORT]]`: an existing venue joins a league."""
+    from controller.mqtt.league import read_bridge_bundle
+
+    _join(Path(args.out), read_bridge_bundle(Path(args.bundle)), args.to)
+    return 0
+
+
+def _league_init(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+
+    from controller.errors import ConfigError, first_error
+    from controller.mqtt.league import LeaguePlan, league_init
+
+    try:
+        plan = LeaguePlan.model_validate(
+            {"league": args.league, "venues": args.venue, "port": args.port,
+             "tls_port": args.tls_port, "tls_bind": args.tls_bind,
+             "hostnames": args.hostname})
+    except ValidationError as exc:
+        raise ConfigError(first_error(exc, "option")) from None
+    out = Path(args.out)
+    credentials = _on_disk(out, lambda: league_init(plan, out))
+    print(f"wrote the league broker's files into {out} ({len(credentials)} logins: recorder, "
+          f"floor, a bridge for each of {', '.join(plan.venues)}); start with: mosquitto -c "
+          f"{out.resolve()}/mosquitto.conf; for each venue: pokertable broker league bundle "
+          f"VENUE --out {out} --to VENUE-bridge.json")
+    return 0
+
+
+def _league_add(args: argparse.Namespace) -> int:
+    from controller.mqtt.league import add_venues
+
+    out = Path(args.out)
+    added = _on_disk(out, lambda: add_venues(out, args.venues))
+    if not added:
+        print(f"nothing to add: {out} already has {', '.join(args.venues)}")
+        return 0
+    print(f"added {', '.join(added)} to {out} (every other login and key kept); the broker "
+          "reads the new passwd and acl on SIGHUP (systemctl reload mosquitto)")
+    return 0
+
+
+def _league_bundle(args: argparse.Namespace) -> int:
+    from controller.mqtt.league import make_bridge_bundle, write_bridge_bundle
+
+    bundle = make_bridge_bundle(Path(args.out), args.venue)
+    to = Path(args.to)
+    _on_disk(to, lambda: write_bridge_bundle(bundle, to))
+    print(f"wrote {to} (0600: it holds bridge-{bundle.venue}'s password) for {bundle.host}:"
+          f"{bundle.port}; on the venue's host: pokertable broker bridge --bundle {to.name} "
+          "--out /etc/pokertable/broker")
     return 0
 
 
@@ -249,8 +339,56 @@ def add_admin_commands(sub: Any) -> None:
     broker_init.add_argument("--displays", type=_int_in(1, 100), default=1,
                              help="read-only logins for screens on MQTT (display, display-2, "
                              "...): one connection each")
+    broker_init.add_argument("--bridge-to", metavar="HOST[:PORT]",
+                             help="bridge this venue to a league's broker there (default: the "
+                             "bundle's address): docs/league.md")
+    broker_init.add_argument("--bridge-bundle", metavar="FILE",
+                             help="the venue's bridge bundle from `broker league bundle`: the "
+                             "league's CA and this venue's bridge login")
     broker_init.add_argument("--out", required=True, help="directory to write into")
     broker_init.set_defaults(run=_broker_init)
+    bridge = broker.add_parser(
+        "bridge", help="bridge an existing venue to a league's broker (its public tree and "
+                       "full records out, the league recorder's acknowledgements in)")
+    bridge.add_argument("--bundle", required=True, metavar="FILE",
+                        help="the venue's bridge bundle from `broker league bundle`")
+    bridge.add_argument("--to", metavar="HOST[:PORT]",
+                        help="the league broker's address (default: the bundle's)")
+    bridge.add_argument("--out", required=True, help="the directory given to broker init")
+    bridge.set_defaults(run=_broker_bridge)
+    league = broker.add_parser(
+        "league", help="a league's broker, which the venues' brokers bridge to"
+    ).add_subparsers(dest="league_what", required=True, parser_class=_Parser)
+    league_init = league.add_parser(
+        "init", help="write the league broker's files: its CA and certificate, a login for "
+                     "each venue's bridge, the league's recorder and floor")
+    league_init.add_argument("--league", required=True,
+                             help="the league's name (its recorder's status is under it)")
+    league_init.add_argument("--venue", action="append", required=True, metavar="VENUE",
+                             help="a venue of the league, as given to its broker init; repeat")
+    _broker_port(league_init, help="the plain listener, on 127.0.0.1 only", required=True)
+    league_init.add_argument("--tls-port", type=_int_in(1, 65535), default=8883,
+                             help="TLS listener for the venues' bridges (default 8883)")
+    league_init.add_argument("--tls-bind", default=None, metavar="ADDRESS",
+                             help="the IP address the TLS listener binds (default: every one)")
+    league_init.add_argument("--hostname", action="append", required=True, metavar="NAME",
+                             help="a name the venues use for the league's host; repeat")
+    league_init.add_argument("--out", required=True, help="directory to write into")
+    league_init.set_defaults(run=_league_init)
+    league_add = league.add_parser("add-venue", help="bridge logins for more venues, every "
+                                   "other login and key kept")
+    league_add.add_argument("venues", nargs="+", metavar="VENUE",
+                            help="venues to add, as given to their broker init")
+    league_add.add_argument("--out", required=True, help="the directory given to league init")
+    league_add.set_defaults(run=_league_add)
+    league_bundle = league.add_parser(
+        "bundle", help="a venue's bridge login, the league CA and address in one file, for "
+                       "`broker init --bridge-to` or `broker bridge` at the venue")
+    league_bundle.add_argument("venue", metavar="VENUE", help="the venue the bundle is for")
+    league_bundle.add_argument("--out", required=True, help="the directory given to league init")
+    league_bundle.add_argument("--to", required=True, metavar="FILE",
+                               help="the bundle to write (0600)")
+    league_bundle.set_defaults(run=_league_bundle)
     add_table = broker.add_parser(
         "add-table", help="add tables to the venue: their logins and ACL entries, every other "
                           "password and key kept")

@@ -35,7 +35,7 @@ from controller.room.clock.store import ClockStore
 from controller.room.clock.structure import Structure
 from controller.room.floor.accounts import Accounts, save_accounts, set_password
 from controller.room.floor.server import FloorServer
-from controller.room.recorder import Recorder, RecordStore
+from controller.room.recorder import Recorder, SqliteRecordStore
 
 # Levels short enough that a few simulated hands see the blinds go up.
 DEMO_STRUCTURE = Structure.model_validate({
@@ -189,7 +189,7 @@ def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout, port: in
         work = Path(tmp)
         out.write(f"broker: Mosquitto on 127.0.0.1:{broker.port} (venue {VENUE!r}, "
                   f"{tables} tables, ACL and passwords from `pokertable broker init`)\n")
-        store = RecordStore(work / "records.db")
+        store = SqliteRecordStore(work / "records.db")
         recorder = Recorder(broker.address(), broker.login("recorder"), store).start()
         console = ConsoleFloor(broker, out, quiet=hands == 0)
         clock_store = ClockStore(work / "clock.db")

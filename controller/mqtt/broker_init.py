@@ -124,6 +124,19 @@ class BrokerPlan(BaseModel):
         return self.state().clients()
 
 
+class BridgeState(BaseModel):
+    """A venue's bridge to its league's broker (docs/league.md; written by mqtt/league.py)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    league: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{0,39}$")
+    host: str
+    port: int = Field(ge=1, le=65535)
+
+
+BRIDGES_DIR = "bridges"  # mosquitto.conf includes the *.conf here: they hold the bridge's password
+
+
 class BrokerState(BaseModel):
     """``broker.json``: the venue as the broker knows it. Written by `broker init`, grown by
     `broker add-table` and `add-display`; the ACL and the certificates are made from it."""
@@ -140,6 +153,8 @@ class BrokerState(BaseModel):
     directory: str | None = Field(default=None, description="Where the broker finds these "
                                   "files (mosquitto.conf names them): the directory itself, "
                                   "unless written into an installer's --root tree")
+    bridge: BridgeState | None = Field(default=None, description="The league this venue is "
+                                       "bridged to: its recorder is the keeper of the hands")
 
     @field_validator("tables")
     @classmethod
@@ -206,11 +221,14 @@ def acl_text(venue: BrokerState | BrokerPlan) -> str:
               f"topic write {t.table('+', 'cmd/#')}", f"topic write {t.clock('cmd/#')}",
               f"topic write {t.service('tournament', 'cmd/#')}", ""]
     # The keeper of hands: full records and the durable events in, its acknowledgements out
-    # (only the recorder may tell a table that something is kept).
+    # (only the recorder may tell a table that something is kept). A venue bridged to a league
+    # has the league's recorder as its keeper (its acknowledgements and status come over the
+    # bridge): the venue's own recorder may keep a copy, and tell the tables nothing.
+    keeper = state.bridge is None
     lines += ["user recorder", f"topic read {t.table('+', 'secure/record')}",
               f"topic read {t.table('+', 'record')}", f"topic read {t.table('+', 'event')}",
-              f"topic write {t.table('+', 'ack')}",
-              f"topic write {t.service('recorder', 'status')}", ""]
+              *([f"topic write {t.table('+', 'ack')}",
+                 f"topic write {t.service('recorder', 'status')}"] if keeper else []), ""]
     for display in state.displays:
         lines += [f"user {display}", *[f"topic read {topic}" for topic in public_tables],
                   f"topic read {t.clock('state')}", f"topic read {t.clock('time')}",
@@ -250,6 +268,9 @@ def conf_text(plan: BrokerState, out: Path) -> str:
         f"keyfile {out / 'server.key'}",
         "tls_version tlsv1.2",
         "",
+        *([f"# The bridge to the league {plan.bridge.league} (docs/league.md): its own file, "
+           "0640, as it holds a password", f"include_dir {out / BRIDGES_DIR}", ""]
+          if plan.bridge is not None else []),
     ])
 
 
@@ -524,6 +545,8 @@ def _mosquitto_user() -> Owner | None:
 
 
 __all__ = [
+    "BRIDGES_DIR",
+    "BridgeState",
     "BrokerPlan",
     "BrokerState",
     "ClientCredentials",

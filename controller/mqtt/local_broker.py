@@ -1,6 +1,7 @@
 """A Mosquitto of our own on this machine: `broker init` into a directory, started on free
 ports, stopped on exit. For `make demo`, the benchmarks and the tests; a venue runs Mosquitto as
-a system service with the same generated files (deploy/)."""
+a system service with the same generated files (deploy/). `LocalLeague` is a league's broker
+(`broker league init`), and a `LocalBroker` given a bridge bundle is a venue bridged to it."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from pathlib import Path
 from controller.errors import PokertableError
 from controller.mqtt.broker_init import BrokerPlan, ClientCredentials, broker_init
 from controller.mqtt.client import BrokerAddress, Login
+from controller.mqtt.league import BridgeBundle, LeaguePlan, join_league, league_init
 
 
 class BrokerError(PokertableError, RuntimeError):
@@ -38,49 +40,17 @@ def mosquitto_binary() -> str:
     return found
 
 
-class LocalBroker:
-    """``with LocalBroker("hall", tables=2) as broker:`` a configured, running Mosquitto."""
+class _Mosquitto:
+    """A Mosquitto started from ``directory``/mosquitto.conf, listening on ``port``."""
 
-    def __init__(self, venue: str, tables: int, directory: Path | None = None,
-                 displays: int = 1, hostname: str | None = None) -> None:
-        """``hostname``: the name in the server certificate besides localhost and 127.0.0.1
-        (default: this machine's)."""
-        self._owned = directory is None
-        # Not a 0700 temporary directory: Mosquitto, started as root, reads its files as the
-        # `mosquitto` user.
-        self.root = directory or Path(tempfile.mkdtemp(prefix="pokertable-broker-"))
-        self.root.chmod(0o755)
-        named = {"hostname": hostname} if hostname is not None else {}
-        self.plan = BrokerPlan(venue=venue, tables=tables, port=free_port(),
-                               tls_port=free_port(), displays=displays, **named)
-        self.directory = self.root / "conf"
-        self.credentials: dict[str, ClientCredentials] = broker_init(self.plan, self.directory)
-        self.process: subprocess.Popen[bytes] | None = None
+    root: Path
+    directory: Path
+    process: subprocess.Popen[bytes] | None
+    _owned: bool
 
     @property
     def port(self) -> int:
-        return self.plan.port
-
-    def address(self, **kw: object) -> BrokerAddress:
-        return BrokerAddress.model_validate(
-            {"host": "127.0.0.1", "port": self.port, "venue": self.plan.venue, **kw})
-
-    def login(self, client: str) -> Login:
-        return Login.model_validate(self.credentials[client].model_dump())
-
-    def table_config(self, directory: Path, table: int, keepalive: int = 10) -> Path:
-        """A table's ``table.toml`` publishing to this broker, with its own login only (0600),
-        as an installer would put on the table's Pi."""
-        directory.mkdir(parents=True, exist_ok=True)
-        client = f"table-{table}"
-        credentials = directory / "credentials.json"
-        credentials.write_text(json.dumps({client: self.credentials[client].model_dump()}))
-        credentials.chmod(0o600)
-        config = directory / "table.toml"
-        config.write_text(f'[table]\nid = "{table}"\njournal = "journal.db"\noutput = "out"\n\n'
-                          f'[mqtt]\nport = {self.port}\nvenue = "{self.plan.venue}"\n'
-                          f'credentials = "credentials.json"\nkeepalive = {keepalive}\n')
-        return config
+        raise NotImplementedError
 
     def start(self) -> None:
         # Its log goes to a file: a pipe nobody reads would stop the broker once full. Its own
@@ -124,14 +94,109 @@ class LocalBroker:
             for path in (self.directory / "data").iterdir():
                 path.unlink()
 
-    def __enter__(self) -> LocalBroker:
-        self.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
+    def _close(self) -> None:
         self.stop()
         if self._owned:
             shutil.rmtree(self.root, ignore_errors=True)
 
 
-__all__ = ["BrokerError", "LocalBroker", "free_port", "mosquitto_binary"]
+def _new_root(directory: Path | None) -> Path:
+    # Not a 0700 temporary directory: Mosquitto, started as root, reads its files as the
+    # `mosquitto` user.
+    root = directory or Path(tempfile.mkdtemp(prefix="pokertable-broker-"))
+    root.chmod(0o755)
+    return root
+
+
+class LocalBroker(_Mosquitto):
+    """``with LocalBroker("hall", tables=2) as broker:`` a configured, running Mosquitto."""
+
+    def __init__(self, venue: str, tables: int, directory: Path | None = None,
+                 displays: int = 1, hostname: str | None = None,
+                 bridge: BridgeBundle | None = None) -> None:
+        """``hostname``: the name in the server certificate besides localhost and 127.0.0.1
+        (default: this machine's); ``bridge``: a league's bundle for this venue (its broker
+        on this machine)."""
+        self._owned = directory is None
+        self.root = _new_root(directory)
+        named = {"hostname": hostname} if hostname is not None else {}
+        self.plan = BrokerPlan(venue=venue, tables=tables, port=free_port(),
+                               tls_port=free_port(), displays=displays, **named)
+        self.directory = self.root / "conf"
+        self.credentials: dict[str, ClientCredentials] = broker_init(self.plan, self.directory)
+        if bridge is not None:
+            join_league(self.directory, bridge, host="127.0.0.1")
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def port(self) -> int:
+        return self.plan.port
+
+    def address(self, **kw: object) -> BrokerAddress:
+        return BrokerAddress.model_validate(
+            {"host": "127.0.0.1", "port": self.port, "venue": self.plan.venue, **kw})
+
+    def login(self, client: str) -> Login:
+        return Login.model_validate(self.credentials[client].model_dump())
+
+    def table_config(self, directory: Path, table: int, keepalive: int = 10) -> Path:
+        """A table's ``table.toml`` publishing to this broker, with its own login only (0600),
+        as an installer would put on the table's Pi."""
+        directory.mkdir(parents=True, exist_ok=True)
+        client = f"table-{table}"
+        credentials = directory / "credentials.json"
+        credentials.write_text(json.dumps({client: self.credentials[client].model_dump()}))
+        credentials.chmod(0o600)
+        config = directory / "table.toml"
+        config.write_text(f'[table]\nid = "{table}"\njournal = "journal.db"\noutput = "out"\n\n'
+                          f'[mqtt]\nport = {self.port}\nvenue = "{self.plan.venue}"\n'
+                          f'credentials = "credentials.json"\nkeepalive = {keepalive}\n')
+        return config
+
+    def __enter__(self) -> LocalBroker:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._close()
+
+
+class LocalLeague(_Mosquitto):
+    """``with LocalLeague("league", ["hall-a", "hall-b"]) as league:`` a league's broker, its
+    TLS listener on 127.0.0.1 for the venues' bridges (`bundle`)."""
+
+    def __init__(self, league: str, venues: list[str], directory: Path | None = None) -> None:
+        self._owned = directory is None
+        self.root = _new_root(directory)
+        self.plan = LeaguePlan(league=league, venues=venues, port=free_port(),
+                               tls_port=free_port(), hostnames=["localhost"])
+        self.directory = self.root / "conf"
+        self.credentials = league_init(self.plan, self.directory)
+        self.process = None
+
+    @property
+    def port(self) -> int:
+        return self.plan.port
+
+    def bundle(self, venue: str) -> BridgeBundle:
+        from controller.mqtt.league import make_bridge_bundle
+
+        return make_bridge_bundle(self.directory, venue)
+
+    def address(self, **kw: object) -> BrokerAddress:
+        """The league's own services (its recorder): its venue is the league's name."""
+        return BrokerAddress.model_validate(
+            {"host": "127.0.0.1", "port": self.port, "venue": self.plan.league, **kw})
+
+    def login(self, client: str) -> Login:
+        return Login.model_validate(self.credentials[client].model_dump())
+
+    def __enter__(self) -> LocalLeague:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._close()
+
+
+__all__ = ["BrokerError", "LocalBroker", "LocalLeague", "free_port", "mosquitto_binary"]

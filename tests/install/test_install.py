@@ -13,7 +13,7 @@ import pytest
 
 from controller.room.clock.config import load_clock_config
 from controller.room.floor.config import load_floor_config
-from controller.room.recorder_config import load_recorder_config
+from controller.room.recorder.config import load_recorder_config
 from controller.table.config import load_table_config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -111,7 +111,7 @@ def test_the_installed_configurations_load_and_name_the_installed_files(host: Pa
         "/var/lib/pokertable/clock/clock.db"
     assert clock.mqtt.venue == "hall" and clock.mqtt.credentials.exists()
     recorder = load_recorder_config(etc / "recorder" / "recorder.toml")
-    assert str(recorder.recorder.db) == "/var/lib/pokertable/recorder/records.db"
+    assert recorder.recorder.store == "/var/lib/pokertable/recorder/records.db"
     floor = load_floor_config(etc / "floor" / "floor.toml")
     assert floor.floor.tls_cert is not None and floor.floor.tls_cert.exists()
     assert floor.floor.port == 8443

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from controller.mqtt.topics import Topics
-from controller.room.recorder import Recorder, RecordStore
+from controller.room.recorder import Recorder, SqliteRecordStore
 from tests.mqtt.helpers import linked_table, wait_until
 from tests.session.helpers import played_session
 from tests.venue import Broker, VenueClient, address, login
@@ -36,7 +36,7 @@ def test_no_login_can_push_a_table_off_the_broker_with_its_client_id(
 
 def test_the_recorders_queued_records_survive_a_login_using_its_client_id(
         broker: Broker, tmp_path: Path) -> None:
-    store = RecordStore(tmp_path / "records.db")
+    store = SqliteRecordStore(tmp_path / "records.db")
     recorder = Recorder(address(broker), login(broker, "recorder"), store).start()
     assert recorder.connected.wait(5)
     recorder.close()  # away: the broker keeps its session and queues for it

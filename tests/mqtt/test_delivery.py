@@ -14,7 +14,7 @@ from typing import Any
 
 from controller.mqtt.messages import CommandReply, StatusMessage, decode
 from controller.mqtt.topics import Topics
-from controller.room.recorder import Recorder, RecordStore
+from controller.room.recorder import Recorder, SqliteRecordStore, open_record_store
 from controller.table.journal import Journal
 from tests.mqtt.helpers import linked_table, wait_until
 from tests.session.helpers import HOLE, deal, declare, played_session, shuffle, three_players
@@ -32,9 +32,10 @@ def _hands(script: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
 
 
 def test_broker_restart_mid_session_every_record_arrives_exactly_once(
-        broker: Broker, tmp_path: Path) -> None:
+        broker: Broker, tmp_path: Path, store_location: str | Path) -> None:
+    """Against both stores (SQLite, PostgreSQL)."""
     parts = _hands(played_session(14, seed=2, players=6))
-    store = RecordStore(tmp_path / "records.db")
+    store = open_record_store(store_location)
     recorder = Recorder(address(broker), login(broker, "recorder"), store,
                         client_id="recorder-restart").start()
     try:
@@ -101,7 +102,7 @@ def test_controller_sigkill_with_a_record_in_the_outbox_delivers_it_once_after_r
     config = broker.table_config(tmp_path / "pi", 1, keepalive=2)
     outbox = tmp_path / "pi" / "outbox.db"
     status = VenueClient(broker, "display", ("table/1/status",))
-    store = RecordStore(tmp_path / "records.db")
+    store = SqliteRecordStore(tmp_path / "records.db")
     recorder = Recorder(address(broker), login(broker, "recorder"), store,
                         client_id="recorder-sigkill").start()
     controller = _start_controller(config)
@@ -150,11 +151,11 @@ def test_controller_sigkill_with_a_record_in_the_outbox_delivers_it_once_after_r
 
 
 def test_broker_killed_and_rebuilt_while_the_recorder_is_away_loses_no_record(
-        broker: Broker, tmp_path: Path) -> None:
+        broker: Broker, tmp_path: Path, store_location: str | Path) -> None:
     """The table used to drop a record at the broker's PUBACK; a broker SIGKILLed
     before its autosave then lost what it held for the absent recorder (3 of 3 records). Now a
-    record leaves the outbox only when the recorder says it has it."""
-    store = RecordStore(tmp_path / "records.db")
+    record leaves the outbox only when the recorder says it has it. (Both stores.)"""
+    store = open_record_store(store_location)
     recorder = Recorder(address(broker), login(broker, "recorder"), store).start()
     assert recorder.connected.wait(5)
     recorder.close()  # away; its session waits on the broker, in memory

@@ -24,7 +24,7 @@ from controller.mqtt.local_broker import LocalBroker, free_port
 from controller.mqtt.outbox import Outbox
 from controller.room.floor.hub import Hub
 from controller.room.floor.store import FloorStore
-from controller.room.recorder import Recorder, RecordStore
+from controller.room.recorder import Recorder, SqliteRecordStore
 from tests.mqtt.helpers import linked_table, wait_until
 from tests.venue import Broker, address, login
 
@@ -94,7 +94,7 @@ def test_a_refused_login_names_the_login_and_its_file_never_the_password(
     credentials = tmp_path / "credentials.json"
     credentials.write_text('{"recorder": {"username": "recorder", "password": "not-the-one"}}')
     wrong = load_login(credentials, "recorder")
-    store = RecordStore(tmp_path / "records.db")
+    store = SqliteRecordStore(tmp_path / "records.db")
     recorder = Recorder(retrying(broker), wrong, store).start()
     try:
         line = said_once(said, "refused the login", logging.ERROR)
@@ -186,7 +186,7 @@ def test_tls_at_the_plain_port_and_plain_at_the_tls_port(broker: Broker,
 
 def test_two_recorders_with_one_login_each_say_the_other_took_it(
         broker: Broker, tmp_path: Path, said: pytest.LogCaptureFixture) -> None:
-    stores = [RecordStore(tmp_path / f"{n}.db") for n in (1, 2)]
+    stores = [SqliteRecordStore(tmp_path / f"{n}.db") for n in (1, 2)]
     first = Recorder(address(broker), login(broker, "recorder"), stores[0]).start()
     assert first.connected.wait(10)
     second = Recorder(address(broker), login(broker, "recorder"), stores[1]).start()
@@ -219,7 +219,7 @@ def test_a_recorder_and_a_table_with_the_wrong_venue(broker: Broker, tmp_path: P
                                                      said: pytest.LogCaptureFixture) -> None:
     """Mosquitto grants their subscriptions and delivers nothing; their own publishes come
     back refused, which names the venue at once."""
-    store = RecordStore(tmp_path / "records.db")
+    store = SqliteRecordStore(tmp_path / "records.db")
     recorder = Recorder(address(broker, venue="wronghall", quiet=1), login(broker, "recorder"),
                         store).start()
     try:

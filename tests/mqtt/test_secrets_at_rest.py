@@ -21,7 +21,7 @@ from controller.mqtt.broker_init import BrokerPlan, broker_init
 from controller.mqtt.local_broker import free_port, mosquitto_binary
 from controller.mqtt.outbox import Outbox
 from controller.private_files import write_private
-from controller.room.recorder import RecordStore
+from controller.room.recorder import SqliteRecordStore
 from controller.table.journal import Journal
 from controller.table.sinks import FileSink
 
@@ -162,7 +162,7 @@ def test_broker_init_mistakes_are_one_line_and_exit_2(tmp_path: Path, argv: list
 def test_stores_holding_hole_cards_are_the_owners_alone(tmp_path: Path, open_umask: None) -> None:
     journal = Journal(tmp_path / "table" / "journal.db")
     outbox = Outbox(tmp_path / "table" / "outbox.db")
-    store = RecordStore(tmp_path / "room" / "records.db")
+    store = SqliteRecordStore(tmp_path / "room" / "records.db")
     sink = FileSink(tmp_path / "table" / "out")
     try:
         for private in (tmp_path / "table" / "journal.db", tmp_path / "table" / "outbox.db",

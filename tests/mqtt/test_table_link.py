@@ -24,7 +24,7 @@ from controller.mqtt.messages import (
     encode,
 )
 from controller.mqtt.topics import Topics
-from controller.room.recorder import Recorder, RecordStore
+from controller.room.recorder import Recorder, SqliteRecordStore
 from controller.table.runner import demo_deck
 from tests.mqtt.helpers import linked_table, wait_until
 from tests.session.helpers import played_session, seat
@@ -310,7 +310,7 @@ def test_secrecy_a_display_on_everything_never_sees_an_unrevealed_card(
               for raw in played_session(10, seed=11, players=6)]
     display = VenueClient(broker, "display")
     floor = VenueClient(broker, "floor")
-    store = RecordStore(tmp_path / "records.db")
+    store = SqliteRecordStore(tmp_path / "records.db")
     recorder = Recorder(address(broker), login(broker, "recorder"), store).start()
     try:
         assert recorder.connected.wait(5)

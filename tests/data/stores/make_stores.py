@@ -31,7 +31,7 @@ from controller.room.clock.rules import ClockPosition
 from controller.room.clock.store import ClockStore
 from controller.room.floor.model import Alert
 from controller.room.floor.store import FloorStore, HandQuery
-from controller.room.recorder import RecordStore
+from controller.room.recorder import SqliteRecordStore
 from controller.session import SessionConfig
 from controller.session.outputs import PublicEvent, hand_id
 from controller.table.journal import Journal
@@ -119,7 +119,7 @@ def make_table(out: Path) -> dict[str, Any]:
 
 
 def make_recorder(out: Path, records: list[HandRecord]) -> dict[str, Any]:
-    store = RecordStore(out / "records.db")
+    store = SqliteRecordStore(out / "records.db")
     for k, record in enumerate(records):
         key = hand_id("1", record.hand, record.started)
         store.add(SecureRecordMessage(id=key, table="1", hand=record.hand, sent=NOW + k,
