@@ -35,7 +35,8 @@ def floor_server(broker: Broker, directory: Path) -> Iterator[FloorServer]:
     save_accounts(accounts, set_password(Accounts(), "anna", PASSWORD))
     server = FloorServer(address(broker), login(broker, "floor"), db=directory / "floor.db",
                          accounts=accounts, secret=directory / "floor-secret").start()
-    try:
+    try:  # what a test publishes next must not pass the floor by (a loaded machine is slow)
+        server.hub.subscribed.wait(10)
         yield server
     finally:
         server.close()

@@ -14,6 +14,7 @@ import asyncio
 import collections
 import contextlib
 import logging
+import threading
 import time
 import uuid
 from collections.abc import Callable
@@ -112,6 +113,10 @@ class Hub:
         self._client = new_client(login.username, login, address)
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = self._on_disconnect
+        # Set once the broker has granted the subscriptions: from then on nothing published
+        # to the room passes the floor by.
+        self.subscribed = threading.Event()
+        self._client.on_subscribe = lambda *_: self.subscribed.set()
         self._client.on_message = self._on_message
         # What is wrong with the broker connection goes to the log and to the pages; a floor
         # with the wrong venue hears nothing (Mosquitto grants what its ACL never delivers).
@@ -188,6 +193,7 @@ class Hub:
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any,
                        reason: ReasonCode, properties: Any) -> None:
+        self.subscribed.clear()
         self._to_loop(self._broker, False)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
