@@ -9,8 +9,7 @@ import json
 import os
 import signal
 import sys
-from collections.abc import Iterable, Iterator, Sequence
-from pathlib import Path
+from collections.abc import Iterator, Sequence
 
 from controller.cli.admin import add_admin_commands
 from controller.cli.common import (
@@ -22,6 +21,7 @@ from controller.cli.common import (
     _serve,
     _stop_on_signals,
 )
+from controller.cli.hands import add_hands_commands
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -237,25 +237,9 @@ def _terminal_to_ourselves() -> Iterator[None]:
 
 
 def _replay_events(args: argparse.Namespace) -> int:
-    from controller.engine.profiles import load_profile
-    from controller.engine.table import Level
-    from controller.errors import ConfigError
-    from controller.history.replay_events import record_json, replay_events
-    from controller.session import SessionConfig
-    from controller.text_files import read_text_file
+    from controller.cli.hands import replay_events_command
 
-    if args.sb > args.bb:
-        raise ConfigError(f"--sb {args.sb} is more than --bb {args.bb}")
-    load_profile(args.profile)  # an unknown profile: one line, before any output
-    config = SessionConfig(table_id=args.table, profile=args.profile, seats=args.seats,
-                           level=Level(sb=args.sb, bb=args.bb), check_burns=args.check_burns)
-    if args.file == "-":
-        lines: Iterable[str] = sys.stdin
-    else:
-        lines = read_text_file(Path(args.file), "table events (JSON lines)").splitlines()
-    for record in replay_events(lines, config, errors=sys.stderr):
-        sys.stdout.write(record_json(record) + "\n")
-    return 0
+    return replay_events_command(args)
 
 
 def _table(args: argparse.Namespace) -> int:
@@ -320,15 +304,17 @@ def build_parser() -> argparse.ArgumentParser:
         "replay-events", help="replay a table-event stream (JSON lines) and print one JSON hand "
         "record per finished hand"
     )
-    events.add_argument("file", metavar="FILE.jsonl", help="event stream, or - for stdin")
-    events.add_argument("--profile", default="pvb-2020", help="rule profile (default pvb-2020)")
-    events.add_argument("--table", default="1", help="table id in the records")
-    events.add_argument("--seats", type=_int_in(2, 10), default=10,
-                        help="seats at the table (default 10)")
-    events.add_argument("--sb", type=_int_in(0), default=50,
-                        help="small blind before any level event")
-    events.add_argument("--bb", type=_int_in(1), default=100,
-                        help="big blind before any level event")
+    events.add_argument("file", metavar="FILE",
+                        help="a table-event stream (JSON lines; `journal export` writes one), a "
+                        "table's journal.db, or - for stdin")
+    events.add_argument("--profile", help="rule profile (default: the stream's, else pvb-2020)")
+    events.add_argument("--table", help="table id in the records (default: the stream's, else 1)")
+    events.add_argument("--seats", type=_int_in(2, 10),
+                        help="seats at the table (default: the stream's, else 10)")
+    events.add_argument("--sb", type=_int_in(0),
+                        help="small blind before any level event (default 50)")
+    events.add_argument("--bb", type=_int_in(1),
+                        help="big blind before any level event (default 100)")
     events.add_argument("--check-burns", action="store_true",
                         help="expect a burn card before each street (PVB 35(2))")
     events.set_defaults(run=_replay_events)
@@ -375,6 +361,7 @@ def build_parser() -> argparse.ArgumentParser:
     chips_register.set_defaults(run=_chips_register)
 
     add_admin_commands(sub)
+    add_hands_commands(sub)
 
     recorder = sub.add_parser(
         "recorder", help="keep every table's full hand records (secure/record) in SQLite")

@@ -40,6 +40,9 @@ class PhhHand(BaseModel):
     table: int | str | None = None
     event: str | None = None
     level: int | None = Field(default=None)
+    odd_chip_unit: int = Field(default=1, gt=0, alias="_odd_chip_unit",
+                               description="User-defined (phh-std): the chip split pots are "
+                               "shared in (RULES S2), as pokertable's export writes it")
 
 
 def parse_phh(text: str) -> PhhHand:
@@ -106,6 +109,7 @@ class Replay:
                 ],
                 min_bet=_chips(phh.min_bet, scale),
                 dead_antes=not phh.ante_trimming_status,
+                odd_chip_unit=phh.odd_chip_unit * scale,
             )
         except ValidationError as exc:
             raise PhhError(f"the hand cannot be set up: {exc.errors()[0]['msg']}") from exc
@@ -155,13 +159,21 @@ class Replay:
                 hand.check_or_call(i)
                 return
             if verb == "cbr" and len(parts) == 3:
-                hand.bet_or_raise_to(i, _chips(parts[2], self.scale))
+                amount = _chips(parts[2], self.scale)
+                owed = hand.to_call(i) if hand.actor == i else 0
+                if owed and amount == hand.bets[i] + owed:
+                    # Exactly what a call reaches: a caller bringing a short big blind up to the
+                    # full blind (RULES R4), which engines that match only the posted blind
+                    # (PokerKit) read as completing the bet; pokertable's export writes it so.
+                    hand.check_or_call(i)
+                else:
+                    hand.bet_or_raise_to(i, amount)
                 return
             if verb == "sm" and len(parts) in (2, 3):
-                if len(parts) == 2:  # show, cards not written: table what was dealt
-                    hand.show(i, list(hand.hole[i]) or [None] * HOLE_CARDS[hand.game])
-                elif parts[2] == "-":
+                if len(parts) == 2:  # phh-std: showdown without cards is a muck
                     hand.muck(i)
+                elif parts[2] == "-":  # phh-std: show the cards dealt
+                    hand.show(i, list(hand.hole[i]) or [None] * HOLE_CARDS[hand.game])
                 else:
                     hand.show(i, parse_cards(parts[2]))
                 return

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import io
 import json
 import logging
 import secrets
@@ -31,6 +32,8 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from controller.history.export import write_export
+from controller.history.phh_export import PhhExportError, record_phh
 from controller.json_input import BadJson, loads_bounded
 from controller.room.clock.rules import CLOCK_COMMANDS
 from controller.room.floor.accounts import Accounts, check_password
@@ -247,7 +250,25 @@ def create_app(hub: Hub, accounts: Callable[[], Accounts], secret: str, *,
         if record is None:
             return _error(404, "no such hand")
         name = f"table-{record.table}-hand-{record.hand}.phh".replace('"', "")
-        return PlainTextResponse(record.to_phh(), headers={
+        try:
+            text = record_phh(record)
+        except PhhExportError as exc:  # a void hand or a misdeal: no result to replay
+            return _error(409, str(exc))
+        return PlainTextResponse(text, headers={
+            "content-disposition": f'attachment; filename="{name}"'})
+
+    async def hand_stars(request: Request) -> Response:
+        """The hand as PokerStars-style tracker text (the public view: no hole card that was
+        not tabled), from the same code as `pokertable hands export --format stars`."""
+        record = hub.store.hand(request.path_params["hand_id"])
+        if record is None:
+            return _error(404, "no such hand")
+        out = io.StringIO()
+        if not write_export([record], out, "stars").hands:
+            return _error(409, f"hand {record.hand} is a {record.status}: it has no result to "
+                          "import")
+        name = f"table-{record.table}-hand-{record.hand}.txt".replace('"', "")
+        return PlainTextResponse(out.getvalue(), headers={
             "content-disposition": f'attachment; filename="{name}"'})
 
     @asynccontextmanager
@@ -271,6 +292,7 @@ def create_app(hub: Hub, accounts: Callable[[], Accounts], secret: str, *,
         Route("/api/alerts/{alert_id:path}/ack", acknowledge, methods=["POST"]),
         Route("/api/hands", hands),
         Route("/api/hands/{hand_id:path}/phh", hand_phh),
+        Route("/api/hands/{hand_id:path}/stars", hand_stars),
         Route("/api/hands/{hand_id:path}", hand),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
