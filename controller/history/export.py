@@ -62,11 +62,11 @@ def view(records: Iterable[HandRecord], *, full: bool = False,
 
 
 def write_export(records: Iterable[HandRecord], out: TextIO, fmt: Format, *,
-                 full: bool = False, hero: str | None = None,
-                 tournament: int | None = None) -> Export:
-    """Write ``records`` in ``fmt`` to ``out``, streaming (one hand in memory at a time)."""
+                 hero: str | None = None, tournament: int | None = None) -> Export:
+    """Write ``records``, already the view to export (`view`), in ``fmt`` to ``out``, streaming
+    (one hand in memory at a time). ``hero``: whose cards tracker text deals ("Dealt to")."""
     done = Export()
-    for record in view(records, full=full, hero=hero):
+    for record in records:
         if fmt == "json":
             out.write(record_json(record) + "\n")
             done.hands += 1

@@ -204,7 +204,7 @@ class _Text:
             self.lines.append(f"{self.name(seat)}: mucks hand ")
 
     def named(self, cards: str) -> str | None:
-        board = [c for c in parse_cards("".join(self.board)) if c is not None]
+        board = [c for c in parse_cards(self.record.board) if c is not None]
         hole = [c for c in parse_cards(cards) if c is not None]
         return made_hand(hole, board, self.record.game)
 
@@ -229,8 +229,8 @@ class _Text:
             self.lines.append(f"Total pot {total} {parts} | Rake 0")
         else:
             self.lines.append(f"Total pot {total} | Rake 0")
-        if self.board:
-            self.lines.append(f"Board [{' '.join(self.board)}]")
+        if r.board:
+            self.lines.append(f"Board [{_cards(r.board)}]")
         for seat in sorted(r.starting_stacks):
             self.lines.append(f"Seat {seat}: {self.name(seat)}{self.position(seat)} "
                               f"{self.outcome(seat, won.get(seat, 0))}")
