@@ -32,14 +32,23 @@ PUBLIC_EVENTS = ("holds a table's public events (what it told the floor), "
                  "(out/records.jsonl) or its journal (journal.db)")
 
 
-def stored_hands(path: Path, query: HandQuery) -> list[HandRecord]:
+def stored_hands(path: Path, query: HandQuery) -> Iterator[HandRecord]:
     """The recorder's store, every hand ``query`` matches: the one place `pokertable hands`
-    reads the store (the store's own search takes its place when it has one)."""
+    reads the store (the store's own search takes its place when it has one). Row by row, in
+    the order of `RecordStore.records`: a room's 100,000 hands as records at once would take
+    gigabytes."""
+    from controller.engine.records import HandRecord
     from controller.room.recorder import RecordStore
 
-    store = RecordStore(path, readonly=True)
+    store = RecordStore(path, readonly=True)  # the kind and the schema version, checked
     try:
-        return [r for r in store.records(query.table) if query.matches(r)]
+        rows = store._db.execute(
+            "SELECT record FROM records WHERE ? IS NULL OR table_id = ? "
+            "ORDER BY table_id, hand, received", (query.table, query.table))
+        for (text,) in rows:
+            record = HandRecord.model_validate_json(text)
+            if query.matches(record):
+                yield record
     finally:
         store.close()
 

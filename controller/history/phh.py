@@ -15,7 +15,7 @@ import rtoml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from controller.engine.cards import parse_cards
-from controller.engine.hand import HOLE_CARDS, Hand, HandSetup, PlayerSetup, Stage
+from controller.engine.hand import HOLE_CARDS, Hand, HandSetup, PlayerSetup, Stage, Street
 from controller.errors import NotYourTurn, PhhError, first_error
 
 Number = int | float
@@ -156,6 +156,11 @@ class Replay:
                 hand.fold(i)
                 return
             if verb == "cc" and len(parts) == 2:
+                if (hand.stage is Stage.DEALING and hand.street is Street.PREFLOP
+                        and not hand.folded[i] and not hand.all_in[i]):
+                    # The preflop round closed without him: nobody else could bet any more.
+                    # PokerKit still gives a blind his option (pokertable's export writes it).
+                    return
                 hand.check_or_call(i)
                 return
             if verb == "cbr" and len(parts) == 3:

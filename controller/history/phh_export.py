@@ -8,11 +8,15 @@ unknown cards itself).
 Where PokerKit's betting differs from the rules the table plays (RULES R4: everybody must match
 the full big blind even when the big blind is short), the actions say what happened in PokerKit's
 terms: a caller who brings the short big blind up to the full blind "completes" (``cbr``), and
-``min_bet`` drops to the smallest completion so that PokerKit accepts it. Odd chips of split pots
-are the one thing a PHH file cannot carry (PVB 62 hands them out one chip at a time from the
-button, in the smallest chip in play; PokerKit gives a pot's whole remainder to its first winner
-and merges pots with the same players, which PVB 63(2) forbids): the file keeps the record's own
-``finishing_stacks``, and PokerKit's replay differs from them by exactly those chips.
+``min_bet`` drops to the smallest completion so that PokerKit accepts it; a blind whose bet nobody
+else can raise any more checks, since PokerKit gives him the option the rules see no use for.
+
+Odd chips of split pots are the one thing a PHH file cannot carry (PVB 62 hands them out one chip
+at a time from the button, in the smallest chip in play; PokerKit gives a pot's whole remainder to
+its first winner and merges pots with the same players, which PVB 63(2) forbids): the file keeps
+the record's own ``finishing_stacks`` and the chip in ``_odd_chip_unit`` (our replay reads it),
+and PokerKit's replay differs from them by exactly those chips. A raise after a short big blind
+that PokerKit counts from the posted blind may be below its minimum: PokerKit refuses the hand.
 """
 
 from __future__ import annotations
@@ -37,12 +41,36 @@ class _Betting:
     bets: list[int]
     folded: list[bool] = field(default_factory=list)
     smallest_completion: int | None = None
+    preflop: bool = True
+    acted: set[int] = field(default_factory=set)
+    asked: set[int] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.folded = [False] * len(self.stacks)
+        # Whom PokerKit asks to act preflop at least once: a player with chips that someone
+        # else could still match (its "effective stack"); none when that leaves one player
+        # whose bet is already the largest.
+        totals = sorted(c + b for c, b in zip(self.stacks, self.bets, strict=True))
+        able = {k for k, (chips, bet) in enumerate(zip(self.stacks, self.bets, strict=True))
+                if min(chips, max(0, totals[-2] - bet)) > 0}
+        self.asked = able if len(able) > 1 or any(
+            self.bets[k] < max(self.bets) for k in able) else set()
 
     def new_street(self) -> None:
         self.bets = [0] * len(self.bets)
+        self.preflop = False
+
+    def checks_owed(self) -> list[int]:
+        """Players PokerKit still asks to act when the rules' preflop round is over: a blind who
+        has not acted, whose bet nobody else can raise any more (all others folded or all-in),
+        has nothing to decide under the rules, but PokerKit gives him his option."""
+        if not self.preflop or self.folded.count(False) < 2:
+            return []
+        top = max(self.bets)
+        owed = [k for k in sorted(self.asked) if not self.folded[k] and self.stacks[k] > 0
+                and k not in self.acted and self.bets[k] == top]
+        self.acted.update(owed)
+        return owed
 
     def put_in(self, player: int, total: int) -> None:
         self.stacks[player] -= total - self.bets[player]
@@ -92,7 +120,13 @@ def phh_document(record: HandRecord) -> dict[str, object]:
                 posted[index[a.seat]] += a.amount
     betting = _Betting(stacks=after_forced, bets=posted)
     unknown = "??" * HOLE_CARDS[record.game]
-    actions = [_action(a, index, betting, unknown) for a in record.actions]
+    actions: list[str] = []
+    for a in record.actions:
+        if betting.preflop and (a.action in ("deal_board", "show", "muck") or (
+                a.action == "return" and a.street == "preflop")):
+            actions += [f"p{k + 1} cc" for k in betting.checks_owed()]
+        actions.append(_action(a, index, betting, unknown))
+    actions += [f"p{k + 1} cc" for k in betting.checks_owed()]
     min_bet = b.bb
     if betting.smallest_completion is not None:
         min_bet = min(min_bet, betting.smallest_completion)
@@ -132,6 +166,8 @@ def _action(a: ActionRecord, index: dict[int, int], betting: _Betting, unknown: 
         return ""
     k = index[a.seat]
     p = f"p{k + 1}"
+    if a.action in ("fold", "kill", "check", "call", "bet", "raise"):
+        betting.acted.add(k)
     match a.action:
         case "deal_hole":  # a public record's unshown cards are unknown (phh-std)
             return f"d dh {p} {a.cards or unknown}"

@@ -237,9 +237,14 @@ class _Text:
 
     def position(self, seat: int) -> str:
         r = self.record
-        return "".join(label for label, at in ((" (button)", r.button),
-                                               (" (small blind)", r.sb), (" (big blind)", r.bb))
-                       if at == seat)
+        labels: list[tuple[str, int | None]] = [
+            (" (button)", r.button), (" (small blind)", r.sb), (" (big blind)", r.bb)]
+        if r.button == r.bb:
+            # A dead button left on the seat that now posts the big blind (PVB 27): a state
+            # PokerStars never writes. The blind first, since readers take a seat's first label
+            # for its position and place the action by the big blind.
+            labels = labels[1:] + labels[:1]
+        return "".join(label for label, at in labels if at == seat)
 
     def outcome(self, seat: int, won: int) -> str:
         if seat in self.shown:
