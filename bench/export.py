@@ -26,23 +26,30 @@ from pathlib import Path
 
 FORMATS = ("json", "phh", "stars")
 
-# The child prints its peak resident memory (KB) on its last line of stderr.
-CHILD = """
-import resource, sys
+# The child prints its peak resident memory (KB: VmHWM, its own; ru_maxrss would carry the
+# parent's from the fork) on its last line of stderr.
+PEAK = """
+def peak():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+"""
+CHILD = PEAK + """
+import sys
 from controller.cli import main
 code = main(sys.argv[1:])
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+print(peak(), file=sys.stderr)
 sys.exit(code)
 """
 
-REFERENCE = """
-import resource, sqlite3, sys
+REFERENCE = PEAK + """
+import sqlite3, sys
 from controller.engine.records import HandRecord
 db = sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True)
 with open(sys.argv[2], "w") as out:
     for (text,) in db.execute("SELECT record FROM records ORDER BY table_id, hand, received"):
         out.write(HandRecord.model_validate_json(text).model_dump_json() + "\\n")
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+print(peak(), file=sys.stderr)
 """
 
 

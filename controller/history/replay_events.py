@@ -92,7 +92,8 @@ def replay_events(
 
 
 def record_json(record: HandRecord) -> str:
-    return json.dumps(record.model_dump(mode="json"), separators=(",", ":"))
+    """One record as one line of compact JSON (UTF-8 as it is: names are not escaped)."""
+    return record.model_dump_json()
 
 
 __all__ = ["StreamHead", "parsed", "read_head", "record_json", "replay_events",

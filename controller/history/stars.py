@@ -22,7 +22,7 @@ from functools import cache
 from zoneinfo import ZoneInfo
 
 from controller.engine.cards import parse_cards
-from controller.engine.records import HandRecord
+from controller.engine.records import ActionRecord, HandRecord
 from controller.history.hand_words import made_hand
 from controller.session.outputs import hand_id
 
@@ -73,7 +73,7 @@ def _moments(started: float | None) -> str:
 
 
 def _cards(text: str) -> str:
-    return " ".join(text[k:k + 2] for k in range(0, len(text), 2))
+    return " ".join([text[k:k + 2] for k in range(0, len(text), 2)])
 
 
 def _all_in(flag: bool) -> str:
@@ -93,6 +93,7 @@ class _Text:
 
     def __init__(self, record: HandRecord, hero: str | None) -> None:
         self.record = record
+        self.players = record.players
         self.hero = hero
         self.lines: list[str] = []
         self.stacks = dict(record.starting_stacks)
@@ -104,6 +105,8 @@ class _Text:
         self.mucked: list[int] = []
         self.dealt = False
         self.board: list[str] = []
+        self._board = [c for c in parse_cards(record.board) if c is not None]
+        self._named: dict[str, str | None] = {}
 
     def name(self, seat: int) -> str:
         return self.record.players[seat]
@@ -129,57 +132,57 @@ class _Text:
             if name == self.hero and r.hole_cards.get(seat):
                 self.lines.append(f"Dealt to {name} [{_cards(r.hole_cards[seat])}]")
 
-    def put_in(self, seat: int, chips: int) -> None:
-        self.stacks[seat] -= chips
-        self.bets[seat] += chips
-
-    def action(self, seat: int | None, kind: str, amount: int, all_in: bool, cards: str) -> None:
+    def action(self, a: ActionRecord) -> None:
+        """One action of the record as its line (the hot loop of an export: plain branches,
+        most frequent first)."""
+        seat, kind, amount = a.seat, a.action, a.amount
         if seat is None:
             if kind == "deal_board":
-                self.deal_board(cards)
+                self.deal_board(a.cards)
             return
         if kind == "deal_hole":
             if not self.dealt:
                 self.hole_cards()
             return
-        name = self.name(seat)
-        match kind:
-            case "ante":
-                self.stacks[seat] -= amount
-                self.lines.append(f"{name}: posts the ante {amount}"
-                                  f"{_all_in(self.stacks[seat] == 0)}")
-            case "blind":
-                self.put_in(seat, amount)
-                which = "big" if seat == self.record.bb else "small"
-                self.lines.append(f"{name}: posts {which} blind {amount}"
-                                  f"{_all_in(self.stacks[seat] == 0)}")
-            case "fold" | "kill":
-                self.put_in(seat, amount)  # a short call left in the pot (R8)
-                self.folded[seat] = self.street
-                self.lines.append(f"{name}: folds ")
-            case "check":
-                self.lines.append(f"{name}: checks ")
-            case "call":
-                self.voluntary.add(seat)
-                self.put_in(seat, amount)
-                self.lines.append(f"{name}: calls {amount}{_all_in(all_in)}")
-            case "bet" | "raise":
-                self.voluntary.add(seat)
-                top = max(self.bets.values())
-                self.put_in(seat, amount - self.bets[seat])
-                if top == 0:
-                    self.lines.append(f"{name}: bets {amount}{_all_in(all_in)}")
-                else:
-                    self.lines.append(f"{name}: raises {amount - top} to {amount}"
-                                      f"{_all_in(all_in)}")
-            case "return":
-                self.stacks[seat] += amount
-                self.bets[seat] -= amount
-                self.lines.append(f"Uncalled bet ({amount}) returned to {name}")
-            case "show":
-                self.shown[seat] = cards
-            case "muck":
-                self.mucked.append(seat)
+        name, lines, bets, stacks = self.players[seat], self.lines, self.bets, self.stacks
+        all_in = " and is all-in" if a.all_in else ""
+        if kind == "call":
+            self.voluntary.add(seat)
+            stacks[seat] -= amount
+            bets[seat] += amount
+            lines.append(f"{name}: calls {amount}{all_in}")
+        elif kind == "check":
+            lines.append(f"{name}: checks ")
+        elif kind in ("fold", "kill"):
+            stacks[seat] -= amount  # a short call left in the pot (R8)
+            bets[seat] += amount
+            self.folded[seat] = self.street
+            lines.append(f"{name}: folds ")
+        elif kind in ("bet", "raise"):
+            self.voluntary.add(seat)
+            top = max(bets.values())
+            stacks[seat] -= amount - bets[seat]
+            bets[seat] = amount
+            if top == 0:
+                lines.append(f"{name}: bets {amount}{all_in}")
+            else:
+                lines.append(f"{name}: raises {amount - top} to {amount}{all_in}")
+        elif kind == "show":
+            self.shown[seat] = a.cards
+        elif kind == "ante":
+            stacks[seat] -= amount
+            lines.append(f"{name}: posts the ante {amount}{_all_in(stacks[seat] == 0)}")
+        elif kind == "blind":
+            stacks[seat] -= amount
+            bets[seat] += amount
+            which = "big" if seat == self.record.bb else "small"
+            lines.append(f"{name}: posts {which} blind {amount}{_all_in(stacks[seat] == 0)}")
+        elif kind == "return":
+            stacks[seat] += amount
+            bets[seat] -= amount
+            lines.append(f"Uncalled bet ({amount}) returned to {name}")
+        elif kind == "muck":
+            self.mucked.append(seat)
 
     def deal_board(self, cards: str) -> None:
         if not self.dealt:
@@ -204,9 +207,10 @@ class _Text:
             self.lines.append(f"{self.name(seat)}: mucks hand ")
 
     def named(self, cards: str) -> str | None:
-        board = [c for c in parse_cards(self.record.board) if c is not None]
-        hole = [c for c in parse_cards(cards) if c is not None]
-        return made_hand(hole, board, self.record.game)
+        if cards not in self._named:
+            hole = [c for c in parse_cards(cards) if c is not None]
+            self._named[cards] = made_hand(hole, self._board, self.record.game)
+        return self._named[cards]
 
     def collected(self) -> dict[int, int]:
         pots = self.record.pots
@@ -273,7 +277,7 @@ def stars_hand(record: HandRecord, tournament: int, hero: str | None = None) -> 
     text = _Text(record, hero)
     text.header(tournament)
     for a in record.actions:
-        text.action(a.seat, a.action, a.amount, a.all_in, a.cards)
+        text.action(a)
     if not text.dealt:
         text.hole_cards()
     text.showdown()
