@@ -53,6 +53,7 @@ bench: $(STAMP) mosquitto
 	$(BIN)/python bench/clock_load.py
 	$(BIN)/python bench/floor.py
 	$(BIN)/python bench/soak.py
+	$(BIN)/python bench/export.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

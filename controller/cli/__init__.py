@@ -26,25 +26,33 @@ from controller.cli.hands import add_hands_commands
 
 def _replay(args: argparse.Namespace) -> int:
     from controller.errors import PokertableError
-    from controller.history.phh import replay_text
+    from controller.history.phh import parse_phhs, replay_phh
 
     refused = False
     out = sys.stdout
     for path in args.files:
-        line: dict[str, object]
+        lines: list[dict[str, object]] = []
         try:
             with open(path, encoding="utf-8") as fh:
                 text = fh.read()
-            replay = replay_text(text)
-            line = {"file": path, "finishing_stacks": replay.finishing_stacks()}
-            if replay.inferred_folds:
-                folded = ", ".join(replay.inferred_folds)
-                print(f"{path}: {folded} did not act and were taken as folded; the file's "
-                      "finishing_stacks confirm it", file=sys.stderr)
+            for key, phh in parse_phhs(text):  # one hand, or a .phhs file's numbered hands
+                where = {"file": path} if key is None else {"file": path, "hand": key}
+                try:
+                    replay = replay_phh(phh)
+                except PokertableError as exc:
+                    refused = True
+                    lines.append({**where, "error": str(exc)})
+                    continue
+                lines.append({**where, "finishing_stacks": replay.finishing_stacks()})
+                if replay.inferred_folds:
+                    folded = ", ".join(replay.inferred_folds)
+                    print(f"{path}: {folded} did not act and were taken as folded; the file's "
+                          "finishing_stacks confirm it", file=sys.stderr)
         except (PokertableError, OSError, UnicodeDecodeError) as exc:
             refused = True
-            line = {"file": path, "error": str(exc)}
-        out.write(json.dumps(line) + "\n")
+            lines = [{"file": path, "error": str(exc)}]
+        for line in lines:
+            out.write(json.dumps(line) + "\n")
     return 1 if refused else 0
 
 

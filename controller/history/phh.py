@@ -45,15 +45,32 @@ class PhhHand(BaseModel):
                                "shared in (RULES S2), as pokertable's export writes it")
 
 
-def parse_phh(text: str) -> PhhHand:
+def _toml(text: str) -> dict[str, Any]:
     try:
         data: dict[str, Any] = rtoml.loads(text)
     except rtoml.TomlParsingError as exc:
         raise PhhError(f"not a TOML file: {exc}") from exc
+    return data
+
+
+def _hand(data: dict[str, Any], where: str = "") -> PhhHand:
     try:
         return PhhHand.model_validate(data)
     except ValidationError as exc:
-        raise PhhError(f"PHH field {first_error(exc, '')}") from exc
+        raise PhhError(f"{where}PHH field {first_error(exc, '')}") from exc
+
+
+def parse_phh(text: str) -> PhhHand:
+    return _hand(_toml(text))
+
+
+def parse_phhs(text: str) -> list[tuple[str | None, PhhHand]]:
+    """The hands of a file: one PHH hand (key None), or a ``.phhs`` document of numbered
+    tables, each a hand (PokerKit's `loads_all`; `pokertable hands export --format phh`)."""
+    data = _toml(text)
+    if data and all(key.isdigit() and isinstance(value, dict) for key, value in data.items()):
+        return [(key, _hand(value, f"hand [{key}]: ")) for key, value in data.items()]
+    return [(None, _hand(data))]
 
 
 def _decimals(value: Number) -> int:
@@ -228,7 +245,11 @@ def replay_text(text: str) -> Replay:
     ``finishing_stacks`` confirm it (``Replay.inferred_folds`` names them). Otherwise the
     out-of-turn refusal stands.
     """
-    phh = parse_phh(text)
+    return replay_phh(parse_phh(text))
+
+
+def replay_phh(phh: PhhHand) -> Replay:
+    """`replay_text` of a parsed hand."""
     replay = Replay(phh)
     try:
         replay.run()

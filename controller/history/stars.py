@@ -17,8 +17,8 @@ front of anyone, as the chips lie (after a short big blind, the posted amount).
 from __future__ import annotations
 
 import hashlib
-from datetime import UTC, datetime
-from functools import cache
+from datetime import UTC, datetime, timedelta
+from functools import cache, lru_cache
 from zoneinfo import ZoneInfo
 
 from controller.engine.cards import parse_cards
@@ -39,6 +39,7 @@ class StarsExportError(ValueError):
     """A record the format has no text for (a void hand, a misdeal)."""
 
 
+@cache
 def roman(number: int) -> str:
     out = []
     for value, letters in ROMAN:
@@ -65,13 +66,22 @@ def _eastern() -> ZoneInfo:
     return ZoneInfo("America/New_York")
 
 
+@lru_cache(maxsize=4096)
+def _eastern_offset(hour: int) -> timedelta:
+    """Eastern time's offset from UTC in the hour since 1970 ``hour`` (it changes on the hour)."""
+    offset = datetime.fromtimestamp(hour * 3600, UTC).astimezone(_eastern()).utcoffset()
+    assert offset is not None
+    return offset
+
+
 def _moments(started: float | None) -> str:
     moment = datetime.fromtimestamp(started or 0.0, UTC)
-    eastern = moment.astimezone(_eastern())
+    eastern = moment + _eastern_offset(int((started or 0.0) // 3600))
     return (f"{moment:%Y/%m/%d} {moment.hour}:{moment:%M:%S} UTC "
             f"[{eastern:%Y/%m/%d} {eastern.hour}:{eastern:%M:%S} ET]")
 
 
+@lru_cache(maxsize=65536)
 def _cards(text: str) -> str:
     return " ".join([text[k:k + 2] for k in range(0, len(text), 2)])
 
@@ -187,10 +197,10 @@ class _Text:
     def deal_board(self, cards: str) -> None:
         if not self.dealt:
             self.hole_cards()
-        street = {0: "flop", 3: "turn", 4: "river"}[len(self.board)]
+        street = ("flop", "turn", "river")[len(self.board)]
         before = f"[{' '.join(self.board)}] " if self.board else ""
-        self.board.extend(_cards(cards).split())
         new = _cards(cards)
+        self.board.append(new)
         self.lines.append(f"*** {STREETS[street]} *** {before}[{new}]")
         self.street = street
         self.bets = dict.fromkeys(self.bets, 0)
@@ -277,7 +287,12 @@ def stars_hand(record: HandRecord, tournament: int, hero: str | None = None) -> 
     text = _Text(record, hero)
     text.header(tournament)
     for a in record.actions:
-        text.action(a)
+        kind = a.action
+        if kind == "deal_hole":  # the deal: one line, at the first card
+            if not text.dealt:
+                text.hole_cards()
+        elif kind != "win":  # payouts: the pots say them
+            text.action(a)
     if not text.dealt:
         text.hole_cards()
     text.showdown()

@@ -307,3 +307,26 @@ def test_show_prints_each_hand_in_full(table: tuple[Path, list[HandRecord]]) -> 
     code, out, _ = run("hands", "show", str(directory / "records.jsonl"), "--hand", "3")
     assert code == 0
     assert HandRecord.model_validate(json.loads(out)) == records[2].public()
+
+
+def test_a_phh_export_replays_in_pokertable_replay(table: tuple[Path, list[HandRecord]],
+                                                   tmp_path: Path) -> None:
+    directory, records = table
+    out = tmp_path / "table.phhs"
+    assert run("hands", "export", str(directory / "records.jsonl"), "--format", "phh",
+               "--out", str(out))[0] == 0
+    code, replayed, _ = run("replay", str(out))
+    assert code == 0
+    complete = [r for r in records if r.status == "complete"]
+    lines = [json.loads(line) for line in replayed.splitlines()]
+    assert [line["hand"] for line in lines] == [str(k + 1) for k in range(len(complete))]
+    assert [line["finishing_stacks"] for line in lines] == [
+        [r.finishing_stacks[s] for s in r.starting_stacks] for r in complete]
+
+
+def test_hands_read_json_lines_on_stdin(table: tuple[Path, list[HandRecord]],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    directory, records = table
+    monkeypatch.setattr("sys.stdin", io.StringIO((directory / "records.jsonl").read_text()))
+    code, listing, _ = run("hands", "list", "-", "--limit", "3")
+    assert code == 0 and ids(listing) == ids_of(records[:3])
