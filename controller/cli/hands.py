@@ -204,7 +204,7 @@ def _journal_export(args: argparse.Namespace) -> int:
         kind = None
     if kind != "journal":
         raise ConfigError(f"{path} is not a table journal")
-    table, snapshot, events = journal_start(path)
+    table, snapshot, events = journal_start(path, configured=session is not None)
     head = StreamHead(session=session or SessionConfig(table_id=table), snapshot=snapshot)
     print("pokertable journal export: the table events hold every card the antennas read, "
           "hole cards too; keep the file private", file=sys.stderr)
@@ -249,7 +249,7 @@ def replay_events_command(args: argparse.Namespace) -> int:
             raise ConfigError(f"{path} is the recorder's store of hand records: pokertable "
                               f"hands list {path}")
         if kind == "journal":
-            table, snapshot, events = journal_start(path)
+            table, snapshot, events = journal_start(path, configured="profile" in given)
             session = SessionConfig(**{"table_id": table, **given})
             records = replay_table_events(events, session, snapshot, sys.stderr)
         else:

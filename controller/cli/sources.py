@@ -158,8 +158,11 @@ def record_lines(lines: Iterable[str], where: str) -> Iterator[HandRecord]:
                   f"({first_error(exc, 'record')})", file=sys.stderr)
 
 
-def journal_start(path: Path) -> tuple[str, SessionSnapshot | None, list[tuple[int, TableEvent]]]:
-    """A journal's table (as its records name it), its replay's checkpoint and its events."""
+def journal_start(path: Path, configured: bool = False
+                  ) -> tuple[str, SessionSnapshot | None, list[tuple[int, TableEvent]]]:
+    """A journal's table (as its records name it), its replay's checkpoint and its events.
+    Without its table's configuration (``configured``), an Omaha table's journal is refused:
+    the default rule profile would replay it as hold'em."""
     from controller.table.journal import Journal
 
     journal = Journal(path, readonly=True)
@@ -171,6 +174,9 @@ def journal_start(path: Path) -> tuple[str, SessionSnapshot | None, list[tuple[i
     table = kept[-1].table if kept else None
     if table is None and snapshot is not None and snapshot.pending_record is not None:
         table = snapshot.pending_record.table
+    if not configured and any(r.game != "NT" for r in kept):
+        raise ConfigError(f"{path}: its table plays pot-limit Omaha: give --config table.toml "
+                          "(the table's configuration names its rule profile)")
     return table or "1", snapshot, events
 
 
@@ -218,7 +224,7 @@ def read_hands(source: str, query: HandQuery,
         if kind == "store":
             hands = stored_hands(path, query)
         elif kind == "journal":
-            table, snapshot, events = journal_start(path)
+            table, snapshot, events = journal_start(path, configured=config is not None)
             session = config or SessionConfig(table_id=table)
             hands = replay_table_events(events, session, snapshot)
         elif kind == "records":

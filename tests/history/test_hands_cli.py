@@ -330,3 +330,15 @@ def test_hands_read_json_lines_on_stdin(table: tuple[Path, list[HandRecord]],
     monkeypatch.setattr("sys.stdin", io.StringIO((directory / "records.jsonl").read_text()))
     code, listing, _ = run("hands", "list", "-", "--limit", "3")
     assert code == 0 and ids(listing) == ids_of(records[:3])
+
+
+def test_an_omaha_tables_journal_needs_its_configuration(
+        table: tuple[Path, list[HandRecord]], tmp_path: Path) -> None:
+    _, records = table
+    journal = Journal(tmp_path / "journal.db")
+    journal.store_record(records[0].model_copy(update={"game": "PO"}))
+    journal.close()
+    for command in (("hands", "list"), ("journal", "export"), ("replay-events",)):
+        code, out, err = run(*command, str(tmp_path / "journal.db"))
+        assert (code, out) == (2, ""), command
+        assert "plays pot-limit Omaha: give --config table.toml" in err, command
