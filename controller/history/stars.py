@@ -77,8 +77,13 @@ def _eastern_offset(hour: int) -> timedelta:
 def _moments(started: float | None) -> str:
     moment = datetime.fromtimestamp(started or 0.0, UTC)
     eastern = moment + _eastern_offset(int((started or 0.0) // 3600))
-    return (f"{moment:%Y/%m/%d} {moment.hour}:{moment:%M:%S} UTC "
-            f"[{eastern:%Y/%m/%d} {eastern.hour}:{eastern:%M:%S} ET]")
+    return f"{_clock(moment)} UTC [{_clock(eastern)} ET]"
+
+
+def _clock(moment: datetime) -> str:
+    """``2026/11/18 6:06:40``, as the format writes it (no leading zero on the hour)."""
+    m = moment
+    return f"{m.year}/{m.month:02d}/{m.day:02d} {m.hour}:{m.minute:02d}:{m.second:02d}"
 
 
 @lru_cache(maxsize=65536)
