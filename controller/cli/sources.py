@@ -40,17 +40,20 @@ def stored_hands(path: Path, query: HandQuery) -> Iterator[HandRecord]:
     from controller.engine.records import HandRecord
     from controller.room.recorder import RecordStore
 
-    store = RecordStore(path, readonly=True)  # the kind and the schema version, checked
-    try:
-        rows = store._db.execute(
-            "SELECT record FROM records WHERE ? IS NULL OR table_id = ? "
-            "ORDER BY table_id, hand, received", (query.table, query.table))
-        for (text,) in rows:
-            record = HandRecord.model_validate_json(text)
-            if query.matches(record):
-                yield record
-    finally:
-        store.close()
+    store = RecordStore(path, readonly=True)  # the kind and the schema version, checked now
+
+    def rows() -> Iterator[HandRecord]:
+        try:
+            for (text,) in store._db.execute(
+                    "SELECT record FROM records WHERE ? IS NULL OR table_id = ? "
+                    "ORDER BY table_id, hand, received", (query.table, query.table)):
+                record = HandRecord.model_validate_json(text)
+                if query.matches(record):
+                    yield record
+        finally:
+            store.close()
+
+    return rows()
 
 
 def kind_of(path: Path) -> Kind:
@@ -190,24 +193,26 @@ def event_stream(lines: Iterable[str], where: str, config: SessionConfig | None,
     it = iter(lines)
     first = next((line for line in it if line.strip()), None)
     if first is None:
-        return
+        return iter(())
     try:
-        head = read_head(first)
+        head = read_head(first)  # now: a bad head is a mistake before any output
     except PokertableError as exc:
         raise ConfigError(f"{where}: {exc}") from None
     rest: Iterable[str] = it if head is not None else chain([first], it)
     session = config or (head.session if head is not None else None)
     snapshot = head.snapshot if head is not None else None
     stderr = sys.stderr if errors else None
-    yield from replay_table_events(parsed(rest, stderr, first=2 if head else 1), session,
-                                   snapshot, stderr)
+    return replay_table_events(parsed(rest, stderr, first=2 if head else 1), session,
+                               snapshot, stderr)
 
 
 def read_hands(source: str, query: HandQuery,
                config: SessionConfig | None = None) -> Iterator[HandRecord]:
     """Every hand of ``source`` (a path, or - for JSON lines on stdin) that ``query`` matches,
     up to its limit. ``config``: the session of a journal or an event stream (a table's
-    configuration), else the journal's own table id and the defaults."""
+    configuration), else the journal's own table id and the defaults. What the source is, and
+    whether it can be read, is decided now (a mistake before any output is written); the hands
+    come as they are iterated."""
     from controller.history.replay_events import replay_table_events
     from controller.session import SessionConfig
 
@@ -231,6 +236,10 @@ def read_hands(source: str, query: HandQuery,
             hands = record_lines(_lines(path), str(path))
         else:
             hands = event_stream(_lines(path), str(path), config)
+    return _matching(hands, query)
+
+
+def _matching(hands: Iterable[HandRecord], query: HandQuery) -> Iterator[HandRecord]:
     count = 0
     for record in hands:
         if not query.matches(record):
