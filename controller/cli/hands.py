@@ -136,8 +136,7 @@ def _export(args: argparse.Namespace) -> int:
 
 def _say_left_out(args: argparse.Namespace, text: str | None) -> None:
     if text is not None:
-        print(f"{_name(args)}: left out {text}: PHH and tracker text have no void hands or "
-              "misdeals", file=sys.stderr)
+        print(f"{_name(args)}: left out {text}", file=sys.stderr)
 
 
 def _found(args: argparse.Namespace, count: int) -> int:

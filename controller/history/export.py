@@ -20,13 +20,14 @@ from typing import Literal, TextIO
 import rtoml
 
 from controller.engine.records import HandRecord
-from controller.history.phh_export import phh_document
+from controller.history.phh_export import PhhExportError, phh_document
 from controller.history.replay_events import record_json
 from controller.history.stars import stars_hand, tournament_number
 from controller.history.views import hero_view
 
 Format = Literal["json", "phh", "stars"]
 FORMATS: tuple[Format, ...] = ("json", "phh", "stars")
+FORFEIT = "forfeited short call"
 
 
 @dataclass
@@ -37,14 +38,20 @@ class Export:
     left_out: Counter[str] = field(default_factory=Counter)
 
     def left_out_text(self) -> str | None:
-        """"3 hands that have no result (2 misdeals, 1 void)", or None."""
-        total = sum(self.left_out.values())
-        if not total:
-            return None
-        parts = ", ".join(f"{n} {status}{'s' if n > 1 else ''}"
-                          for status, n in sorted(self.left_out.items()))
-        return f"{total} hand{'s' if total > 1 else ''} that ha{'ve' if total > 1 else 's'} " \
-               f"no result to import ({parts})"
+        """"3 hands that have no result to import (2 misdeals, 1 void)", or None."""
+        said = []
+        statuses = {k: n for k, n in self.left_out.items() if k != FORFEIT}
+        total = sum(statuses.values())
+        if total:
+            parts = ", ".join(f"{n} {status}{'s' if n > 1 else ''}"
+                              for status, n in sorted(statuses.items()))
+            said.append(f"{total} hand{'s' if total > 1 else ''} that "
+                        f"ha{'ve' if total > 1 else 's'} no result to import ({parts})")
+        if self.left_out[FORFEIT]:
+            n = self.left_out[FORFEIT]
+            said.append(f"{n} hand{'s' if n > 1 else ''} with a fold that left a short call's "
+                        "chips in the pot (R8), which no PHH action says")
+        return "; ".join(said) or None
 
 
 def view(records: Iterable[HandRecord], *, full: bool = False,
@@ -76,9 +83,15 @@ def write_export(records: Iterable[HandRecord], out: TextIO, fmt: Format, *,
             continue
         done.hands += 1
         if fmt == "phh":
+            try:
+                document = phh_document(record)
+            except PhhExportError:
+                done.hands -= 1
+                done.left_out[FORFEIT] += 1
+                continue
             # A .phhs document: numbered tables of PHH fields (PokerKit's loads_all).
             out.write(f"{'' if done.hands == 1 else chr(10)}[{done.hands}]\n")
-            out.write(rtoml.dumps(phh_document(record)))
+            out.write(rtoml.dumps(document))
         else:
             if tournament is None:
                 tournament = tournament_number(record.started)

@@ -30,7 +30,8 @@ from controller.engine.records import ActionRecord, HandRecord
 
 
 class PhhExportError(ValueError):
-    """A record whose actions PHH cannot say (e.g. a hand killed out of turn)."""
+    """A record PHH cannot carry: a hand without a result (void, misdeal), or a fold that left
+    a short call's chips in the pot (RULES R8), which no PHH action says."""
 
 
 @dataclass
@@ -173,8 +174,8 @@ def _action(a: ActionRecord, index: dict[int, int], betting: _Betting, unknown: 
             return f"d dh {p} {a.cards or unknown}"
         case "fold" | "kill":
             if a.amount:
-                raise PhhExportError(f"seat {a.seat} folded {a.amount} chips short of a call: "
-                                     "a PHH action cannot put chips in and fold")
+                raise PhhExportError(f"seat {a.seat} folded leaving {a.amount} chips of a short "
+                                     "call in the pot (R8): no PHH action puts chips in and folds")
             betting.folded[k] = True
             return f"{p} f"
         case "check":

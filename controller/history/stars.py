@@ -96,8 +96,8 @@ def _all_in(flag: bool) -> str:
 
 
 def _pot_names(count: int) -> list[str]:
-    if count == 1:
-        return ["pot"]
+    if count <= 1:
+        return ["pot"][:count]
     if count == 2:
         return ["main pot", "side pot"]
     return ["main pot", *(f"side pot-{k}" for k in range(1, count))]
@@ -169,8 +169,10 @@ class _Text:
         elif kind == "check":
             lines.append(f"{name}: checks ")
         elif kind in ("fold", "kill"):
-            stacks[seat] -= amount  # a short call left in the pot (R8)
-            bets[seat] += amount
+            if amount:  # a short call he would not complete, left in the pot (R8)
+                stacks[seat] -= amount
+                bets[seat] += amount
+                lines.append(f"{name}: calls {amount}")
             self.folded[seat] = self.street
             lines.append(f"{name}: folds ")
         elif kind in ("bet", "raise"):

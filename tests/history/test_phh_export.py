@@ -190,3 +190,25 @@ def test_void_hands_and_misdeals_have_no_phh() -> None:
     for status in ("void", "misdeal"):
         with pytest.raises(PhhExportError, match=f"hand 4 is a {status}"):
             record_phh(record_of([], status=status))
+
+
+def test_a_fold_that_leaves_a_short_call_in_the_pot_is_left_out_of_phh_and_said() -> None:
+    import io
+
+    from controller.history.export import write_export
+    from controller.history.stars import stars_hand
+
+    record = record_of([
+        (2, "blind", 50, ""), (3, "blind", 60, ""), (1, "raise", 300, ""),
+        (2, "fold", 100, ""),  # R8: 100 of the 250 owed, not completed: they stay in the pot
+        (1, "return", 240, ""), (3, "show", 0, "KsKd"), (1, "show", 0, "7c2d"),
+    ], board="2c3d4h5s9c", pots=[
+        PotRecord(amount=270, eligible=[3, 1], winners=[3], shares={3: 270})])
+    with pytest.raises(PhhExportError, match="short call"):
+        record_phh(record)
+    out = io.StringIO()
+    done = write_export([record], out, "phh")
+    assert (done.hands, out.getvalue()) == (0, "")
+    assert done.left_out_text() == ("1 hand with a fold that left a short call's chips in the "
+                                    "pot (R8), which no PHH action says")
+    assert "ben: calls 100\nben: folds " in stars_hand(record, 1)  # the chips, then the fold
