@@ -106,27 +106,29 @@ def test_every_hand_of_a_long_session_replays_in_pokerkit_to_the_records_stacks(
             outcome[record.status] += 1
             continue
         expected = [record.finishing_stacks[s] for s in record.starting_stacks]
-        for view in (record, record.public()):
-            text = record_phh(view)
-            assert rtoml.loads(text)["finishing_stacks"] == expected
-            try:
-                stacks = pokerkit_stacks(text)
-            except ValueError:
-                refusal = pokerkit_refusal(text)
-                assert short_big_blind(record), (refusal, text)
-                assert "is below the minimum allowed" in refusal, (refusal, text)
-                outcome["short big blind, a raise PokerKit counts from the posted blind"] += 1
-                continue
-            if stacks == expected:
-                outcome["the record's stacks"] += 1
-            else:
-                assert stacks == split_as_pokerkit_does(record), text
-                outcome["odd chips shared PokerKit's way"] += 1
-            # Our own replay reads the same file to the record's stacks, odd chips and all.
-            assert replay_text(text).finishing_stacks() == expected, text
+        # PokerKit reads the public file, what the floor hands out (its showdowns are all
+        # tabled, so it decides every pot); our own replay reads the full one.
+        text = record_phh(record.public())
+        assert rtoml.loads(text)["finishing_stacks"] == expected
+        assert replay_text(record_phh(record)).finishing_stacks() == expected
+        try:
+            stacks = pokerkit_stacks(text)
+        except ValueError:
+            refusal = pokerkit_refusal(text)
+            assert short_big_blind(record), (refusal, text)
+            assert "is below the minimum allowed" in refusal, (refusal, text)
+            outcome["short big blind, a raise PokerKit counts from the posted blind"] += 1
+            continue
+        if stacks == expected:
+            outcome["the record's stacks"] += 1
+        else:
+            assert stacks == split_as_pokerkit_does(record), text
+            outcome["odd chips shared PokerKit's way"] += 1
+        # Our own replay reads the public file too, odd chips and all.
+        assert replay_text(text).finishing_stacks() == expected, text
     complete = sum(r.status == "complete" for r in session_records)
     assert complete >= 1000
-    assert outcome["the record's stacks"] >= 2 * complete * 0.97, outcome
+    assert outcome["the record's stacks"] >= complete * 0.97, outcome
     assert outcome["odd chips shared PokerKit's way"] >= 1  # the session does have them
     assert outcome["misdeal"] >= 1
 
