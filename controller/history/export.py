@@ -20,9 +20,9 @@ from typing import Literal, TextIO
 import rtoml
 
 from controller.engine.records import HandRecord
-from controller.history.phh_export import PhhExportError, phh_document
+from controller.history.phh_export import PhhExportError, phh_document, record_phh
 from controller.history.replay_events import record_json
-from controller.history.stars import stars_hand, tournament_number
+from controller.history.stars import StarsExportError, stars_hand, tournament_number
 from controller.history.views import hero_view
 
 Format = Literal["json", "phh", "stars"]
@@ -68,6 +68,17 @@ def view(records: Iterable[HandRecord], *, full: bool = False,
             yield record.public()
 
 
+def one_hand(record: HandRecord, fmt: Literal["phh", "stars"]) -> str:
+    """One hand, already the view to hand out, as a file's text: a ``.phh`` file or tracker
+    text (the floor's downloads). An `ExportError` for a hand without a result."""
+    if fmt == "phh":
+        return record_phh(record)
+    if record.status != "complete":
+        raise StarsExportError(f"hand {record.hand} is a {record.status}: it has no result to "
+                               "import")
+    return stars_hand(record, tournament_number(record.started))
+
+
 def write_export(records: Iterable[HandRecord], out: TextIO, fmt: Format, *,
                  hero: str | None = None, tournament: int | None = None) -> Export:
     """Write ``records``, already the view to export (`view`), in ``fmt`` to ``out``, streaming
@@ -100,4 +111,4 @@ def write_export(records: Iterable[HandRecord], out: TextIO, fmt: Format, *,
     return done
 
 
-__all__ = ["FORMATS", "Export", "Format", "view", "write_export"]
+__all__ = ["FORMATS", "Export", "Format", "one_hand", "view", "write_export"]

@@ -27,9 +27,10 @@ import rtoml
 
 from controller.engine.hand import HOLE_CARDS
 from controller.engine.records import ActionRecord, HandRecord
+from controller.errors import ExportError
 
 
-class PhhExportError(ValueError):
+class PhhExportError(ExportError):
     """A record PHH cannot carry: a hand without a result (void, misdeal), or a fold that left
     a short call's chips in the pot (RULES R8), which no PHH action says."""
 

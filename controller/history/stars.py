@@ -23,6 +23,7 @@ from zoneinfo import ZoneInfo
 
 from controller.engine.cards import parse_cards
 from controller.engine.records import ActionRecord, HandRecord
+from controller.errors import ExportError
 from controller.history.hand_words import made_hand
 from controller.session.outputs import hand_id
 
@@ -35,7 +36,7 @@ ROMAN = ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC
          (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
 
 
-class StarsExportError(ValueError):
+class StarsExportError(ExportError):
     """A record the format has no text for (a void hand, a misdeal)."""
 
 

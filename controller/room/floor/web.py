@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import io
 import json
 import logging
 import secrets
@@ -19,7 +18,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sse_starlette.sse import EventSourceResponse
@@ -32,8 +31,8 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from controller.history.export import write_export
-from controller.history.phh_export import PhhExportError, record_phh
+from controller.errors import ExportError
+from controller.history.export import one_hand
 from controller.json_input import BadJson, loads_bounded
 from controller.room.clock.rules import CLOCK_COMMANDS
 from controller.room.floor.accounts import Accounts, check_password
@@ -244,32 +243,22 @@ def create_app(hub: Hub, accounts: Callable[[], Accounts], secret: str, *,
             return _error(404, "no such hand")
         return Response(record.model_dump_json(), media_type="application/json")
 
-    async def hand_phh(request: Request) -> Response:
-        hand_id = request.path_params["hand_id"]
-        record = hub.store.hand(hand_id)
-        if record is None:
-            return _error(404, "no such hand")
-        name = f"table-{record.table}-hand-{record.hand}.phh".replace('"', "")
-        try:
-            text = record_phh(record)
-        except PhhExportError as exc:  # a void hand or a misdeal: no result to replay
-            return _error(409, str(exc))
-        return PlainTextResponse(text, headers={
-            "content-disposition": f'attachment; filename="{name}"'})
-
-    async def hand_stars(request: Request) -> Response:
-        """The hand as PokerStars-style tracker text (the public view: no hole card that was
-        not tabled), from the same code as `pokertable hands export --format stars`."""
-        record = hub.store.hand(request.path_params["hand_id"])
-        if record is None:
-            return _error(404, "no such hand")
-        out = io.StringIO()
-        if not write_export([record], out, "stars").hands:
-            return _error(409, f"hand {record.hand} is a {record.status}: it has no result to "
-                          "import")
-        name = f"table-{record.table}-hand-{record.hand}.txt".replace('"', "")
-        return PlainTextResponse(out.getvalue(), headers={
-            "content-disposition": f'attachment; filename="{name}"'})
+    def hand_file(form: Literal["phh", "stars"], suffix: str) -> Callable[[Request],
+                                                                      Awaitable[Response]]:
+        async def download(request: Request) -> Response:
+            """The hand as a file players' tools read (a public record: only tabled cards),
+            from the same code as `pokertable hands export`."""
+            record = hub.store.hand(request.path_params["hand_id"])
+            if record is None:
+                return _error(404, "no such hand")
+            try:
+                text = one_hand(record, form)
+            except ExportError as exc:  # a void hand or a misdeal: no result to import
+                return _error(409, str(exc))
+            name = f"table-{record.table}-hand-{record.hand}.{suffix}".replace('"', "")
+            return PlainTextResponse(text, headers={
+                "content-disposition": f'attachment; filename="{name}"'})
+        return download
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -291,8 +280,8 @@ def create_app(hub: Hub, accounts: Callable[[], Accounts], secret: str, *,
         Route("/api/command", command, methods=["POST"]),
         Route("/api/alerts/{alert_id:path}/ack", acknowledge, methods=["POST"]),
         Route("/api/hands", hands),
-        Route("/api/hands/{hand_id:path}/phh", hand_phh),
-        Route("/api/hands/{hand_id:path}/stars", hand_stars),
+        Route("/api/hands/{hand_id:path}/phh", hand_file("phh", "phh")),
+        Route("/api/hands/{hand_id:path}/stars", hand_file("stars", "txt")),
         Route("/api/hands/{hand_id:path}", hand),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
