@@ -60,6 +60,7 @@ bench: $(STAMP) mosquitto postgresql
 	$(BIN)/python bench/floor.py
 	$(BIN)/python bench/soak.py
 	$(BIN)/python bench/store_search.py
+	$(BIN)/python bench/export.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

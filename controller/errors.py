@@ -53,6 +53,11 @@ class PhhError(PokertableError, ValueError):
     """A PHH file that cannot be read as a hand (syntax, missing fields, unsupported variant)."""
 
 
+class ExportError(PokertableError, ValueError):
+    """A hand a format cannot carry: a void hand or a misdeal has no result to replay or
+    import (controller/history/)."""
+
+
 def first_error(exc: ValidationError, whole: str) -> str:
     """pydantic's first complaint as ``where: what`` (``whole`` names the object itself), without
     the input value: rejected input may be long, or not for a log line. The complaints a person

@@ -12,6 +12,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 GOOD = '[table]\nid = "1"\n'
+# The first 100 bytes of an SQLite file whose application id says "clock store" (sqlite_store.py).
+CLOCK_STORE = b"SQLite format 3\x00" + bytes(52) + (0x50540004).to_bytes(4, "big") + bytes(28)
+
 CASES: dict[str, tuple[str | bytes | None, list[str], list[str]]] = {
     # name: (table.toml content, or None for no file; the command after `pokertable`; what
     #        stderr must say)
@@ -52,6 +55,21 @@ CASES: dict[str, tuple[str | bytes | None, list[str], list[str]]] = {
     "events file binary": (b"\x00\xff" * 50, ["replay-events", "{dir}/table.toml"],
                            ["table.toml", "not a text file"]),
     "events file a directory": (None, ["replay-events", "{dir}"], ["is a directory"]),
+    "hands from a missing store": (None, ["hands", "list", "{dir}/records.db"],
+                                   ["records.db", "cannot read"]),
+    "hands from a clock store": (CLOCK_STORE, ["hands", "list", "{dir}/table.toml"],
+                                 ["table.toml is a clock store, not a record store"]),
+    "hands from a text file": ('{"hello": 1}\n', ["hands", "export", "{dir}/table.toml"],
+                               ["table.toml", "neither a hand record nor a table event"]),
+    "hands to a file from a clock store": (CLOCK_STORE, ["hands", "export", "{dir}/table.toml",
+                                                         "--out", "{dir}/hands.txt"],
+                                           ["is a clock store"]),
+    "hands since a bad time": (None, ["hands", "list", "-", "--since", "soon"],
+                               ["--since 'soon' is not a time"]),
+    "hands full and hero": (None, ["hands", "export", "-", "--full", "--hero", "ana"],
+                            ["--full", "--hero", "not both"]),
+    "journal export of a text file": ("[table]\n", ["journal", "export", "{dir}/table.toml"],
+                                      ["table.toml", "not a table journal"]),
     "blinds out of order": (None, ["replay-events", "-", "--sb", "200", "--bb", "100"],
                             ["--sb 200 is more than --bb 100"]),
     "unknown replay profile": (None, ["replay-events", "-", "--profile", "tda-2024"],

@@ -9,8 +9,7 @@ import json
 import os
 import signal
 import sys
-from collections.abc import Iterable, Iterator, Sequence
-from pathlib import Path
+from collections.abc import Iterator, Sequence
 
 from controller.cli.admin import add_admin_commands
 from controller.cli.common import (
@@ -22,29 +21,38 @@ from controller.cli.common import (
     _serve,
     _stop_on_signals,
 )
+from controller.cli.hands import add_hands_commands
 
 
 def _replay(args: argparse.Namespace) -> int:
     from controller.errors import PokertableError
-    from controller.history.phh import replay_text
+    from controller.history.phh import parse_phhs, replay_phh
 
     refused = False
     out = sys.stdout
     for path in args.files:
-        line: dict[str, object]
+        lines: list[dict[str, object]] = []
         try:
             with open(path, encoding="utf-8") as fh:
                 text = fh.read()
-            replay = replay_text(text)
-            line = {"file": path, "finishing_stacks": replay.finishing_stacks()}
-            if replay.inferred_folds:
-                folded = ", ".join(replay.inferred_folds)
-                print(f"{path}: {folded} did not act and were taken as folded; the file's "
-                      "finishing_stacks confirm it", file=sys.stderr)
+            for key, phh in parse_phhs(text):  # one hand, or a .phhs file's numbered hands
+                where = {"file": path} if key is None else {"file": path, "hand": key}
+                try:
+                    replay = replay_phh(phh)
+                except PokertableError as exc:
+                    refused = True
+                    lines.append({**where, "error": str(exc)})
+                    continue
+                lines.append({**where, "finishing_stacks": replay.finishing_stacks()})
+                if replay.inferred_folds:
+                    folded = ", ".join(replay.inferred_folds)
+                    print(f"{path}: {folded} did not act and were taken as folded; the file's "
+                          "finishing_stacks confirm it", file=sys.stderr)
         except (PokertableError, OSError, UnicodeDecodeError) as exc:
             refused = True
-            line = {"file": path, "error": str(exc)}
-        out.write(json.dumps(line) + "\n")
+            lines = [{"file": path, "error": str(exc)}]
+        for line in lines:
+            out.write(json.dumps(line) + "\n")
     return 1 if refused else 0
 
 
@@ -249,25 +257,9 @@ def _terminal_to_ourselves() -> Iterator[None]:
 
 
 def _replay_events(args: argparse.Namespace) -> int:
-    from controller.engine.profiles import load_profile
-    from controller.engine.table import Level
-    from controller.errors import ConfigError
-    from controller.history.replay_events import record_json, replay_events
-    from controller.session import SessionConfig
-    from controller.text_files import read_text_file
+    from controller.cli.hands import replay_events_command
 
-    if args.sb > args.bb:
-        raise ConfigError(f"--sb {args.sb} is more than --bb {args.bb}")
-    load_profile(args.profile)  # an unknown profile: one line, before any output
-    config = SessionConfig(table_id=args.table, profile=args.profile, seats=args.seats,
-                           level=Level(sb=args.sb, bb=args.bb), check_burns=args.check_burns)
-    if args.file == "-":
-        lines: Iterable[str] = sys.stdin
-    else:
-        lines = read_text_file(Path(args.file), "table events (JSON lines)").splitlines()
-    for record in replay_events(lines, config, errors=sys.stderr):
-        sys.stdout.write(record_json(record) + "\n")
-    return 0
+    return replay_events_command(args)
 
 
 def _table(args: argparse.Namespace) -> int:
@@ -332,15 +324,17 @@ def build_parser() -> argparse.ArgumentParser:
         "replay-events", help="replay a table-event stream (JSON lines) and print one JSON hand "
         "record per finished hand"
     )
-    events.add_argument("file", metavar="FILE.jsonl", help="event stream, or - for stdin")
-    events.add_argument("--profile", default="pvb-2020", help="rule profile (default pvb-2020)")
-    events.add_argument("--table", default="1", help="table id in the records")
-    events.add_argument("--seats", type=_int_in(2, 10), default=10,
-                        help="seats at the table (default 10)")
-    events.add_argument("--sb", type=_int_in(0), default=50,
-                        help="small blind before any level event")
-    events.add_argument("--bb", type=_int_in(1), default=100,
-                        help="big blind before any level event")
+    events.add_argument("file", metavar="FILE",
+                        help="a table-event stream (JSON lines; `journal export` writes one), a "
+                        "table's journal.db, or - for stdin")
+    events.add_argument("--profile", help="rule profile (default: the stream's, else pvb-2020)")
+    events.add_argument("--table", help="table id in the records (default: the stream's, else 1)")
+    events.add_argument("--seats", type=_int_in(2, 10),
+                        help="seats at the table (default: the stream's, else 10)")
+    events.add_argument("--sb", type=_int_in(0),
+                        help="small blind before any level event (default 50)")
+    events.add_argument("--bb", type=_int_in(1),
+                        help="big blind before any level event (default 100)")
     events.add_argument("--check-burns", action="store_true",
                         help="expect a burn card before each street (PVB 35(2))")
     events.set_defaults(run=_replay_events)
@@ -387,6 +381,7 @@ def build_parser() -> argparse.ArgumentParser:
     chips_register.set_defaults(run=_chips_register)
 
     add_admin_commands(sub)
+    add_hands_commands(sub)
 
     recorder = sub.add_parser(
         "recorder", help="keep every table's full hand records (secure/record) in SQLite or "

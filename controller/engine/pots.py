@@ -35,8 +35,13 @@ def build_pots(contributions: list[int], dead_money: int, live: list[bool]) -> l
         top = pots[-1] if pots else Pot(0, tuple(i for i, alive in enumerate(live) if alive))
         pots[-1:] = [Pot(top.amount + beyond, top.eligible)]
     if dead_money:
-        main = pots[0] if pots else Pot(0, tuple(i for i, alive in enumerate(live) if alive))
-        pots[:1] = [Pot(main.amount + dead_money, main.eligible)]
+        everyone = tuple(i for i, alive in enumerate(live) if alive)
+        main = pots[0] if pots else Pot(0, everyone)
+        if main.eligible == everyone:
+            pots[:1] = [Pot(main.amount + dead_money, everyone)]
+        else:  # a live player put in nothing but dead money (all-in on a big-blind ante): he
+            # can win the dead money alone, a pot of its own (S1)
+            pots.insert(0, Pot(dead_money, everyone))
     return pots
 
 

@@ -1,11 +1,17 @@
-"""Hand records (docs/design.md "Hand records") and their export to PHH."""
+"""Hand records (docs/design.md "Hand records"): what a finished hand leaves. Their export to PHH
+and tracker text is in controller/history/."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-import rtoml
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 
 from controller.engine.cards import cards_text
 from controller.engine.evaluate import category
@@ -79,6 +85,17 @@ class HandRecord(BaseModel):
     finishing_stacks: dict[int, int]
     irregularities: list[Irregularity] = Field(default_factory=list)
     status: Status = "complete"
+    odd_chip_unit: int = Field(default=1, gt=0, description="The chip split pots were shared "
+                               "in (RULES S2); 1 in records from before it was kept")
+
+    @model_serializer(mode="wrap")
+    def _unit_only_when_kept(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # A record split in single chips reads as it did before the unit was kept (the stored
+        # records and their tests, byte for byte).
+        data: dict[str, Any] = handler(self)
+        if data.get("odd_chip_unit") == 1:
+            del data["odd_chip_unit"]
+        return data
 
     def tabled(self) -> set[int]:
         """Seats whose cards were shown: the only hole cards that are ever public (PVB 56)."""
@@ -96,54 +113,6 @@ class HandRecord(BaseModel):
             "hole_cards": {s: c for s, c in self.hole_cards.items() if s in shown},
             "actions": actions,
         })
-
-    def to_phh(self) -> str:
-        """The hand in the PHH format: players from the first seat left of the button."""
-        seats = list(self.starting_stacks)  # action order, as recorded
-        index = {seat: k + 1 for k, seat in enumerate(seats)}
-        b = self.blinds
-        antes = [b.ante + (b.bb_ante if seat == self.bb else 0) for seat in seats]
-        blinds = [
-            b.bb if seat == self.bb else b.sb if seat == self.sb else 0 for seat in seats
-        ]
-        if len(seats) == 2:  # heads-up lists read reversed (phh-std)
-            antes.reverse()
-            blinds.reverse()
-        actions: list[str] = []
-        for a in self.actions:
-            p = f"p{index[a.seat]}" if a.seat is not None else ""
-            match a.action:
-                case "deal_hole":  # a public record's unshown cards are unknown (phh-std)
-                    actions.append(f"d dh {p} {a.cards or '??' * (2 if self.game == 'NT' else 4)}")
-                case "deal_board":
-                    actions.append(f"d db {a.cards}")
-                case "fold" | "kill":
-                    actions.append(f"{p} f")
-                case "check" | "call":
-                    actions.append(f"{p} cc")
-                case "bet" | "raise":
-                    actions.append(f"{p} cbr {a.amount}")
-                case "show":
-                    actions.append(f"{p} sm {a.cards}")
-                case "muck":
-                    actions.append(f"{p} sm -")
-        document = {
-            "variant": self.game,
-            "ante_trimming_status": bool(b.ante) and not b.bb_ante,
-            "antes": antes,
-            "blinds_or_straddles": blinds,
-            "min_bet": b.bb,
-            "starting_stacks": [self.starting_stacks[s] for s in seats],
-            "actions": actions,
-            "table": self.table,
-            "hand": self.hand,
-            "level": self.level,
-            "seats": seats,
-            "players": [self.players[s] for s in seats],
-            "finishing_stacks": [self.finishing_stacks[s] for s in seats],
-        }
-        text: str = rtoml.dumps(document)
-        return text
 
 
 def build_record(
@@ -195,4 +164,5 @@ def build_record(
         finishing_stacks={s: hand.stacks[k] for k, s in enumerate(seats)},
         irregularities=irregularities or [],
         status=status,
+        odd_chip_unit=hand.setup.odd_chip_unit,
     )

@@ -15,7 +15,7 @@ import rtoml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from controller.engine.cards import parse_cards
-from controller.engine.hand import HOLE_CARDS, Hand, HandSetup, PlayerSetup, Stage
+from controller.engine.hand import HOLE_CARDS, Hand, HandSetup, PlayerSetup, Stage, Street
 from controller.errors import NotYourTurn, PhhError, first_error
 
 Number = int | float
@@ -40,17 +40,37 @@ class PhhHand(BaseModel):
     table: int | str | None = None
     event: str | None = None
     level: int | None = Field(default=None)
+    odd_chip_unit: int = Field(default=1, gt=0, alias="_odd_chip_unit",
+                               description="User-defined (phh-std): the chip split pots are "
+                               "shared in (RULES S2), as pokertable's export writes it")
 
 
-def parse_phh(text: str) -> PhhHand:
+def _toml(text: str) -> dict[str, Any]:
     try:
         data: dict[str, Any] = rtoml.loads(text)
     except rtoml.TomlParsingError as exc:
         raise PhhError(f"not a TOML file: {exc}") from exc
+    return data
+
+
+def _hand(data: dict[str, Any], where: str = "") -> PhhHand:
     try:
         return PhhHand.model_validate(data)
     except ValidationError as exc:
-        raise PhhError(f"PHH field {first_error(exc, '')}") from exc
+        raise PhhError(f"{where}PHH field {first_error(exc, '')}") from exc
+
+
+def parse_phh(text: str) -> PhhHand:
+    return _hand(_toml(text))
+
+
+def parse_phhs(text: str) -> list[tuple[str | None, PhhHand]]:
+    """The hands of a file: one PHH hand (key None), or a ``.phhs`` document of numbered
+    tables, each a hand (PokerKit's `loads_all`; `pokertable hands export --format phh`)."""
+    data = _toml(text)
+    if data and all(key.isdigit() and isinstance(value, dict) for key, value in data.items()):
+        return [(key, _hand(value, f"hand [{key}]: ")) for key, value in data.items()]
+    return [(None, _hand(data))]
 
 
 def _decimals(value: Number) -> int:
@@ -106,6 +126,7 @@ class Replay:
                 ],
                 min_bet=_chips(phh.min_bet, scale),
                 dead_antes=not phh.ante_trimming_status,
+                odd_chip_unit=phh.odd_chip_unit * scale,
             )
         except ValidationError as exc:
             raise PhhError(f"the hand cannot be set up: {exc.errors()[0]['msg']}") from exc
@@ -152,16 +173,29 @@ class Replay:
                 hand.fold(i)
                 return
             if verb == "cc" and len(parts) == 2:
+                if (hand.stage is Stage.DEALING and hand.street is Street.PREFLOP
+                        and not hand.folded[i] and not hand.all_in[i]):
+                    # The preflop round closed without him: nobody else could bet any more.
+                    # PokerKit still gives a blind his option (pokertable's export writes it).
+                    return
                 hand.check_or_call(i)
                 return
             if verb == "cbr" and len(parts) == 3:
-                hand.bet_or_raise_to(i, _chips(parts[2], self.scale))
+                amount = _chips(parts[2], self.scale)
+                owed = hand.to_call(i) if hand.actor == i else 0
+                if owed and amount == hand.bets[i] + owed:
+                    # Exactly what a call reaches: a caller bringing a short big blind up to the
+                    # full blind (RULES R4), which engines that match only the posted blind
+                    # (PokerKit) read as completing the bet; pokertable's export writes it so.
+                    hand.check_or_call(i)
+                else:
+                    hand.bet_or_raise_to(i, amount)
                 return
             if verb == "sm" and len(parts) in (2, 3):
-                if len(parts) == 2:  # show, cards not written: table what was dealt
-                    hand.show(i, list(hand.hole[i]) or [None] * HOLE_CARDS[hand.game])
-                elif parts[2] == "-":
+                if len(parts) == 2:  # phh-std: showdown without cards is a muck
                     hand.muck(i)
+                elif parts[2] == "-":  # phh-std: show the cards dealt
+                    hand.show(i, list(hand.hole[i]) or [None] * HOLE_CARDS[hand.game])
                 else:
                     hand.show(i, parse_cards(parts[2]))
                 return
@@ -211,7 +245,11 @@ def replay_text(text: str) -> Replay:
     ``finishing_stacks`` confirm it (``Replay.inferred_folds`` names them). Otherwise the
     out-of-turn refusal stands.
     """
-    phh = parse_phh(text)
+    return replay_phh(parse_phh(text))
+
+
+def replay_phh(phh: PhhHand) -> Replay:
+    """`replay_text` of a parsed hand."""
     replay = Replay(phh)
     try:
         replay.run()

@@ -3,6 +3,11 @@
 The stream runs through the same `TableSession` as a live table, so a journal replays to the same
 records bit for bit. Lines that are not table events are reported on stderr and skipped, as a live
 table would reject them.
+
+A stream that `pokertable journal export` wrote begins with a head line (`StreamHead`): the
+session the table ran (its id, rule profile, seats) and, when the journal had already let older
+hands go, the checkpoint the table stored at the first shuffle it still keeps. The stream then
+replays from that checkpoint, as a restarted table does.
 """
 
 from __future__ import annotations
@@ -12,28 +17,50 @@ import logging
 from collections.abc import Iterable, Iterator
 from typing import TextIO
 
+from pydantic import BaseModel, ConfigDict, ValidationError
+
 from controller.engine.records import HandRecord
-from controller.events import BadEvent, parse_event
-from controller.session import SessionConfig, TableSession
+from controller.errors import first_error
+from controller.events import BadEvent, TableEvent, parse_event
+from controller.session import SessionConfig, SessionSnapshot, TableSession
 
 log = logging.getLogger(__name__)
 
 
-def replay_events(
-    lines: Iterable[str], config: SessionConfig | None = None, errors: TextIO | None = None
+class StreamHead(BaseModel):
+    """The first line of an exported journal: ``{"session": {...}, "snapshot": {...}}``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    session: SessionConfig
+    snapshot: SessionSnapshot | None = None
+
+
+def read_head(line: str) -> StreamHead | None:
+    """The head, if ``line`` is one (a JSON object with a ``session`` key); a head that does not
+    validate is a `BadEvent` naming the field."""
+    if '"session"' not in line:
+        return None
+    try:
+        data = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or "session" not in data:
+        return None
+    try:
+        return StreamHead.model_validate(data)
+    except ValidationError as exc:
+        raise BadEvent(f"the stream's head line: {first_error(exc, 'head')}") from None
+
+
+def replay_table_events(
+    events: Iterable[tuple[int, TableEvent]], config: SessionConfig | None = None,
+    snapshot: SessionSnapshot | None = None, errors: TextIO | None = None,
 ) -> Iterator[HandRecord]:
     """Every finished hand's record, in order: sealed at the next shuffle (RULES H3), the last
-    one when the stream ends."""
-    session = TableSession(config)
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            event = parse_event(line)
-        except BadEvent as exc:
-            if errors is not None:
-                errors.write(f"line {number}: {exc}\n")
-            continue
+    one when the events end. ``events`` are (line or journal number, event)."""
+    session = TableSession(config, snapshot)
+    for number, event in events:
         step = session.handle(event)
         if not step.accepted and errors is not None:
             for refusal in step.events:
@@ -43,5 +70,31 @@ def replay_events(
         yield session.pending_record
 
 
+def parsed(lines: Iterable[str], errors: TextIO | None = None,
+           first: int = 1) -> Iterator[tuple[int, TableEvent]]:
+    """The table events of ``lines`` with their line numbers; others reported and skipped."""
+    for number, line in enumerate(lines, start=first):
+        if not line.strip():
+            continue
+        try:
+            yield number, parse_event(line)
+        except BadEvent as exc:
+            if errors is not None:
+                errors.write(f"line {number}: {exc}\n")
+
+
+def replay_events(
+    lines: Iterable[str], config: SessionConfig | None = None, errors: TextIO | None = None,
+    snapshot: SessionSnapshot | None = None,
+) -> Iterator[HandRecord]:
+    """The records of a stream of JSON lines (see `replay_table_events`)."""
+    return replay_table_events(parsed(lines, errors), config, snapshot, errors)
+
+
 def record_json(record: HandRecord) -> str:
-    return json.dumps(record.model_dump(mode="json"), separators=(",", ":"))
+    """One record as one line of compact JSON (UTF-8 as it is: names are not escaped)."""
+    return record.model_dump_json()
+
+
+__all__ = ["StreamHead", "parsed", "read_head", "record_json", "replay_events",
+           "replay_table_events"]

@@ -181,5 +181,17 @@ class Journal:
                 out.append((seq, parse_event(line)))
         return out
 
+    def kept(self) -> tuple[SessionSnapshot | None, list[tuple[int, TableEvent]]]:
+        """Everything the journal still holds, as a replay needs it: the events from its first
+        one, and the checkpoint to start them from when older hands were let go (pruning keeps
+        the events from a stored snapshot on); None when the events go back to the start."""
+        first = self._db.execute("SELECT MIN(seq) FROM events").fetchone()[0]
+        row = self._db.execute(
+            "SELECT seq, state FROM snapshots ORDER BY seq LIMIT 1").fetchone()
+        snapshot = None
+        if row is not None and first is not None and row[0] == first:
+            snapshot = SessionSnapshot.model_validate_json(row[1])
+        return snapshot, self.events()
+
     def last_seq(self) -> int:
         return int(self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0])

@@ -24,6 +24,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from controller.engine.records import HandRecord
 from controller.engine.table import Level
 from controller.events import (
     CardEvent,
@@ -59,11 +60,13 @@ FAULTS: tuple[Fault, ...] = ("short_call", "extra_in_pot", "wrong_change", "wron
 class DirectHands:
     """The dealer's moves as the drivers' events, straight into a session, in virtual time."""
 
-    def __init__(self, session: TableSession, on_event: Callable[[PublicEvent], None]) -> None:
+    def __init__(self, session: TableSession, on_event: Callable[[PublicEvent], None],
+                 on_record: Callable[[HandRecord], None] | None = None) -> None:
         self.session = session
         self.now = START
         self._felt = Felt()
         self._on_event = on_event
+        self._on_record = on_record
         self._last_tick = START
         self._settling: dict[str, float] = {}  # chip zone -> when it has stayed still long enough
         self.state = session.state()
@@ -78,6 +81,9 @@ class DirectHands:
             raise RuntimeError(f"the session could not apply a {event.type}: {step.error}")
         for public in step.events:
             self._on_event(public)
+        if self._on_record is not None:
+            for record in step.sealed:
+                self._on_record(record)
         self.state = self.session.state()
 
     def _advance(self, seconds: float) -> None:
@@ -246,6 +252,7 @@ class SoakTable:
     faults: float
     omaha: bool
     profile_dir: Path
+    on_record: Callable[[HandRecord], None] | None = None
     levels: list[Level] = field(default_factory=list)
     seats: int = 0
 
@@ -263,7 +270,7 @@ class SoakTable:
                                                   seats=self.seats, level=first,
                                                   check_burns=True))
         self.last_showdown = 0
-        self.hands = DirectHands(self.session, self._event)
+        self.hands = DirectHands(self.session, self._event, self.on_record)
         chips = {f"05{k:012X}": value for k, value in enumerate(
             v for v, count in CHIP_CASE.items() for _ in range(count))}
         self.dealer = FaultyDealer(self.hands, chips, self.seats, self.rng,
@@ -338,6 +345,9 @@ class SoakTable:
             if record is not None:
                 self.report.side_pots += max(0, len(record.pots) - 1)
                 self.report.split_pots += sum(1 for p in record.pots if len(p.winners) > 1)
+        last = self.session.pending_record  # the table closes: its last hand is sealed too
+        if self.on_record is not None and last is not None:
+            self.on_record(last)
 
     def _end_stuck_hand(self) -> None:
         """What the floor does with a hand the dealer cannot go on with: kill it."""
@@ -460,15 +470,17 @@ class FaultyDealer(SimulatedDealer):
 
 
 def soak(tables: int = 4, hands: int = 250, seed: int = 1, faults: float = 0.0,
-         progress: Callable[[str], None] | None = None) -> SoakReport:
+         progress: Callable[[str], None] | None = None,
+         records: Callable[[HandRecord], None] | None = None) -> SoakReport:
     """``tables`` simulated tables, ``hands`` hands each (a quarter of the tables play Omaha);
-    the report counts what the floor would have seen."""
+    the report counts what the floor would have seen. ``records`` receives every sealed hand
+    record, full (hole cards and all), in the order the tables sealed them."""
     started = time.perf_counter()
     report = SoakReport(tables=tables)
     with tempfile.TemporaryDirectory() as tmp:
         for number in range(1, tables + 1):
             table = SoakTable(number, random.Random(seed * 1000 + number), report, faults,
-                              omaha=number % 4 == 0, profile_dir=Path(tmp))
+                              omaha=number % 4 == 0, profile_dir=Path(tmp), on_record=records)
             table.play(hands)
             if progress is not None:
                 progress(f"table {number}: {hands} hands, {len(report.alarms)} alerts so far")

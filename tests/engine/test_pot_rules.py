@@ -37,6 +37,21 @@ def test_s1_all_in_player_wins_only_what_he_contributed() -> None:
     assert hand.stacks[1] == 10_000 - 3_000 + 5_000
 
 
+def test_s1_big_blind_all_in_on_his_big_blind_ante_can_win_the_dead_money() -> None:
+    # p2, the big blind, has only the big-blind ante: his whole stack is dead money in the main
+    # pot, which every live player can win; the callers' chips are a pot he cannot win.
+    hand = make_hand([10_000, 400, 10_000], blinds=[50, 100, 0], antes=[0, 400, 0],
+                     big_blind=100)
+    deal(hand, "7c2d", "AsAh", "KsKh")
+    assert hand.all_in[1] and hand.contributions[1] == 0
+    run(hand, "p3 c; p1 c")
+    run(hand, "db 2c8d9h; p1 x; p3 x; db Js; p1 x; p3 x; db 3s; p1 x; p3 x")
+    assert [(p.amount, p.eligible) for p in hand.pots()] == [(400, (0, 1, 2)), (200, (0, 2))]
+    results = hand.settle()
+    assert [r.winners for r in results] == [(1,), (2,)]
+    assert hand.stacks == [9_900, 400, 10_100]
+
+
 def test_uncalled_bet_is_returned() -> None:
     hand = make_hand([10_000, 10_000, 10_000])
     run(hand, "p3 cbr 2500; p1 f; p2 f")

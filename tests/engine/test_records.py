@@ -18,6 +18,7 @@ from controller.engine.table import (
     Table,
 )
 from controller.history.phh import replay_text
+from controller.history.phh_export import record_phh
 
 
 def play(table: Table, holes: dict[int, str], script: list[object]) -> HandRecord:
@@ -51,7 +52,7 @@ def test_record_of_a_showdown_and_its_phh_export_round_trip() -> None:
     assert pot.winners == [4] and pot.winning_hand == "one pair"
     assert pot.amount == 200 + 200 + 2 * 1_400  # big-blind ante, folded big blind, two callers
     assert sum(record.finishing_stacks.values()) == sum(record.starting_stacks.values())
-    text = record.to_phh()
+    text = record_phh(record)
     assert "d dh p3 9s9d" in text and "p3 cbr 600" in text
     replay = replay_text(text)
     assert replay.finishing_stacks() == list(record.finishing_stacks.values())
@@ -67,6 +68,6 @@ def test_heads_up_record_exports_with_reversed_blinds() -> None:
     ])
     assert (record.button, record.sb, record.bb) == (3, 3, 6)
     assert record.finishing_stacks == {6: 0, 3: 10_000}
-    text = record.to_phh()
+    text = record_phh(record)
     assert "blinds_or_straddles = [50, 100]" in text  # heads-up lists read reversed (phh-std)
     assert replay_text(text).finishing_stacks() == [0, 10_000]

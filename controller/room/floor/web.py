@@ -34,6 +34,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from controller.engine.records import HandRecord
+from controller.errors import ExportError
+from controller.history.export import one_hand
 from controller.history.story import hand_story
 from controller.json_input import BadJson, loads_bounded
 from controller.room.clock.rules import CLOCK_COMMANDS
@@ -324,7 +326,8 @@ async def hand(request: Request) -> Response:
 # writes it. A second format (tracker text) is one more entry here; the hand panel offers a
 # link for each (hands.js).
 DOWNLOADS: dict[str, tuple[str, Callable[[HandRecord], str]]] = {
-    "phh": ("phh", HandRecord.to_phh),
+    "phh": ("phh", lambda record: one_hand(record, "phh")),
+    "stars": ("txt", lambda record: one_hand(record, "stars")),
 }
 
 
@@ -335,8 +338,12 @@ async def hand_download(request: Request) -> Response:
     if download is None or record is None:
         return _error(404, "no such hand" if download else "no such format")
     suffix, write = download
+    try:
+        text = write(record)
+    except ExportError as exc:  # a void hand or a misdeal: no result to import
+        return _error(409, str(exc))
     name = f"table-{record.table}-hand-{record.hand}.{suffix}".replace('"', "")
-    return PlainTextResponse(write(record), headers={
+    return PlainTextResponse(text, headers={
         "content-disposition": f'attachment; filename="{name}"'})
 
 

@@ -23,14 +23,14 @@ import contextlib
 import os
 import socket
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from controller.engine.records import HandRecord
 from controller.errors import ConfigError
 from controller.history.query import HandQuery
 from controller.mqtt.messages import EventMessage, SecureRecordMessage
-from controller.room.recorder.search import POSTGRES, players_of, search_sql
+from controller.room.recorder.search import POSTGRES, STREAM_BATCH, players_of, search_sql
 from controller.room.recorder.store import KeptHand, StoreUnavailable
 from controller.session.outputs import PublicEvent
 
@@ -272,6 +272,23 @@ class PostgresRecordStore:
         return [KeptHand(venue=v, id=i, received=r, sent=s,
                          record=HandRecord.model_validate_json(text))
                 for v, i, r, s, text in self._rows(sql, params)]
+
+    def stream(self, query: HandQuery, venue: str | None = None) -> Iterator[HandRecord]:
+        sql, params = search_sql(query, venue, POSTGRES)
+        lost = self._psycopg.OperationalError, self._psycopg.InterfaceError
+        with self._lock:
+            try:
+                if self._conn is None or self._conn.closed:
+                    self._conn = self._connect()
+                conn = self._conn
+                # a server-side cursor: the rows come over in batches as they are read
+                with conn.transaction(), conn.cursor(name="pokertable_stream") as cursor:
+                    cursor.itersize = STREAM_BATCH
+                    cursor.execute(sql, params)
+                    for row in cursor:
+                        yield HandRecord.model_validate_json(row[-1])
+            except lost as exc:
+                raise StoreUnavailable(f"{self.where}: {_first_line(exc)}") from exc
 
     def arrivals(self) -> list[tuple[str, str, int, float]]:
         rows = self._rows("SELECT id, table_id, hand, received FROM records ORDER BY seq")

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from controller.history.query import HandQuery
 
 COLUMNS = "r.venue, r.id, r.received, r.sent, r.record"
+STREAM_BATCH = 500  # rows a stream reads at a time (`RecordStore.stream`)
 
 
 @dataclass(frozen=True)
@@ -72,4 +73,4 @@ def players_of(record_players: dict[int, str]) -> list[str]:
     return sorted(set(record_players.values()))
 
 
-__all__ = ["COLUMNS", "POSTGRES", "SQLITE", "Dialect", "players_of", "search_sql"]
+__all__ = ["COLUMNS", "POSTGRES", "SQLITE", "STREAM_BATCH", "Dialect", "players_of", "search_sql"]

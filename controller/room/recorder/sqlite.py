@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from controller.engine.records import HandRecord
 from controller.history.query import HandQuery
 from controller.mqtt.messages import EventMessage, SecureRecordMessage
-from controller.room.recorder.search import SQLITE, players_of, search_sql
+from controller.room.recorder.search import SQLITE, STREAM_BATCH, players_of, search_sql
 from controller.room.recorder.store import KeptHand, StoreUnavailable
 from controller.session.outputs import PublicEvent
 from controller.sqlite_store import StoreKind, add_columns, chain, open_store, statements
@@ -150,6 +151,17 @@ class SqliteRecordStore:
         return [KeptHand(venue=v, id=i, received=r, sent=s,
                          record=HandRecord.model_validate_json(text))
                 for v, i, r, s, text in self._read(sql, tuple(params))]
+
+    def stream(self, query: HandQuery, venue: str | None = None) -> Iterator[HandRecord]:
+        sql, params = search_sql(query, venue, SQLITE)
+        with self._lock:
+            try:
+                cursor = self._db.execute(sql, tuple(params))
+                while rows := cursor.fetchmany(STREAM_BATCH):
+                    for row in rows:
+                        yield HandRecord.model_validate_json(row[-1])
+            except sqlite3.OperationalError as exc:
+                raise StoreUnavailable(f"{self.path}: {exc}") from exc
 
     def arrivals(self) -> list[tuple[str, str, int, float]]:
         rows = self._read("SELECT id, table_id, hand, received FROM records ORDER BY seq")

@@ -14,6 +14,7 @@ venue, which `adopt` names.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Protocol
 
@@ -74,6 +75,11 @@ class RecordStore(Protocol):
 
     def hands(self, query: HandQuery, venue: str | None = None) -> list[KeptHand]:
         """As `search`, with each record's venue, id and times."""
+        ...
+
+    def stream(self, query: HandQuery, venue: str | None = None) -> Iterator[HandRecord]:
+        """As `search`, a record at a time: a room's 100,000 hands exported without holding
+        them all. The store answers nothing else until the stream is read or closed."""
         ...
 
     def arrivals(self) -> list[tuple[str, str, int, float]]:

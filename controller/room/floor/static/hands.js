@@ -6,7 +6,7 @@
 (() => {
   const { el, chips, whoAmI } = window.floorApp;
   const $ = (id) => document.getElementById(id);
-  const FORMATS = { phh: "PHH" };  // a format's name for people; else its own name, upper-case
+  const FORMATS = { phh: "PHH", stars: "tracker text (PokerStars)" };  // a format's name for people; else its own name, upper-case
 
   function seconds(local) {
     return local ? String(new Date(local).getTime() / 1000) : "";

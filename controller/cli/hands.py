@@ -1,0 +1,331 @@
+"""`pokertable hands list|show|export` and `pokertable journal export`: hands leaving the room.
+
+Any source of hands (controller/cli/sources.py), the one filter (`HandQuery`), the public view by
+default; ``--full`` (every hole card, with a warning) or ``--hero NAME`` (a player's own hands
+and cards). Formats: JSON lines, PHH, PokerStars-style tracker text (controller/history/)."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from controller.cli.common import _int_in, _on_disk, _Parser
+
+if TYPE_CHECKING:
+    from controller.engine.records import HandRecord
+    from controller.history.query import HandQuery
+    from controller.session import SessionConfig
+
+FULL_WARNING = ("--full: these records hold every hole card, also those nobody tabled "
+                "(PVB 56); keep them from players and screens")
+
+
+def _query(args: argparse.Namespace) -> HandQuery:
+    from pydantic import ValidationError
+
+    from controller.cli.sources import parse_time
+    from controller.errors import ConfigError, first_error
+    from controller.history.query import HandQuery
+
+    player = args.player if args.hero is None else args.hero
+    if args.hero is not None and args.player not in (None, args.hero):
+        raise ConfigError("--hero is the player whose hands these are: give --player only "
+                          "with the same name, or leave it out")
+    try:
+        return HandQuery(
+            table=args.table, player=player, hand=args.hand, limit=args.limit,
+            since=None if args.since is None else parse_time(args.since, "--since"),
+            until=None if args.until is None else parse_time(args.until, "--until"))
+    except ValidationError as exc:
+        raise ConfigError(first_error(exc, "option")) from None
+
+
+def _session(args: argparse.Namespace) -> SessionConfig | None:
+    if args.config is None:
+        return None
+    from controller.table.config import load_table_config
+
+    return load_table_config(args.config).session()
+
+
+def _hands(args: argparse.Namespace) -> Iterator[HandRecord]:
+    """The chosen hands of the source, in the view asked for."""
+    from controller.cli.sources import read_hands
+    from controller.errors import ConfigError
+    from controller.history.export import view
+
+    if args.full and args.hero is not None:
+        raise ConfigError("give --full (every hole card) or --hero NAME (his own), not both")
+    query = _query(args)
+    session = _session(args)
+    if args.full:
+        print(f"{_name(args)}: {FULL_WARNING}", file=sys.stderr)
+    return view(read_hands(args.source, query, session), full=args.full, hero=args.hero)
+
+
+def _name(args: argparse.Namespace) -> str:
+    return f"pokertable hands {args.what}"
+
+
+def _line(record: HandRecord) -> str:
+    """One hand in one line: its id, when, where, the stakes, the pot and who won."""
+    from datetime import datetime
+
+    from controller.session.outputs import hand_id
+
+    when = "-" if record.started is None else \
+        datetime.fromtimestamp(record.started).strftime("%Y-%m-%d %H:%M:%S")
+    b = record.blinds
+    antes = f" ante {b.ante}" if b.ante else f" bb-ante {b.bb_ante}" if b.bb_ante else ""
+    pot = sum(p.amount for p in record.pots)
+    winners: list[str] = []
+    for pot_record in record.pots:
+        for seat in pot_record.winners:
+            name = record.players.get(seat, f"seat {seat}")
+            if name not in winners:
+                winners.append(name)
+    result = record.status if record.status != "complete" else \
+        f"pot {pot:,} to {', '.join(winners) or 'nobody'}"
+    return (f"{hand_id(record.table, record.hand, record.started)}  {when}  table "
+            f"{record.table} hand {record.hand}  {record.game} level {record.level} "
+            f"{b.sb}/{b.bb}{antes}  {len(record.players)} players  {result}")
+
+
+def _list(args: argparse.Namespace) -> int:
+    count = 0
+    for record in _hands(args):
+        print(_line(record))
+        count += 1
+    return _found(args, count)
+
+
+def _show(args: argparse.Namespace) -> int:
+    from controller.history.export import write_export
+
+    if args.format == "json":
+        count = 0
+        for record in _hands(args):
+            print(json.dumps(record.model_dump(mode="json"), indent=2))
+            count += 1
+        return _found(args, count)
+    done = write_export(_hands(args), sys.stdout, args.format, hero=args.hero,
+                        tournament=args.tournament)
+    _say_left_out(args, done.left_out_text())
+    return _found(args, done.hands + sum(done.left_out.values()))
+
+
+def _export(args: argparse.Namespace) -> int:
+    from controller.history.export import write_export
+
+    hands = _hands(args)
+    with _output(args.out, private=args.full or args.hero is not None) as out:
+        done = write_export(hands, out, args.format, hero=args.hero,
+                            tournament=args.tournament)
+    _say_left_out(args, done.left_out_text())
+    if args.out is not None:
+        print(f"{_name(args)}: wrote {done.hands} hand{'s' * (done.hands != 1)} to {args.out}",
+              file=sys.stderr)
+    return _found(args, done.hands + sum(done.left_out.values()))
+
+
+def _say_left_out(args: argparse.Namespace, text: str | None) -> None:
+    if text is not None:
+        print(f"{_name(args)}: left out {text}", file=sys.stderr)
+
+
+def _found(args: argparse.Namespace, count: int) -> int:
+    if count == 0:
+        print(f"{_name(args)}: no hand matches", file=sys.stderr)
+        return 1
+    return 0
+
+
+@contextlib.contextmanager
+def _output(out: str | None, private: bool) -> Iterator[TextIO]:
+    """stdout, or the file (0600 when it holds hole cards nobody tabled or a player's own)."""
+    if out is None:
+        yield sys.stdout
+        return
+    from controller.private_files import private_file
+
+    path = Path(out)
+    if private:
+        _on_disk(path, lambda: private_file(path, 0o600))
+    fh = _on_disk(path, lambda: path.open("w", encoding="utf-8"))
+    try:
+        yield fh
+    finally:
+        fh.close()
+
+
+def _quiet_pipe(run: argparse.Namespace) -> int:
+    """A reader that stops early (`| head`) ends the output, not with a traceback."""
+    try:
+        code: int = run.command_run(run)
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        # What is still buffered goes nowhere, rather than to a closed pipe at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+
+
+def _journal_export(args: argparse.Namespace) -> int:
+    """A journal as the event stream `replay-events` reads: its head (the session, and the
+    checkpoint when older hands were let go), then every event it still holds."""
+    from controller.cli.sources import journal_start
+    from controller.errors import ConfigError
+    from controller.events import dump_event
+    from controller.history.replay_events import StreamHead
+    from controller.session import SessionConfig
+
+    session = _session(args)
+    journal = args.journal
+    if journal is None:
+        if args.config is None:
+            raise ConfigError("give the journal (journal.db) or --config table.toml")
+        from controller.table.config import load_table_config
+
+        journal = str(load_table_config(args.config).table.journal)
+    from controller.cli.sources import kind_of, must_exist
+
+    path = must_exist(Path(journal))
+    try:
+        kind = kind_of(path)
+    except ConfigError:
+        kind = None
+    if kind != "journal":
+        raise ConfigError(f"{path} is not a table journal")
+    table, snapshot, events = journal_start(path, configured=session is not None)
+    head = StreamHead(session=session or SessionConfig(table_id=table), snapshot=snapshot)
+    print("pokertable journal export: the table events hold every card the antennas read, "
+          "hole cards too; keep the file private", file=sys.stderr)
+    with _output(args.out, private=True) as out:
+        out.write(head.model_dump_json() + "\n")
+        for _, event in events:
+            out.write(dump_event(event) + "\n")
+    return 0
+
+
+def replay_events_command(args: argparse.Namespace) -> int:
+    """`replay-events FILE`: a table-event stream, a journal export (its head gives the session)
+    or a journal itself, replayed; the options override what the stream says."""
+    from controller.cli.sources import event_stream, journal_start, kind_of, must_exist
+    from controller.engine.profiles import load_profile
+    from controller.engine.table import Level
+    from controller.errors import ConfigError
+    from controller.history.replay_events import record_json, replay_table_events
+    from controller.session import SessionConfig
+
+    given = {k: v for k, v in (("table_id", args.table), ("profile", args.profile),
+                               ("seats", args.seats), ("check_burns", args.check_burns or None))
+             if v is not None}
+    if args.sb is not None or args.bb is not None:
+        sb, bb = args.sb if args.sb is not None else 50, args.bb if args.bb is not None else 100
+        if sb > bb:
+            raise ConfigError(f"--sb {sb} is more than --bb {bb}")
+        given["level"] = Level(sb=sb, bb=bb)
+    if "profile" in given:
+        load_profile(given["profile"])  # an unknown profile: one line, before any output
+    records: Iterator[HandRecord]
+    if args.file == "-":
+        records = event_stream(sys.stdin, "stdin", SessionConfig(**given) if given else None,
+                               errors=True)
+    else:
+        path = must_exist(Path(args.file))
+        kind = kind_of(path)
+        if kind == "records":
+            raise ConfigError(f"{path} holds hand records already (a table's records.jsonl or "
+                              f"replay-events output): pokertable hands list {path}")
+        if kind == "store":
+            raise ConfigError(f"{path} is the recorder's store of hand records: pokertable "
+                              f"hands list {path}")
+        if kind == "journal":
+            table, snapshot, events = journal_start(path, configured="profile" in given)
+            session = SessionConfig(**{"table_id": table, **given})
+            records = replay_table_events(events, session, snapshot, sys.stderr)
+        else:
+            from controller.text_files import read_text_file
+
+            lines = read_text_file(path, "table events (JSON lines)").splitlines()
+            records = event_stream(lines, str(path), SessionConfig(**given) if given else None,
+                                   errors=True)
+    for record in records:
+        sys.stdout.write(record_json(record) + "\n")
+    return 0
+
+
+def _add_selection(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("source", metavar="SOURCE",
+                        help="records.db (the recorder's store), journal.db (a table's journal), "
+                        "records.jsonl or replay-events output, a table-event stream, or - "
+                        "(JSON lines on stdin)")
+    parser.add_argument("--table", help="only this table's hands")
+    parser.add_argument("--player", help="only hands this player played")
+    parser.add_argument("--hand", type=_int_in(1), help="only this hand number (of its table)")
+    parser.add_argument("--since", metavar="TIME",
+                        help="hands begun at or after TIME (2026-11-25, 2026-11-25T14:30 in "
+                        "this machine's time zone, or seconds since 1970)")
+    parser.add_argument("--until", metavar="TIME", help="hands begun before TIME")
+    parser.add_argument("--limit", type=_int_in(1), help="at most this many hands")
+    parser.add_argument("--hero", metavar="NAME",
+                        help="a player's own history: only his hands, his own hole cards and "
+                        "those tabled")
+    parser.add_argument("--full", action="store_true",
+                        help="every hole card, also those nobody tabled (warns; for the room's "
+                        "archive only)")
+    parser.add_argument("--config", metavar="table.toml",
+                        help="a journal's or event stream's table configuration (its table id, "
+                        "rule profile, seats); by default the journal's own table id and "
+                        "pvb-2020")
+
+
+def _add_format(parser: argparse.ArgumentParser, default: str) -> None:
+    from controller.history.export import FORMATS
+
+    parser.add_argument("--format", choices=FORMATS, default=default,
+                        help=f"json (hand records), phh (PokerKit and research) or stars "
+                        f"(PokerStars-style text for tracking software); default {default}")
+    parser.add_argument("--tournament", type=_int_in(1), metavar="N",
+                        help="stars: the tournament number (default: the UTC date of the first "
+                        "hand, e.g. 20261125)")
+
+
+def add_hands_commands(sub: argparse._SubParsersAction[_Parser]) -> None:
+    hands = sub.add_parser("hands", help="list, show and export the hands kept: the public "
+                           "view, a player's own, or the full records")
+    what = hands.add_subparsers(dest="what", required=True, parser_class=_Parser)
+    listing = what.add_parser("list", help="one line per hand")
+    _add_selection(listing)
+    listing.set_defaults(run=_quiet_pipe, command_run=_list)
+    show = what.add_parser("show", help="the chosen hands in full")
+    _add_selection(show)
+    _add_format(show, "json")
+    show.set_defaults(run=_quiet_pipe, command_run=_show)
+    export = what.add_parser("export", help="the chosen hands as a file players' tools read")
+    _add_selection(export)
+    _add_format(export, "json")
+    export.add_argument("--out", metavar="FILE", help="write here (default: stdout)")
+    export.set_defaults(run=_quiet_pipe, command_run=_export)
+
+    journal = sub.add_parser("journal", help="a table's journal")
+    journal_what = journal.add_subparsers(dest="what", required=True, parser_class=_Parser)
+    export_journal = journal_what.add_parser(
+        "export", help="write the journal as the table-event stream replay-events reads")
+    export_journal.add_argument("journal", nargs="?", metavar="journal.db",
+                                help="the journal (default: the one --config names)")
+    export_journal.add_argument("--config", metavar="table.toml",
+                                help="the table's configuration: its journal, table id, rule "
+                                "profile and seats")
+    export_journal.add_argument("--out", metavar="FILE", help="write here (default: stdout)")
+    export_journal.set_defaults(run=_journal_export)
+
+
+__all__ = ["add_hands_commands", "replay_events_command"]

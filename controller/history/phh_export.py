@@ -1,0 +1,202 @@
+"""A hand record as a PHH file (phh-std 0.0.2) that PokerKit replays to the record's result.
+
+Players are listed from the first seat left of the button, the button last; in heads-up the antes
+and blinds are written reversed, as the standard reads them. Hole cards nobody tabled are written
+unknown (``????``) when the record is the public view. Burn cards are left out (PokerKit burns
+unknown cards itself).
+
+Where PokerKit's betting differs from the rules the table plays (RULES R4: everybody must match
+the full big blind even when the big blind is short), the actions say what happened in PokerKit's
+terms: a caller who brings the short big blind up to the full blind "completes" (``cbr``), and
+``min_bet`` drops to the smallest completion so that PokerKit accepts it; a blind whose bet nobody
+else can raise any more checks, since PokerKit gives him the option the rules see no use for.
+
+Odd chips of split pots are the one thing a PHH file cannot carry (PVB 62 hands them out one chip
+at a time from the button, in the smallest chip in play; PokerKit gives a pot's whole remainder to
+its first winner and merges pots with the same players, which PVB 63(2) forbids): the file keeps
+the record's own ``finishing_stacks`` and the chip in ``_odd_chip_unit`` (our replay reads it),
+and PokerKit's replay differs from them by exactly those chips. A raise after a short big blind
+that PokerKit counts from the posted blind may be below its minimum: PokerKit refuses the hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import rtoml
+
+from controller.engine.hand import HOLE_CARDS
+from controller.engine.records import ActionRecord, HandRecord
+from controller.errors import ExportError
+
+
+class PhhExportError(ExportError):
+    """A record PHH cannot carry: a hand without a result (void, misdeal), or a fold that left
+    a short call's chips in the pot (RULES R8), which no PHH action says."""
+
+
+@dataclass
+class _Betting:
+    """The chips in front of each PHH player as PokerKit counts them, street by street."""
+
+    stacks: list[int]
+    bets: list[int]
+    folded: list[bool] = field(default_factory=list)
+    smallest_completion: int | None = None
+    preflop: bool = True
+    acted: set[int] = field(default_factory=set)
+    asked: set[int] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.folded = [False] * len(self.stacks)
+        # Whom PokerKit asks to act preflop at least once: a player with chips that someone
+        # else could still match (its "effective stack"); none when that leaves one player
+        # whose bet is already the largest.
+        totals = sorted(c + b for c, b in zip(self.stacks, self.bets, strict=True))
+        able = {k for k, (chips, bet) in enumerate(zip(self.stacks, self.bets, strict=True))
+                if min(chips, max(0, totals[-2] - bet)) > 0}
+        self.asked = able if len(able) > 1 or any(
+            self.bets[k] < max(self.bets) for k in able) else set()
+
+    def new_street(self) -> None:
+        self.bets = [0] * len(self.bets)
+        self.preflop = False
+
+    def checks_owed(self) -> list[int]:
+        """Players PokerKit still asks to act when the rules' preflop round is over: a blind who
+        has not acted, whose bet nobody else can raise any more (all others folded or all-in),
+        has nothing to decide under the rules, but PokerKit gives him his option."""
+        if not self.preflop or self.folded.count(False) < 2:
+            return []
+        top = max(self.bets)
+        owed = [k for k in sorted(self.asked) if not self.folded[k] and self.stacks[k] > 0
+                and k not in self.acted and self.bets[k] == top]
+        self.acted.update(owed)
+        return owed
+
+    def put_in(self, player: int, total: int) -> None:
+        self.stacks[player] -= total - self.bets[player]
+        self.bets[player] = total
+
+    def others_can_match_more(self, player: int) -> bool:
+        """Whether anyone else could still put in more than the largest bet (PokerKit lets a
+        player raise only then)."""
+        top = max(self.bets)
+        return any(
+            j != player and not self.folded[j] and self.stacks[j] + self.bets[j] > top
+            for j in range(len(self.bets))
+        )
+
+    def call(self, player: int, added: int) -> str:
+        """A call of ``added`` chips under the rules. PokerKit's call only reaches the largest
+        bet posted; past a short big blind the rules' call reaches the full blind, which in
+        PokerKit's terms completes the bet."""
+        total = self.bets[player] + added
+        top = max(self.bets)
+        if total <= top or not self.others_can_match_more(player):
+            self.put_in(player, min(top, self.bets[player] + self.stacks[player]))
+            return "cc"
+        increment = total - top
+        if self.smallest_completion is None or increment < self.smallest_completion:
+            self.smallest_completion = increment
+        self.put_in(player, total)
+        return f"cbr {total}"
+
+
+def phh_document(record: HandRecord) -> dict[str, object]:
+    """The PHH fields of ``record`` (complete hands only: a void hand or a misdeal has no
+    result to replay)."""
+    if record.status != "complete":
+        raise PhhExportError(f"hand {record.hand} is a {record.status}: it has no result")
+    seats = list(record.starting_stacks)  # action order, as recorded
+    index = {seat: k for k, seat in enumerate(seats)}
+    b = record.blinds
+    antes = [b.ante + (b.bb_ante if seat == record.bb else 0) for seat in seats]
+    blinds = [b.bb if seat == record.bb else b.sb if seat == record.sb else 0 for seat in seats]
+    posted = [0] * len(seats)
+    after_forced = [record.starting_stacks[s] for s in seats]
+    for a in record.actions:
+        if a.action in ("ante", "blind") and a.seat is not None:
+            after_forced[index[a.seat]] -= a.amount
+            if a.action == "blind":
+                posted[index[a.seat]] += a.amount
+    betting = _Betting(stacks=after_forced, bets=posted)
+    unknown = "??" * HOLE_CARDS[record.game]
+    actions: list[str] = []
+    for a in record.actions:
+        if betting.preflop and (a.action in ("deal_board", "show", "muck") or (
+                a.action == "return" and a.street == "preflop")):
+            actions += [f"p{k + 1} cc" for k in betting.checks_owed()]
+        actions.append(_action(a, index, betting, unknown))
+    actions += [f"p{k + 1} cc" for k in betting.checks_owed()]
+    min_bet = b.bb
+    if betting.smallest_completion is not None:
+        min_bet = min(min_bet, betting.smallest_completion)
+    if len(seats) == 2:  # heads-up lists read reversed (phh-std)
+        antes.reverse()
+        blinds.reverse()
+    ante_posters = sum(1 for a in antes if a)
+    document: dict[str, object] = {
+        "variant": record.game,
+        # Antes are each player's own contribution when every player antes; a big-blind ante
+        # is dead money in the main pot (controller/engine/table.py, dead_antes).
+        "ante_trimming_status": b.ante > 0 and ante_posters > 1,
+        "antes": antes,
+        "blinds_or_straddles": blinds,
+        "min_bet": min_bet,
+        "starting_stacks": [record.starting_stacks[s] for s in seats],
+        "actions": [a for a in actions if a],
+        "table": record.table,
+        "hand": record.hand,
+        "level": record.level,
+        "seats": seats,
+        "players": [record.players[s] for s in seats],
+        "finishing_stacks": [record.finishing_stacks[s] for s in seats],
+    }
+    if record.odd_chip_unit > 1:  # user-defined (phh-std): pokertable's replay reads it
+        document["_odd_chip_unit"] = record.odd_chip_unit
+    if record.started is not None:
+        document["_started"] = record.started
+    return document
+
+
+def _action(a: ActionRecord, index: dict[int, int], betting: _Betting, unknown: str) -> str:
+    if a.seat is None:
+        if a.action == "deal_board":
+            betting.new_street()
+            return f"d db {a.cards}"
+        return ""
+    k = index[a.seat]
+    p = f"p{k + 1}"
+    if a.action in ("fold", "kill", "check", "call", "bet", "raise"):
+        betting.acted.add(k)
+    match a.action:
+        case "deal_hole":  # a public record's unshown cards are unknown (phh-std)
+            return f"d dh {p} {a.cards or unknown}"
+        case "fold" | "kill":
+            if a.amount:
+                raise PhhExportError(f"seat {a.seat} folded leaving {a.amount} chips of a short "
+                                     "call in the pot (R8): no PHH action puts chips in and folds")
+            betting.folded[k] = True
+            return f"{p} f"
+        case "check":
+            return f"{p} cc"
+        case "call":
+            return f"{p} {betting.call(k, a.amount)}"
+        case "bet" | "raise":
+            betting.put_in(k, a.amount)
+            return f"{p} cbr {a.amount}"
+        case "show":
+            return f"{p} sm {a.cards}"
+        case "muck":  # phh-std: showdown without cards is a muck
+            return f"{p} sm"
+    return ""  # antes, blinds, returns and payouts: the replay posts and pushes them itself
+
+
+def record_phh(record: HandRecord) -> str:
+    """One hand as a PHH file (TOML)."""
+    text: str = rtoml.dumps(phh_document(record))
+    return text
+
+
+__all__ = ["PhhExportError", "phh_document", "record_phh"]

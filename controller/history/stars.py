@@ -1,0 +1,312 @@
+"""A hand record as PokerStars-style tournament hand-history text, the text that tracking software
+imports (PokerTracker, Hold'em Manager, FPDB) and pokerdf reads.
+
+What the format needs that a table does not have is made up the same way every time: the
+tournament number (``tournament``; the cli uses the UTC date of the first hand), a hand number
+(a hash of the hand's id: digits, stable across exports, so an import twice is one hand), the
+buy-in ("Freeroll": the table does not know it) and the time zone (UTC, with the Eastern time
+the format always carries). Hole cards appear for the hero alone ("Dealt to"), and at the
+showdown for those tabled; a view of the record (`HandRecord.public`, `views.hero_view`) decides
+which cards it holds before it comes here. Only complete hands have a text: a void hand or a
+misdeal has no result to import.
+
+"Raises X to Y": Y is the player's whole bet this round, X what it adds to the largest bet in
+front of anyone, as the chips lie (after a short big blind, the posted amount).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime, timedelta
+from functools import cache, lru_cache
+from zoneinfo import ZoneInfo
+
+from controller.engine.cards import parse_cards
+from controller.engine.records import ActionRecord, HandRecord
+from controller.errors import ExportError
+from controller.history.hand_words import made_hand
+from controller.session.outputs import hand_id
+
+GAMES = {"NT": "Hold'em No Limit", "PO": "Omaha Pot Limit"}
+STREETS = {"flop": "FLOP", "turn": "TURN", "river": "RIVER"}
+DIDNT_BET = " (didn't bet)"
+FOLDED_ON = {"preflop": "before Flop", "flop": "on the Flop", "turn": "on the Turn",
+             "river": "on the River"}
+ROMAN = ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"),
+         (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
+
+
+class StarsExportError(ExportError):
+    """A record the format has no text for (a void hand, a misdeal)."""
+
+
+@cache
+def roman(number: int) -> str:
+    out = []
+    for value, letters in ROMAN:
+        count, number = divmod(number, value)
+        out.append(letters * count)
+    return "".join(out)
+
+
+def hand_number(record: HandRecord) -> int:
+    """Digits for the hand, the same in every export (trackers skip a hand number they hold)."""
+    digest = hashlib.blake2b(hand_id(record.table, record.hand, record.started).encode(),
+                             digest_size=8).digest()
+    return int.from_bytes(digest, "big") % 10**18
+
+
+def tournament_number(started: float | None) -> int:
+    """The default tournament number: the UTC date of a hand (20261125)."""
+    return int(datetime.fromtimestamp(started or 0.0, UTC).strftime("%Y%m%d"))
+
+
+@cache
+def _eastern() -> ZoneInfo:
+    """The format's own clock, US Eastern time (the system's time-zone data: Debian's tzdata)."""
+    return ZoneInfo("America/New_York")
+
+
+@lru_cache(maxsize=4096)
+def _eastern_offset(hour: int) -> timedelta:
+    """Eastern time's offset from UTC in the hour since 1970 ``hour`` (it changes on the hour)."""
+    offset = datetime.fromtimestamp(hour * 3600, UTC).astimezone(_eastern()).utcoffset()
+    assert offset is not None
+    return offset
+
+
+def _moments(started: float | None) -> str:
+    moment = datetime.fromtimestamp(started or 0.0, UTC)
+    eastern = moment + _eastern_offset(int((started or 0.0) // 3600))
+    return f"{_clock(moment)} UTC [{_clock(eastern)} ET]"
+
+
+def _clock(moment: datetime) -> str:
+    """``2026/11/18 6:06:40``, as the format writes it (no leading zero on the hour)."""
+    m = moment
+    return f"{m.year}/{m.month:02d}/{m.day:02d} {m.hour}:{m.minute:02d}:{m.second:02d}"
+
+
+@lru_cache(maxsize=65536)
+def _cards(text: str) -> str:
+    return " ".join([text[k:k + 2] for k in range(0, len(text), 2)])
+
+
+def _all_in(flag: bool) -> str:
+    return " and is all-in" if flag else ""
+
+
+def _pot_names(count: int) -> list[str]:
+    if count <= 1:
+        return ["pot"][:count]
+    if count == 2:
+        return ["main pot", "side pot"]
+    return ["main pot", *(f"side pot-{k}" for k in range(1, count))]
+
+
+class _Text:
+    """The hand's lines, written as its actions are read."""
+
+    def __init__(self, record: HandRecord, hero: str | None) -> None:
+        self.record = record
+        self.players = record.players
+        self.hero = hero
+        self.lines: list[str] = []
+        self.stacks = dict(record.starting_stacks)
+        self.bets = dict.fromkeys(record.starting_stacks, 0)
+        self.street = "preflop"
+        self.folded: dict[int, str] = {}
+        self.voluntary: set[int] = set()
+        self.shown: dict[int, str] = {}
+        self.mucked: list[int] = []
+        self.dealt = False
+        self.board: list[str] = []
+        self._board = [c for c in parse_cards(record.board) if c is not None]
+        self._named: dict[str, str | None] = {}
+
+    def name(self, seat: int) -> str:
+        return self.record.players[seat]
+
+    def header(self, tournament: int) -> None:
+        r = self.record
+        self.lines.append(
+            f"PokerStars Hand #{hand_number(r)}: Tournament #{tournament}, Freeroll "
+            f"{GAMES[r.game]} - Level {roman(r.level)} ({r.blinds.sb}/{r.blinds.bb}) - "
+            f"{_moments(r.started)}")
+        largest = 10 if 10 in r.players else 9
+        self.lines.append(f"Table '{tournament} {r.table}' {largest}-max "
+                          f"Seat #{r.button} is the button")
+        for seat in sorted(r.starting_stacks):
+            self.lines.append(f"Seat {seat}: {self.name(seat)} "
+                              f"({r.starting_stacks[seat]} in chips) ")
+
+    def hole_cards(self) -> None:
+        self.dealt = True
+        self.lines.append("*** HOLE CARDS ***")
+        r = self.record
+        for seat, name in r.players.items():
+            if name == self.hero and r.hole_cards.get(seat):
+                self.lines.append(f"Dealt to {name} [{_cards(r.hole_cards[seat])}]")
+
+    def action(self, a: ActionRecord) -> None:
+        """One action of the record as its line (the hot loop of an export: plain branches,
+        most frequent first)."""
+        seat, kind, amount = a.seat, a.action, a.amount
+        if seat is None:
+            if kind == "deal_board":
+                self.deal_board(a.cards)
+            return
+        if kind == "deal_hole":
+            if not self.dealt:
+                self.hole_cards()
+            return
+        name, lines, bets, stacks = self.players[seat], self.lines, self.bets, self.stacks
+        all_in = " and is all-in" if a.all_in else ""
+        if kind == "call":
+            self.voluntary.add(seat)
+            stacks[seat] -= amount
+            bets[seat] += amount
+            lines.append(f"{name}: calls {amount}{all_in}")
+        elif kind == "check":
+            lines.append(f"{name}: checks ")
+        elif kind in ("fold", "kill"):
+            if amount:  # a short call he would not complete, left in the pot (R8)
+                stacks[seat] -= amount
+                bets[seat] += amount
+                lines.append(f"{name}: calls {amount}")
+            self.folded[seat] = self.street
+            lines.append(f"{name}: folds ")
+        elif kind in ("bet", "raise"):
+            self.voluntary.add(seat)
+            top = max(bets.values())
+            stacks[seat] -= amount - bets[seat]
+            bets[seat] = amount
+            if top == 0:
+                lines.append(f"{name}: bets {amount}{all_in}")
+            else:
+                lines.append(f"{name}: raises {amount - top} to {amount}{all_in}")
+        elif kind == "show":
+            self.shown[seat] = a.cards
+        elif kind == "ante":
+            stacks[seat] -= amount
+            lines.append(f"{name}: posts the ante {amount}{_all_in(stacks[seat] == 0)}")
+        elif kind == "blind":
+            stacks[seat] -= amount
+            bets[seat] += amount
+            which = "big" if seat == self.record.bb else "small"
+            lines.append(f"{name}: posts {which} blind {amount}{_all_in(stacks[seat] == 0)}")
+        elif kind == "return":
+            stacks[seat] += amount
+            bets[seat] -= amount
+            lines.append(f"Uncalled bet ({amount}) returned to {name}")
+        elif kind == "muck":
+            self.mucked.append(seat)
+
+    def deal_board(self, cards: str) -> None:
+        if not self.dealt:
+            self.hole_cards()
+        street = ("flop", "turn", "river")[len(self.board)]
+        before = f"[{' '.join(self.board)}] " if self.board else ""
+        new = _cards(cards)
+        self.board.append(new)
+        self.lines.append(f"*** {STREETS[street]} *** {before}[{new}]")
+        self.street = street
+        self.bets = dict.fromkeys(self.bets, 0)
+
+    def showdown(self) -> None:
+        if not self.shown and not self.mucked:
+            return
+        self.lines.append("*** SHOW DOWN ***")
+        for seat, cards in self.shown.items():
+            named = self.named(cards)
+            self.lines.append(f"{self.name(seat)}: shows [{_cards(cards)}]"
+                              f"{f' ({named})' if named else ''}")
+        for seat in self.mucked:
+            self.lines.append(f"{self.name(seat)}: mucks hand ")
+
+    def named(self, cards: str) -> str | None:
+        if cards not in self._named:
+            hole = [c for c in parse_cards(cards) if c is not None]
+            self._named[cards] = made_hand(hole, self._board, self.record.game)
+        return self._named[cards]
+
+    def collected(self) -> dict[int, int]:
+        pots = self.record.pots
+        names = _pot_names(len(pots))
+        won: dict[int, int] = {}
+        for pot, label in reversed(list(zip(pots, names, strict=True))):
+            for seat, chips in pot.shares.items():
+                self.lines.append(f"{self.name(seat)} collected {chips} from {label}")
+                won[seat] = won.get(seat, 0) + chips
+        return won
+
+    def summary(self, won: dict[int, int]) -> None:
+        r = self.record
+        self.lines.append("*** SUMMARY ***")
+        total = sum(p.amount for p in r.pots)
+        if len(r.pots) > 1:
+            names = _pot_names(len(r.pots))
+            parts = " ".join(f"{n[0].upper()}{n[1:]} {p.amount}."
+                             for n, p in zip(names, r.pots, strict=True))
+            self.lines.append(f"Total pot {total} {parts} | Rake 0")
+        else:
+            self.lines.append(f"Total pot {total} | Rake 0")
+        if r.board:
+            self.lines.append(f"Board [{_cards(r.board)}]")
+        for seat in sorted(r.starting_stacks):
+            self.lines.append(f"Seat {seat}: {self.name(seat)}{self.position(seat)} "
+                              f"{self.outcome(seat, won.get(seat, 0))}")
+
+    def position(self, seat: int) -> str:
+        r = self.record
+        labels: list[tuple[str, int | None]] = [
+            (" (button)", r.button), (" (small blind)", r.sb), (" (big blind)", r.bb)]
+        if r.button == r.bb:
+            # A dead button left on the seat that now posts the big blind (PVB 27): a state
+            # PokerStars never writes. The blind first, since readers take a seat's first label
+            # for its position and place the action by the big blind.
+            labels = labels[1:] + labels[:1]
+        return "".join(label for label, at in labels if at == seat)
+
+    def outcome(self, seat: int, won: int) -> str:
+        if seat in self.shown:
+            cards = self.shown[seat]
+            named = self.named(cards)
+            tail = f" with {named}" if named else ""
+            if won:
+                return f"showed [{_cards(cards)}] and won ({won}){tail}"
+            return f"showed [{_cards(cards)}] and lost{tail}"
+        if won:
+            return f"collected ({won})"
+        if seat in self.folded:
+            street = self.folded[seat]
+            quiet = street == "preflop" and seat not in self.voluntary and seat not in (
+                self.record.sb, self.record.bb)
+            return f"folded {FOLDED_ON[street]}{DIDNT_BET if quiet else ''}"
+        own = self.record.hole_cards.get(seat)
+        return f"mucked [{_cards(own)}]" if own and self.name(seat) == self.hero else "mucked"
+
+
+def stars_hand(record: HandRecord, tournament: int, hero: str | None = None) -> str:
+    """One complete hand as tracker text. ``record`` is already the view to export; ``hero`` is
+    the player whose hole cards are dealt to ("Dealt to")."""
+    if record.status != "complete":
+        raise StarsExportError(f"hand {record.hand} is a {record.status}: it has no result")
+    text = _Text(record, hero)
+    text.header(tournament)
+    for a in record.actions:
+        kind = a.action
+        if kind == "deal_hole":  # the deal: one line, at the first card
+            if not text.dealt:
+                text.hole_cards()
+        elif kind != "win":  # payouts: the pots say them
+            text.action(a)
+    if not text.dealt:
+        text.hole_cards()
+    text.showdown()
+    won = text.collected()
+    text.summary(won)
+    return "\n".join(text.lines) + "\n"
+
+
+__all__ = ["StarsExportError", "hand_number", "roman", "stars_hand", "tournament_number"]

@@ -1,0 +1,257 @@
+"""Tracker text (controller/history/stars.py), read by pokerdf (PyPI), an independent reader of
+PokerStars hand histories: for every complete hand of a long simulated session, its pots, the
+amounts each player collected, the uncalled bets, the posts and the stacks add up to the record's,
+and so do the chips its own reconstruction of every action ("raises X to Y", calls, all-ins)
+leaves each player with.
+
+pokerdf reads a player's own history: it needs a "Dealt to" line (its owner). So every hand is
+exported for one of its players (``--hero``), a different one hand after hand. Where pokerdf cannot
+read what the format allows, the test says so and gives it no less to check:
+- it reads one-digit seat numbers only (``Seat \\d:``): a player in seat 10 would not exist for it.
+  Its copy of the text names seat 10 "Seat 0", the same place in its clockwise order (it counts
+  seats modulo 10); everything else is the text as exported.
+- its owner's cards are two (hold'em): for an Omaha hand its copy of "Dealt to" keeps the first
+  two of the four cards. No amount changes.
+- it finds a player's summary line with a pattern that a longer name beginning with the same
+  letters also matches ("ben-1" in "ben-11"): the session's names are made prefix-free first.
+- it orders the actions after the flop from the button's seat; with a dead button (on an empty
+  seat, PVB 27) it starts from the big blind's instead, so its own replay of such a hand can put
+  a raise before the bet it raises. Those hands are checked on everything pokerdf reads from the
+  text, but not on its replay (there are none in make test's session; a deeper one has some).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+from pokerdf.core.read_and_convert import DataProcessing
+from pokerdf.modeling.star_schema import build_fact_player_action, load_converted_data
+
+from controller.engine.records import ActionRecord, Blinds, HandRecord, PotRecord
+from controller.history.export import write_export
+from controller.history.stars import StarsExportError, hand_number, roman, stars_hand
+from controller.history.views import hero_view
+
+TOURNAMENT = 20270115
+
+
+def prefix_free(record: HandRecord) -> HandRecord:
+    """The record with every name ending in a character no name continues with."""
+    return record.model_copy(update={"players": {s: f"{n}." for s, n in record.players.items()}})
+
+
+def for_pokerdf(text: str) -> str:
+    """The two readings pokerdf cannot do, made for it (see the module's doc)."""
+    text = re.sub(r"^Seat 10: ", "Seat 0: ", text, flags=re.MULTILINE)
+    return re.sub(r"^(Dealt to .* \[\S+ \S+) \S+ \S+\]$", r"\1]", text, flags=re.MULTILINE)
+
+
+def pokerdf_reads(texts: list[str], tmp_path: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """pokerdf's own conversion (`pokerdf convert`: a HH*.txt file to parquet), then its
+    model's fact table of every post and action with the chips it moved."""
+    source = tmp_path / f"HH{TOURNAMENT} T{TOURNAMENT} Freeroll.txt"
+    source.write_text("\n\n\n".join(texts), encoding="utf-8")
+    out = tmp_path / "parquet"
+    out.mkdir()
+    DataProcessing(str(source), str(out)).run()
+    assert not (out / "fail.txt").exists(), (out / "fail.txt").read_text()
+    rows = load_converted_data(str(out))
+    return rows, build_fact_player_action(rows)
+
+
+def _or_zero(value: Any) -> float:
+    return 0.0 if value is None or pd.isna(value) else float(value)
+
+
+def test_every_hand_of_a_long_session_adds_up_in_pokerdf(
+        session_records: list[HandRecord], tmp_path: Path) -> None:
+    texts: list[str] = []
+    records: dict[str, HandRecord] = {}
+    for record in session_records:
+        if record.status != "complete":
+            with pytest.raises(StarsExportError):
+                stars_hand(record, TOURNAMENT)
+            continue
+        record = prefix_free(record)
+        seats = list(record.players)
+        hero = record.players[seats[record.hand % len(seats)]]
+        view = hero_view(record, hero)
+        assert view is not None
+        texts.append(for_pokerdf(stars_hand(view, TOURNAMENT, hero)))
+        records[str(hand_number(record))] = record
+    rows, fact = pokerdf_reads(texts, tmp_path)
+    pushed = fact.groupby(["HandID", "Player"])["AddedValue"].sum()
+    seen: Counter[str] = Counter()
+    for hand_id, hand in rows.groupby("HandID"):
+        record = records.pop(str(hand_id))
+        assert set(hand["Player"]) == set(record.players.values()), hand_id
+        assert hand["TotalPotLog"].iloc[0] == sum(p.amount for p in record.pots)
+        assert list(hand["PotBreakdown"].iloc[0]) == [p.amount for p in record.pots]
+        replayed = record.button in record.players  # see the module's doc: a dead button
+        seen["hands"] += 1
+        seen["dead button, replay not checked"] += not replayed
+        seats = {name: seat for seat, name in record.players.items()}
+        for row in hand.itertuples():
+            seat = seats[str(row.Player)]
+            mine = [a for a in record.actions if a.seat == seat]
+            won = sum(p.shares.get(seat, 0) for p in record.pots)
+            returned = sum(a.amount for a in mine if a.action == "return")
+            assert row.Stack == record.starting_stacks[seat]
+            assert _or_zero(row.Balance) == won, (hand_id, row.Player)
+            assert _or_zero(row.UncalledReturned) == returned, (hand_id, row.Player)
+            assert _or_zero(row.PostedAnte) == sum(a.amount for a in mine if a.action == "ante")
+            assert _or_zero(row.PostedBlind) == sum(a.amount for a in mine
+                                                    if a.action == "blind")
+            if replayed:
+                chips = _or_zero(pushed.get((int(str(hand_id)), row.Player), 0))
+                left = record.starting_stacks[seat] - chips + returned + won
+                assert left == record.finishing_stacks[seat], (hand_id, row.Player)
+    assert not records, "pokerdf did not read every hand"
+    # What the session holds, so that a check over it means something.
+    complete = [r for r in session_records if r.status == "complete"]
+    assert seen["hands"] == len(complete) >= 1000
+    assert sum(r.game == "PO" for r in complete) >= 100
+    assert sum(len(r.pots) > 2 for r in complete) >= 50  # two side pots or more
+    assert sum(any(len(set(p.shares.values())) > 1 for p in r.pots) for r in complete) >= 3
+    assert sum(10 in r.players for r in complete) >= 50
+    assert sum(r.blinds.bb_ante > 0 for r in complete) >= 50
+    assert sum(r.blinds.ante > 0 for r in complete) >= 50
+    assert sum(r.sb is None for r in complete) >= 20  # dead small blinds
+    assert sum(sum(a.amount for a in r.actions if a.action == "blind" and a.seat == r.bb)
+               < r.blinds.bb for r in complete) >= 5  # short big blinds (R4)
+    walks = [r for r in complete if not any(a.action in ("call", "bet", "raise")
+                                            for a in r.actions)]
+    assert len(walks) >= 10
+
+
+def record_of(actions: list[tuple[int | None, str, int, str, bool]],
+              **fields: object) -> HandRecord:
+    """Seats 4 (button), 6 (small blind), 9 (big blind) and 2, at level 5."""
+    document: dict[str, object] = {
+        "table": "3", "hand": 17, "game": "NT", "level": 5,
+        "blinds": Blinds(sb=100, bb=200, ante=25), "button": 4, "sb": 6, "bb": 9,
+        "started": 1_795_000_000.0,
+        "players": {6: "ben", 9: "cem", 2: "dora", 4: "ana"},
+        "starting_stacks": {6: 5000, 9: 150, 2: 900, 4: 8000},
+        "hole_cards": {6: "AsAd", 9: "KsKd", 2: "QsQd", 4: "7c2d"},
+        "board": "", "pots": [], "finishing_stacks": {6: 5000, 9: 150, 2: 900, 4: 8000},
+        "actions": [ActionRecord(street=street_of(k), seat=s, action=k, amount=n, cards=c,
+                                 all_in=a) for s, k, n, c, a in actions],
+    }
+    document.update(fields)
+    return HandRecord.model_validate(document)
+
+
+def street_of(kind: str) -> str:
+    return "preflop"
+
+
+SIDE_POTS = [
+    (6, "ante", 25, "", False), (9, "ante", 25, "", False), (2, "ante", 25, "", False),
+    (4, "ante", 25, "", False), (6, "blind", 100, "", False), (9, "blind", 125, "", True),
+    (6, "deal_hole", 0, "AsAd", False), (9, "deal_hole", 0, "KsKd", False),
+    (2, "deal_hole", 0, "QsQd", False), (4, "deal_hole", 0, "7c2d", False),
+    (2, "raise", 875, "", True), (4, "fold", 0, "", False), (6, "raise", 2000, "", False),
+    (6, "return", 1125, "", False),
+    (6, "show", 0, "AsAd", False), (9, "show", 0, "KsKd", False), (2, "show", 0, "QsQd", False),
+    (None, "deal_board", 0, "2c7h9d", False), (None, "deal_board", 0, "Jc", False),
+    (None, "deal_board", 0, "3s", False),
+]
+
+
+def test_the_format_says_posts_all_ins_raises_side_pots_and_the_summary() -> None:
+    record = record_of(SIDE_POTS, board="2c7h9d Jc3s".replace(" ", ""), pots=[
+        PotRecord(amount=600, eligible=[6, 9, 2], winners=[6], shares={6: 600}),
+        PotRecord(amount=1500, eligible=[6, 2], winners=[6], shares={6: 1500}),
+    ], finishing_stacks={6: 6225, 9: 0, 2: 0, 4: 7975})
+    text = stars_hand(hero_view(record, "dora") or record, 20261125, "dora")
+    lines = text.splitlines()
+    assert lines[0] == (f"PokerStars Hand #{hand_number(record)}: Tournament #20261125, Freeroll "
+                        "Hold'em No Limit - Level V (100/200) - 2026/11/18 11:06:40 UTC "
+                        "[2026/11/18 6:06:40 ET]")
+    assert lines[1] == "Table '20261125 3' 9-max Seat #4 is the button"
+    assert lines[2:6] == ["Seat 2: dora (900 in chips) ", "Seat 4: ana (8000 in chips) ",
+                          "Seat 6: ben (5000 in chips) ", "Seat 9: cem (150 in chips) "]
+    for line in ["ben: posts the ante 25", "cem: posts big blind 125 and is all-in",
+                 "ben: posts small blind 100", "*** HOLE CARDS ***", "Dealt to dora [Qs Qd]",
+                 "dora: raises 750 to 875 and is all-in", "ana: folds ",
+                 "ben: raises 1125 to 2000", "Uncalled bet (1125) returned to ben",
+                 "*** FLOP *** [2c 7h 9d]", "*** TURN *** [2c 7h 9d] [Jc]",
+                 "*** RIVER *** [2c 7h 9d Jc] [3s]", "*** SHOW DOWN ***",
+                 "ben: shows [As Ad] (a pair of Aces)", "cem: shows [Ks Kd] (a pair of Kings)",
+                 "ben collected 1500 from side pot", "ben collected 600 from main pot",
+                 "*** SUMMARY ***", "Total pot 2100 Main pot 600. Side pot 1500. | Rake 0",
+                 "Board [2c 7h 9d Jc 3s]",
+                 "Seat 2: dora showed [Qs Qd] and lost with a pair of Queens",
+                 "Seat 4: ana (button) folded before Flop (didn't bet)",
+                 "Seat 6: ben (small blind) showed [As Ad] and won (2100) with a pair of Aces",
+                 "Seat 9: cem (big blind) showed [Ks Kd] and lost with a pair of Kings"]:
+        assert line in lines, line
+    assert lines.index("ben: posts the ante 25") < lines.index("ben: posts small blind 100")
+    assert "7c" not in text  # ana's cards: nobody saw them
+
+
+def test_a_walk_and_a_split_pot_with_an_odd_chip() -> None:
+    walk = record_of([
+        (6, "blind", 100, "", False), (9, "blind", 150, "", True), (2, "fold", 0, "", False),
+        (4, "fold", 0, "", False), (6, "fold", 0, "", False),
+    ], blinds=Blinds(sb=100, bb=200), pots=[
+        PotRecord(amount=250, eligible=[9], winners=[9], shares={9: 250})])
+    text = stars_hand(walk.public(), 1)
+    assert "cem collected 250 from pot" in text
+    assert "Seat 9: cem (big blind) collected (250)" in text
+    assert "Seat 6: ben (small blind) folded before Flop\n" in text
+    assert "Dealt to" not in text  # no hero: nobody's cards
+    split = record_of([
+        (2, "ante", 1, "", False),
+        (6, "blind", 100, "", False), (9, "blind", 150, "", True), (2, "fold", 0, "", False),
+        (4, "fold", 0, "", False), (6, "call", 50, "", False),
+        (6, "show", 0, "AsKd", False), (9, "show", 0, "AhKs", False),
+    ], blinds=Blinds(sb=100, bb=200, bb_ante=1), board="2c7h9dJc3s", pots=[
+        PotRecord(amount=301, eligible=[6, 9], winners=[6, 9], shares={6: 151, 9: 150})])
+    text = stars_hand(split.public(), 1)
+    assert "ben collected 151 from pot\ncem collected 150 from pot" in text
+    assert "Seat 6: ben (small blind) showed [As Kd] and won (151) with high card Ace" in text
+    assert "Seat 9: cem (big blind) showed [Ah Ks] and won (150) with high card Ace" in text
+
+
+def test_pot_limit_omaha_is_written_as_the_format_writes_it() -> None:
+    record = record_of([
+        (6, "blind", 100, "", False), (9, "blind", 150, "", True),
+        (6, "deal_hole", 0, "AsAdKsKd", False), (9, "deal_hole", 0, "QsQdJsJd", False),
+        (2, "fold", 0, "", False), (4, "fold", 0, "", False), (6, "call", 50, "", False),
+        (6, "show", 0, "AsAdKsKd", False), (9, "show", 0, "QsQdJsJd", False),
+    ], game="PO", board="8h9dTc2c3s", pots=[
+        PotRecord(amount=300, eligible=[6, 9], winners=[9], shares={9: 300})],
+        hole_cards={6: "AsAdKsKd", 9: "QsQdJsJd", 2: "2s2d3s3d", 4: "7c2d4h5h"})
+    text = stars_hand(hero_view(record, "ben") or record, 1, "ben")
+    assert "Freeroll Omaha Pot Limit - Level V (100/200)" in text
+    assert "Dealt to ben [As Ad Ks Kd]" in text
+    # Omaha: exactly two hole cards and three of the board: Q-J with 8-9-T, a straight.
+    assert "cem: shows [Qs Qd Js Jd] (a straight, Eight to Queen)" in text
+    assert "ben: shows [As Ad Ks Kd] (a pair of Aces)" in text
+
+
+def test_void_hands_and_misdeals_are_left_out_and_counted() -> None:
+    import io
+
+    hands = [record_of([], status="void"), record_of([], status="misdeal", hand=18),
+             record_of([], status="misdeal", hand=19),
+             record_of(SIDE_POTS, hand=20, board="2c7h9dJc3s", pots=[
+                 PotRecord(amount=2100, eligible=[6, 9, 2], winners=[6], shares={6: 2100})])]
+    out = io.StringIO()
+    done = write_export(hands, out, "stars")
+    assert done.hands == 1 and out.getvalue().count("PokerStars Hand #") == 1
+    assert done.left_out_text() == "3 hands that have no result to import (2 misdeals, 1 void)"
+
+
+def test_numbers_that_the_format_needs() -> None:
+    assert [roman(n) for n in (1, 4, 9, 14, 40, 99)] == ["I", "IV", "IX", "XIV", "XL", "XCIX"]
+    one = record_of([])
+    assert hand_number(one) == hand_number(record_of([])) < 10**18  # the same every export
+    assert hand_number(one) != hand_number(record_of([], hand=18))
