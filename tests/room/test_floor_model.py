@@ -89,6 +89,36 @@ def test_a_table_going_offline_and_a_reader_failing_raise_alerts() -> None:
     assert [a.kind for a in room.open_alerts()] == ["reader", "offline"]
 
 
+def test_the_last_view_pushed_is_the_table_as_it_is_now() -> None:
+    """A screen keeps the last view it is pushed: the alert's refresh came after the change
+    and showed an offline table online (an outside check froze a table to see it)."""
+    room = Room()
+    room.take_status("5", online=True, now=1.0)
+    views = [u.table for u in room.take_status("5", online=False, now=2.0) if u.table]
+    assert views and views[-1].online is False and views[-1].severity == "urgent"
+    views = [u.table for u in room.take_state(_state("5", devices={"chips": "offline"}),
+                                              now=3.0) if u.table]
+    assert views and views[-1].state is not None
+    assert views[-1].state.devices == {"chips": "offline"}
+    assert "chips reader offline" in [r.text for r in views[-1].attention]
+
+
+def test_an_alert_whose_cause_has_passed_ranks_below_what_is_wrong_now() -> None:
+    """The strip said 'the table is offline' long after the table was back, above a seat
+    that had not acted for six minutes."""
+    room = Room()
+    room.take_status("5", online=True, now=1.0)
+    room.take_status("5", online=False, now=2.0)
+    room.take_status("5", online=True, now=3.0)
+    view = room.tables["5"]
+    assert view.attention[0].text == "was: the table is offline; acknowledge it"
+    assert view.attention[0].severity == "notice" and view.severity == "notice"
+    room.take_state(_state("5", devices={"cards": "offline"}), now=4.0)
+    assert [(r.text, r.severity) for r in room.tables["5"].attention][:2] == [
+        ("cards reader offline", "warning"),
+        ("the cards reader is offline (+1 more)", "warning")]
+
+
 def test_the_actors_clock_starts_when_the_action_reaches_a_seat() -> None:
     room = Room()
     room.take_state(_state("6", hand=1, actor=2, stage="betting"), now=10.0)

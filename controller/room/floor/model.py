@@ -131,7 +131,9 @@ class Room:
                 hand=view.state.hand if view.state else 0, kind="offline", severity="urgent",
                 text="the table is offline", todo=TODO_OFFLINE, at=now))
         view = view.model_copy(update={"online": online, "since": now})
-        return [self._set(view), *updates]
+        # The view last: an alert's refresh shows the card as it was before this change,
+        # and a screen keeps the last view it is pushed.
+        return [*updates, self._set(view)]
 
     def take_state(self, message: StateMessage, now: float) -> list[RoomUpdate]:
         self._now = max(self._now, now)
@@ -164,7 +166,7 @@ class Room:
             "clock_offset": message.clock_offset, "clock_rtt": message.clock_rtt,
             "actor_since": actor_since,
             "online": True if view.online is None else view.online})
-        return [self._set(view), *updates, *self._stall(table, raising=False)]
+        return [*updates, self._set(view), *self._stall(table, raising=False)]  # view last
 
     def take_event(self, message: EventMessage, now: float) -> list[RoomUpdate]:
         self._now = max(self._now, now)
@@ -385,13 +387,32 @@ class Room:
                     say(f"{device} reader {status}", "warning")
         mine = [a for a in self.alerts.values() if a.table == view.table]
         if mine:  # the worst open alert in its own words (the newest of the worst)
-            top = max(mine, key=lambda a: (RANK[a.severity], a.at))
+            # One whose cause has passed (the table back online, the reader back) waits only
+            # for its acknowledgement: a notice, never above what is wrong now.
+            def severity(alert: Alert) -> Severity:
+                return alert.severity if _still_so(alert, view) else "notice"
+
+            top = max(mine, key=lambda a: (RANK[severity(a)], a.at))
             more = f" (+{len(mine) - 1} more)" if len(mine) > 1 else ""
-            if _headline(top.text) not in [r.text for r in reasons]:
-                say(_headline(top.text) + more, top.severity)
+            headline = _headline(top.text)
+            if not _still_so(top, view):
+                headline = f"was: {headline}; acknowledge it"
+            if headline not in [r.text for r in reasons]:
+                say(headline + more, severity(top))
             elif more:
-                say(f"{len(mine)} open alerts", top.severity)
+                say(f"{len(mine)} open alerts", severity(top))
         return sorted(reasons, key=lambda r: -RANK[r.severity])
+
+
+def _still_so(alert: Alert, view: TableView) -> bool:
+    """Whether what an alert says is still the case: an offline table or a reader that is
+    not back; every other alert stands until the floor acknowledges it."""
+    if alert.kind == "offline":
+        return view.online is False
+    if alert.kind == "reader" and view.state is not None:
+        device = alert.id.split(":")[2] if alert.id.count(":") >= 3 else ""
+        return view.state.devices.get(device, "ok") != "ok"
+    return True
 
 
 def _figures(state: TableState | None, starts: collections.deque[float] | None,
