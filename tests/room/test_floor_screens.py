@@ -378,6 +378,10 @@ def test_a_chosen_hand_opens_where_the_eye_is_in_the_floors_words(
         page = tv(browser, f"{server.url}/hands", viewport)
         rows = page.locator("tr.hand-row")
         expect(rows).to_have_count(len(records))
+        expect(page.locator("#more")).to_be_hidden()  # every hand found is shown
+        with_board = next(k for k, r in enumerate(reversed(records)) if r.record.board)
+        assert re.fullmatch(r"([2-9TJQKA][♠♥♦♣])+", rows.nth(with_board).locator(
+            "td.board-cards").inner_text().replace("\n", "").replace(" ", ""))
         no_page_scroll_x = page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
         assert no_page_scroll_x  # nothing cut off sideways, even on a phone
         rows.last.scroll_into_view_if_needed()
@@ -393,6 +397,7 @@ def test_a_chosen_hand_opens_where_the_eye_is_in_the_floors_words(
         assert not re.search(r"deal_board|deal_hole|\breturn\b|bb_ante", story)
         href = panel.locator("#phh").get_attribute("href")
         assert href is not None and href.endswith("/phh")
+        assert panel.locator("#stars").get_attribute("href", timeout=1000) is not None
         page.keyboard.press("Escape")
         expect(page.locator("dialog#hand[open]")).to_have_count(0)
         assert page.errors == []  # type: ignore[attr-defined]

@@ -373,6 +373,11 @@ def test_floor_decisions_at_a_table_from_its_screen(broker: LocalBroker, browser
         expect(staff.locator("#table-reply")).to_contain_text("done: time on seat 1")
         expect(staff.locator("#table-status")).to_contain_text("time called on seat 1")
         staff.fill("#pot", "3")
+        asked: list[str] = []
+        staff.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+        staff.click("#award")  # said first, and nothing sent when the floor thinks again
+        assert wait_until(lambda: asked == ["Award pot 3 to seat 1?"], 5), asked
+        staff.once("dialog", lambda d: d.accept())
         staff.click("#award")
         expect(staff.locator("#table-reply")).to_contain_text("refused:")
         expect(staff.locator("#table-reply")).to_contain_text("(PVB 63)")

@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
+import math
 import secrets
 import time
 from collections.abc import Callable
@@ -137,12 +138,18 @@ class LoginThrottle:
         names = self._recent(self._names, name, now)
         addresses = self._recent(self._addresses, address, now)
         if len(names) >= self.per_name:
-            return "too many wrong passwords for this name: wait a minute"
+            return ("too many wrong passwords for this name: try again in "
+                    f"{self._wait(names, now)} s")
         if len(addresses) >= self.per_address:
-            return "too many wrong passwords from this address: wait a minute"
+            return ("too many wrong passwords from this address: try again in "
+                    f"{self._wait(addresses, now)} s")
         names.append(now)
         addresses.append(now)
         return Attempt(name, address, now)
+
+    def _wait(self, times: list[float], now: float) -> int:
+        """Seconds until the oldest wrong password of the window no longer counts."""
+        return max(1, math.ceil(times[0] + self.window - now))
 
     def passed(self, attempt: Attempt) -> None:
         """The password was right: the name starts afresh, the address forgets this one."""

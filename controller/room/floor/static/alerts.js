@@ -7,7 +7,7 @@
   const RANK = { urgent: 3, warning: 2, notice: 1 };
 
   function when(at) {
-    return new Date(at * 1000).toLocaleTimeString();
+    return window.floorApp.when(at);
   }
 
   // Only the alerts this page shows: one that arrives a moment later is not acknowledged unseen.

@@ -310,6 +310,21 @@ function start(kinds, table, render) {
   setInterval(tick, 250);
 }
 
-window.floorApp = { floor, el, setText, chips, short, money, mmss, levelLeft, blindsText,
+// Cards as the floor reads them: "Ah" as A♥ in red, "????" (not shown) as it is.
+function cards(text) {
+  const out = [];
+  for (let k = 0; k + 1 < (text || "").length; k += 2) {
+    const suit = { s: "♠", h: "♥", d: "♦", c: "♣" }[text[k + 1]];
+    out.push(el("span", { class: `cardface ${"hd".includes(text[k + 1]) ? "red" : ""}` },
+      suit ? text[k] + suit : text.slice(k, k + 2)));
+  }
+  return out;
+}
+
+// A moment as the room's clocks show it: 24-hour, the browser's own date order.
+const when = (seconds, withDate = false) => new Date(seconds * 1000)[
+  withDate ? "toLocaleString" : "toLocaleTimeString"](undefined, { hourCycle: "h23" });
+
+window.floorApp = { floor, el, setText, chips, cards, when, short, money, mmss, levelLeft, blindsText,
   nextBlindsText, clockParts, decide, post, start, whoAmI, renderClockStrip, clockNow,
   roundWords };

@@ -4,9 +4,12 @@
 // offers gets its link here).
 "use strict";
 (() => {
-  const { el, chips, whoAmI } = window.floorApp;
+  const { el, chips, cards, when, whoAmI } = window.floorApp;
   const $ = (id) => document.getElementById(id);
   const FORMATS = { phh: "PHH", stars: "tracker text (PokerStars)" };  // a format's name for people; else its own name, upper-case
+
+  const MOST = 500;  // what the server gives at most
+  let limit = 100;
 
   function seconds(local) {
     return local ? String(new Date(local).getTime() / 1000) : "";
@@ -19,16 +22,24 @@
     for (const name of ["table", "hand", "player"]) if (form.get(name)) query.set(name, form.get(name));
     if (form.get("since")) query.set("since", seconds(form.get("since")));
     if (form.get("until")) query.set("until", seconds(form.get("until")));
+    query.set("limit", String(limit));
     const response = await fetch(`/api/hands?${query}`, { cache: "no-store" });
     const hands = response.ok ? await response.json() : [];
+    // The newest first, at most `limit`: say so when there may be more than are shown.
+    const more = $("more");
+    more.hidden = hands.length < limit;
+    more.replaceChildren(`The newest ${hands.length} hands found are shown: narrow the search ` +
+      "(table, player, time) to find older ones", limit < MOST ? el("button", {
+      type: "button", onclick: () => { limit = MOST; search(); } }, `show ${MOST}`) : "");
     const cell = (label, text) => el("td", { "data-label": label }, text);
     $("results").replaceChildren(...hands.map((h) => el("tr", {
       class: "hand-row", "data-id": h.id, tabindex: 0, onclick: () => show(h.id),
       onkeydown: (k) => { if (k.key === "Enter") show(h.id); },
     },
     cell("Table", h.table), cell("Hand", h.hand),
-    cell("Started", h.started ? new Date(h.started * 1000).toLocaleString() : ""),
-    cell("Players", h.players.join(", ")), cell("Board", h.board), cell("Pot", chips(h.pot)),
+    cell("Started", h.started ? when(h.started, true) : ""),
+    cell("Players", h.players.join(", ")), el("td", { "data-label": "Board", class: "board-cards" },
+      cards(h.board)), cell("Pot", chips(h.pot)),
     cell("Won by", h.winners.join(", ")))));
   }
 
@@ -50,8 +61,8 @@
         el("button", { class: "close", onclick: () => panel.close() }, "Close")),
       el("ul", { class: "players" }, seats.map((s) => el("li", {},
         `seat ${s} ${r.players[s]}: ${chips(r.starting_stacks[s])} → ${chips(r.finishing_stacks[s])}`,
-        r.hole_cards[s] ? ` · showed ${r.hole_cards[s]}` : ""))),
-      el("p", {}, `board ${r.board || "none"}`),
+        r.hole_cards[s] ? [" · showed ", ...cards(r.hole_cards[s])] : ""))),
+      el("p", {}, "board ", ...(r.board ? cards(r.board) : ["none"])),
       el("ol", { class: "story" }, r.story.map((line) => el("li", { class: `ev ${line.kind}` },
         line.text, line.rule ? el("span", { class: "rule" }, line.rule) : null))));
     if (!panel.open) panel.showModal();
@@ -64,7 +75,7 @@
       e.currentTarget.close();
     }
   });
-  $("search").addEventListener("submit", search);
+  $("search").addEventListener("submit", (e) => { limit = 100; search(e); });
   whoAmI();
   search();
 })();

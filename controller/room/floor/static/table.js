@@ -2,21 +2,11 @@
 // and (for a floor login) the decisions the table takes.
 "use strict";
 (() => {
-  const { floor, el, chips, renderClockStrip, decide, start } = window.floorApp;
+  const { floor, el, chips, cards, renderClockStrip, decide, start } = window.floorApp;
   const $ = (id) => document.getElementById(id);
   const table = decodeURIComponent(location.pathname.split("/").pop());
   document.title = `Table ${table} · pokertable floor`;
   $("table-title").textContent = `Table ${table}`;
-
-  function cards(text) {
-    const out = [];
-    for (let k = 0; k + 1 < (text || "").length; k += 2) {
-      const suit = text[k + 1];
-      out.push(el("span", { class: `cardface ${"hd".includes(suit) ? "red" : ""}` },
-        text[k] + { s: "♠", h: "♥", d: "♦", c: "♣" }[suit]));
-    }
-    return out;
-  }
 
   // Seats round the oval, seat 1 at the bottom, then clockwise (as the dealer sees them).
   function place(node, number) {
@@ -80,10 +70,21 @@
   const seat = () => Number($("seat").value);
   const reply = () => $("table-reply");
   $("call-time").addEventListener("click", () => decide(table, "time", { seat: seat() }, reply()));
-  $("move-button").addEventListener("click", () => decide(table, "move_button", { seat: seat() }, reply()));
-  $("penalty").addEventListener("click", () =>
-    decide(table, "penalty", { seat: seat(), hands: Number($("penalty-hands").value) }, reply()));
-  $("award").addEventListener("click", () => decide(table, "award", { pot: Number($("pot").value), seats: [seat()] }, reply()));
+  // The decisions that move chips or the button say what they will do first (one tap on a
+  // phone is easy to make by mistake); a time call is undone by the dealer's keys.
+  $("move-button").addEventListener("click", () => {
+    if (confirm(`Move the button to seat ${seat()}?`)) decide(table, "move_button", { seat: seat() }, reply());
+  });
+  $("penalty").addEventListener("click", () => {
+    const hands = Number($("penalty-hands").value);
+    if (confirm(`Penalty: seat ${seat()} sits out ${hands} hands?`)) {
+      decide(table, "penalty", { seat: seat(), hands }, reply());
+    }
+  });
+  $("award").addEventListener("click", () => {
+    const pot = Number($("pot").value);
+    if (confirm(`Award pot ${pot} to seat ${seat()}?`)) decide(table, "award", { pot, seats: [seat()] }, reply());
+  });
   $("misdeal").addEventListener("click", () => {
     if (confirm("Declare a misdeal? Every bet goes back.")) decide(table, "misdeal", {}, reply());
   });
