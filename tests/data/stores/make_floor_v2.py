@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 from controller.engine.records import HandRecord
 from controller.room.floor.model import Alert
