@@ -1,12 +1,17 @@
 // The table screen: the seat map, the board and pots, the hand's story with its rule tags,
-// and (for a floor login) the decisions the table takes.
+// and (for a floor login) the decisions the table takes. On a floor following several venues
+// (``?venue=``) the page names the table's venue and offers no decision.
 "use strict";
 (() => {
-  const { floor, el, chips, renderClockStrip, decide, start } = window.floorApp;
+  const { floor, el, chips, renderClockStrip, decide, start, keyOf } = window.floorApp;
   const $ = (id) => document.getElementById(id);
   const table = decodeURIComponent(location.pathname.split("/").pop());
-  document.title = `Table ${table} · pokertable floor`;
-  $("table-title").textContent = `Table ${table}`;
+  const venue = floor.league ? new URLSearchParams(location.search).get("venue") : null;
+  floor.focus = venue;  // its venue's clock on the strip
+  const key = keyOf(venue, table);
+  const name = venue ? `Table ${table} · ${venue}` : `Table ${table}`;
+  document.title = `${name} · pokertable floor`;
+  $("table-title").textContent = name;
 
   function cards(text) {
     const out = [];
@@ -47,7 +52,7 @@
 
   function render() {
     renderClockStrip();
-    const view = floor.tables.get(table);
+    const view = floor.tables.get(key);
     const felt = $("felt");
     if (!view || !view.state) {
       $("table-status").textContent = view && view.online === false ? "offline" : "no state yet";
@@ -72,24 +77,26 @@
     felt.replaceChildren(
       el("div", { class: "middle" }, el("div", { class: "board", id: "board" }, cards(s.board)), pots),
       ...Object.entries(s.seats).map(([n, seat]) => place(seatBox(Number(n), seat, s), Number(n))));
-    const story = floor.stories.get(table) || [];
+    const story = floor.stories.get(key) || [];
     $("story").replaceChildren(...story.map((e) => el("li", { class: `ev ${e.kind}` },
       e.text, e.rule ? el("span", { class: "rule" }, e.rule) : null)));
   }
 
-  const seat = () => Number($("seat").value);
-  const reply = () => $("table-reply");
-  $("call-time").addEventListener("click", () => decide(table, "time", { seat: seat() }, reply()));
-  $("move-button").addEventListener("click", () => decide(table, "move_button", { seat: seat() }, reply()));
-  $("penalty").addEventListener("click", () =>
-    decide(table, "penalty", { seat: seat(), hands: Number($("penalty-hands").value) }, reply()));
-  $("award").addEventListener("click", () => decide(table, "award", { pot: Number($("pot").value), seats: [seat()] }, reply()));
-  $("misdeal").addEventListener("click", () => {
-    if (confirm("Declare a misdeal? Every bet goes back.")) decide(table, "misdeal", {}, reply());
-  });
-  $("void").addEventListener("click", () => {
-    if (confirm("Void this hand? Every bet goes back.")) decide(table, "void", {}, reply());
-  });
+  if ($("table-controls")) {  // a floor's page that decides: never a TV's, never a league's
+    const seat = () => Number($("seat").value);
+    const reply = () => $("table-reply");
+    $("call-time").addEventListener("click", () => decide(table, "time", { seat: seat() }, reply()));
+    $("move-button").addEventListener("click", () => decide(table, "move_button", { seat: seat() }, reply()));
+    $("penalty").addEventListener("click", () =>
+      decide(table, "penalty", { seat: seat(), hands: Number($("penalty-hands").value) }, reply()));
+    $("award").addEventListener("click", () => decide(table, "award", { pot: Number($("pot").value), seats: [seat()] }, reply()));
+    $("misdeal").addEventListener("click", () => {
+      if (confirm("Declare a misdeal? Every bet goes back.")) decide(table, "misdeal", {}, reply());
+    });
+    $("void").addEventListener("click", () => {
+      if (confirm("Void this hand? Every bet goes back.")) decide(table, "void", {}, reply());
+    });
+  }
 
   start(["table", "event", "clock", "broker"], table, render);
 })();
