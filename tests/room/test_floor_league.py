@@ -37,15 +37,22 @@ from tests.room.test_floor_web import _leaks
 from tests.session.helpers import HOLE, deal, declare, seat, three_players
 
 ROOT = Path(__file__).resolve().parents[2]
-CLOCKS = {  # each venue's clock, as its clock service publishes it (retained)
-    "hall-a": ClockState(name="Hall A Open", level=3, sb=100, bb=200, status="running",
-                         ends_at=time.time() + 600, next_level=4, next_sb=150, next_bb=300),
-    "hall-b": ClockState(name="Hall B Cup", level=5, sb=300, bb=600, status="paused",
-                         running=False, remaining=300),
-}
+
+
+def clocks() -> dict[str, ClockState]:
+    """Each venue's clock as its clock service publishes it (retained): hall-a's level ends ten
+    minutes from now, hall-b's is paused with five minutes left."""
+    return {
+        "hall-a": ClockState(name="Hall A Open", level=3, sb=100, bb=200, status="running",
+                             ends_at=time.time() + 600, next_level=4, next_sb=150, next_bb=300),
+        "hall-b": ClockState(name="Hall B Cup", level=5, sb=300, bb=600, status="paused",
+                             running=False, remaining=300),
+    }
+
+
 # Hall A's hand goes to a showdown (seats 2 and 3 table AsAh and KdKh; seat 1 folded 7c2d);
 # hall B's ends preflop (nobody shows: 6d4c, 9s8s, Tc3h stay hidden), its dealer calls the
-# floor on the way. Each third press seals the hand (its record).
+# floor on the way. The second shuffle press at each seals its hand 1 (the record).
 HALL_A = [*three_players(), {"type": "shuffle"}, *deal(HOLE), declare(1, "fold"),
           declare(2, "call"), key("confirm"), *board("QsJd4h"), key("confirm"), key("confirm"),
           *board("5s"), key("confirm"), key("confirm"), *board("9c"), key("confirm"),
@@ -74,7 +81,7 @@ def league_floor(league: League, directory: Path) -> Iterator[FloorServer]:
 @contextlib.contextmanager
 def venues_playing(league: League, directory: Path) -> Iterator[dict[str, LinkedTable]]:
     """Each venue's clock state published, and a table 1 at each venue."""
-    for venue, state in CLOCKS.items():
+    for venue, state in clocks().items():
         broker = league.venues[venue]
         publish(broker.address(), broker.login("clock"),
                 [(Topics(venue).clock("state"), encode(state))])
