@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from controller.mqtt.local_broker import LocalBroker
+from tests.league import League, running_league
 from tests.pg_cluster import PgCluster
 
 # Real hands in PHH, kept in the repository with their source and licence (tests/data/phh).
@@ -33,6 +34,14 @@ def broker() -> Iterator[LocalBroker]:
     with LocalBroker("testhall", tables=3) as running:
         written = json.loads((running.directory / "credentials.json").read_text())
         assert set(written) == set(running.credentials)
+        yield running
+
+
+@pytest.fixture
+def league() -> Iterator[League]:
+    """The league's broker and two venues bridged to it, each venue with its own table 1
+    (tests/league.py)."""
+    with running_league() as running:
         yield running
 
 

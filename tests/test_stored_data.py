@@ -182,14 +182,57 @@ def test_the_floor_keeps_its_alerts_and_hands(tmp_path: Path) -> None:
     store = FloorStore(path)
     try:
         # (alerts kept before severities existed read back as warnings, with nothing to do)
-        assert [a.model_dump(mode="json", exclude={"severity", "todo"})
+        assert [a.model_dump(mode="json", exclude={"severity", "todo", "venue"})
                 for a in store.open_alerts()] == expected["open"]
-        assert {(a.severity, a.todo) for a in store.open_alerts()} == {("warning", None)}
+        assert {(a.severity, a.todo, a.venue) for a in store.open_alerts()} == {
+            ("warning", None, None)}
         assert as_json(store.acknowledged()) == expected["acknowledged"]
-        assert [h.model_dump(mode="json") for h in store.find(HandQuery())] == expected["hands"]
+        assert [h.model_dump(mode="json", exclude={"venue"})
+                for h in store.find(HandQuery())] == expected["hands"]
     finally:
         store.close()
     assert path.stat().st_mode & 0o777 == 0o640  # public data: the group may still read it
+
+
+def test_a_floor_store_of_version_2_keeps_everything_and_learns_venues(tmp_path: Path) -> None:
+    """Schema 3 keeps each hand's venue (a floor following several venues of a league): a
+    floor.db of version 2 keeps its alerts, sessions and hands, in their order; its hands are
+    of no venue until a floor following one venue adopts them; then two venues' hands of the
+    same id are two hands."""
+    expected = json.loads((STORES / "floor-v2.json").read_text())
+    assert header(STORES / "floor-v2.db") == (2, floor_module.KIND.application_id)
+    path = copied(tmp_path, "floor-v2.db")
+    store = FloorStore(path)
+    try:
+        assert store._store.migrated_from == 2
+        assert header(path) == (floor_module.KIND.version, floor_module.KIND.application_id)
+        assert [a.model_dump(mode="json", exclude={"venue"})
+                for a in store.open_alerts()] == expected["open"]
+        assert as_json(store.acknowledged()) == expected["acknowledged"]
+        assert [s.model_dump(mode="json") for s in store.sessions()] == expected["sessions"]
+        hands = store.find(HandQuery())
+        assert [h.model_dump(mode="json", exclude={"venue"}) for h in hands] == expected["hands"]
+        assert {h.venue for h in hands} == {""}
+        assert store.adopt("hall-a") == len(hands) == 5
+        assert [h.id for h in store.find(HandQuery(venue="hall-a"))] == [h.id for h in hands]
+        first = hands[0].id
+        record = store.hand(first)
+        assert record is not None and store.hand(first, "hall-a") == record
+        assert store.add_hand(first, record, "hall-a") is False  # the same hand again
+        assert store.add_hand(first, record, "hall-b") is True  # another venue's: kept too
+        assert store.hand(first, "hall-b") == record and store.hand(first, "nowhere") is None
+        assert [h.venue for h in store.find(HandQuery(table="1", hand=record.hand))] == [
+            "hall-b", "hall-a"]
+        assert store.adopt("hall-c") == 0  # nothing left without a venue
+    finally:
+        store.close()
+    assert path.stat().st_mode & 0o777 == 0o640
+    again = FloorStore(path)
+    try:
+        assert again._store.migrated_from is None
+        assert len(again.find(HandQuery())) == 6
+    finally:
+        again.close()
 
 
 def test_a_store_from_a_newer_version_is_refused_and_left_alone(tmp_path: Path) -> None:

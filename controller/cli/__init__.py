@@ -162,6 +162,17 @@ def _floor(args: argparse.Namespace) -> int:
 
     _log_to_stderr()
     config = load_floor_config(args.config)
+    if args.follow:
+        from pydantic import ValidationError
+
+        from controller.errors import first_error
+        from controller.room.floor.config import FloorSection
+
+        try:
+            config.floor = FloorSection.model_validate(
+                {**config.floor.model_dump(), "follow": args.follow})
+        except ValidationError as exc:
+            raise ConfigError(first_error(exc, "option")) from None
     try:
         server = FloorServer.from_config(config)
     except OSError as exc:  # the port is taken, the address is not this machine's
@@ -420,6 +431,9 @@ def build_parser() -> argparse.ArgumentParser:
                            "alerts live in a browser; floor decisions behind a login")
     floor.add_argument("--config", required=True, metavar="floor.toml",
                        help="the server's configuration (deploy/floor.example.toml)")
+    floor.add_argument("--follow", action="append", metavar="VENUE",
+                       help="a venue it shows (a league's floor, read-only; repeat for each; "
+                       "default: the configuration's follow, else its [mqtt] venue)")
     floor.set_defaults(run=_floor)
 
     room = sub.add_parser("room", help="the room on one machine: a broker, the clock, the "

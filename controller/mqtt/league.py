@@ -1,6 +1,6 @@
 """A league across venues: each venue's Mosquitto bridges its public tree and its full records
-to the league's broker, so that one recorder (and a floor per venue) on the league's host
-follows every venue (docs/league.md).
+to the league's broker, so that one recorder and one floor on the league's host follow every
+venue (docs/league.md).
 
 The league's side: `league_init` writes the league broker's files (as `broker init` does a
 venue's: mosquitto.conf, passwd, acl, its CA and server certificate, credentials.json, and

@@ -7,12 +7,9 @@ recorder keeps a copy and its word lets nothing go, and a league broker or a ven
 
 from __future__ import annotations
 
-import contextlib
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,26 +23,11 @@ from controller.mqtt.league import read_bridge_bundle
 from controller.mqtt.local_broker import LocalBroker, LocalLeague
 from controller.room.recorder import Recorder, open_record_store
 from controller.room.recorder.store import RecordStore
+from tests.league import VENUES, League
 from tests.mqtt.helpers import linked_table, wait_until
 from tests.session.helpers import played_session
 
 ROOT = Path(__file__).resolve().parents[2]
-VENUES = ["hall-a", "hall-b"]
-
-
-@dataclass
-class League:
-    broker: LocalLeague
-    venues: dict[str, LocalBroker]
-
-
-@pytest.fixture
-def league() -> Iterator[League]:
-    """The league's broker and two venues bridged to it, each venue with its own table 1."""
-    with LocalLeague("league", VENUES) as broker, contextlib.ExitStack() as stack:
-        venues = {v: stack.enter_context(LocalBroker(v, tables=2, bridge=broker.bundle(v)))
-                  for v in VENUES}
-        yield League(broker, venues)
 
 
 def league_client(league: LocalLeague, login: str, topics: list[str]) -> tuple[mqtt.Client,

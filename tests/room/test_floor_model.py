@@ -7,6 +7,7 @@ from pathlib import Path
 
 from controller.history.replay_events import replay_events
 from controller.mqtt.messages import ClockState, EventMessage, StateMessage, TournamentState
+from controller.room.floor.league import League
 from controller.room.floor.model import Alert, Room
 from controller.room.floor.store import FloorStore, HandQuery
 from controller.session import SessionConfig, TableSession
@@ -330,3 +331,82 @@ def test_the_tournaments_latest_state_goes_to_the_screens_and_can_go_away() -> N
     (gone,) = room.take_tournament(None)
     assert "tournament" not in gone.model_dump(exclude_none=True)
     assert room.snapshot().tournament is None
+
+
+# ---------------------------------------------------------------- a floor following several venues
+
+def test_a_league_keeps_each_venues_tables_clock_and_alerts_apart() -> None:
+    """Two venues' table 1 are two tables; each venue's clock pauses its own tables only; the
+    same durable alert id at both venues is two alerts, each acknowledged on its own."""
+    league = League(["hall-a", "hall-b"])
+    a, b = league.rooms["hall-a"], league.rooms["hall-b"]
+    a.take_state(_betting("1"), now=0.0)
+    b.take_state(_betting("1"), now=0.0)
+    b.take_state(_state("2", floor_called=True), now=0.0)
+    assert list(league.tables) == ["hall-a/1", "hall-b/1", "hall-b/2"]
+    assert [(v.venue, v.table) for v in league.ordered()] == [
+        ("hall-a", "1"), ("hall-b", "1"), ("hall-b", "2")]
+    assert [(v.venue, v.table) for v in league.needing()] == [("hall-b", "2")]
+    paused = ClockState(level=2, sb=50, bb=100, status="paused", running=False, remaining=300)
+    (update,) = a.take_clock(paused, now=1.0)
+    assert update.venue == "hall-a"
+    b.take_clock(paused.model_copy(update={"status": "running", "running": True, "level": 5}),
+                 now=1.0)
+    league.tick(100.0)  # hall-a's clock is paused: only hall-b's seat to act is slow
+    (stall,) = [x for x in league.open_alerts() if x.kind == "stalled"]
+    assert (stall.venue, stall.table) == ("hall-b", "1") and stall.id.startswith("hall-b/1:")
+    for room in (a, b):
+        room.take_event(_event("1", "alert", "the dealer calls the floor", durable="1:3:0:9.0"),
+                        now=2.0)
+    called = sorted(x.id for x in league.open_alerts() if x.kind == "floor")
+    assert called == ["hall-a/1:3:0:9.0", "hall-b/1:3:0:9.0"]
+    done = league.acknowledge("hall-a/1:3:0:9.0", "floor:anna", now=3.0)
+    assert done[0].alert is not None and done[0].alert.venue == "hall-a"
+    assert [x.venue for x in league.open_alerts() if x.kind == "floor"] == ["hall-b"]
+    assert league.acknowledge("1:3:0:9.0", "floor:anna", now=3.0) == []  # whose? nobody's
+    snap = league.snapshot()
+    assert snap.clock is None and snap.venues is not None
+    assert [(v.venue, v.clock.level if v.clock else None) for v in snap.venues] == [
+        ("hall-a", 2), ("hall-b", 5)]
+    assert set(snap.stories) == {"hall-a/1", "hall-b/1"}
+    # The league's recorder is the server's own; a venue's link to the league is the venue's.
+    league.take_recorder_status(True, now=4.0)
+    (gone,) = [u.alert for u in league.take_recorder_status(False, now=5.0) if u.alert]
+    assert gone is not None and gone.venue is None and gone.table == "recorder"
+    assert b.take_bridge(True, now=5.0)[0].bridge is True
+    updates = b.take_bridge(False, now=6.0)
+    assert (updates[0].kind, updates[0].venue, updates[0].bridge) == ("broker", "hall-b", False)
+    (link,) = [u.alert for u in updates if u.alert]
+    assert link is not None and link.venue == "hall-b" and "link to the league" in link.text
+    assert league.snapshot().venues[1].bridge is False  # type: ignore[index]
+
+
+def test_a_league_restores_each_venues_alerts_and_never_raises_a_closed_one_again() -> None:
+    league = League(["hall-a", "hall-b"])
+    a_open = Alert(id="hall-a/1:2:0:5.0", venue="hall-a", table="1", hand=2,
+                   kind="irregularity", text="x", at=1.0)
+    older = Alert(id="7:1:0:1.0", table="7", hand=1, kind="irregularity", text="y", at=0.5)
+    league.restore_alerts([a_open, older], closed={"hall-b/1:2:0:4.0"})
+    assert league.rooms["hall-a"].open_alerts() == [a_open]
+    assert league.host.open_alerts() == [older]  # kept while the floor followed one venue
+    again = league.rooms["hall-b"].take_event(
+        _event("1", "alert", "a fouled deck", durable="1:2:0:4.0"), now=2.0)
+    assert [u.kind for u in again] == ["event"]
+    raised = league.rooms["hall-a"].take_event(  # hall-a's alert of that id was never closed
+        _event("1", "alert", "a fouled deck", durable="1:2:0:4.0"), now=2.0)
+    assert [u.kind for u in raised] == ["event", "alert"]
+    assert {x.id for x in league.open_alerts()} == {a_open.id, older.id, "hall-a/1:2:0:4.0"}
+
+
+def test_one_venues_room_is_as_it_was() -> None:
+    """A venue's own floor: no venue on its tables, alerts or updates, ids as the tables
+    give them (the pages and the stored alerts of a venue's floor stay as they were)."""
+    room = Room()
+    room.take_state(_state("4"), now=1.0)
+    updates = room.take_event(_event("4", "alert", "the dealer calls the floor",
+                                     durable="4:3:0:9.0"), now=2.0)
+    assert all(u.venue is None for u in updates)
+    (alert,) = room.open_alerts()
+    assert alert.id == "4:3:0:9.0" and alert.venue is None and room.tables["4"].venue is None
+    assert room.snapshot().venues is None
+    assert "venue" not in updates[0].model_dump_json(exclude_none=True)

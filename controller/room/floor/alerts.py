@@ -34,8 +34,11 @@ class Alert(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    id: str
-    table: str = Field(description="A table's id, or 'clock' or 'recorder'")
+    id: str = Field(description="Unique on the floor: on a floor following several venues, "
+                    "the venue's name and a slash before the venue's own id")
+    table: str = Field(description="A table's id, or 'clock', 'recorder' or 'bridge'")
+    venue: str | None = Field(default=None, description="Whose venue, on a floor following "
+                              "several (a league's); None on a venue's own floor")
     hand: int
     kind: AlertKind
     text: str = Field(description="What happened, without the table's name (the screens group "
@@ -74,6 +77,8 @@ TODO_TIME = ("the player has one minute, the last ten seconds counted down; then
              "dead (PVB 21(4))")
 TODO_READER = "check the reader's cable and power at the table"
 TODO_ROUND = "go to the table, or let the round go on without it from the room screen (PVB 35a)"
+TODO_BRIDGE = ("check the venue's broker and its link to the league (its bridge reconnects by "
+               "itself); the venue's own floor sees its tables, which keep every hand")
 TODO_STALLED = ("ask the dealer; call time on the seat from the table's screen if the wait is "
                 "not reasonable (PVB 21)")
 

@@ -3,14 +3,16 @@ Paths are relative to the file, as for the clock and the tables."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from controller.mqtt.client import BrokerAddress
 from controller.text_files import read_toml_model
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
+VENUE = r"^[a-z0-9][a-z0-9-]{0,39}$"
 
 
 class FloorSection(BaseModel):
@@ -33,6 +35,16 @@ class FloorSection(BaseModel):
     tls_cert: Path | None = Field(default=None, description="The server certificate (PEM): "
                                   "broker init's floor.crt, or the venue's own")
     tls_key: Path | None = Field(default=None, description="Its private key (PEM)")
+    follow: list[str] = Field(default_factory=list, description="The venues it shows (a "
+                              "league's floor, read-only: docs/league.md); empty: [mqtt] venue")
+
+    @field_validator("follow")
+    @classmethod
+    def _venues(cls, value: list[str]) -> list[str]:
+        for venue in value:
+            if not re.match(VENUE, venue):
+                raise ValueError(f"venue {venue!r}: lower-case letters, digits and dashes")
+        return value
 
     @model_validator(mode="after")
     def _logins_never_in_clear(self) -> FloorSection:

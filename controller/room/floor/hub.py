@@ -6,6 +6,11 @@ turned into updates, each serialized once and queued to every screen that wants 
 too slow to keep up is dropped; its browser reconnects and starts again from a snapshot.
 Commands from the page go out with a unique id and their correlation data; the answer comes
 back on the table's or the clock's ``reply`` topic and is handed to the request that waits.
+
+It follows one venue (its own, ``address.venue``), or several (``follow``: a floor on a league's
+host, docs/league.md), each venue's messages to that venue's room. A floor that follows any
+venue but its own only watches: the league's broker lets its login send no command, and the
+decisions are each venue's own floor's, so it sends none and says why.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import logging
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,7 +54,8 @@ from controller.mqtt.messages import (
     decode,
     encode,
 )
-from controller.mqtt.topics import Topics
+from controller.mqtt.topics import ROOT, Topics
+from controller.room.floor.league import League
 from controller.room.floor.model import Room, RoomUpdate
 from controller.room.floor.store import FloorStore
 from controller.service_manager import Loop
@@ -74,6 +80,7 @@ class Screen:
     kinds: frozenset[str]
     table: str | None = None
     address: str = ""
+    venue: str | None = None  # with ``table``, on a floor following several venues
     queue: asyncio.Queue[tuple[str, str] | None] = field(
         default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
 
@@ -89,19 +96,35 @@ class Screen:
         if self.table is None:
             return True
         if update.kind == "table":
-            return update.table is not None and update.table.table == self.table
+            return update.table is not None and update.table.table == self.table and (
+                update.table.venue == self.venue)
         if update.kind == "event":
-            return update.event_table == self.table
+            return update.event_table == self.table and update.venue == self.venue
         return True
 
 
 class Hub:
     def __init__(self, address: BrokerAddress, login: Login, store: FloorStore, *,
-                 now: Callable[[], float] = time.time, keep_hands_days: int = 30) -> None:
+                 now: Callable[[], float] = time.time, keep_hands_days: int = 30,
+                 follow: Sequence[str] | None = None) -> None:
+        """``follow``: the venues it shows (default: ``address.venue``, its own); the
+        recorder's status is read under ``address.venue`` (a league's name on its host)."""
         self.address = address
         self.topics = Topics(address.venue)
+        self.venues = tuple(dict.fromkeys(follow or [address.venue]))
+        self.read_only = self.venues != (address.venue,)
         self.store = store
-        self.room = Room()
+        self.room: Room | League
+        if len(self.venues) == 1:
+            self.room = Room()
+            self.rooms = {self.venues[0]: self.room}
+            named = store.adopt(self.venues[0])  # hands kept before the store knew venues
+            if named:
+                log.info("floor: the %d hands kept before venues were named are venue %s's",
+                         named, self.venues[0])
+        else:
+            self.room = League(self.venues)
+            self.rooms = self.room.rooms
         self.room.restore_alerts(store.open_alerts(), {a for a, _, _ in store.acknowledged()})
         self.screens: set[Screen] = set()
         self.max_screens = MAX_SCREENS
@@ -121,8 +144,8 @@ class Hub:
         # What is wrong with the broker connection goes to the log and to the pages; a floor
         # with the wrong venue hears nothing (Mosquitto grants what its ACL never delivers).
         diagnosis = diagnosis_of(self._client)
-        diagnosis.watch((self.topics.table("+", "status"), self.topics.table("+", "state")),
-                        address.quiet)
+        diagnosis.watch(tuple(Topics(v).table("+", leaf) for v in self.venues
+                              for leaf in ("status", "state")), address.quiet)
         diagnosis.on_problem = lambda text: self._to_loop(self._broker_problem, text)
         self.received = 0  # MQTT messages taken (for the benchmark and the health page)
         self.keep_hands_days = keep_hands_days
@@ -134,7 +157,16 @@ class Hub:
 
     # ---------------------------------------------------------------- lifecycle
 
+    @property
+    def read_only_reason(self) -> str:
+        return (f"this floor follows {', '.join(self.venues)} from the league's host and only "
+                "watches: decisions are taken on each venue's own floor (the league's broker "
+                "lets this floor send no command)")
+
     async def start(self) -> None:
+        if self.read_only:
+            log.info("floor: following %s, read-only (the venues' own floors decide)",
+                     ", ".join(self.venues))
         self._loop = asyncio.get_running_loop()
         self._forget_old_hands()
         self._beating = asyncio.create_task(self._beat())
@@ -182,14 +214,27 @@ class Hub:
                     properties: Any) -> None:
         if reason.is_failure:  # its diagnosis says why, in the log and on the pages
             return
-        t = self.topics
-        client.subscribe([(t.table("+", leaf), 1) for leaf in ("status", "state", "event",
-                                                                 "record", "reply")]
-                         + [(t.clock("state"), 1), (t.clock("reply"), 1), (t.clock("time"), 0),
-                            (t.service("recorder", "status"), 1),
-                            (t.service("clock", "status"), 1),
-                            (t.service("tournament", "state"), 1)])
+        client.subscribe(self._subscriptions())
         self._to_loop(self._broker, True)
+
+    def _subscriptions(self) -> list[tuple[str, int]]:
+        """Each venue's public tree; the answers to commands and the clock's time only where
+        this floor decides (a league's broker carries neither); a venue's link to the league
+        where it follows another venue than its own."""
+        wanted: list[tuple[str, int]] = []
+        for venue in self.venues:
+            t = Topics(venue)
+            leaves = ("status", "state", "event", "record") + (
+                () if self.read_only else ("reply",))
+            wanted += [(t.table("+", leaf), 1) for leaf in leaves]
+            wanted += [(t.clock("state"), 1), (t.service("clock", "status"), 1),
+                       (t.service("tournament", "state"), 1)]
+            if self.read_only:
+                wanted.append((t.service("bridge", "status"), 1))
+            else:
+                wanted += [(t.clock("reply"), 1), (t.clock("time"), 0)]
+        wanted.append((self.topics.service("recorder", "status"), 1))
+        return list(dict.fromkeys(wanted))
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any,
                        reason: ReasonCode, properties: Any) -> None:
@@ -234,45 +279,56 @@ class Hub:
 
     def _dispatch(self, topic: str, payload: bytes, now: float,
                   correlation: bytes | None) -> None:
+        if topic == self.topics.service("recorder", "status"):
+            online = decode(ServiceStatus, payload).status == "online"
+            self._push(self.room.take_recorder_status(online, now))
+            return
+        venue = topic.removeprefix(ROOT + "/").split("/", 1)[0]
+        room = self.rooms.get(venue)
+        if room is None:
+            raise BadMessage(f"venue {venue!r} is not one this floor follows")
+        t = Topics(venue)
         leaf = topic.rsplit("/", 1)[-1]
-        if topic.startswith(self.topics.root + "/table/"):
-            table = topic.removeprefix(self.topics.root + "/table/").split("/", 1)[0]
+        if topic.startswith(t.root + "/table/"):
+            table = topic.removeprefix(t.root + "/table/").split("/", 1)[0]
             if leaf == "state":
                 message = decode(StateMessage, payload)
                 self._check_table(message.table, table)
-                self._push(self.room.take_state(message, now))
+                self._push(room.take_state(message, now))
             elif leaf == "event":
                 event = decode(EventMessage, payload)
                 self._check_table(event.table, table)
-                self._push(self.room.take_event(event, now))
+                self._push(room.take_event(event, now))
             elif leaf == "status":
                 status = decode(StatusMessage, payload)
                 self._check_table(status.table, table)
-                self._push(self.room.take_status(table, status.status == "online", now))
+                self._push(room.take_status(table, status.status == "online", now))
             elif leaf == "record":
                 record = decode(RecordMessage, payload)
                 self._check_table(record.table, table)
-                if self.store.add_hand(record.id, record.record):
+                if self.store.add_hand(record.id, record.record, venue):
                     self._hands_added += 1
                     if self._hands_added % 1000 == 0:
                         self._forget_old_hands()
             elif leaf == "reply":
                 self._reply(decode(CommandReply, payload), correlation)
-        elif topic == self.topics.clock("state"):
-            self._push(self.room.take_clock(decode(ClockState, payload), now))
-        elif topic == self.topics.clock("reply"):
+        elif topic == t.clock("state"):
+            self._push(room.take_clock(decode(ClockState, payload), now))
+        elif topic == t.clock("reply"):
             self._reply(decode(CommandReply, payload), correlation)
-        elif topic == self.topics.service("tournament", "state"):
+        elif topic == t.service("tournament", "state"):
             # The latest state, as the tournament publishes it (its fields beyond the TV
             # clock's go to the pages as they are); an empty retained message clears it.
             tournament = decode(TournamentState, payload) if payload else None
-            self._push(self.room.take_tournament(tournament))
-        elif topic == self.topics.service("recorder", "status"):
+            self._push(room.take_tournament(tournament))
+        elif topic == t.service("clock", "status"):
             online = decode(ServiceStatus, payload).status == "online"
-            self._push(self.room.take_recorder_status(online, now))
-        elif topic == self.topics.service("clock", "status"):
-            online = decode(ServiceStatus, payload).status == "online"
-            self._push(self.room.take_clock_status(online, now))
+            self._push(room.take_clock_status(online, now))
+        elif topic == t.service("bridge", "status"):
+            # Mosquitto's own word on the venue's bridge to the league: "1" or "0"
+            if payload.strip() not in (b"0", b"1"):
+                raise BadMessage("a bridge status is 0 or 1")
+            self._push(room.take_bridge(payload.strip() == b"1", now))
 
     @staticmethod
     def _check_table(said: str, topic: str) -> None:
@@ -307,9 +363,9 @@ class Hub:
     def loop(self) -> asyncio.AbstractEventLoop | None:
         return self._loop
 
-    def attach(self, kinds: frozenset[str], table: str | None = None, address: str = ""
-               ) -> Screen:
-        screen = Screen(kinds=kinds, table=table, address=address)
+    def attach(self, kinds: frozenset[str], table: str | None = None, address: str = "",
+               venue: str | None = None) -> Screen:
+        screen = Screen(kinds=kinds, table=table, address=address, venue=venue)
         self.screens.add(screen)
         return screen
 
@@ -342,6 +398,10 @@ class Hub:
         """Send a floor decision as the command the table or the clock takes; wait for its
         answer. ``target`` is ``clock`` or a table id."""
         request = CommandRequest(id=str(uuid.uuid4()), by=by, args=args)
+        if self.read_only:
+            log.warning("floor: %s's %s not sent: %s", by, name, self.read_only_reason)
+            return CommandReply(table=target, command=name, id=request.id, status="error",
+                                reason=self.read_only_reason)
         topic = (self.topics.clock(f"cmd/{name}") if target == "clock"
                  else self.topics.table(target, f"cmd/{name}"))
         correlation = request.id.encode()

@@ -5,6 +5,10 @@ loop owns it, and passes the time in (`tick` once a second).
 
 Each ``take_*`` method returns the updates to push to the browsers, already in their final
 shape, so that one message is built once and sent to every screen.
+
+A `Room` is one venue's. A floor following several venues (a league's host) keeps a room per
+venue (`league.League`): each room is then named (``venue``), and stamps its name on its
+tables, alerts and updates, so that two venues' table 1 never meet.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from controller.mqtt.messages import ClockState, EventMessage, StateMessage, TournamentState
 from controller.room.floor.alerts import (
     RANK,
+    TODO_BRIDGE,
     TODO_CLOCK,
     TODO_OFFLINE,
     TODO_READER,
@@ -46,6 +51,8 @@ class TableView(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     table: str
+    venue: str | None = Field(default=None, description="Whose venue, on a floor following "
+                              "several; None on a venue's own floor")
     online: bool | None = Field(default=None, description="None: never heard of since start")
     since: float | None = Field(default=None, description="When it went on- or offline")
     state: TableState | None = None
@@ -84,6 +91,22 @@ class RoomUpdate(BaseModel):
     broker: bool | None = None
     broker_problem: str | None = None  # with ``broker``: what is wrong, as the log said it
     tournament: TournamentState | None = None  # with ``tournament``: absent once it is gone
+    # On a floor following several venues: whose event, clock, tournament or bridge it is
+    venue: str | None = None
+    bridge: bool | None = None  # with ``broker`` and ``venue``: the venue's link to the league
+
+
+class VenueView(BaseModel):
+    """One venue's own state on a floor following several: its clock, its tournament and its
+    link to the league (Mosquitto's bridge status: None while it never said)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    venue: str
+    clock: ClockState | None = None
+    clock_online: bool | None = None
+    tournament: TournamentState | None = None
+    bridge: bool | None = None
 
 
 class RoomSnapshot(BaseModel):
@@ -98,10 +121,14 @@ class RoomSnapshot(BaseModel):
     broker: bool
     broker_problem: str | None
     recorder: bool | None
+    # A floor following several venues: each one's clock, tournament and link (the fields
+    # above for one clock are then empty); stories are keyed "venue/table"
+    venues: list[VenueView] | None = None
 
 
 class Room:
-    def __init__(self) -> None:
+    def __init__(self, venue: str | None = None) -> None:
+        self.venue = venue  # named on a floor following several venues; None on a venue's own
         self.tables: dict[str, TableView] = {}
         self.stories: dict[str, list[PublicEvent]] = {}
         self.clock: ClockState | None = None
@@ -112,6 +139,7 @@ class Room:
         self.broker = False
         self.broker_problem: str | None = None
         self.recorder: bool | None = None
+        self.bridge: bool | None = None  # the venue's link to the league (a named room's)
         self._turn: dict[str, tuple[int, int | None]] = {}  # table -> (hand, actor)
         self._starts: dict[str, collections.deque[float]] = {}  # table -> hands begun, when
         self._play_since: float | None = None  # the clock runs again since (after a pause)
@@ -177,7 +205,7 @@ class Room:
             story.clear()
         story.append(event)
         del story[:-STORY_KEPT]
-        updates = [RoomUpdate(kind="event", event=event, event_table=table)]
+        updates = [RoomUpdate(kind="event", event=event, event_table=table, venue=self.venue)]
         alert = event_alert(table, message, now)
         if alert is not None:
             updates += self._raise(alert)
@@ -194,7 +222,8 @@ class Room:
         elif not _play_stops(clock) and was is not None and _play_stops(was):
             self._play_since = now  # a pause or a break is nobody's slow play
         self.clock = clock
-        updates = [RoomUpdate(kind="clock", clock=clock, clock_online=self.clock_online)]
+        updates = [RoomUpdate(kind="clock", clock=clock, clock_online=self.clock_online,
+                              venue=self.venue)]
         waits = _round_words(clock)
         for table in clock.late:
             view = self.tables.get(table)
@@ -216,7 +245,8 @@ class Room:
         if was == online:
             return []
         self.clock_online = online
-        updates = [RoomUpdate(kind="clock", clock=self.clock, clock_online=online)]
+        updates = [RoomUpdate(kind="clock", clock=self.clock, clock_online=online,
+                              venue=self.venue)]
         if not online and was is not None:
             updates += self._raise(Alert(
                 id=f"clock:offline:{now:.3f}", table="clock", hand=0, kind="offline", at=now,
@@ -228,7 +258,7 @@ class Room:
     def take_tournament(self, tournament: TournamentState | None) -> list[RoomUpdate]:
         """The tournament's latest state (None: its retained state was cleared)."""
         self.tournament = tournament
-        return [RoomUpdate(kind="tournament", tournament=tournament)]
+        return [RoomUpdate(kind="tournament", tournament=tournament, venue=self.venue)]
 
     def take_recorder_status(self, online: bool, now: float) -> list[RoomUpdate]:
         """The recorder away: nothing is lost (each table keeps its records until the recorder
@@ -240,6 +270,22 @@ class Room:
             id=f"recorder:offline:{now:.3f}", table="recorder", hand=0, kind="offline", at=now,
             todo=TODO_RECORDER,
             text="the recorder is offline: the tables keep every hand until it is back"))
+
+    def take_bridge(self, online: bool, now: float) -> list[RoomUpdate]:
+        """The venue's link to the league (a named room's; Mosquitto's bridge status): while it
+        is down, what the floor shows of the venue stops where it was, though its tables play
+        on and keep their hands."""
+        was, self.bridge = self.bridge, online
+        if was == online:
+            return []
+        updates = [RoomUpdate(kind="broker", venue=self.venue, bridge=online)]
+        if not online and was is True:
+            updates += self._raise(Alert(
+                id=f"bridge:offline:{now:.3f}", table="bridge", hand=0, kind="offline", at=now,
+                todo=TODO_BRIDGE,
+                text="the venue's link to the league is down: what this floor shows of it "
+                     "stops where it was until the link is back"))
+        return updates
 
     def take_broker(self, connected: bool) -> list[RoomUpdate]:
         self.broker = connected
@@ -281,6 +327,10 @@ class Room:
                             alerts=self.open_alerts(), broker=self.broker,
                             broker_problem=self.broker_problem, recorder=self.recorder)
 
+    def venue_view(self) -> VenueView:
+        return VenueView(venue=self.venue or "", clock=self.clock, clock_online=self.clock_online,
+                         tournament=self.tournament, bridge=self.bridge)
+
     def ordered(self) -> list[TableView]:
         """By number, always: a table keeps its place on the room screen whatever happens."""
         return sorted(self.tables.values(), key=lambda v: _number(v.table))
@@ -298,7 +348,7 @@ class Room:
     # ---------------------------------------------------------------- inside
 
     def _view(self, table: str) -> TableView:
-        return self.tables.get(table) or TableView(table=table)
+        return self.tables.get(table) or TableView(table=table, venue=self.venue)
 
     def _set(self, view: TableView) -> RoomUpdate:
         attention = self._attention(view)
@@ -309,6 +359,9 @@ class Room:
         return RoomUpdate(kind="table", table=view)
 
     def _raise(self, alert: Alert) -> list[RoomUpdate]:
+        if self.venue is not None:  # a floor following several venues: ids unique across them
+            alert = alert.model_copy(update={"venue": self.venue,
+                                             "id": f"{self.venue}/{alert.id}"})
         if alert.id in self.alerts or alert.id in self.closed:
             return []  # the same durable alert again (a resend after a reconnect)
         self.alerts[alert.id] = alert
@@ -451,4 +504,4 @@ def _number(table: str) -> tuple[int, str]:
     return (int(table), "") if table.isdigit() else (1 << 30, table)
 
 
-__all__ = ["Alert", "Reason", "Room", "RoomSnapshot", "RoomUpdate", "TableView"]
+__all__ = ["Alert", "Reason", "Room", "RoomSnapshot", "RoomUpdate", "TableView", "VenueView"]

@@ -13,6 +13,7 @@ import secrets
 import socket
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -65,9 +66,11 @@ class FloorServer:
     def __init__(self, address: BrokerAddress, login: Login, *, db: Path, accounts: Path,
                  secret: Path, listen: str = "127.0.0.1", port: int = 0,
                  secure_cookies: bool = False, keep_hands_days: int = 30,
-                 tls: tuple[Path, Path] | None = None) -> None:
+                 tls: tuple[Path, Path] | None = None, follow: Sequence[str] | None = None
+                 ) -> None:
         self.store = FloorStore(db)
-        self.hub = Hub(address, login, self.store, keep_hands_days=keep_hands_days)
+        self.hub = Hub(address, login, self.store, keep_hands_days=keep_hands_days,
+                       follow=follow)
         # Over HTTPS the login cookie is never sent in clear (Secure); behind a proxy the
         # configuration says so.
         app = create_app(self.hub, AccountsFile(accounts), session_secret(secret),
@@ -94,7 +97,7 @@ class FloorServer:
         f = config.floor
         return cls(address, login, db=f.db, accounts=f.accounts, secret=f.secret,
                    listen=f.listen, port=f.port, secure_cookies=f.secure_cookies,
-                   keep_hands_days=f.keep_hands_days,
+                   keep_hands_days=f.keep_hands_days, follow=f.follow,
                    tls=(f.tls_cert, f.tls_key) if f.tls_cert and f.tls_key else None)
 
     def loops(self) -> list[Loop]:

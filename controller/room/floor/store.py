@@ -31,9 +31,25 @@ CREATE TABLE IF NOT EXISTS sessions (
     id_hash TEXT PRIMARY KEY, user TEXT NOT NULL, stamp TEXT NOT NULL, expires REAL NOT NULL);
 """
 
+# 3: each hand's venue (a floor following several venues of a league keeps them all), a hand
+# unique per venue: two venues' table 1 may seal a hand with the same id. Hands kept before
+# are of venue "" until a floor following one venue adopts them (`adopt`); their order stays.
+HAND_VENUES = """
+CREATE TABLE hands_3 (
+    venue TEXT NOT NULL DEFAULT '', id TEXT NOT NULL, tbl TEXT NOT NULL, hand INTEGER NOT NULL,
+    started REAL, players TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (venue, id));
+INSERT INTO hands_3 (rowid, venue, id, tbl, hand, started, players, body)
+    SELECT rowid, '', id, tbl, hand, started, players, body FROM hands;
+DROP TABLE hands;
+ALTER TABLE hands_3 RENAME TO hands;
+CREATE INDEX hands_by_table ON hands (tbl, hand);
+CREATE INDEX hands_by_time ON hands (started);
+"""
+
 # Schema versions (controller/sqlite_store.py). 1: the layout before versions were counted.
 # Public data only: the group (a screen's user) may read it.
-KIND = StoreKind("floor store", 0x50540005, (statements(SCHEMA), statements(SESSIONS)),
+KIND = StoreKind("floor store", 0x50540005,
+                 (statements(SCHEMA), statements(SESSIONS), statements(HAND_VENUES)),
                  tables=frozenset({"alerts", "hands"}), mode=0o640)
 
 
@@ -52,6 +68,7 @@ class StoredSession(BaseModel):
 class HandQuery(BaseModel):
     """The hands screen's search: every field optional, all of them must match."""
 
+    venue: str | None = Field(default=None, max_length=40)
     table: str | None = Field(default=None, max_length=40)
     hand: int | None = Field(default=None, ge=0)
     player: str | None = Field(default=None, max_length=40)
@@ -62,6 +79,8 @@ class HandQuery(BaseModel):
 
 class HandSummary(BaseModel):
     id: str
+    venue: str = Field(description="Whose venue the hand was played at (\"\": kept before "
+                       "the floor kept venues)")
     table: str
     hand: int
     started: float | None
@@ -103,15 +122,24 @@ class FloorStore:
                                     "ORDER BY acknowledged_at").fetchall()
         return [(str(a), str(b), float(c)) for a, b, c in rows]
 
-    def add_hand(self, hand_id: str, record: HandRecord) -> bool:
+    def add_hand(self, hand_id: str, record: HandRecord, venue: str = "") -> bool:
+        """Kept once per (venue, id): a record the broker delivers again is dropped."""
         players = "\n".join(record.players.values())
         with self._lock:
             done = self._db.execute(
-                "INSERT OR IGNORE INTO hands (id, tbl, hand, started, players, body) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (hand_id, record.table, record.hand, record.started, players,
+                "INSERT OR IGNORE INTO hands (venue, id, tbl, hand, started, players, body) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (venue, hand_id, record.table, record.hand, record.started, players,
                  record.model_dump_json()))
         return done.rowcount == 1
+
+    def adopt(self, venue: str) -> int:
+        """The hands kept before venues were (schema 2) become ``venue``'s: a floor that
+        follows one venue served that one. Returns how many."""
+        with self._lock:
+            named = self._db.execute("UPDATE OR IGNORE hands SET venue = ? WHERE venue = ''",
+                                     (venue,)).rowcount
+        return int(named)
 
     def forget_hands(self, before: float) -> int:
         """Drop the hands that started before ``before`` (the recorder keeps every hand; this
@@ -120,14 +148,23 @@ class FloorStore:
             gone = self._db.execute("DELETE FROM hands WHERE started < ?", (before,)).rowcount
         return int(gone)
 
-    def hand(self, hand_id: str) -> HandRecord | None:
+    def hand(self, hand_id: str, venue: str | None = None) -> HandRecord | None:
+        """A hand by its id (and its venue: two venues may have a hand of the same id)."""
+        sql = "SELECT body FROM hands WHERE id = ?"
+        args = [hand_id]
+        if venue is not None:
+            sql += " AND venue = ?"
+            args.append(venue)
         with self._lock:
-            row = self._db.execute("SELECT body FROM hands WHERE id = ?", (hand_id,)).fetchone()
+            row = self._db.execute(sql + " ORDER BY rowid LIMIT 1", args).fetchone()
         return None if row is None else HandRecord.model_validate_json(row[0])
 
     def find(self, query: HandQuery) -> list[HandSummary]:
         where: list[str] = []
         args: list[str | int | float] = []
+        if query.venue is not None:
+            where.append("venue = ?")
+            args.append(query.venue)
         if query.table is not None:
             where.append("tbl = ?")
             args.append(query.table)
@@ -145,13 +182,14 @@ class FloorStore:
         if query.until is not None:
             where.append("started <= ?")
             args.append(query.until)
-        sql = "SELECT id, body FROM hands"
+        sql = "SELECT id, venue, body FROM hands"
         if where:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY started DESC, rowid DESC LIMIT ?"
         with self._lock:
             rows = self._db.execute(sql, [*args, query.limit]).fetchall()
-        return [_summary(hand_id, HandRecord.model_validate_json(body)) for hand_id, body in rows]
+        return [_summary(hand_id, venue, HandRecord.model_validate_json(body))
+                for hand_id, venue, body in rows]
 
     def add_session(self, session: StoredSession) -> None:
         with self._lock:
@@ -175,12 +213,12 @@ class FloorStore:
             self._store.close()
 
 
-def _summary(hand_id: str, record: HandRecord) -> HandSummary:
+def _summary(hand_id: str, venue: str, record: HandRecord) -> HandSummary:
     winners = sorted({record.players[s] for pot in record.pots for s in pot.winners
                       if s in record.players})
-    return HandSummary(id=hand_id, table=record.table, hand=record.hand, started=record.started,
-                       players=list(record.players.values()), board=record.board,
-                       pot=sum(p.amount for p in record.pots), winners=winners)
+    return HandSummary(id=hand_id, venue=venue, table=record.table, hand=record.hand,
+                       started=record.started, players=list(record.players.values()),
+                       board=record.board, pot=sum(p.amount for p in record.pots), winners=winners)
 
 
 def hand_json(record: HandRecord) -> str:

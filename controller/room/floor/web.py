@@ -5,6 +5,10 @@ Screens (room, clock, table, alerts, hands) need no login and can do nothing: ev
 that changes something needs a floor login's session and its CSRF token in a header, and comes
 from this site (`Origin`). The pages are static files; what they show arrives as JSON.
 
+A floor following several venues (a league's host) serves the same pages, which then group
+and name the venues (the body says which: ``data-venues``), and offers no decision: the
+controls are not in its pages and `/api/command` refuses, saying why.
+
 The endpoints are module-level functions listed in one ``routes``; what they share (the hub,
 the accounts, the failed logins) lives on ``app.state``, set by `create_app`.
 """
@@ -14,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import hmac
+import html
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
@@ -42,6 +47,7 @@ from controller.room.clock.rules import CLOCK_COMMANDS
 from controller.room.floor.accounts import Accounts, check_password
 from controller.room.floor.auth import SESSION_SECONDS, LoggedIn, LoginThrottle, Sessions
 from controller.room.floor.hub import Hub
+from controller.room.floor.league import table_key
 from controller.room.floor.store import HandQuery
 from controller.session.model import FLOOR_COMMANDS
 
@@ -127,14 +133,29 @@ def _sessions(request: Request) -> Sessions:
 # ------------------------------------------------------------------------ the screens
 
 @functools.cache
-def _page_text(screen: str, title: str, tv: bool) -> str:
+def _page_text(screen: str, title: str, tv: bool, venues: tuple[str, ...] = (),
+               read_only: bool = False) -> str:
     """The shell around the screen's fragment; on a TV (``?tv=1``) without the menu and the
-    floor's controls: nothing on the room's screens can be clicked."""
+    floor's controls: nothing on the room's screens can be clicked. A floor that only watches
+    (``read_only``) has no controls either; one following several ``venues`` names them, and
+    keeps the parts for a league (``<!--league-->``), which a venue's own floor leaves out."""
     shell = (STATIC / "shell.html").read_text()
     body = (STATIC / "screens" / f"{screen}.html").read_text()
+    classes = []
     if tv:
-        shell = _without(shell, "nav").replace('<body data-screen', '<body class="tv" data-screen')
+        shell = _without(shell, "nav")
+        classes.append("tv")
+    if tv or read_only:
         body = _without(body, "staff")
+    if read_only:
+        classes.append("read-only")
+    if len(venues) > 1:
+        body = body.replace("<!--league-->", "").replace("<!--/league-->", "")
+    else:
+        body = _without(body, "league")
+    attributes = (f' class="{" ".join(classes)}"' if classes else "") + (
+        f' data-venues="{html.escape(" ".join(venues))}"' if len(venues) > 1 else "")
+    shell = shell.replace("<body data-screen", f"<body{attributes} data-screen")
     return shell.replace("{title}", title).replace("{screen}", screen).replace("{body}", body)
 
 
@@ -150,18 +171,23 @@ async def page(request: Request) -> Response:
     """A screen: the shell around its fragment (the route's path names it)."""
     screen, title = SCREENS[request.scope["route"].path]
     tv = request.query_params.get("tv") == "1"
-    return HTMLResponse(_page_text(screen, title, tv), headers={"cache-control": "no-cache"})
+    hub = _hub(request)
+    text = _page_text(screen, title, tv, hub.venues, hub.read_only)
+    return HTMLResponse(text, headers={"cache-control": "no-cache"})
 
 
-def _snapshot_json(hub: Hub, table: str | None) -> str:
-    """Everything a screen shows, with the hand's story of its table only (if any)."""
+def _snapshot_json(hub: Hub, table: str | None, venue: str | None = None) -> str:
+    """Everything a screen shows, with the hand's story of its table only (if any; on a floor
+    following several venues, the table of ``venue``)."""
     snap = hub.room.snapshot()
-    stories = {table: snap.stories.get(table, [])} if table else {}
+    key = table_key(venue, table) if table and venue else table
+    stories = {key: snap.stories.get(key, [])} if key else {}
     return snap.model_copy(update={"stories": stories}).model_dump_json()
 
 
 async def snapshot(request: Request) -> Response:
-    body = _snapshot_json(_hub(request), request.query_params.get("table") or None)
+    body = _snapshot_json(_hub(request), request.query_params.get("table") or None,
+                          request.query_params.get("venue") or None)
     return Response(body, media_type="application/json")
 
 
@@ -178,11 +204,12 @@ async def stream(request: Request) -> Response:
     asked = request.query_params.get("kinds", "")
     kinds = frozenset(asked.split(",")) & STREAM_KINDS if asked else STREAM_KINDS
     table = request.query_params.get("table") or None
-    screen = hub.attach(kinds, table, address)
+    venue = request.query_params.get("venue") or None
+    screen = hub.attach(kinds, table, address, venue)
 
     async def pushes() -> AsyncIterator[dict[str, str]]:
         try:
-            yield {"event": "snapshot", "data": _snapshot_json(hub, table)}
+            yield {"event": "snapshot", "data": _snapshot_json(hub, table, venue)}
             while True:
                 item = await screen.queue.get()
                 if item is None:
@@ -199,10 +226,12 @@ async def health(request: Request) -> Response:
     """For the installer's monitoring: 200 while the broker is there, 503 when not."""
     hub = _hub(request)
     room = hub.room
-    body = {"broker": room.broker, "recorder": room.recorder, "screens": len(hub.screens),
-            "tables": len(room.tables),
-            "online": sum(1 for v in room.tables.values() if v.online),
-            "open_alerts": len(room.open_alerts()), "received": hub.received}
+    body: dict[str, object] = {
+        "broker": room.broker, "recorder": room.recorder, "screens": len(hub.screens),
+        "tables": len(room.tables), "online": sum(1 for v in room.tables.values() if v.online),
+        "open_alerts": len(room.open_alerts()), "received": hub.received}
+    if len(hub.venues) > 1:
+        body["venues"] = list(hub.venues)
     return JSONResponse(body, status_code=200 if room.broker else 503,
                         headers={"cache-control": "no-store"})
 
@@ -260,6 +289,11 @@ async def logout(request: Request) -> Response:
 # ------------------------------------------------------------------------ decisions
 
 async def command(request: Request) -> Response:
+    hub = _hub(request)
+    if hub.read_only:  # a league's floor: the venues' own floors decide
+        log.warning("floor: a command from %s refused: this floor only watches",
+                    _address(request))
+        return _error(403, hub.read_only_reason)
     logged_in = _guard(request)
     if isinstance(logged_in, Response):
         return logged_in
@@ -272,8 +306,7 @@ async def command(request: Request) -> Response:
         return _error(400, f"{body.name!r} is no command {where} takes")
     if len(json.dumps(body.args)) > 2000:
         return _error(400, "the command's arguments are too long")
-    reply = await _hub(request).command(body.target, body.name, body.args,
-                                        by=f"floor:{logged_in.user}")
+    reply = await hub.command(body.target, body.name, body.args, by=f"floor:{logged_in.user}")
     return Response(reply.model_dump_json(), media_type="application/json")
 
 
@@ -313,13 +346,15 @@ async def hands(request: Request) -> Response:
 
 
 async def hand(request: Request) -> Response:
-    """The record, its story in the floor's words, and the formats it downloads as."""
-    record = _hub(request).store.hand(request.path_params["hand_id"])
+    """The record, its story in the floor's words, and the formats it downloads as (a floor
+    following several venues names the hand's venue: ``?venue=``)."""
+    venue = request.query_params.get("venue") or None
+    record = _hub(request).store.hand(request.path_params["hand_id"], venue)
     if record is None:
         return _error(404, "no such hand")
     story = [line.model_dump() for line in hand_story(record)]
     return JSONResponse({**record.model_dump(mode="json"), "story": story,
-                         "downloads": list(DOWNLOADS)})
+                         "downloads": list(DOWNLOADS), **({"venue": venue} if venue else {})})
 
 
 # The files a hand downloads as: the format's name in the URL -> its file's suffix and what
@@ -334,7 +369,8 @@ DOWNLOADS: dict[str, tuple[str, Callable[[HandRecord], str]]] = {
 async def hand_download(request: Request) -> Response:
     """``/api/hands/<id>/<format>``: the hand as a file (a public record: only tabled cards)."""
     download = DOWNLOADS.get(request.path_params["form"])
-    record = _hub(request).store.hand(request.path_params["hand_id"])
+    venue = request.query_params.get("venue") or None
+    record = _hub(request).store.hand(request.path_params["hand_id"], venue)
     if download is None or record is None:
         return _error(404, "no such hand" if download else "no such format")
     suffix, write = download
@@ -343,6 +379,8 @@ async def hand_download(request: Request) -> Response:
     except ExportError as exc:  # a void hand or a misdeal: no result to import
         return _error(409, str(exc))
     name = f"table-{record.table}-hand-{record.hand}.{suffix}".replace('"', "")
+    if venue:
+        name = f"{venue}-{name}".replace('"', "")
     return PlainTextResponse(text, headers={
         "content-disposition": f'attachment; filename="{name}"'})
 

@@ -1,9 +1,10 @@
 // The alerts, grouped by table: the worst table first, each table's alerts newest first, each
 // with its severity, its rule and what to do; a floor login acknowledges one, or every alert
-// of a table it sees, with one click (journaled, with who).
+// of a table it sees, with one click (journaled, with who). On a floor following several
+// venues each group names its venue.
 "use strict";
 (() => {
-  const { floor, el, renderClockStrip, post, start } = window.floorApp;
+  const { floor, el, renderClockStrip, post, start, domKey } = window.floorApp;
   const RANK = { urgent: 3, warning: 2, notice: 1 };
 
   function when(at) {
@@ -19,10 +20,13 @@
     reply.className = `reply ${answer.status === "error" ? "error" : "ok"}`;
   }
 
-  function where(table) {
-    if (table === "clock") return el("a", { href: "/clock" }, "The clock");
-    if (table === "recorder") return "The recorder";
-    return el("a", { href: `/table/${encodeURIComponent(table)}` }, `Table ${table}`);
+  function where(venue, table) {
+    const at = venue ? `?venue=${encodeURIComponent(venue)}` : "";
+    const named = (text) => (venue ? `${venue} · ${text}` : text.charAt(0).toUpperCase() + text.slice(1));
+    if (table === "clock") return el("a", { href: `/clock${at}` }, named("the clock"));
+    if (table === "recorder") return named("the recorder");
+    if (table === "bridge") return named("the link to the league");
+    return el("a", { href: `/table/${encodeURIComponent(table)}${at}` }, named(`Table ${table}`));
   }
 
   function item(a) {
@@ -30,7 +34,7 @@
       el("span", { class: `sev ${a.severity}` }, a.severity),
       el("span", {},
         el("span", { class: "at" }, when(a.at)),
-        ["clock", "recorder"].includes(a.table) ? " · " : ` · hand ${a.hand} · `,
+        ["clock", "recorder", "bridge"].includes(a.table) ? " · " : ` · hand ${a.hand} · `,
         el("span", { class: "text" }, a.text), a.rule ? el("span", { class: "rule" }, a.rule) : null),
       el("button", { class: "staff-only ack", onclick: () => acknowledge([a.id]) }, "Acknowledge"),
       a.todo ? el("span", { class: "todo" }, `what to do: ${a.todo}`) : null);
@@ -39,19 +43,20 @@
   function render() {
     renderClockStrip();
     const groups = new Map();
-    for (const a of floor.alerts.values()) {
-      if (!groups.has(a.table)) groups.set(a.table, []);
-      groups.get(a.table).push(a);
+    for (const a of floor.alerts.values()) {  // by table: on a league's floor, by venue and table
+      const group = domKey(a.venue, a.table);
+      if (!groups.has(group)) groups.set(group, []);
+      groups.get(group).push(a);
     }
     for (const alerts of groups.values()) alerts.sort((x, y) => y.at - x.at);
     const worst = (alerts) => Math.max(...alerts.map((a) => RANK[a.severity] || 2));
     const ordered = [...groups.entries()].sort(([, x], [, y]) =>
       worst(y) - worst(x) || y[0].at - x[0].at);
     const list = document.getElementById("alerts");
-    list.replaceChildren(...ordered.map(([table, alerts]) => {
+    list.replaceChildren(...ordered.map(([group, alerts]) => {
       const severity = Object.keys(RANK).find((s) => RANK[s] === worst(alerts));
-      return el("li", { class: `group ${severity}`, id: `alerts-${table}` },
-        el("header", {}, el("h2", {}, where(table)),
+      return el("li", { class: `group ${severity}`, id: `alerts-${group}`, "data-venue": alerts[0].venue },
+        el("header", {}, el("h2", {}, where(alerts[0].venue, alerts[0].table)),
           el("span", { class: "muted" }, `${alerts.length} open`),
           alerts.length > 1 ? el("button", { class: "staff-only ack-all",
             onclick: () => acknowledge(alerts.map((a) => a.id)) }, `Acknowledge all ${alerts.length}`) : null),

@@ -17,7 +17,33 @@ const floor = {
   broker: true,
   brokerProblem: null,  // what the floor server's log says is wrong with its broker connection
   live: false,
+  // A floor following several venues (a league's host): their names, each one's clock,
+  // tournament and link to the league, and the venue this page is about (if one).
+  venues: (document.body.dataset.venues || "").split(" ").filter(Boolean),
+  venueStates: new Map(),
+  focus: null,
+  readOnly: document.body.classList.contains("read-only"),  // no decisions from this floor
 };
+floor.league = floor.venues.length > 1;
+
+// A table's key in ``floor.tables``: its id, or on a floor following several venues its
+// venue's name and its id (two venues' table 1 are two tables).
+function keyOf(venue, table) { return venue ? `${venue}/${table}` : table; }
+const domKey = (venue, table) => (venue ? `${venue}_${table}` : table);  // for element ids
+
+// The page of one venue (a table's, ``/clock?venue=``) shows that venue's clock as its own.
+function applyFocus() {
+  if (!floor.league || !floor.focus) return;
+  const v = floor.venueStates.get(floor.focus) || {};
+  floor.clock = v.clock || null;
+  floor.clockOnline = v.clock_online === undefined ? null : v.clock_online;
+  floor.tournament = v.tournament || null;
+}
+
+function venueState(venue) {
+  if (!floor.venueStates.has(venue)) floor.venueStates.set(venue, { venue });
+  return floor.venueStates.get(venue);
+}
 
 // ------------------------------------------------------------------ small helpers
 
@@ -173,6 +199,7 @@ async function decide(target, name, args, where) {
 function connect(kinds, table, render) {
   const query = new URLSearchParams({ kinds: kinds.join(",") });
   if (table) query.set("table", table);
+  if (table && floor.focus) query.set("venue", floor.focus);
   const source = new EventSource(`/api/stream?${query}`);
   const banner = document.getElementById("connection");
   const show = (text) => {
@@ -187,12 +214,14 @@ function connect(kinds, table, render) {
   });
   source.addEventListener("snapshot", (m) => {
     const snap = JSON.parse(m.data);
-    floor.tables = new Map(snap.tables.map((t) => [t.table, t]));
+    floor.tables = new Map(snap.tables.map((t) => [keyOf(t.venue, t.table), t]));
     floor.stories = new Map(Object.entries(snap.stories));
     floor.alerts = new Map(snap.alerts.map((a) => [a.id, a]));
     floor.clock = snap.clock;
     floor.clockOnline = snap.clock_online;
     floor.tournament = snap.tournament || null;
+    floor.venueStates = new Map((snap.venues || []).map((v) => [v.venue, v]));
+    applyFocus();
     floor.broker = snap.broker;
     floor.brokerProblem = snap.broker_problem || null;
     show(brokerNote());
@@ -200,25 +229,37 @@ function connect(kinds, table, render) {
   });
   source.addEventListener("table", (m) => {
     const u = JSON.parse(m.data);
-    floor.tables.set(u.table.table, u.table);
-    render(u.table.table);
+    const key = keyOf(u.table.venue, u.table.table);
+    floor.tables.set(key, u.table);
+    render(key);
   });
   source.addEventListener("event", (m) => {
     const u = JSON.parse(m.data);
-    const story = floor.stories.get(u.event_table) || [];
+    const key = keyOf(u.venue, u.event_table);
+    const story = floor.stories.get(key) || [];
     if (u.event.kind === "hand_started") story.length = 0;
     story.push(u.event);
-    floor.stories.set(u.event_table, story.slice(-200));
-    render(u.event_table);
+    floor.stories.set(key, story.slice(-200));
+    render(key);
   });
   source.addEventListener("clock", (m) => {
     const u = JSON.parse(m.data);
-    if ("clock" in u) floor.clock = u.clock;
-    if ("clock_online" in u) floor.clockOnline = u.clock_online;
+    if (u.venue) {  // one venue's clock, on a floor following several
+      const v = venueState(u.venue);
+      v.clock = u.clock || null;
+      if ("clock_online" in u) v.clock_online = u.clock_online;
+      applyFocus();
+    } else {
+      if ("clock" in u) floor.clock = u.clock;
+      if ("clock_online" in u) floor.clockOnline = u.clock_online;
+    }
     render();
   });
   source.addEventListener("tournament", (m) => {
-    floor.tournament = JSON.parse(m.data).tournament || null;  // absent: it is gone
+    const u = JSON.parse(m.data);
+    if (u.venue) venueState(u.venue).tournament = u.tournament || null;
+    else floor.tournament = u.tournament || null;  // absent: it is gone
+    applyFocus();
     render();
   });
   source.addEventListener("alert", (m) => {
@@ -229,6 +270,11 @@ function connect(kinds, table, render) {
   });
   source.addEventListener("broker", (m) => {
     const u = JSON.parse(m.data);
+    if (u.venue) {  // a venue's link to the league (its bridge), not this server's broker
+      venueState(u.venue).bridge = u.bridge;
+      render();
+      return;
+    }
     floor.broker = u.broker;
     floor.brokerProblem = u.broker_problem || null;
     show(brokerNote());
@@ -265,10 +311,42 @@ function roundWords(c) {
   return c.playing && c.playing.length ? `round ${c.round}` : "the hands in play finish";
 }
 
+// A venue's clock in a few words, on a floor following several: its level (or break), and
+// what stops it (paused, clock offline, the link to the league down).
+function venueWords(v) {
+  const c = v.clock;
+  const level = !c ? "no clock yet" : c.on_break ? "break" : `level ${c.level}`;
+  const status = v.bridge === false ? "link down"
+    : v.clock_online === false ? "clock offline"
+    : c && c.status !== "running" && c.status !== "on_break" ? (c.status || "").replace("_", " ") : "";
+  return { level, status, blinds: c && !c.on_break ? `${short(c.sb)}/${short(c.bb)}` : "" };
+}
+
+// Every venue's clock in one line (a league's pages about no one venue): name, level, the
+// time left (counted on by the tick), what stops it.
+function renderVenuesStrip(strip, extra) {
+  const key = floor.venues.join(" ");
+  if (strip.dataset.venues !== key) {
+    strip.dataset.venues = key;
+    strip.replaceChildren(...floor.venues.map((venue) => el("span", { class: "venue-clock", id: `strip-${venue}` },
+      el("b", {}, venue), " ", el("span", { class: "level" }), " ",
+      el("span", { class: "left", "data-clock-of": venue }), " ", el("span", { class: "status" }))),
+    el("span", { class: "extra" }));
+  }
+  for (const venue of floor.venues) {
+    const node = document.getElementById(`strip-${venue}`);
+    const words = venueWords(venueState(venue));
+    setText(node.querySelector(".level"), words.level);
+    setText(node.querySelector(".status"), words.status);
+  }
+  setText(strip.lastChild, extra || "");
+}
+
 // The strip is built once; a render sets its texts, the tick its time left.
 function renderClockStrip(extra) {
   const strip = document.getElementById("clockstrip");
   if (!strip) return;
+  if (floor.league && !floor.focus) { renderVenuesStrip(strip, extra); return; }
   if (!strip.firstChild) {
     strip.append(el("span", { class: "level" }), el("span", { class: "blinds" }),
       el("span", { class: "left", id: "strip-left" }), el("span", { class: "status" }),
@@ -293,6 +371,10 @@ function renderClockStrip(extra) {
 function tick() {
   const left = document.getElementById("strip-left");
   if (left && floor.clock) setText(left, mmss(levelLeft(floor.clock)));
+  for (const node of document.querySelectorAll("[data-clock-of]")) {  // each venue's time left
+    const v = floor.venueStates.get(node.dataset.clockOf);
+    setText(node, mmss(v && v.clock ? levelLeft(v.clock) : null));
+  }
   for (const node of document.querySelectorAll("[data-since]")) {
     setText(node, mmss(clockNow() - Number(node.dataset.since)));
   }
@@ -327,4 +409,4 @@ const when = (seconds, withDate = false) => new Date(seconds * 1000)[
 
 window.floorApp = { floor, el, setText, chips, cards, when, short, money, mmss, levelLeft, blindsText,
   nextBlindsText, clockParts, decide, post, start, whoAmI, renderClockStrip, clockNow,
-  roundWords };
+  roundWords, keyOf, domKey, venueState, venueWords };

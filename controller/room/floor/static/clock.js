@@ -2,12 +2,52 @@
 // the level and its blinds, the time left (the biggest thing on the screen, counted from the
 // clock's end instant), the next level and the time to the break; from the tournament, when
 // there is one, players left, the average stack, the chip leader, the prize pool and payouts.
+// On a floor following several venues, ``?venue=hall-a`` shows that venue's clock so, and
+// without it every venue's clock side by side (a league's screen).
 "use strict";
 (() => {
   const { floor, el, setText, chips, money, mmss, levelLeft, blindsText, nextBlindsText,
-    clockNow, decide, start, roundWords } = window.floorApp;
+    clockNow, decide, start, roundWords, venueState, venueWords } = window.floorApp;
   const $ = (id) => document.getElementById(id);
   const PAYOUT_LINES = 10;  // what fits beside the clock at a legible size; then "+N more"
+  const asked = new URLSearchParams(location.search).get("venue");
+  floor.focus = floor.league && floor.venues.includes(asked) ? asked : null;
+  const everyVenue = floor.league && !floor.focus;
+  document.body.classList.toggle("every-venue", everyVenue);
+
+  // ---------------------------------------------------------------- every venue's clock
+
+  const panels = new Map();  // venue -> its panel's nodes
+  function renderVenues() {
+    const box = $("tv-venues");
+    if (!panels.size) {
+      for (const venue of floor.venues) {
+        const parts = { level: el("div", { class: "tv-level" }), blinds: el("div", { class: "tv-venue-blinds" }),
+          status: el("div", { class: "tv-status" }), next: el("div", { class: "tv-next" }) };
+        const node = el(floor.tv ? "div" : "a", { class: "tv-venue", id: `tv-venue-${venue}`,
+          href: floor.tv ? null : `/clock?venue=${encodeURIComponent(venue)}` },
+        el("div", { class: "tv-venue-name" }, venue), parts.level, parts.blinds,
+        el("div", { class: "tv-venue-left", "data-clock-of": venue }, "--:--"), parts.status, parts.next);
+        panels.set(venue, { node, parts });
+      }
+      box.replaceChildren(...[...panels.values()].map((p) => p.node));
+      box.style.setProperty("--venues", String(panels.size));
+      // two venues a row: three or four take two rows, each at half the size, and so on
+      box.style.setProperty("--scale", String(1 / Math.ceil(panels.size / 2)));
+    }
+    for (const [venue, { node, parts }] of panels) {
+      const v = venueState(venue), c = v.clock, words = venueWords(v);
+      const name = v.tournament && v.tournament.name ? v.tournament.name : c && c.name ? c.name : "";
+      node.title = name;
+      setText(parts.level, c ? (c.on_break ? "Break" : `Level ${c.level}`) : "waiting for the clock");
+      setText(parts.blinds, c ? (c.on_break ? `next: level ${c.level}` : blindsText(c)) : "");
+      setText(parts.status, words.status || (c && c.hand_for_hand ? "hand-for-hand" : ""));
+      setText(parts.next, c && c.next_break_at && c.status === "running"
+        ? `break in ${mmss(c.next_break_at - clockNow())}` : "");
+      node.classList.toggle("paused", !!c && c.status === "paused");
+      node.classList.toggle("down", v.bridge === false || v.clock_online === false);
+    }
+  }
 
   const STATUS = { not_started: "not started", running: "", paused: "paused",
     on_break: "", finished: "finished" };
@@ -33,9 +73,11 @@
   }
 
   function render() {
+    if (everyVenue) { renderVenues(); return; }
     const c = floor.clock;
     renderTournament();
-    setText($("tv-name"), (floor.tournament && floor.tournament.name) || (c && c.name) || "");
+    const name = (floor.tournament && floor.tournament.name) || (c && c.name) || "";
+    setText($("tv-name"), floor.focus ? [floor.focus, name].filter(Boolean).join(" · ") : name);
     if (!c) { setText($("tv-status"), "waiting for the clock"); return; }
     document.body.classList.toggle("on-break", !!c.on_break);
     document.body.classList.toggle("paused", c.status === "paused");
@@ -53,7 +95,8 @@
       const next = nextBlindsText(c);
       setText($("tv-next"), c.next_level ? `next: ${next || `level ${c.next_level}`}` : "last level");
     }
-    setText($("tv-status"), floor.clockOnline === false ? "clock offline" : STATUS[c.status] ?? "");
+    const link = floor.focus && venueState(floor.focus).bridge === false ? "link to the league down" : "";
+    setText($("tv-status"), link || (floor.clockOnline === false ? "clock offline" : STATUS[c.status] ?? ""));
     setText($("tv-h4h"), c.hand_for_hand
       ? `hand-for-hand · ${roundWords(c)}` + (c.waiting.length ? ` · waiting for table ${c.waiting.join(", ")}` : "")
       : "");
@@ -61,6 +104,7 @@
   }
 
   function onTick() {
+    if (everyVenue) { renderVenues(); return; }
     const c = floor.clock;
     if (!c) return;
     const left = mmss(levelLeft(c));

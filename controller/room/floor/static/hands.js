@@ -1,10 +1,11 @@
 // The hands: the public records the floor server keeps, searchable. A chosen hand opens in a
 // panel over the list, where the eye is (on a phone the whole screen), told in the floor's
 // words (the lines the table's story said), with its downloads (PHH; every format the server
-// offers gets its link here).
+// offers gets its link here). On a floor following several venues the search takes a venue,
+// and every hand names its own.
 "use strict";
 (() => {
-  const { el, chips, cards, when, whoAmI } = window.floorApp;
+  const { floor, el, chips, cards, when, whoAmI } = window.floorApp;
   const $ = (id) => document.getElementById(id);
   const FORMATS = { phh: "PHH", stars: "tracker text (PokerStars)" };  // a format's name for people; else its own name, upper-case
 
@@ -19,7 +20,7 @@
     if (e) e.preventDefault();
     const form = new FormData($("search"));
     const query = new URLSearchParams();
-    for (const name of ["table", "hand", "player"]) if (form.get(name)) query.set(name, form.get(name));
+    for (const name of ["venue", "table", "hand", "player"]) if (form.get(name)) query.set(name, form.get(name));
     if (form.get("since")) query.set("since", seconds(form.get("since")));
     if (form.get("until")) query.set("until", seconds(form.get("until")));
     query.set("limit", String(limit));
@@ -32,31 +33,34 @@
       "(table, player, time) to find older ones", limit < MOST ? el("button", {
       type: "button", onclick: () => { limit = MOST; search(); } }, `show ${MOST}`) : "");
     const cell = (label, text) => el("td", { "data-label": label }, text);
+    const venue = (h) => (floor.league ? h.venue : null);  // a venue's own floor: its hands
     $("results").replaceChildren(...hands.map((h) => el("tr", {
-      class: "hand-row", "data-id": h.id, tabindex: 0, onclick: () => show(h.id),
-      onkeydown: (k) => { if (k.key === "Enter") show(h.id); },
+      class: "hand-row", "data-id": h.id, "data-venue": venue(h), tabindex: 0,
+      onclick: () => show(h.id, venue(h)),
+      onkeydown: (k) => { if (k.key === "Enter") show(h.id, venue(h)); },
     },
-    cell("Table", h.table), cell("Hand", h.hand),
+    floor.league ? cell("Venue", h.venue) : null, cell("Table", h.table), cell("Hand", h.hand),
     cell("Started", h.started ? when(h.started, true) : ""),
     cell("Players", h.players.join(", ")), el("td", { "data-label": "Board", class: "board-cards" },
       cards(h.board)), cell("Pot", chips(h.pot)),
     cell("Won by", h.winners.join(", ")))));
   }
 
-  async function show(id) {
-    const response = await fetch(`/api/hands/${encodeURIComponent(id)}`, { cache: "no-store" });
+  async function show(id, venue) {
+    const at = venue ? `?venue=${encodeURIComponent(venue)}` : "";
+    const response = await fetch(`/api/hands/${encodeURIComponent(id)}${at}`, { cache: "no-store" });
     if (!response.ok) return;
     const r = await response.json();
     for (const row of document.querySelectorAll("tr.hand-row")) {
-      row.classList.toggle("chosen", row.dataset.id === id);
+      row.classList.toggle("chosen", row.dataset.id === id && (row.dataset.venue || null) === (venue || null));
     }
     const seats = Object.keys(r.players);
     const panel = $("hand");
     panel.replaceChildren(
       el("header", {},
-        el("h2", {}, `Table ${r.table}, hand ${r.hand} · level ${r.level} · ${chips(r.blinds.sb)}/${chips(r.blinds.bb)}`),
+        el("h2", {}, `${venue ? `${venue} · ` : ""}Table ${r.table}, hand ${r.hand} · level ${r.level} · ${chips(r.blinds.sb)}/${chips(r.blinds.bb)}`),
         el("span", { class: "downloads" }, (r.downloads || []).map((form) => el("a", {
-          href: `/api/hands/${encodeURIComponent(id)}/${form}`, id: form, download: "",
+          href: `/api/hands/${encodeURIComponent(id)}/${form}${at}`, id: form, download: "",
         }, `download as ${FORMATS[form] || form.toUpperCase()}`))),
         el("button", { class: "close", onclick: () => panel.close() }, "Close")),
       el("ul", { class: "players" }, seats.map((s) => el("li", {},
@@ -75,6 +79,11 @@
       e.currentTarget.close();
     }
   });
+  const venues = document.querySelector("#search select[name=venue]");
+  if (venues) {  // a floor following several venues: search one, or every one
+    venues.replaceChildren(el("option", { value: "" }, "every venue"),
+      ...floor.venues.map((v) => el("option", { value: v }, v)));
+  }
   $("search").addEventListener("submit", (e) => { limit = 100; search(e); });
   whoAmI();
   search();

@@ -1,14 +1,16 @@
 // The room screen: every table on one screen, in its number's order, whatever their count (1
 // to 60 fill a 1080p TV legibly from 3 m); the tables needing the floor, worst first, in the
 // attention strip. A card is built once and only its texts change: the time to act counts on
-// between pushes, never blanked by a redraw.
+// between pushes, never blanked by a redraw. A floor following several venues groups the
+// tables by venue, each group after a tile of its venue's clock (its level and time left).
 "use strict";
 (() => {
   const { floor, el, setText, chips, short, mmss, clockNow, renderClockStrip, decide,
-    start } = window.floorApp;
+    start, domKey, venueState, venueWords } = window.floorApp;
   const grid = document.getElementById("tables");
   const strip = document.getElementById("attention");
-  const cards = new Map();  // table -> its card's nodes
+  const cards = new Map();  // table's key -> its card's nodes
+  const heads = new Map();  // venue -> its tile (a floor following several venues)
   const RANK = { urgent: 3, warning: 2, notice: 1 };
   // A card is four lines; its widest ("preflop 23.6k", "10/10 ⌀25k") about 4.8 em of a narrow
   // face. The grid's fitting below solves for the largest font, then measures what overflows.
@@ -27,6 +29,15 @@
   }
 
   const byNumber = (a, b) => (Number(a) || 1e9) - (Number(b) || 1e9) || String(a).localeCompare(String(b));
+  // The cards' order: by number; on a floor following several venues, venue by venue first.
+  const venueRank = (venue) => floor.venues.indexOf(venue);
+  const byPlace = (x, y) => {
+    const a = floor.tables.get(x), b = floor.tables.get(y);
+    return (a && b && a.venue ? venueRank(a.venue) - venueRank(b.venue) : 0) ||
+      byNumber(a ? a.table : x, b ? b.table : y);
+  };
+  const tableLink = (venue, table) =>
+    `/table/${encodeURIComponent(table)}${venue ? `?venue=${encodeURIComponent(venue)}` : ""}`;
 
   function pot(state) {  // the table's pots already hold this round's bets
     return (state.pots || []).reduce((sum, p) => sum + p.amount, 0);
@@ -49,7 +60,9 @@
 
   // ---------------------------------------------------------------- a card
 
-  function build(table) {
+  function build(key) {
+    const view = floor.tables.get(key);
+    const table = view ? view.table : key, venue = view ? view.venue : null;
     const tag = floor.tv ? "div" : "a";
     const parts = {
       number: el("span", { class: "number" }, table),
@@ -60,14 +73,35 @@
       seats: el("span", { class: "seats" }),
       average: el("span", { class: "average" }),
     };
-    const node = el(tag, { class: "card", id: `table-${table}`,
-      href: floor.tv ? null : `/table/${encodeURIComponent(table)}` },
+    const node = el(tag, { class: "card", id: `table-${domKey(venue, table)}`,
+      "data-venue": venue, href: floor.tv ? null : tableLink(venue, table) },
     el("div", { class: "body" },
       el("div", { class: "row" }, parts.number, parts.rate),
       el("div", { class: "row" }, parts.act),
       el("div", { class: "row" }, parts.street, parts.pot),
       el("div", { class: "row" }, parts.seats, parts.average)));
     return { node, parts, timer: null };
+  }
+
+  // A venue's tile, first of its group: its name, its clock's level, the time left, and what
+  // stops it (paused, clock offline, its link to the league down).
+  function buildHead(venue) {
+    const parts = { level: el("span", { class: "level" }), status: el("span", { class: "status" }) };
+    const node = el("div", { class: "card venue-head", id: `venue-${venue}` },
+      el("div", { class: "body" },
+        el("div", { class: "row" }, el("span", { class: "number" }, venue)),
+        el("div", { class: "row" }, parts.level),
+        el("div", { class: "row" }, el("span", { class: "left", "data-clock-of": venue }, "--:--")),
+        el("div", { class: "row" }, parts.status)));
+    return { node, parts };
+  }
+
+  function updateHead(head, venue) {
+    const words = venueWords(venueState(venue));
+    setText(head.parts.level, words.level);
+    setText(head.parts.status, words.status || words.blinds);
+    head.node.classList.toggle("stopped", !!words.status);
+    head.node.classList.toggle("down", words.status === "link down" || words.status === "clock offline");
   }
 
   function update(card, view) {
@@ -117,8 +151,15 @@
 
   // ---------------------------------------------------------------- the grid fills the screen
 
+  // Each group of cards starts a row (its venue's tile first): the rows that ``cols`` take.
+  function rowsFor(cols) {
+    if (!floor.league) return Math.ceil(Math.max(1, floor.tables.size) / cols);
+    return floor.venues.reduce((rows, venue) => rows +
+      Math.ceil((1 + [...floor.tables.values()].filter((v) => v.venue === venue).length) / cols), 0);
+  }
+
   function fit() {
-    const count = Math.max(1, floor.tables.size);
+    const count = Math.max(1, floor.tables.size + (floor.league ? floor.venues.length : 0));
     if (window.innerWidth < 700) {  // a phone: one or two columns, scrolled
       grid.classList.remove("fit");
       return;
@@ -127,7 +168,7 @@
     const width = grid.clientWidth, height = grid.clientHeight;
     let best = null;
     for (let cols = 1; cols <= count; cols++) {
-      const rows = Math.ceil(count / cols);
+      const rows = rowsFor(cols);
       const w = (width - GAP * (cols + 1)) / cols, h = (height - GAP * (rows + 1)) / rows;
       const font = Math.min(h / (CARD_LINES * LINE + PAD_Y), w / (CARD_EMS + PAD_X));
       if (!best || font > best.font) best = { cols, rows, font };
@@ -160,16 +201,27 @@
   function needing() {
     const views = [...floor.tables.values()].filter((v) => v.attention.length);
     views.sort((a, b) => RANK[b.severity] - RANK[a.severity] ||
-      b.attention.length - a.attention.length || byNumber(a.table, b.table));
-    const items = views.map((v) => ({ table: v.table, severity: v.severity, text: v.attention[0].text }));
-    if (floor.clockOnline === false) {  // no level or break changes at the tables
+      b.attention.length - a.attention.length ||
+      (a.venue ? venueRank(a.venue) - venueRank(b.venue) : 0) || byNumber(a.table, b.table));
+    const items = views.map((v) => ({ table: v.table, venue: v.venue, severity: v.severity,
+      text: v.attention[0].text }));
+    if (floor.clockOnline === false && !floor.league) {  // no level or break changes at the tables
       items.unshift({ table: "clock", severity: "urgent", text: "is offline: announce the levels" });
+    }
+    for (const venue of floor.league ? [...floor.venues].reverse() : []) {  // each venue's
+      const v = venueState(venue);
+      if (v.clock_online === false) {
+        items.unshift({ table: "clock", venue, severity: "urgent", text: "is offline: its floor announces the levels" });
+      }
+      if (v.bridge === false) {
+        items.unshift({ table: "bridge", venue, severity: "warning", text: "down: what shows of it may be old" });
+      }
     }
     for (const a of floor.alerts.values()) {  // the recorder's, until acknowledged
       if (a.table === "recorder") items.push({ table: a.table, severity: a.severity, text: a.text });
     }
     const c = floor.clock;
-    if (!floor.tv && floor.user && c && c.hand_for_hand) {  // PVB 35a: the floor may go on
+    if (!floor.tv && floor.user && !floor.readOnly && c && c.hand_for_hand) {  // PVB 35a: the floor may go on
       for (const table of c.waiting || []) {
         if (!items.some((i) => i.table === table)) {
           items.push({ table, severity: "notice", text: "the hand-for-hand round waits for it" });
@@ -189,7 +241,7 @@
     const items = needing();
     const c = floor.clock;
     const waits = new Set(c && c.hand_for_hand ? c.waiting || [] : []);
-    const staff = !floor.tv && !!floor.user;
+    const staff = !floor.tv && !!floor.user && !floor.readOnly;
     const said = (table) => {
       const answer = answers.get(table);
       return answer && Date.now() - answer.at < 15000 ? answer : null;
@@ -200,11 +252,12 @@
     if (key === stripKey) return;
     stripKey = key;
     const nodes = items.map((item) => {
-      const service = item.table === "clock" || item.table === "recorder";
-      const label = service ? `the ${item.table}` : `table ${item.table}`;
-      const href = floor.tv || service ? null : `/table/${encodeURIComponent(item.table)}`;
-      const answer = said(item.table);
-      return el("span", { class: "need-item", id: `need-${item.table}` },
+      const service = ["clock", "recorder", "bridge"].includes(item.table);
+      const label = (item.venue ? `${item.venue} ` : "") + (item.table === "bridge"
+        ? "link to the league" : service ? `the ${item.table}` : `table ${item.table}`);
+      const href = floor.tv || service ? null : tableLink(item.venue, item.table);
+      const answer = item.venue ? null : said(item.table);
+      return el("span", { class: "need-item", id: `need-${domKey(item.venue, item.table)}` },
         el(href ? "a" : "span", { class: `need ${item.severity}`, href },
           el("b", {}, label), ` ${item.text}`),
         staff && waits.has(item.table)
@@ -234,14 +287,23 @@
 
   function render(changed) {
     renderClockStrip("seats · ⌀ average stack · hands/h");
-    const tables = [...floor.tables.keys()].sort(byNumber);
+    const tables = [...floor.tables.keys()].sort(byPlace);
     const same = tables.length === cards.size && tables.every((t) => cards.has(t));
     if (!same) {
       for (const table of [...cards.keys()]) if (!floor.tables.has(table)) cards.delete(table);
       for (const table of tables) if (!cards.has(table)) cards.set(table, build(table));
-      grid.replaceChildren(...tables.map((t) => cards.get(t).node));
+      const nodes = [];
+      for (const venue of floor.league ? floor.venues : [null]) {
+        if (venue) {
+          if (!heads.has(venue)) heads.set(venue, buildHead(venue));
+          nodes.push(heads.get(venue).node);
+        }
+        for (const t of tables) if (!venue || floor.tables.get(t).venue === venue) nodes.push(cards.get(t).node);
+      }
+      grid.replaceChildren(...nodes);
       fit();
     }
+    for (const [venue, head] of heads) updateHead(head, venue);
     for (const table of changed && same ? [changed] : tables) {
       const view = floor.tables.get(table);
       if (view && cards.has(table)) update(cards.get(table), view);

@@ -1,12 +1,17 @@
 // The table screen: the seat map, the board and pots, the hand's story with its rule tags,
-// and (for a floor login) the decisions the table takes.
+// and (for a floor login) the decisions the table takes. On a floor following several venues
+// (``?venue=``) the page names the table's venue and offers no decision.
 "use strict";
 (() => {
-  const { floor, el, chips, cards, renderClockStrip, decide, start } = window.floorApp;
+  const { floor, el, chips, cards, renderClockStrip, decide, start, keyOf } = window.floorApp;
   const $ = (id) => document.getElementById(id);
   const table = decodeURIComponent(location.pathname.split("/").pop());
-  document.title = `Table ${table} · pokertable floor`;
-  $("table-title").textContent = `Table ${table}`;
+  const venue = floor.league ? new URLSearchParams(location.search).get("venue") : null;
+  floor.focus = venue;  // its venue's clock on the strip
+  const key = keyOf(venue, table);
+  const name = venue ? `Table ${table} · ${venue}` : `Table ${table}`;
+  document.title = `${name} · pokertable floor`;
+  $("table-title").textContent = name;
 
   // Seats round the oval, seat 1 at the bottom, then clockwise (as the dealer sees them).
   function place(node, number) {
@@ -37,7 +42,7 @@
 
   function render() {
     renderClockStrip();
-    const view = floor.tables.get(table);
+    const view = floor.tables.get(key);
     const felt = $("felt");
     if (!view || !view.state) {
       $("table-status").textContent = view && view.online === false ? "offline" : "no state yet";
@@ -62,35 +67,37 @@
     felt.replaceChildren(
       el("div", { class: "middle" }, el("div", { class: "board", id: "board" }, cards(s.board)), pots),
       ...Object.entries(s.seats).map(([n, seat]) => place(seatBox(Number(n), seat, s), Number(n))));
-    const story = floor.stories.get(table) || [];
+    const story = floor.stories.get(key) || [];
     $("story").replaceChildren(...story.map((e) => el("li", { class: `ev ${e.kind}` },
       e.text, e.rule ? el("span", { class: "rule" }, e.rule) : null)));
   }
 
-  const seat = () => Number($("seat").value);
-  const reply = () => $("table-reply");
-  $("call-time").addEventListener("click", () => decide(table, "time", { seat: seat() }, reply()));
-  // The decisions that move chips or the button say what they will do first (one tap on a
-  // phone is easy to make by mistake); a time call is undone by the dealer's keys.
-  $("move-button").addEventListener("click", () => {
-    if (confirm(`Move the button to seat ${seat()}?`)) decide(table, "move_button", { seat: seat() }, reply());
-  });
-  $("penalty").addEventListener("click", () => {
-    const hands = Number($("penalty-hands").value);
-    if (confirm(`Penalty: seat ${seat()} sits out ${hands} hands?`)) {
-      decide(table, "penalty", { seat: seat(), hands }, reply());
-    }
-  });
-  $("award").addEventListener("click", () => {
-    const pot = Number($("pot").value);
-    if (confirm(`Award pot ${pot} to seat ${seat()}?`)) decide(table, "award", { pot, seats: [seat()] }, reply());
-  });
-  $("misdeal").addEventListener("click", () => {
-    if (confirm("Declare a misdeal? Every bet goes back.")) decide(table, "misdeal", {}, reply());
-  });
-  $("void").addEventListener("click", () => {
-    if (confirm("Void this hand? Every bet goes back.")) decide(table, "void", {}, reply());
-  });
+  if ($("table-controls")) {  // a floor's page that decides: never a TV's, never a league's
+    const seat = () => Number($("seat").value);
+    const reply = () => $("table-reply");
+    $("call-time").addEventListener("click", () => decide(table, "time", { seat: seat() }, reply()));
+    // The decisions that move chips or the button say what they will do first (one tap on a
+    // phone is easy to make by mistake); a time call is undone by the dealer's keys.
+    $("move-button").addEventListener("click", () => {
+      if (confirm(`Move the button to seat ${seat()}?`)) decide(table, "move_button", { seat: seat() }, reply());
+    });
+    $("penalty").addEventListener("click", () => {
+      const hands = Number($("penalty-hands").value);
+      if (confirm(`Penalty: seat ${seat()} sits out ${hands} hands?`)) {
+        decide(table, "penalty", { seat: seat(), hands }, reply());
+      }
+    });
+    $("award").addEventListener("click", () => {
+      const pot = Number($("pot").value);
+      if (confirm(`Award pot ${pot} to seat ${seat()}?`)) decide(table, "award", { pot, seats: [seat()] }, reply());
+    });
+    $("misdeal").addEventListener("click", () => {
+      if (confirm("Declare a misdeal? Every bet goes back.")) decide(table, "misdeal", {}, reply());
+    });
+    $("void").addEventListener("click", () => {
+      if (confirm("Void this hand? Every bet goes back.")) decide(table, "void", {}, reply());
+    });
+  }
 
   start(["table", "event", "clock", "broker"], table, render);
 })();
