@@ -79,6 +79,10 @@ class HandRecord(BaseModel):
     finishing_stacks: dict[int, int]
     irregularities: list[Irregularity] = Field(default_factory=list)
     status: Status = "complete"
+    hand_for_hand_round: int | None = Field(
+        default=None, ge=1, exclude_if=lambda v: v is None,
+        description="The clock's hand-for-hand round the hand was dealt in; absent outside "
+        "hand-for-hand. Every hand of one round counts as one hand for placing (PVB 64b(3))")
 
     def tabled(self) -> set[int]:
         """Seats whose cards were shown: the only hole cards that are ever public (PVB 56)."""

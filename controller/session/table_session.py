@@ -316,6 +316,7 @@ class TableSession(CardReading, BettingActions, FloorCommands, TimeAndPenalties,
         record = record.model_copy(update={
             "irregularities": list(record.irregularities) + track.irregularities,
             "started": track.started,
+            "hand_for_hand_round": self.hand_round,  # RULES T2, PVB 64b(3)
         })
         self.pending_record = record
         if record.status == "complete":
@@ -330,13 +331,19 @@ class TableSession(CardReading, BettingActions, FloorCommands, TimeAndPenalties,
                       "the same button deals again; press shuffle for the next hand",
                       rule="PVB 30" if record.status == "misdeal" else "PVB 33",
                       status=record.status)
-        for number, player in self.table.eliminated:
-            if number == record.hand:
-                in_round = "" if self.hand_round is None else (
-                    f" (hand-for-hand round {self.hand_round}: the same hand for placing as "
-                    "every elimination of that round)")
-                self._say("elimination", f"{player} is eliminated in hand {number}{in_round}",
-                          rule="PVB 64b", player=player, hand=number, round=self.hand_round)
+        # Everyone out in this hand, with the chips each began it with: the tournament places
+        # them by those (PVB 64b(1)(2)) from any one of these events.
+        seat_of = {player: seat for seat, player in record.players.items()}
+        busted = {player: record.starting_stacks.get(seat_of.get(player, 0), 0)
+                  for number, player in self.table.eliminated if number == record.hand}
+        for player, stack in busted.items():
+            in_round = "" if self.hand_round is None else (
+                f" (hand-for-hand round {self.hand_round}: the same hand for placing as "
+                "every elimination of that round)")
+            self._say("elimination", f"{player} is eliminated in hand {record.hand} with "
+                      f"{stack:,} chips at its start{in_round}", rule="PVB 64b", player=player,
+                      hand=record.hand, round=self.hand_round, stack=stack, busted=busted,
+                      started=track.started)
         leaving = {e.seat for e in self.queued_seats if e.player is None}
         arriving = [e.player for e in self.queued_seats if e.player is not None]
         with_chips = [s.player for n, s in self.table.seats.items()
