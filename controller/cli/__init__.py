@@ -22,6 +22,7 @@ from controller.cli.common import (
     _serve,
     _stop_on_signals,
 )
+from controller.cli.tournament import add_tournament_commands
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -399,6 +400,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="print the structure's whole schedule (levels and breaks, start and "
                        "end in seconds from a start of zero) as JSON lines, or name the mistake")
     clock.set_defaults(run=_clock)
+
+    add_tournament_commands(sub)
 
     floor = sub.add_parser("floor", help="the floor display: every table, the clock and the "
                            "alerts live in a browser; floor decisions behind a login")
