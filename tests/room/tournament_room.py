@@ -96,6 +96,14 @@ class SimRoom:
             if not outcome.asks and not outcome.save:
                 return
 
+    def partly(self, asks: int) -> None:
+        """One exchange in which only the first ``asks`` requests reach the tables (the
+        service is killed before it sends the rest)."""
+        outcome = self.core.reconcile(self.now)
+        self.now += 3.0
+        for ask in outcome.asks[:asks]:
+            self.apply(ask)
+
     def restart(self) -> None:
         """The service killed and started again: the ledger as stored, the retained states."""
         stored = Ledger.model_validate_json(self.core.ledger.model_dump_json())
@@ -133,9 +141,12 @@ class SimRoom:
         return lambda: self.state(table)
 
     def shuffle(self, table: str) -> bool:
+        """The dealer presses shuffle: whether a hand began (if not, why is in ``refused``)."""
         before = self.state(table).hand
-        self.handle(table, parse_event(shuffle(ts=self.now)))
+        step = self.handle(table, parse_event(shuffle(ts=self.now)))
         self.now += 1
+        if not step.accepted:
+            self.refused.append(f"{table} shuffle: {step.events[0].text}")
         return self.state(table).hand > before
 
     def fold(self, table: str) -> None:

@@ -356,10 +356,13 @@ class TournamentCore:
                   for seat, player in record.players.items()
                   if record.starting_stacks.get(seat, 0) > 0
                   and record.finishing_stacks.get(seat, 1) == 0}
+        heard = {(b.player, b.table, b.hand, b.started)
+                 for b in [*ledger.busts(), *(u.bust for u in ledger.undone)]}
         for player, stack in sorted(busted.items()):
             known = ledger.players.get(player)
-            if known is None or known.out:
-                continue
+            if known is None or known.out or (player, table, record.hand,
+                                              record.started) in heard:
+                continue  # (a bust the floor took back, or an entry since re-entered)
             bust = Bust(player=player, table=table, hand=record.hand, started=record.started,
                         round=number, stack=stack, seq=ledger.seq)
             ledger.seq += 1
