@@ -40,9 +40,37 @@ def _payouts(args: argparse.Namespace) -> int:
 
 
 def _tournament(args: argparse.Namespace) -> int:
+    """``--config tournament.toml``: the service until SIGTERM or Ctrl-C; with ``--check``:
+    the configuration and its structure checked, and what the tournament would run with."""
     from controller.errors import ConfigError
 
-    raise ConfigError("give one of: balance, standings, payouts")
+    if args.config is None:
+        raise ConfigError("give --config tournament.toml, or one of: balance, standings, "
+                          "payouts")
+    from controller.room.tournament.config import load_tournament_config
+
+    config = load_tournament_config(args.config)
+    settings = config.settings()
+    if args.check:
+        sys.stdout.write(config.summary() + "\n")
+        return 0
+    from controller.cli.common import _log_to_stderr, _serve, _stop_on_signals
+    from controller.mqtt.client import load_login
+    from controller.room.tournament.service import TournamentService
+    from controller.room.tournament.store import TournamentStore
+
+    _log_to_stderr()
+    login = load_login(config.mqtt.credentials, "tournament")
+    stop = _stop_on_signals()
+    store = TournamentStore(config.tournament.db)
+    service = TournamentService(config.mqtt, login, settings, store,
+                                export=config.tournament.export).start()
+    try:
+        _serve(stop, service.loops())
+    finally:
+        service.close()
+        store.close()
+    return 0
 
 
 def add_tournament_commands(sub: Any) -> None:
@@ -51,6 +79,11 @@ def add_tournament_commands(sub: Any) -> None:
     tournament = sub.add_parser(
         "tournament", help="the tournament: registration, the draw, places, balancing, payouts "
         "(the service); balance, standings and payouts offline")
+    tournament.add_argument("--config", metavar="tournament.toml",
+                            help="run the service (deploy/tournament.example.toml)")
+    tournament.add_argument("--check", action="store_true",
+                            help="with --config: check the configuration and its structure, "
+                            "print what the tournament would run with, and exit")
     tournament.set_defaults(run=_tournament)
     offline = tournament.add_subparsers(dest="what", required=False, parser_class=_Parser)
 

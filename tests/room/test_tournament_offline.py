@@ -107,7 +107,7 @@ def test_payouts_for_n_entries() -> None:
     (["standings", "--entries", "4", "{record}"], "line 1: not a hand record: hand: missing"),
     (["standings", "--entries", "0", "{record}"], "must be at least 1"),
     (["payouts", "--structure", "{notoml}", "--entries", "5"], "not valid TOML"),
-    ([], "give one of: balance, standings, payouts"),
+    ([], "give --config tournament.toml, or one of: balance, standings, payouts"),
 ])
 def test_a_bad_file_is_one_line_and_exit_2(tmp_path: Path, args: list[str], says: str) -> None:
     files = {"{bad}": "{not json", "{seat9}": json.dumps(

@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from controller.engine.records import HandRecord
 from controller.mqtt.messages import ClockState
 from controller.room.tournament import seating
 from controller.room.tournament.balance import RandomSource, Spot, plan
@@ -339,7 +340,7 @@ class TournamentCore:
                      and m.status in ("leaving", "arriving")]:
             self.ledger.moves.remove(move)
 
-    def record(self, table: str, record: Any, now: float) -> bool:
+    def record(self, table: str, record: HandRecord, now: float) -> bool:
         """A table's sealed hand record (public part): the truth of who went out in that hand
         (RULES H3), and for hand-for-hand that the table's hand of the round is over."""
         ledger = self.ledger
@@ -579,8 +580,8 @@ class TournamentCore:
         out = []
         for ask in wanted:
             seen = self.tables.get(ask.table)
-            if seen is None or not seen.online:
-                continue
+            if seen is None or not seen.online or seen.state is None:
+                continue  # (after a restart: nothing asked before the table's state is in)
             last = self.asked.get((ask.table, ask.key))
             if last is None or now - last >= self.retry_seconds:
                 self.asked[(ask.table, ask.key)] = now
