@@ -50,7 +50,7 @@ elif [ "$(readlink -f "$opt/current")" != "$(readlink -f "$release")" ]; then
         # The host's services change release together, at once: do it between tournaments.
         ln -sfn "$(readlink -f "$opt/current")" "$opt/previous"
         ln -sfn "$release" "$opt/current.new" && mv -T "$opt/current.new" "$opt/current"
-        restart="pokertable-clock pokertable-recorder pokertable-floor"
+        restart="pokertable-clock pokertable-tournament pokertable-recorder pokertable-floor"
     else
         echo "install.sh: this table runs $(readlink -f "$opt/current"); it changes release"
         echo "between hands with: sudo pokertable upgrade table --to $release"
