@@ -51,6 +51,7 @@ bench: $(STAMP) mosquitto
 	$(BIN)/python bench/mqtt.py
 	$(BIN)/python bench/clock.py
 	$(BIN)/python bench/clock_load.py
+	$(BIN)/python bench/tournament.py
 	$(BIN)/python bench/floor.py
 	$(BIN)/python bench/soak.py
 

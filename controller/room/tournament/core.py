@@ -84,6 +84,8 @@ class TournamentCore:
         self.clock: ClockState | None = None
         self.asked: dict[tuple[str, str], float] = {}
         self.dirty = False  # the ledger changed since the last save
+        self.news: set[str] = set()  # tables whose state changed since the last reconcile
+        self._standings: tuple[tuple[Any, ...], list[Standing]] | None = None
 
     # ---------------------------------------------------------------- reading
 
@@ -104,11 +106,18 @@ class TournamentCore:
                        prize_pool(self.ledger.entries, entry.buy_in), self.ledger.entries)
 
     def standings(self) -> list[Standing]:
+        """Everyone's place, prize and points (computed again only when an elimination, a
+        registration or a settled group changed them: a thousand rows)."""
         ledger = self.ledger
-        return standings(ledger.players_in(), ledger.busts(), ledger.settled_keys(),
-                         self.payout_table(), self.settings.points, len(ledger.players),
-                         clubs={n: p.club for n, p in ledger.players.items()},
-                         in_time=ledger.in_time)
+        key = (ledger.entries, tuple(ledger.players), tuple(o.id for o in ledger.outs),
+               len(ledger.settled), ledger.status, ledger.in_time)
+        if self._standings is None or self._standings[0] != key:
+            rows = standings(ledger.players_in(), ledger.busts(), ledger.settled_keys(),
+                             self.payout_table(), self.settings.points, len(ledger.players),
+                             clubs={n: p.club for n, p in ledger.players.items()},
+                             in_time=ledger.in_time)
+            self._standings = (key, rows)
+        return self._standings[1]
 
     def between_hands(self, table: str) -> bool:
         seen = self.tables.get(table)
@@ -307,6 +316,7 @@ class TournamentCore:
         seen = self.tables.setdefault(state.table, TableSeen())
         seen.state = state
         seen.online = True
+        self.news.add(state.table)
 
     def elimination(self, table: str, event_id: str, data: dict[str, Any], now: float) -> bool:
         """A table's elimination event (durable, so it may come twice): True if it changed
@@ -406,13 +416,14 @@ class TournamentCore:
         ``retry_seconds`` until their states show it)."""
         outcome = Outcome()
         before_alerts = self.ledger.next_alert
-        changed = seating.follow_moves(self.settings, self.ledger, self.tables)
-        changed |= seating.follow_players(self.ledger, self.tables)
+        news, self.news = self.news, set()
+        changed = seating.follow_moves(self.settings, self.ledger, self.tables, news)
+        changed |= seating.follow_players(self.ledger, self.tables, news)
         changed |= self._settle()
-        changed |= self._strangers(now)
+        changed |= self._strangers(now, news)
         if self.ledger.status == "running":
             changed |= self._decide(now)
-            changed |= self._count_chips(now)
+            changed |= self._count_chips(now, news)
             changed |= self._finish(now)
         if changed or self.dirty:
             outcome.save = True
@@ -479,12 +490,12 @@ class TournamentCore:
         player = self.ledger.players.get(name)
         return player.stack if player is not None else 0
 
-    def _count_chips(self, now: float) -> bool:
+    def _count_chips(self, now: float, news: set[str]) -> bool:
         """RULES T6, T5: every table between hands holds what it should (`ChipCount`)."""
         changed = False
         for name, seen in sorted(self.tables.items()):
             state = seen.state
-            if state is None or state.stage not in ("waiting", "over"):
+            if name not in news or state is None or state.stage not in ("waiting", "over"):
                 continue
             key = (state.hand, tuple(sorted((s, v.player, v.stack)
                                             for s, v in state.seats.items())))
@@ -498,10 +509,10 @@ class TournamentCore:
                 self._alert(now, difference.words(), "RULES T6", name, state.hand)
         return changed
 
-    def _strangers(self, now: float) -> bool:
+    def _strangers(self, now: float, news: set[str]) -> bool:
         """A player the tables show who is not in the tournament (or is out): said once."""
         changed = False
-        for table, seat, player in seating.strangers(self.ledger, self.tables):
+        for table, seat, player in seating.strangers(self.ledger, self.tables, news):
             key = f"{table}:{player}"
             if key in self.ledger.strangers:
                 continue

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from controller.room.clock.structure import Structure
 from controller.room.tournament.balance import BalanceProfile, Spot
@@ -43,6 +43,7 @@ class Settings(BaseModel):
                        "follows it (DFO §2(2))")
     balancing: BalanceProfile = "pvb-2020"
     points: PointsProfile = "none"
+    _seats: dict[str, int] = PrivateAttr(default_factory=dict)
 
     @model_validator(mode="after")
     def _consistent(self) -> Settings:
@@ -67,8 +68,11 @@ class Settings(BaseModel):
         assert stack is not None  # checked above
         return stack
 
+    def model_post_init(self, context: Any) -> None:
+        self._seats = {t.table: t.seats for t in self.tables}
+
     def seats_of(self, table: str) -> int:
-        return next((t.seats for t in self.tables if t.table == table), self.seats)
+        return self._seats.get(table, self.seats)
 
 
 Status = Literal["registration", "running", "finished"]

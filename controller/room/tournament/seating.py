@@ -84,10 +84,15 @@ def where(tables: dict[str, TableSeen], player: str) -> Spot | None:
     return None
 
 
-def follow_moves(settings: Settings, ledger: Ledger, tables: dict[str, TableSeen]) -> bool:
-    """Each move as far as the tables' states carry it; True if any changed."""
+def follow_moves(settings: Settings, ledger: Ledger, tables: dict[str, TableSeen],
+                 news: set[str] | None = None) -> bool:
+    """Each move as far as the tables' states carry it (``news``: only the tables whose state
+    changed can have carried one); True if any changed."""
     changed = False
     for move in list(ledger.moves):
+        if move.status == "done" or (news is not None and move.to.table not in news and (
+                move.source is None or move.source.table not in news)):
+            continue
         if move.status == "leaving":
             changed |= _leaving(ledger, tables, move)
         if move.status == "arriving":
@@ -174,20 +179,21 @@ def _seated(tables: dict[str, TableSeen], move: Move) -> bool:
     return False
 
 
-def follow_players(ledger: Ledger, tables: dict[str, TableSeen]) -> bool:
-    """Every player's seat and, between hands, his stack, as the tables show them."""
+def follow_players(ledger: Ledger, tables: dict[str, TableSeen],
+                   news: set[str] | None = None) -> bool:
+    """Every player's seat and, between hands, his stack, as the tables show them (``news``:
+    only those tables)."""
     changed = False
     for name, seen in sorted(tables.items()):
         state = seen.state
-        if state is None:
+        if state is None or (news is not None and name not in news):
             continue
         for seat, view in state.seats.items():
             player = ledger.players.get(view.player)
             if player is None or player.out:
                 continue
-            spot = Spot(table=name, seat=seat)
-            if player.spot != spot:
-                player.spot = spot
+            if player.spot is None or (player.spot.table, player.spot.seat) != (name, seat):
+                player.spot = Spot(table=name, seat=seat)
                 changed = True
             if between_hands(state) and player.stack != view.stack:
                 player.stack = view.stack
@@ -195,11 +201,12 @@ def follow_players(ledger: Ledger, tables: dict[str, TableSeen]) -> bool:
     return changed
 
 
-def strangers(ledger: Ledger, tables: dict[str, TableSeen]) -> list[tuple[str, int, str]]:
+def strangers(ledger: Ledger, tables: dict[str, TableSeen], news: set[str] | None = None
+              ) -> list[tuple[str, int, str]]:
     """Players the tables show who are not in the tournament (or are out)."""
     out = []
     for name, seen in sorted(tables.items()):
-        if seen.state is None:
+        if seen.state is None or (news is not None and name not in news):
             continue
         for seat, view in sorted(seen.state.seats.items()):
             player = ledger.players.get(view.player)
@@ -222,17 +229,20 @@ def wanted(settings: Settings, ledger: Ledger, tables: dict[str, TableSeen]) -> 
             asks.append(Ask(move.to.table, "seat", {
                 "seat": move.to.seat, "player": move.player, "stack": move.stack},
                 f"seat:{move.id}"))
+    coming_to: dict[str, int] = {}
+    for move in ledger.moves:
+        if move.status in ("leaving", "arriving"):
+            coming_to[move.to.table] = coming_to.get(move.to.table, 0) + 1
     for name, seen in sorted(tables.items()):
         state = seen.state
         if state is None:
             continue
-        coming = [m for m in ledger.moves if m.to.table == name
-                  and m.status in ("leaving", "arriving")]
+        coming = coming_to.get(name, 0)
         empty = settings.seats_of(name) - len(state.seats)
         hold = bool(coming) and empty >= HOLD_EMPTY
         if hold and "seating" not in state.holds:
             asks.append(Ask(name, "hold", {
-                "kind": "seating", "reason": f"seating: {len(coming)} player(s) on their way "
+                "kind": "seating", "reason": f"seating: {coming} player(s) on their way "
                 f"and {empty} seats free (PVB 09(3))"}, "seating:on"))
         elif not hold and "seating" in state.holds:
             asks.append(Ask(name, "release", {"kind": "seating"}, "seating:off"))

@@ -67,6 +67,7 @@ from controller.service_manager import Loop
 log = logging.getLogger(__name__)
 
 TICK_SECONDS = 0.5
+PUBLISH_SECONDS = 0.5  # what the tables alone changed (stacks, seats) goes out at most this often
 SERVICE = "tournament"
 
 
@@ -86,6 +87,8 @@ class TournamentService:
         self.connected = threading.Event()
         self._sent = 0
         self._published: bytes | None = None
+        self._published_at = 0.0
+        self._stale = False  # the tables said something since the state was last built
         self._stop = threading.Event()
         self._ticker: threading.Thread | None = None
         self.loop = Loop("tournament ticker")  # systemd's watchdog
@@ -135,12 +138,15 @@ class TournamentService:
             try:
                 with self._lock:
                     self._reconcile()
+                    if self._stale and time.monotonic() - self._published_at >= PUBLISH_SECONDS:
+                        self._publish_state()
             except Exception:  # a bug of ours in one tick never stops the tournament
                 log.exception("tournament: a tick failed; the tournament goes on")
 
-    def _reconcile(self) -> None:
+    def _reconcile(self, urgent: bool = False) -> None:
         """What follows from everything heard (under the lock): the ledger saved first, then
-        the requests to the tables, the alerts, the state."""
+        the requests to the tables, the alerts, the state (at once when the ledger changed or
+        ``urgent``; what only the tables' stacks changed waits for the next tick)."""
         now = self._now()
         outcome = self.core.reconcile(now)
         if outcome.save:
@@ -151,7 +157,10 @@ class TournamentService:
             self._table_command(ask)
         if outcome.finished:
             self._export()
-        self._publish_state()
+        if outcome.save or urgent:
+            self._publish_state()
+        else:
+            self._stale = True
 
     def _table_command(self, ask: Ask) -> None:
         self._sent += 1
@@ -162,6 +171,7 @@ class TournamentService:
 
     def _publish_state(self, force: bool = False) -> None:
         payload = encode(self.core.state())
+        self._stale, self._published_at = False, time.monotonic()
         if payload != self._published or force:
             self._published = payload
             self._client.publish(self.topics.service(SERVICE, "state"), payload, qos=1,
@@ -274,7 +284,7 @@ class TournamentService:
             if self.core.elimination(table, message.id, event.data, now):
                 log.info("tournament: table %s: %s", table, event.text)
             self.store.save(self.core.ledger, heard=(message.id, "elimination", now))
-            self._reconcile()
+            self._reconcile(urgent=True)
 
     def _command(self, message: mqtt.MQTTMessage) -> None:
         command = incoming(message, self.topics.service(SERVICE, "cmd/"), log, SERVICE)
@@ -302,7 +312,7 @@ class TournamentService:
                 written = self._export()
                 said += f": {', '.join(map(str, written))}" if written else \
                     " (no export directory could be written: see the log)"
-            self._reconcile()
+            self._reconcile(urgent=True)
         self._reply(name, request.id, command.correlation, True, said)
 
     def _reply(self, command: str, request_id: str | None, correlation: bytes | None,

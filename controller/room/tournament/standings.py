@@ -50,7 +50,8 @@ def standings(players_in: Sequence[str], busts: list[Bust], settled: set[GroupKe
         prize, left_over = (0, 0) if p.pending else shared_prize(payout_table, p.place, p.last)
         if p.player == min((p.player, *p.shared_with)):
             extra += left_over  # once per group
-        rows.append(Standing(
+        # (built without validation: the fields are ours; a thousand rows after each bust)
+        rows.append(Standing.model_construct(
             player=p.player, club=clubs.get(p.player), place=p.place, last=p.last,
             shared_with=list(p.shared_with), pending=p.pending, out_in=group_words(p.group),
             prize=prize, points=0.0 if p.pending else round(shared_points(
@@ -62,7 +63,9 @@ def standings(players_in: Sequence[str], busts: list[Bust], settled: set[GroupKe
                        prize=first + extra,
                        points=round(shared_points(points_profile, players, 1, 1, in_time), 2))
         return [top, *sorted(rows, key=_best_first)]
-    still = [Standing(player=name, club=clubs.get(name)) for name in sorted(players_in)]
+    still = [Standing.model_construct(player=name, club=clubs.get(name), place=None, last=None,
+                                      shared_with=[], pending=False, out_in=None, prize=0,
+                                      points=0.0) for name in sorted(players_in)]
     return still + sorted(rows, key=_best_first)
 
 

@@ -4,7 +4,7 @@ own (standings, the seat list, moves to make, tables, the chip count, alerts). P
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from controller.mqtt.messages import ChipLeader, Payout, TournamentState
 from controller.room.tournament.balance import Spot
@@ -73,18 +73,22 @@ def chip_leader(seats: list[SeatLine]) -> ChipLeader | None:
     return ChipLeader(player=top.player, stack=top.stack, table=top.table)
 
 
+_SEAT_LINES = TypeAdapter(list[SeatLine])
+
+
 def seat_lines(players: dict[str, tuple[str | None, Spot | None, int]],
                moves: list[Move]) -> list[SeatLine]:
     going = {m.player: m for m in moves if m.status in ("leaving", "arriving")}
     out = []
-    for name, (club, spot, stack) in sorted(players.items()):
+    for name, (club, spot, stack) in players.items():
         move = going.get(name)
         where = move.to if move is not None else spot
-        out.append(SeatLine(player=name, club=club, table=where.table if where else None,
-                            seat=where.seat if where else None,
-                            stack=move.stack if move is not None else stack,
-                            moving=move.status if move is not None else None))
-    return sorted(out, key=lambda s: (s.table is None, s.table or "", s.seat or 0, s.player))
+        out.append({"player": name, "club": club, "table": where.table if where else None,
+                    "seat": where.seat if where else None,
+                    "stack": move.stack if move is not None else stack,
+                    "moving": move.status if move is not None else None})
+    out.sort(key=lambda s: (s["table"] is None, s["table"] or "", s["seat"] or 0, s["player"]))
+    return _SEAT_LINES.validate_python(out)  # (in one go: a thousand lines after every hand)
 
 
 def payout_lines(table: list[int]) -> list[Payout]:
