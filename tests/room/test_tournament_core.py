@@ -307,3 +307,47 @@ def test_a_whole_small_tournament_to_one_winner() -> None:
     document = json.loads(standings_json(rows, name="test", entries=14, players=14,
                                          prize_pool=state.prize_pool, currency="EUR"))
     assert [r["place"] for r in document["standings"]] == list(range(1, 15))
+
+
+def test_pvb_35a_a_table_the_tournament_emptied_holds_up_no_hand_for_hand_round() -> None:
+    """The clock (its pure core) with two tables in hand-for-hand: when the tournament has
+    broken table 2 (no players left there), the round is not kept waiting for it and the next
+    one releases table 1 alone; and the tournament moves no player off a table released for a
+    round until it has dealt that hand."""
+    from controller.room.clock.core import ClockCore
+    from controller.session import SessionConfig, TableSession
+    from tests.room.tournament_room import SMALL
+    from tests.session.helpers import seat
+
+    clock = ClockCore(SMALL, None, 0.0)
+    clock.command("start", {}, 0.0)
+    clock.command("hand_for_hand", {"on": True}, 0.0)
+    one = TableSession(SessionConfig(table_id="1"))
+    two = TableSession(SessionConfig(table_id="2"))
+    for event in (seat(1, "a"), seat(2, "b")):
+        one.handle(_event(event))
+    for session in (one, two):
+        clock.table_status(session.config.table_id, True, 1.0)
+        clock.heard(session.config.table_id, 1.0)
+        for ask in clock.reconcile(1.0).asks:
+            target = one if ask.table == "1" else two
+            target.handle(_event(command(ask.command, by="clock", **ask.args)))
+        clock.table_state(session.state(), 1.0)
+    clock.table_state(one.state(), 1.0)
+    clock.table_state(two.state(), 1.0)
+    clock.reconcile(1.5)
+    assert clock.position.playing == ["1"] and "2" not in clock.position.waiting
+
+    room = drawn(tables=2, seats=6, players=8)
+    room.clock(hand_for_hand=True, round=3, playing=["1", "2"], status="running")
+    for table in ("1", "2"):
+        room.handle(table, _event(command("hold", by="clock", kind="hand_for_hand",
+                                          reason="hand-for-hand")))
+        room.handle(table, _event(command("release", by="clock", one_hand=True, round=3,
+                                          kind="hand_for_hand")))
+    room.knock_out(*[p for _, p in room.players_at("1")][:2])  # 6 left: table 2 is to break
+    assert room.state("2").released_round == 3
+    assert not [m for m in room.core.ledger.moves if m.reason == "break"]
+    room.fold("2")  # table 2 deals its hand of the round: now its players may leave it
+    assert [m.status for m in room.core.ledger.moves if m.reason == "break"] == ["seated"] * 4
+    assert room.counts() == {"1": 6, "2": 0}

@@ -120,9 +120,12 @@ class TournamentCore:
         return self._standings[1]
 
     def between_hands(self, table: str) -> bool:
+        """Between hands, online, and not released for a hand-for-hand round it has yet to
+        deal: its players move after that hand (the clock's round waits for it)."""
         seen = self.tables.get(table)
         return bool(seen and seen.online and seen.state is not None
-                    and seen.state.stage in ("waiting", "over"))
+                    and seen.state.stage in ("waiting", "over")
+                    and seen.state.released_round is None)
 
     # ---------------------------------------------------------------- the floor's commands
 
