@@ -44,6 +44,7 @@ from controller.mqtt.messages import (
     ServiceStatus,
     StateMessage,
     StatusMessage,
+    TournamentState,
     decode,
     encode,
 )
@@ -117,6 +118,9 @@ class Hub:
         # systemd's watchdog: pages are served and pushed from this one event loop.
         self.web_loop = Loop("floor's web event loop")
         self._beating: asyncio.Task[None] | None = None
+        # The tournament's retained state as it came (its pages fetch it: tournament_pages.py)
+        self.tournament: bytes | None = None
+        self.tournament_online: bool | None = None
 
     # ---------------------------------------------------------------- lifecycle
 
@@ -167,7 +171,9 @@ class Hub:
                                                                  "record", "reply")]
                          + [(t.clock("state"), 1), (t.clock("reply"), 1), (t.clock("time"), 0),
                             (t.service("recorder", "status"), 1),
-                            (t.service("clock", "status"), 1)])
+                            (t.service("clock", "status"), 1)]
+                         + [(t.service("tournament", leaf), 1)
+                            for leaf in ("state", "reply", "status")])
         self._to_loop(self._broker, True)
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any,
@@ -244,6 +250,13 @@ class Hub:
         elif topic == self.topics.service("clock", "status"):
             online = decode(ServiceStatus, payload).status == "online"
             self._push(self.room.take_clock_status(online, now))
+        elif topic == self.topics.service("tournament", "state"):
+            decode(TournamentState, payload)  # (refused here if it is not one)
+            self.tournament = payload
+        elif topic == self.topics.service("tournament", "reply"):
+            self._reply(decode(CommandReply, payload), correlation)
+        elif topic == self.topics.service("tournament", "status"):
+            self.tournament_online = decode(ServiceStatus, payload).status == "online"
 
     @staticmethod
     def _check_table(said: str, topic: str) -> None:
@@ -306,11 +319,12 @@ class Hub:
 
     async def command(self, target: str, name: str, args: dict[str, Any], by: str
                       ) -> CommandReply:
-        """Send a floor decision as the command the table or the clock takes; wait for its
-        answer. ``target`` is ``clock`` or a table id."""
+        """Send a floor decision as the command the table, the clock or the tournament takes;
+        wait for its answer. ``target`` is ``clock``, ``tournament`` or a table id."""
         request = CommandRequest(id=str(uuid.uuid4()), by=by, args=args)
         topic = (self.topics.clock(f"cmd/{name}") if target == "clock"
-                 else self.topics.table(target, f"cmd/{name}"))
+                 else self.topics.service("tournament", f"cmd/{name}")
+                 if target == "tournament" else self.topics.table(target, f"cmd/{name}"))
         correlation = request.id.encode()
         answer: asyncio.Future[CommandReply] = asyncio.get_running_loop().create_future()
         self._waiting[correlation] = answer
@@ -325,7 +339,7 @@ class Hub:
         try:
             return await asyncio.wait_for(answer, REPLY_SECONDS)
         except TimeoutError:
-            where = "the clock" if target == "clock" else f"table {target}"
+            where = f"the {target}" if target in ("clock", "tournament") else f"table {target}"
             return CommandReply(table=target, command=name, id=request.id, status="error",
                                 reason=f"no answer from {where} within {REPLY_SECONDS:g} s: "
                                 "is it online?")

@@ -36,6 +36,7 @@ from controller.room.clock.rules import CLOCK_COMMANDS
 from controller.room.floor.accounts import Accounts, check_password
 from controller.room.floor.hub import Hub
 from controller.room.floor.store import HandQuery
+from controller.room.floor.tournament_pages import TOURNAMENT_SCREENS, tournament_routes
 from controller.session.model import FLOOR_COMMANDS
 
 log = logging.getLogger(__name__)
@@ -44,7 +45,7 @@ STATIC = Path(str(resources.files("controller.room.floor") / "static"))
 # path -> (screen, title): each page is the one shell around its screen's fragment
 SCREENS = {"/": ("room", "Room"), "/clock": ("clock", "Clock"), "/alerts": ("alerts", "Alerts"),
            "/hands": ("hands", "Hands"), "/login": ("login", "Floor login"),
-           "/table/{table_id}": ("table", "Table")}
+           "/table/{table_id}": ("table", "Table"), **TOURNAMENT_SCREENS}
 STREAM_KINDS = frozenset({"table", "event", "clock", "alert", "broker"})
 SECURITY_HEADERS = [
     (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; "
@@ -272,6 +273,7 @@ def create_app(hub: Hub, accounts: Callable[[], Accounts], secret: str, *,
         Route("/api/hands", hands),
         Route("/api/hands/{hand_id:path}/phh", hand_phh),
         Route("/api/hands/{hand_id:path}", hand),
+        *tournament_routes(hub, lambda request: _guard(request, accounts()), _read_body, _error),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     middleware = [
