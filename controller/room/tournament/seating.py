@@ -219,16 +219,6 @@ def wanted(settings: Settings, ledger: Ledger, tables: dict[str, TableSeen]) -> 
     """Every request the tables still need: players to leave their seats (between hands) and
     to sit down, the holds of PVB 09(3) and their release, and broken tables closed."""
     asks: list[Ask] = []
-    for move in ledger.moves:
-        if move.status == "leaving" and move.source is not None:
-            asks.append(Ask(move.source.table, "unseat", {
-                "seat": move.source.seat, "player": move.player,
-                "reason": f"to table {move.to.table}, seat {move.to.seat} ({move.rule})"},
-                f"unseat:{move.id}"))
-        elif move.status == "arriving":
-            asks.append(Ask(move.to.table, "seat", {
-                "seat": move.to.seat, "player": move.player, "stack": move.stack},
-                f"seat:{move.id}"))
     coming_to: dict[str, int] = {}
     for move in ledger.moves:
         if move.status in ("leaving", "arriving"):
@@ -248,6 +238,17 @@ def wanted(settings: Settings, ledger: Ledger, tables: dict[str, TableSeen]) -> 
             asks.append(Ask(name, "release", {"kind": "seating"}, "seating:off"))
         if name in ledger.broken and name not in ledger.closed and not state.seats:
             asks.append(Ask(name, "close", {"reason": "the table is broken (PVB 10)"}, "close"))
+    # (after the holds: a table that is to wait for its newcomers holds before the first sits)
+    for move in ledger.moves:
+        if move.status == "leaving" and move.source is not None:
+            asks.append(Ask(move.source.table, "unseat", {
+                "seat": move.source.seat, "player": move.player,
+                "reason": f"to table {move.to.table}, seat {move.to.seat} ({move.rule})"},
+                f"unseat:{move.id}"))
+        elif move.status == "arriving":
+            asks.append(Ask(move.to.table, "seat", {
+                "seat": move.to.seat, "player": move.player, "stack": move.stack},
+                f"seat:{move.id}"))
     return asks
 
 
