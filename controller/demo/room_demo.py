@@ -36,7 +36,7 @@ from controller.mqtt.messages import (
 from controller.mqtt.topics import Topics
 from controller.room.clock.service import ClockService
 from controller.room.clock.store import ClockStore
-from controller.room.clock.structure import EntrySpec, PrizeSpec, Structure
+from controller.room.clock.structure import Structure
 from controller.room.floor.accounts import Accounts, save_accounts, set_password
 from controller.room.floor.server import FloorServer
 from controller.room.recorder import Recorder, RecordStore
@@ -52,12 +52,18 @@ DEMO_STRUCTURE = Structure.model_validate({
                {"sb": 200, "bb": 400, "bb_ante": 400, "minutes": 30}],
     "breaks": [{"after_level": 2, "minutes": 0.25}],  # a visitor sees a break in the first minute
 })
-# The tournament's: short stacks against the same levels, so that players go out within minutes.
-TOURNAMENT_STRUCTURE = DEMO_STRUCTURE.model_copy(update={
+# The tournament's: short stacks and blinds that double every half minute, so that a room of
+# four tables plays to its winner in minutes (a break after level 2, as the demo's).
+TOURNAMENT_STRUCTURE = Structure.model_validate({
+    "name": "demo tournament", "chips": [1, 5, 25, 100, 500, 1000, 5000],
     "late_registration_ends": 1,
-    "entry": EntrySpec(stack=3_000, buy_in=20),
-    "prizes": PrizeSpec.model_validate({"payouts": [{"up_to": 8, "percent": [65, 35]},
-                                                    {"percent": [50, 30, 20]}]})})
+    "levels": [{"sb": 50, "bb": 100, "minutes": 0.25}, {"sb": 100, "bb": 200, "minutes": 0.25},
+               *({"sb": sb, "bb": 2 * sb, "bb_ante": 2 * sb, "minutes": 0.5}
+                 for sb in (200, 400, 800, 1500, 3000, 5000, 10_000)),
+               {"sb": 20_000, "bb": 40_000, "bb_ante": 40_000, "minutes": 60}],
+    "breaks": [{"after_level": 2, "minutes": 0.25}],
+    "entry": {"stack": 3_000, "buy_in": 20},
+    "prizes": {"payouts": [{"up_to": 8, "percent": [65, 35]}, {"percent": [50, 30, 20]}]}})
 DEMO_PLAYERS = ["Anna", "Ben", "Cem", "Dora", "Emil", "Fay", "Gus", "Hana", "Ivo", "Jule",
                 "Kai", "Lea", "Mo", "Nele", "Ole", "Pia", "Rafa", "Sina", "Tom", "Uta", "Vic",
                 "Wim", "Xena", "Yuri"]
