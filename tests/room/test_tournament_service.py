@@ -387,3 +387,36 @@ def test_a_configuration_mistake_is_one_line(tmp_path: Path, text: str, says: st
                               timeout=60)
         assert done.returncode == 2, done
         assert done.stderr.strip().count("\n") == 0 and says in done.stderr, done.stderr
+
+
+def test_pokertable_tournament_tells_systemd_ready_pings_and_stopping(
+        broker: LocalBroker, tmp_path: Path) -> None:
+    """As systemd runs it (Type=notify, WatchdogSec): READY=1 once it serves, watchdog pings
+    while its ticker moves, STOPPING=1 on SIGTERM, exit 0."""
+    import socket
+
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    path = str(tmp_path / "notify")
+    sock.bind(path)
+    sock.settimeout(0.2)
+    config = tournament_config(broker, tmp_path)
+    env = {"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "1000000", "PATH": "/usr/bin:/bin"}
+    process = subprocess.Popen([sys.executable, "-m", "controller.cli", "tournament",
+                                "--config", str(config)], cwd=ROOT, env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    said: list[str] = []
+    try:
+        deadline = time.monotonic() + 8
+        while time.monotonic() < deadline:
+            with contextlib.suppress(TimeoutError):
+                said.append(sock.recv(4096).decode())
+        assert said and said[0].startswith("READY=1"), said
+        assert said.count("WATCHDOG=1") >= 4, said
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=20)
+        with contextlib.suppress(TimeoutError):
+            said.append(sock.recv(4096).decode())
+        sock.close()
+    assert process.returncode == 0, stderr[-2000:]
+    assert any(s.startswith("STOPPING=1") for s in said), said
