@@ -54,8 +54,10 @@ class SessionSnapshot(BaseModel):
                                       "still to serve (PVB 69(12)); they follow the player")
     command_ids: list[str] = Field(default_factory=list, description="The ids of the latest "
                                    "remote commands applied: each acts at most once")
-    counted: dict[int, bool] = Field(default_factory=dict, description="Seat -> whether the "
-                                     "chips of the player who sat there were read on its zone")
+    counted: dict[int, bool] = Field(default_factory=dict, exclude_if=lambda v: not v,
+                                     description="Seat -> whether the chips of the player who "
+                                     "sat there were read on its zone (absent when none sat "
+                                     "since: a journal reads as it did before the count)")
 
     @model_validator(mode="before")
     @classmethod

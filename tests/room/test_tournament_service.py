@@ -55,12 +55,13 @@ class Floor:
         self.topics = Topics(broker.plan.venue)
         self.sent = 0
 
-    def send(self, name: str, payload: bytes, retain: bool = False) -> CommandReply | None:
+    def send(self, name: str, payload: bytes, retain: bool = False, wait: float = 10.0
+             ) -> CommandReply | None:
         self.sent += 1
         correlation = f"t-{self.sent}-{time.monotonic_ns()}".encode()
         assert not self.client.publish(self.topics.service("tournament", f"cmd/{name}"),
                                        payload, correlation, retain=retain).is_failure
-        if not self.client.wait(lambda ms: any(m.correlation == correlation for m in ms), 5):
+        if not self.client.wait(lambda ms: any(m.correlation == correlation for m in ms), wait):
             return None
         found = next(m for m in self.client.on("reply") if m.correlation == correlation)
         return decode(CommandReply, found.payload)
@@ -182,7 +183,7 @@ def test_commands_answered_with_their_correlation_data_once_and_never_retained(
             assert bad is not None and bad.status == "error" and says in (bad.reason or ""), bad
         # A command published retained is ignored (and cleared again)
         retained = floor.send("register", json.dumps({"v": 1, "id": "ret-1", "args": {
-            "name": "ghost"}}).encode(), retain=True)
+            "name": "ghost"}}).encode(), retain=True, wait=1.5)
         assert retained is None
         floor.client.publish(floor.topics.service("tournament", "cmd/register"), b"",
                              retain=True)

@@ -97,6 +97,9 @@ class TournamentService:
             self._status, ServiceStatus(service=SERVICE, status="offline")))
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = lambda *_: self.connected.clear()
+        # Connected once the broker confirmed the subscriptions: a command sent after that
+        # reaches us (one sent between the CONNACK and the SUBACK could go nowhere).
+        self._client.on_subscribe = lambda *_: self.connected.set()
         self._client.on_message = self._on_message
 
     # ---------------------------------------------------------------- life cycle
@@ -224,7 +227,6 @@ class TournamentService:
             self._publish_state(force=True)
         client.publish(self._status, encode(ServiceStatus(service=SERVICE, status="online")),
                        qos=1, retain=True)
-        self.connected.set()
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         try:
