@@ -46,8 +46,9 @@ systemd-analyze:
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq systemd)
 
 # The whole room on this machine, live in a browser: open the URL it prints; Ctrl-C stops it.
+# The tournament draws 24 players at the four tables and plays to one winner.
 demo: $(STAMP) mosquitto
-	$(BIN)/pokertable room --tables 4
+	$(BIN)/pokertable room --tables 4 --tournament
 
 bench: $(STAMP) mosquitto postgresql
 	$(BIN)/python bench/replay_throughput.py
@@ -57,6 +58,7 @@ bench: $(STAMP) mosquitto postgresql
 	$(BIN)/python bench/mqtt.py
 	$(BIN)/python bench/clock.py
 	$(BIN)/python bench/clock_load.py
+	$(BIN)/python bench/tournament.py
 	$(BIN)/python bench/floor.py
 	$(BIN)/python bench/soak.py
 	$(BIN)/python bench/store_search.py

@@ -46,6 +46,7 @@ KINDS: dict[int, str] = {
     0x50540003: "record store",
     0x50540004: "clock store",
     0x50540005: "floor store",
+    0x50540006: "tournament store",
 }
 
 

@@ -64,7 +64,7 @@ elif [ "$(readlink -f "$opt/current")" != "$(readlink -f "$release")" ]; then
         ln -sfn "$(readlink -f "$opt/current")" "$opt/previous"
         ln -sfn "$release" "$opt/current.new" && mv -T "$opt/current.new" "$opt/current"
         echo "install.sh: the host changes release to $release (the previous: $opt/previous)"
-        [ -n "$root" ] || restart="pokertable-clock pokertable-recorder pokertable-floor"
+        [ -n "$root" ] || restart="pokertable-clock pokertable-tournament pokertable-recorder pokertable-floor"
     else
         echo "install.sh: this table runs $(readlink -f "$opt/current"); it changes release"
         echo "between hands with: sudo pokertable upgrade table --to $release"

@@ -17,7 +17,8 @@ DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
 def test_each_unit_starts_its_own_command_with_options_the_cli_takes() -> None:
     services = [*HOST_SERVICES, TABLE_SERVICE]
     assert {s.name for s in services} == {"pokertable-table", "pokertable-clock",
-                                          "pokertable-floor", "pokertable-recorder"}
+                                          "pokertable-floor", "pokertable-recorder",
+                                          "pokertable-tournament"}
     for service in services:
         parsed = configparser.ConfigParser(interpolation=None, strict=False)
         parsed.read_string(service.text("/opt/pokertable/.venv"))
@@ -41,3 +42,14 @@ def test_the_floor_example_configuration_loads() -> None:
     assert config.floor.port == 8443 and config.mqtt.venue == "hall"
     assert config.floor.tls_cert == DEPLOY / "floor.crt"
     assert config.floor.db == DEPLOY / "floor.db"  # relative to the file
+
+
+def test_the_tournament_example_configuration_loads() -> None:
+    from controller.room.tournament.config import load_tournament_config
+
+    config = load_tournament_config(DEPLOY / "tournament.example.toml")
+    assert config.tournament.structure == DEPLOY / "structures" / "pvb-deep.toml"
+    settings = config.settings()
+    assert settings.start_stack() == 35_000 and settings.order_of_breaking() == [
+        "4", "3", "2", "1"]
+    assert config.mqtt.venue == "hall"

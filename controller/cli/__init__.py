@@ -22,6 +22,7 @@ from controller.cli.common import (
     _stop_on_signals,
 )
 from controller.cli.hands import add_hands_commands
+from controller.cli.tournament import add_tournament_commands
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -240,7 +241,8 @@ def _room(args: argparse.Namespace) -> int:
 
     stop = _stop_on_signals()
     with _terminal_to_ourselves():
-        return run_room(tables=args.tables, hands=args.hands, port=args.floor_port, stop=stop)
+        return run_room(tables=args.tables, hands=args.hands, port=args.floor_port, stop=stop,
+                        tournament=args.tournament)
 
 
 @contextlib.contextmanager
@@ -284,7 +286,7 @@ def _table(args: argparse.Namespace) -> int:
     try:
         return run_table(config, simulate=args.simulate, stdin_events=args.stdin_events,
                          hands=args.hands, echo=sys.stdout if args.print else None,
-                         seed=args.seed)
+                         seed=args.seed, tournament=args.tournament)
     except ConfigError as exc:  # what the configuration asks for is not here
         raise ConfigError(f"{args.config}: {exc}") from None
 
@@ -357,6 +359,9 @@ def build_parser() -> argparse.ArgumentParser:
     table.add_argument("--hands", type=_int_in(0), default=0,
                        help="with --simulate: stop after this many hands (0: run on)")
     table.add_argument("--seed", type=int, default=1, help="with --simulate: the shuffles' seed")
+    table.add_argument("--tournament", action="store_true",
+                       help="with --simulate: the tournament seats the players (the simulated "
+                       "dealer seats nobody and waits for them)")
     table.add_argument("--stdin-events", action="store_true",
                        help="also read table events (JSON lines) from stdin, e.g. a console")
     table.add_argument("--print", action="store_true", help="print public events")
@@ -427,6 +432,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "end in seconds from a start of zero) as JSON lines, or name the mistake")
     clock.set_defaults(run=_clock)
 
+    add_tournament_commands(sub)
+
     floor = sub.add_parser("floor", help="the floor display: every table, the clock and the "
                            "alerts live in a browser; floor decisions behind a login")
     floor.add_argument("--config", required=True, metavar="floor.toml",
@@ -445,6 +452,9 @@ def build_parser() -> argparse.ArgumentParser:
     room.add_argument("--floor-port", "--port", type=_int_in(0, 65535), default=8080,
                       action=_renamed("--port"), dest="floor_port",
                       help="the floor display's port on 127.0.0.1 (default 8080; 0: any free)")
+    room.add_argument("--tournament", action="store_true",
+                      help="the tournament too: six players a table registered and drawn, "
+                      "played to one winner (with --hands 0) on short stacks")
     room.set_defaults(run=_room)
 
     soak = sub.add_parser("soak", help="thousands of simulated hands at full speed: the "

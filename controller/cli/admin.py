@@ -133,7 +133,8 @@ def _broker_add(args: argparse.Namespace) -> int:
     added = _on_disk(out, lambda: add_clients(out, tables=tables,
                                                 displays=getattr(args, "count", 0)))
     if not added:
-        print(f"nothing to add: {out} already has {', '.join('table-' + t for t in tables)}")
+        has = ", ".join("table-" + t for t in tables) or "every service's login"
+        print(f"nothing to add: {out} already has {has}")
         return 0
     print(f"added {', '.join(added)} to {out} (every other login, key and certificate kept); "
           "the broker reads the new passwd and acl on `systemctl reload mosquitto` (SIGHUP)")
@@ -402,6 +403,13 @@ def add_admin_commands(sub: Any) -> None:
                              help="how many (default 1)")
     add_display.add_argument("--out", required=True, help="the directory given to broker init")
     add_display.set_defaults(run=_broker_add)
+    add_services = broker.add_parser(
+        "add-services", help="add the central services' logins a venue made by an older "
+                             "version lacks (the tournament's), every other password and key "
+                             "kept")
+    add_services.add_argument("--out", required=True,
+                              help="the directory given to broker init")
+    add_services.set_defaults(run=_broker_add)
     hostnames = broker.add_parser(
         "hostnames", help="certify the broker and the floor for these names (new certificates "
                           "from the same CA: every client's files stay valid)")

@@ -3,6 +3,10 @@ tournament clock on a short demo structure (its levels drive the tables' blinds)
 simulated tables (each `pokertable table --simulate` in its own process, real drivers on ptys,
 publishing over MQTT), the recorder, and a console floor that shows what a ``display`` login
 receives on ``#``: the clock, states, events and public records, never an unrevealed hole card.
+
+With ``--tournament`` the tournament runs too: the floor registers six players a table and draws
+the seats, the simulated dealers seat nobody themselves, and the room plays to one winner
+(eliminations placed, tables balanced and broken between hands) unless stopped first.
 """
 
 from __future__ import annotations
@@ -36,6 +40,10 @@ from controller.room.clock.structure import Structure
 from controller.room.floor.accounts import Accounts, save_accounts, set_password
 from controller.room.floor.server import FloorServer
 from controller.room.recorder import Recorder, SqliteRecordStore
+from controller.room.tournament.ledger import Settings, TableSpec
+from controller.room.tournament.service import TournamentService
+from controller.room.tournament.store import TournamentStore
+from controller.room.tournament.view import PublishedState
 
 # Levels short enough that a few simulated hands see the blinds go up.
 DEMO_STRUCTURE = Structure.model_validate({
@@ -44,6 +52,23 @@ DEMO_STRUCTURE = Structure.model_validate({
                {"sb": 200, "bb": 400, "bb_ante": 400, "minutes": 30}],
     "breaks": [{"after_level": 2, "minutes": 0.25}],  # a visitor sees a break in the first minute
 })
+# The tournament's: short stacks and blinds that double every half minute, so that a room of
+# four tables plays to its winner in minutes (a break after level 2, as the demo's).
+TOURNAMENT_STRUCTURE = Structure.model_validate({
+    "name": "demo tournament", "chips": [1, 5, 25, 100, 500, 1000, 5000],
+    "late_registration_ends": 1,
+    "levels": [{"sb": 50, "bb": 100, "minutes": 0.25}, {"sb": 100, "bb": 200, "minutes": 0.25},
+               *({"sb": sb, "bb": 2 * sb, "bb_ante": 2 * sb, "minutes": 0.5}
+                 for sb in (200, 400, 800, 1500, 3000, 5000, 10_000)),
+               {"sb": 20_000, "bb": 40_000, "bb_ante": 40_000, "minutes": 60}],
+    "breaks": [{"after_level": 2, "minutes": 0.25}],
+    "entry": {"stack": 3_000, "buy_in": 20},
+    "prizes": {"payouts": [{"up_to": 8, "percent": [65, 35]}, {"percent": [50, 30, 20]}]}})
+DEMO_PLAYERS = ["Anna", "Ben", "Cem", "Dora", "Emil", "Fay", "Gus", "Hana", "Ivo", "Jule",
+                "Kai", "Lea", "Mo", "Nele", "Ole", "Pia", "Rafa", "Sina", "Tom", "Uta", "Vic",
+                "Wim", "Xena", "Yuri"]
+DEMO_CLUBS = ["Asse Berlin", "Bluff 05", None]
+PER_TABLE = 6
 HAND_FOR_HAND_AT = 75.0  # seconds after the start: the demo's director plays a few rounds
 HAND_FOR_HAND_ROUNDS = 3
 
@@ -66,6 +91,7 @@ class ConsoleFloor:
         self.clock_seen: tuple[object, int] | None = None
         self.rounds_seen: tuple[bool, int | None] = (False, None)
         self.secrets_seen = 0  # messages on secure/ topics: the ACL keeps it at 0
+        self.tournament_seen: tuple[object, ...] | None = None
         root = Topics(VENUE).root
         self.client = new_client("display", broker.login("display"), broker.address())
         self.client.on_connect = lambda c, *_: c.subscribe(f"{root}/#", qos=1)
@@ -93,6 +119,8 @@ class ConsoleFloor:
                         "off" if not clock.hand_for_hand else
                         f"round {clock.round}: tables {', '.join(clock.playing)}"
                         if clock.playing else "on: the hands in play finish first"))
+            elif topic.endswith("/tournament/state"):
+                self._tournament(PublishedState.model_validate_json(message.payload))
             elif topic.endswith("/status") and table != "-":
                 status = decode(StatusMessage, message.payload)
                 self._say(f"[table {table}] {status.status}")
@@ -112,6 +140,25 @@ class ConsoleFloor:
                           f"({record.record.status}), id {record.id}")
         except BadMessage as exc:
             self._say(f"[floor] ignored a message on {topic}: {exc}")
+
+    def _tournament(self, state: PublishedState) -> None:
+        """A line when the seats settle after the draw, a bust or a move, and at the end."""
+        if state.status == "registration" or any(s.moving for s in state.seats):
+            return
+        tables: dict[str, list[str]] = {}
+        for line in state.seats:
+            tables.setdefault(line.table or "-", []).append(line.player)
+        key = (state.status, state.players_left, tuple(sorted((t, len(p))
+                                                              for t, p in tables.items())))
+        if key == self.tournament_seen:
+            return
+        self.tournament_seen = key
+        where = "; ".join(f"table {t}: {', '.join(p)}" for t, p in sorted(tables.items()))
+        self._say(f"[tournament] {state.players_left} of {state.players} players left; {where}")
+        if state.status == "finished":
+            top = ", ".join(f"{s.place}. {s.player} ({s.prize:,} {state.currency})"
+                            for s in state.standings[:3])
+            self._say(f"[tournament] over: {top}")
 
     def _say(self, line: str) -> None:
         with self.lock:
@@ -181,10 +228,39 @@ def _stop_tables(processes: dict[int, subprocess.Popen[bytes]], out: TextIO) -> 
                       "keeps the hand for its next start\n")
 
 
+def _run_tournament(broker: LocalBroker, server: FloorServer, tables: int, work: Path,
+                    out: TextIO) -> tuple[TournamentService, TournamentStore]:
+    """The tournament service, six players a table registered by the floor and drawn."""
+    settings = Settings(name="pokertable demo", structure=TOURNAMENT_STRUCTURE, seats=PER_TABLE,
+                        tables=[TableSpec(table=str(n), seats=PER_TABLE)
+                                for n in range(1, tables + 1)])
+    store = TournamentStore(work / "tournament.db")
+    service = TournamentService(broker.address(), broker.login("tournament"), settings, store,
+                                export=work / "standings").start()
+    service.connected.wait(5)
+    for k, name in enumerate(DEMO_PLAYERS[:PER_TABLE * tables]):
+        args: dict[str, Any] = {"name": name}
+        club = DEMO_CLUBS[k % len(DEMO_CLUBS)]
+        if club:
+            args["club"] = club
+        server.send("tournament", "register", args, by="floor:demo")
+    drawn = server.send("tournament", "draw", {}, by="floor:demo")
+    out.write(f"[tournament] {drawn.reason}\n")
+    out.flush()
+    return service, store
+
+
+def _until_a_winner(service: TournamentService, stop: threading.Event) -> None:
+    while not stop.wait(1.0):
+        if service.state().status == "finished":
+            stop.set()
+
+
 def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout, port: int = 0,
-             stop: threading.Event | None = None) -> int:
+             stop: threading.Event | None = None, tournament: bool = False) -> int:
     """The room on this machine. ``hands``: each table plays that many and the room stops;
-    0: it plays on until ``stop`` is set (Ctrl-C or SIGTERM in `pokertable room`)."""
+    0: it plays on until ``stop`` is set (Ctrl-C or SIGTERM in `pokertable room`), or with
+    ``tournament`` until the tournament has its winner."""
     with tempfile.TemporaryDirectory() as tmp, LocalBroker(VENUE, tables=tables) as broker:
         work = Path(tmp)
         out.write(f"broker: Mosquitto on 127.0.0.1:{broker.port} (venue {VENUE!r}, "
@@ -193,7 +269,8 @@ def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout, port: in
         recorder = Recorder(broker.address(), broker.login("recorder"), store).start()
         console = ConsoleFloor(broker, out, quiet=hands == 0)
         clock_store = ClockStore(work / "clock.db")
-        clock = ClockService(broker.address(), broker.login("clock"), DEMO_STRUCTURE,
+        clock = ClockService(broker.address(), broker.login("clock"),
+                             TOURNAMENT_STRUCTURE if tournament else DEMO_STRUCTURE,
                              clock_store).start()
         clock.connected.wait(5)
         password = secrets.token_urlsafe(9)
@@ -213,6 +290,9 @@ def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout, port: in
         out.write(f"floor display: {server.url}/ (room), {server.url}/clock (TV); floor "
                   f"login: floor / {password}\n")
         out.flush()
+        running: tuple[TournamentService, TournamentStore] | None = None
+        if tournament:
+            running = _run_tournament(broker, server, tables, work, out)
         server.send("clock", "start", {}, by="floor:demo")  # the floor starts the clock
         tables_out = {n: work / f"table-{n}.log" for n in range(1, tables + 1)}
         processes: dict[int, subprocess.Popen[bytes]] = {}
@@ -223,10 +303,14 @@ def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout, port: in
                 processes[n] = subprocess.Popen(
                     [sys.executable, "-m", "controller.cli", "table", "--config",
                      str(broker.table_config(work / f"table-{n}", n)), "--simulate",
-                     "--hands", str(hands), "--seed", str(n)],
+                     "--hands", str(hands), "--seed", str(n),
+                     *(["--tournament"] if tournament else [])],
                     stdout=subprocess.DEVNULL, stderr=log_file, start_new_session=True)
         stop = stop or threading.Event()
-        if hands == 0:
+        if hands == 0 and running is not None:
+            threading.Thread(target=_until_a_winner, args=(running[0], stop),
+                             daemon=True).start()
+        elif hands == 0:
             threading.Thread(target=_demo_director, args=(server, clock, stop),
                              daemon=True).start()
         failed = _watch_tables(processes, tables_out, hands, stop, out)
@@ -235,6 +319,9 @@ def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout, port: in
         if hands:
             recorder.wait_for(tables * hands, timeout=10)
         time.sleep(0.5)
+        if running is not None:
+            running[0].close()
+            running[1].close()
         server.close()
         clock.close()
         clock_store.close()

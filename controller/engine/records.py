@@ -87,6 +87,10 @@ class HandRecord(BaseModel):
     status: Status = "complete"
     odd_chip_unit: int = Field(default=1, gt=0, description="The chip split pots were shared "
                                "in (RULES S2); 1 in records from before it was kept")
+    hand_for_hand_round: int | None = Field(
+        default=None, ge=1, exclude_if=lambda v: v is None,
+        description="The clock's hand-for-hand round the hand was dealt in; absent outside "
+        "hand-for-hand. Every hand of one round counts as one hand for placing (PVB 64b(3))")
 
     @model_serializer(mode="wrap")
     def _unit_only_when_kept(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:

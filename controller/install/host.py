@@ -1,6 +1,7 @@
 """`pokertable install host`: the central host of a venue. Mosquitto as the venue's one broker
-(Debian's unit, our configuration), the clock, the recorder and the floor display each as its
-own system user with only its own login and files, hourly backups, all enabled.
+(Debian's unit, our configuration), the clock, the tournament, the recorder and the floor
+display each as its own system user with only its own login and files, hourly backups, all
+enabled.
 
 Layout (docs/install.md):
   /etc/pokertable/broker/     broker init's files (root:mosquitto 0750; ca.key root's alone)
@@ -27,6 +28,7 @@ from controller.install.units import (
     floor_service,
 )
 from controller.mqtt.broker_init import (
+    SERVICE_CLIENTS,
     BrokerPlan,
     add_clients,
     broker_init,
@@ -45,6 +47,7 @@ HOST_USERS = """\
 # Written by `pokertable install host`: one system user per service, so that the floor (which
 # faces the room's network) cannot read the recorder's hole cards, nor the clock the logins.
 u pokertable-clock - "pokertable clock" /var/lib/pokertable/clock
+u pokertable-tournament - "pokertable tournament" /var/lib/pokertable/tournament
 u pokertable-recorder - "pokertable recorder" /var/lib/pokertable/recorder
 u pokertable-floor - "pokertable floor display" /var/lib/pokertable/floor
 # Debian's mosquitto package makes this user; listed so that a --root tree has it too.
@@ -126,6 +129,18 @@ def _config(service: str, plan: HostPlan) -> str:
                 f'db = "{STATE}/clock/clock.db"\nanswer_seconds = 5\n' + mqtt)
     if service == "recorder":
         return head + f'\n[recorder]\ndb = "{STATE}/recorder/records.db"\n' + mqtt
+    if service == "tournament":
+        tables = ", ".join(f'"{n}"' for n in range(1, plan.tables + 1))
+        return (head + '\n[tournament]\nname = "Tournament"\n'
+                'structure = "structures/pvb-deep.toml"  # the same as the clock\'s (its copy '
+                'is in ../clock)\n'
+                f'db = "{STATE}/tournament/tournament.db"\n'
+                f'export = "{STATE}/tournament/standings"\n'
+                "seats = 9\n"
+                f"tables = [{tables}]\n"
+                'balancing = "pvb-2020"                 # or "apsa-2010"\n'
+                'points = "none"                        # or "apsa-ranking", "apsa-sit-and-go"\n'
+                + mqtt)
     return (head + f'\n[floor]\nlisten = "{plan.tls_bind or "0.0.0.0"}"\n'
             f"port = {plan.floor_port}\n"
             'tls_cert = "floor.crt"                 # from broker init, for the names above\n'
@@ -161,7 +176,7 @@ def install_host(plan: HostPlan, tree: Tree) -> None:
     tree.file("/etc/systemd/system/mosquitto.service.d/pokertable.conf",
               MOSQUITTO_DROP_IN.encode(), 0o644)
     credentials = load_credentials(tree.path(BROKER))
-    for service in ("clock", "recorder", "floor"):
+    for service in ("clock", "tournament", "recorder", "floor"):
         user = f"pokertable-{service}"
         here = f"{ETC}/{service}"
         tree.directory(here, 0o750, "root", user)
@@ -178,18 +193,20 @@ def install_host(plan: HostPlan, tree: Tree) -> None:
         tree.file(f"{floor}/floor-users.json", b'{\n "users": {}\n}', 0o640, "root",
                   "pokertable-floor")
     structures = resources.files("controller.install") / "structures"
-    tree.directory(f"{ETC}/clock/structures", 0o750, "root", "pokertable-clock")
-    for structure in sorted(structures.iterdir(), key=lambda p: p.name):
-        if structure.name.endswith(".toml"):
-            tree.file(f"{ETC}/clock/structures/{structure.name}", structure.read_bytes(),
-                      0o640, "root", "pokertable-clock")
+    for service in ("clock", "tournament"):  # each reads its own copy of the same files
+        tree.directory(f"{ETC}/{service}/structures", 0o750, "root", f"pokertable-{service}")
+        for structure in sorted(structures.iterdir(), key=lambda p: p.name):
+            if structure.name.endswith(".toml"):
+                tree.file(f"{ETC}/{service}/structures/{structure.name}",
+                          structure.read_bytes(), 0o640, "root", f"pokertable-{service}")
     tree.directory(STATE, 0o755)
     tree.directory("/var/backups/pokertable", 0o700)
     services = [floor_service(plan.floor_port) if s.name == "pokertable-floor" else s
                 for s in HOST_SERVICES]
     units = {f"{s.name}.service": s.text(plan.venv) for s in services}
     units |= backup_units(plan.venv, [f"{STATE}/clock/clock.db", f"{STATE}/floor/floor.db",
-                                      f"{STATE}/recorder/records.db"], plan.keep_days)
+                                      f"{STATE}/recorder/records.db",
+                                      f"{STATE}/tournament/tournament.db"], plan.keep_days)
     for name, text in units.items():
         tree.file(f"/etc/systemd/system/{name}", text.encode(), 0o644)
     enable = ["mosquitto.service", *[f"{s.name}.service" for s in HOST_SERVICES],
@@ -229,9 +246,10 @@ def _broker(plan: HostPlan, tree: Tree) -> None:
         tree.changed(f"broker: certificates for {', '.join(certified)} (the same CA), the TLS "
                      f"listener on {plan.tls_bind or 'every interface'}")
     missing = [str(n) for n in range(1, plan.tables + 1) if str(n) not in state.tables]
-    if missing:
-        add_clients(out, tables=missing, broker_owner=broker)
-        tree.changed(f"broker: added table-{', table-'.join(missing)}")
+    services = [s for s in SERVICE_CLIENTS if s not in load_credentials(out)]
+    if missing or services:  # (a venue from before the tournament's login gets it here)
+        added = add_clients(out, tables=missing, broker_owner=broker)
+        tree.changed(f"broker: added {', '.join(added)}")
 
 
 def _sysusers(tree: Tree) -> None:

@@ -42,6 +42,9 @@ from controller.private_files import private_dir, write_private
 
 SERVICE_CLIENTS = ("clock", "floor", "recorder", "tournament", "display")
 CLOCK_COMMANDS = ("level", "hold", "release")  # the table commands the clock may send
+# The tournament seats players and lets them go between hands, holds a table for its newcomers
+# and closes a broken one (PVB 08a, 09, 10); no decision about a hand.
+TOURNAMENT_COMMANDS = ("seat", "unseat", "hold", "release", "close")
 HASH_ITERATIONS = 101  # what mosquitto_passwd 2.0 uses
 STATE_FILE = "broker.json"
 TABLE_ID = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$"  # one topic level: no / + # or spaces
@@ -210,7 +213,9 @@ def acl_text(venue: BrokerState | BrokerPlan) -> str:
               f"topic read {t.service('tournament', 'cmd/#')}",
               *[f"topic read {topic}" for topic in public_tables],
               f"topic read {t.clock('state')}", f"topic read {t.clock('time')}",
-              f"topic read {t.service('clock', 'status')}", ""]
+              f"topic read {t.service('clock', 'status')}",
+              *[f"topic write {t.table('+', f'cmd/{name}')}" for name in TOURNAMENT_COMMANDS],
+              f"topic read {t.table('+', 'reply')}", ""]
     lines += ["user floor", *[f"topic read {topic}" for topic in public_tables],
               f"topic read {t.service('recorder', 'status')}",
               f"topic read {t.service('clock', 'status')}",
@@ -326,8 +331,9 @@ def broker_init(plan: BrokerPlan, out: Path, broker_owner: Owner | None = None,
 
 def add_clients(out: Path, tables: Sequence[str] = (), displays: int = 0,
                 broker_owner: Owner | None = None) -> dict[str, ClientCredentials]:
-    """Add tables (by id) and display logins to the venue in ``out``: new passwords for the new
-    clients only, the ACL written anew; every existing password, key and certificate stays.
+    """Add tables (by id) and display logins to the venue in ``out``, and any service login the
+    venue lacks (one made before the tournament had its own): new passwords for the new clients
+    only, the ACL written anew; every existing password, key and certificate stays.
     Returns the new clients' credentials. Mosquitto reads the new passwd and ACL on SIGHUP
     (`systemctl reload mosquitto`)."""
     out = out.resolve()
@@ -342,8 +348,10 @@ def add_clients(out: Path, tables: Sequence[str] = (), displays: int = 0,
                                             "displays": state.displays + new_displays})
     except ValidationError as exc:
         raise ConfigError(f"{first_error(exc, 'the venue')}") from None
+    # A venue made before a service had its login (the tournament's came later) gets it now.
+    services = [name for name in SERVICE_CLIENTS if name not in credentials]
     new = {name: _new_login(name)
-           for name in [f"table-{t}" for t in added] + new_displays}
+           for name in [f"table-{t}" for t in added] + new_displays + services}
     if new:
         _write_venue(out, grown, {**credentials, **new}, broker_owner or _mosquitto_user(),
                      keep_hashes=_password_lines(out))
@@ -546,6 +554,7 @@ def _mosquitto_user() -> Owner | None:
 
 __all__ = [
     "BRIDGES_DIR",
+    "TOURNAMENT_COMMANDS",
     "BridgeState",
     "BrokerPlan",
     "BrokerState",

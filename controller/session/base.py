@@ -12,7 +12,7 @@ from controller.engine.profiles import RuleProfile, load_profile
 from controller.engine.records import HandRecord, Irregularity
 from controller.engine.table import BetOrRaise, Call, Check, Fold, Table
 from controller.errors import RuleViolation
-from controller.events import DeclareEvent, ShuffleEvent, TableEvent
+from controller.events import DeclareEvent, SeatEvent, ShuffleEvent, TableEvent
 from controller.session.holds import TableHolds
 from controller.session.model import (
     AGGRESSIVE_KINDS,
@@ -56,6 +56,7 @@ class SessionBase:
         self.draw = dict(snapshot.draw)
         self.penalties = dict(snapshot.penalties)
         self.command_ids = list(snapshot.command_ids)
+        self.counted = dict(snapshot.counted)
         self.track: HandTrack | None = None
         self.snapshot = snapshot
         self.events: list[TableEvent] = []  # accepted since the snapshot: the hand's story
@@ -71,6 +72,7 @@ class SessionBase:
             devices=dict(getattr(self, "devices", {})), draw=dict(getattr(self, "draw", {})),
             penalties=dict(getattr(self, "penalties", {})),
             command_ids=list(getattr(self, "command_ids", [])),
+            counted=dict(getattr(self, "counted", {})),
         )
 
     def checkpoint(self, event: TableEvent) -> SessionSnapshot | None:
@@ -174,6 +176,10 @@ class SessionBase:
 
     def _show(self, seat: int) -> bool:
         """``seat`` tables its cards at the showdown."""
+        raise NotImplementedError
+
+    def _seat_now(self, event: SeatEvent, words: str | None = None) -> None:
+        """A player sits down or leaves, between hands (``words``: what the leaving says)."""
         raise NotImplementedError
 
     def _betting(self, op: Fold | Check | Call | BetOrRaise, seat: int, words: str,

@@ -37,6 +37,8 @@ class ChipZones(SessionBase):
         never refused: what they mean becomes an action, a wait for the dealer, or an alert."""
         track = self.track
         hand = self._hand()
+        if hand is None and event.zone != "pot":
+            return self._count(event)
         if track is None or hand is None:
             return False
         if event.zone == "pot":
@@ -112,6 +114,23 @@ class ChipZones(SessionBase):
         zone = track.zone.get(seat, [])
         track.base[seat] = list(zone)
         track.extra[seat] = max(0, sum(zone) - hand.bets[index] - self._ante_held(seat))
+
+    def _count(self, event: ChipsEvent) -> bool:
+        """Between hands, a newly seated player's stack laid on his seat's zone: when the chips
+        read are his stack, it is counted (DFO §2(2)(3): the start stack checked at the seat;
+        PVB 09: a moved player's chips at his new seat). A partial reading (the chips still
+        being laid down) says nothing."""
+        seat = int(event.zone[5:])
+        state = self.table.seats.get(seat)
+        if self.counted.get(seat) is not False or state is None:
+            return False
+        total = sum(event.chips)
+        if total != state.stack:
+            return False
+        self.counted[seat] = True
+        self._say("seat", f"seat {seat}: {state.player}'s {total:,} chips are counted at this "
+                  "seat", rule="DFO §2(3)", seat=seat, player=state.player, stack=total)
+        return True
 
     def _chips_left(self, seat: int, new: list[int], committed: int) -> None:
         """Chips left the zone: change given and unswept bets are the ones that go first."""

@@ -9,7 +9,14 @@ from typing import Any, cast
 
 from controller.engine.hand import Stage
 from controller.engine.table import KillHand, MoveButton
-from controller.events import ChipsEvent, CommandEvent, DeclareEvent, HealthEvent, KeyEvent
+from controller.events import (
+    ChipsEvent,
+    CommandEvent,
+    DeclareEvent,
+    HealthEvent,
+    KeyEvent,
+    SeatEvent,
+)
 from controller.session.base import SessionBase
 from controller.session.holds import HAND_FOR_HAND, HOLD_KINDS, HoldKind, TableHolds, kind_of
 from controller.session.model import BETTING_KINDS, FLOOR_COMMANDS, Refused
@@ -234,6 +241,9 @@ class FloorCommands(SessionBase):
         elif kind == "upgrade":
             self._say("hold", f"after this hand the table waits while its software is "
                       f"upgraded ({reason})", rule="H1")
+        elif kind == "seating":
+            self._say("hold", f"after this hand the table waits for its new players to take "
+                      f"their seats ({reason})", rule="PVB 09(3)")
         else:
             self._say("hold", f"hand-for-hand: after this hand the table waits ({reason})",
                       rule="PVB 35a")
@@ -309,6 +319,28 @@ class FloorCommands(SessionBase):
                   "no further dispute", rule="PVB 64(1)")
         return True
 
+    def _cmd_unseat(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
+        """The tournament moves a player to another table (balancing, a broken table: PVB 09,
+        10): between hands only, never queued behind a hand (the stack he takes with him is
+        the one the table shows now), and only the player named (the seat may have changed
+        hands meanwhile)."""
+        seat = self._seat_arg(args, "unseat")
+        player = args.get("player")
+        current = self.table.seats.get(seat)
+        if current is None or current.player != player:
+            sits = f"{current.player} sits there" if current else "it is empty"
+            raise Refused(f"unseat: seat {seat} is not {player}'s ({sits})", "PVB 09")
+        if not self._between_hands():
+            raise Refused(f"seat {seat}: {player} moves between hands; this hand is in play",
+                          "PVB 09")
+        if any(q.seat == seat for q in self.queued_seats):
+            raise Refused(f"seat {seat} has a change waiting for the end of the hand", "PVB 09")
+        where = str(args.get("reason", ""))[:120] or "another table"
+        stack = current.stack
+        self._seat_now(SeatEvent(seat=seat, player=None), words=f"{player} leaves for {where} "
+                       f"with {stack:,}")
+        return True
+
     def _cmd_absent(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
         seat = self._seat_arg(args, "absent")
         if seat not in self.table.seats:
@@ -339,4 +371,5 @@ def _hold_kind(args: dict[str, Any], reason: str | None) -> HoldKind:
 def _rule(holds: TableHolds) -> str:
     first = holds.first()
     kind = first[0] if first else "floor"
-    return {"break": "PVB 14", "hand_for_hand": "PVB 35a", "floor": "DFO", "upgrade": "H1"}[kind]
+    return {"break": "PVB 14", "hand_for_hand": "PVB 35a", "floor": "DFO", "upgrade": "H1",
+            "seating": "PVB 09(3)"}[kind]

@@ -7,6 +7,8 @@ the floor's words (docs/rules.md, "The room's holds").
 - ``floor``: a floor person's own hold on this table (DFO), lifted by the floor.
 - ``upgrade``: the table's own, while its software is replaced between hands (RULES H1: no hand
   starts until the new version runs; it lifts the hold when it starts).
+- ``seating``: the tournament's, while players are on their way to a table with three or more
+  empty seats (PVB 09(3)): play stops until they have taken their seats.
 
 A table may shuffle only when it has none. The holds stack: hand-for-hand switched on during a
 break adds its hold to the break's; a round released during a break deals its hand only after
@@ -20,8 +22,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-HoldKind = Literal["break", "hand_for_hand", "floor", "upgrade"]
-HOLD_KINDS: tuple[HoldKind, ...] = ("break", "floor", "hand_for_hand", "upgrade")  # as told
+HoldKind = Literal["break", "hand_for_hand", "floor", "upgrade", "seating"]
+HOLD_KINDS: tuple[HoldKind, ...] = ("break", "floor", "seating", "hand_for_hand", "upgrade")
 HAND_FOR_HAND = "hand-for-hand"  # the reason of the clock's hand-for-hand hold
 
 
@@ -31,6 +33,8 @@ def kind_of(reason: str) -> HoldKind:
         return "break"
     if reason.startswith(HAND_FOR_HAND):
         return "hand_for_hand"
+    if reason.startswith("seating"):
+        return "seating"
     return "floor"
 
 

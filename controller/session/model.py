@@ -54,6 +54,10 @@ class SessionSnapshot(BaseModel):
                                       "still to serve (PVB 69(12)); they follow the player")
     command_ids: list[str] = Field(default_factory=list, description="The ids of the latest "
                                    "remote commands applied: each acts at most once")
+    counted: dict[int, bool] = Field(default_factory=dict, exclude_if=lambda v: not v,
+                                     description="Seat -> whether the chips of the player who "
+                                     "sat there were read on its zone (absent when none sat "
+                                     "since: a journal reads as it did before the count)")
 
     @model_validator(mode="before")
     @classmethod
@@ -78,7 +82,7 @@ COMMAND_IDS_KEPT = 500
 # The floor's commands (`command` events; over MQTT ``table/<id>/cmd/<name>``).
 FLOOR_COMMANDS = frozenset({
     "void", "misdeal", "kill", "move_button", "award", "correct", "show", "hold", "release",
-    "absent", "present", "note", "time", "penalty", "close", "draw",
+    "absent", "present", "note", "time", "penalty", "close", "draw", "unseat",
 })
 
 

@@ -60,6 +60,10 @@ class SeatView(BaseModel):
     absent: bool = False
     zone: int = Field(default=0, description="Chips the betting zone reads (face value)")
     penalty: int = Field(default=0, description="Penalty hands still to serve (PVB 69(12))")
+    counted: bool | None = Field(default=None, exclude_if=lambda v: v is None,
+                                 description="A player who sat down: whether his chips were "
+                                 "read at this seat (between hands, on its zone); absent for "
+                                 "those who sat before tables counted")
 
 
 class ClockView(BaseModel):

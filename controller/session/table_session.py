@@ -181,7 +181,7 @@ class TableSession(CardReading, BettingActions, FloorCommands, TimeAndPenalties,
         self._seat_now(event)
         return True
 
-    def _seat_now(self, event: SeatEvent) -> None:
+    def _seat_now(self, event: SeatEvent, words: str | None = None) -> None:
         table = self.table
         current = table.seats.get(event.seat)
         if event.player is None:
@@ -189,15 +189,18 @@ class TableSession(CardReading, BettingActions, FloorCommands, TimeAndPenalties,
                 raise Refused(f"seat {event.seat} is already empty", "PVB 09")
             table.apply(Leave(seat=event.seat))
             self.absent.discard(event.seat)
+            self.counted.pop(event.seat, None)
             owed = self.penalties.pop(current.player, 0)
             follows = f" with {owed} penalty hand(s) to serve: they follow the player " \
                 f"(PVB 69(13))" if owed else ""
-            self._say("seat", f"seat {event.seat}: {current.player} leaves the table{follows}",
-                      seat=event.seat, penalty=owed, stack=current.stack)
+            said = words or f"{current.player} leaves the table"
+            self._say("seat", f"seat {event.seat}: {said}{follows}", seat=event.seat,
+                      penalty=owed, stack=current.stack, player=current.player)
             return
         if current is not None:
             raise Refused(f"seat {event.seat} is taken by {current.player}", "PVB 09")
         table.apply(SitDown(seat=event.seat, player=event.player, stack=event.stack))
+        self.counted[event.seat] = False  # until his chips are read on the seat's zone
         self._say("seat", f"seat {event.seat}: {event.player} sits down with {event.stack:,}",
                   seat=event.seat, player=event.player, stack=event.stack)
 
@@ -316,6 +319,7 @@ class TableSession(CardReading, BettingActions, FloorCommands, TimeAndPenalties,
         record = record.model_copy(update={
             "irregularities": list(record.irregularities) + track.irregularities,
             "started": track.started,
+            "hand_for_hand_round": self.hand_round,  # RULES T2, PVB 64b(3)
         })
         self.pending_record = record
         if record.status == "complete":
@@ -330,13 +334,19 @@ class TableSession(CardReading, BettingActions, FloorCommands, TimeAndPenalties,
                       "the same button deals again; press shuffle for the next hand",
                       rule="PVB 30" if record.status == "misdeal" else "PVB 33",
                       status=record.status)
-        for number, player in self.table.eliminated:
-            if number == record.hand:
-                in_round = "" if self.hand_round is None else (
-                    f" (hand-for-hand round {self.hand_round}: the same hand for placing as "
-                    "every elimination of that round)")
-                self._say("elimination", f"{player} is eliminated in hand {number}{in_round}",
-                          rule="PVB 64b", player=player, hand=number, round=self.hand_round)
+        # Everyone out in this hand, with the chips each began it with: the tournament places
+        # them by those (PVB 64b(1)(2)) from any one of these events.
+        seat_of = {player: seat for seat, player in record.players.items()}
+        busted = {player: record.starting_stacks.get(seat_of.get(player, 0), 0)
+                  for number, player in self.table.eliminated if number == record.hand}
+        for player, stack in busted.items():
+            in_round = "" if self.hand_round is None else (
+                f" (hand-for-hand round {self.hand_round}: the same hand for placing as "
+                "every elimination of that round)")
+            self._say("elimination", f"{player} is eliminated in hand {record.hand} with "
+                      f"{stack:,} chips at its start{in_round}", rule="PVB 64b", player=player,
+                      hand=record.hand, round=self.hand_round, stack=stack, busted=busted,
+                      started=track.started)
         leaving = {e.seat for e in self.queued_seats if e.player is None}
         arriving = [e.player for e in self.queued_seats if e.player is not None]
         with_chips = [s.player for n, s in self.table.seats.items()
@@ -366,5 +376,8 @@ def _refusal(kind: HoldKind, reason: str) -> tuple[str, str]:
     if kind == "upgrade":
         return (f"the table's software is being upgraded between hands: press shuffle again "
                 f"in a few seconds, when the table is back ({reason})", "H1")
+    if kind == "seating":
+        return (f"players are on their way to this table: no hand until they have taken their "
+                f"seats ({reason})", "PVB 09(3)")
     return (f"hand-for-hand: the table waits for the tournament director before the next hand "
             f"({reason})", "PVB 35a")

@@ -28,7 +28,8 @@ class PublicView(SessionBase):
         seats: dict[int, SeatView] = {}
         for seat, s in sorted(table.seats.items()):
             seats[seat] = SeatView(player=s.player, stack=s.stack, absent=seat in self.absent,
-                                   penalty=self.penalties.get(s.player, 0))
+                                   penalty=self.penalties.get(s.player, 0),
+                                   counted=self.counted.get(seat))
         live = hand is not None and hand.stage is not Stage.OVER and track is not None
         stage: Any = "waiting"
         street = None

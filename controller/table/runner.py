@@ -89,9 +89,10 @@ def demo_chips() -> ChipSet:
 
 
 def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool = False,
-              hands: int = 0, echo: TextIO | None = None, seed: int = 1) -> int:
+              hands: int = 0, echo: TextIO | None = None, seed: int = 1,
+              tournament: bool = False) -> int:
     """Run until SIGTERM/SIGINT, the end of stdin (``stdin_events``) or ``hands`` simulated
-    hands."""
+    hands. ``tournament``: the simulated dealer seats nobody; the tournament does."""
     if config.buttons is not None and not simulate:
         require_gpio(config.buttons.pin_factory)  # before anything is written
     login = _mqtt_login(config)  # its files too: a missing one is one line, nothing written
@@ -151,6 +152,7 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
             assert factory is not None and panel_config is not None
             dealer = on_hardware(config, service, watch, simulators, decks, chip_sets,
                                  factory, panel_config, random.Random(seed), stop)
+            dealer.seated_by_floor = tournament
             playing = threading.Thread(target=dealer.play, args=(hands, stop), daemon=True)
             playing.start()
         watchdog = Watchdog(service.loops())

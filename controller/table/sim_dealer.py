@@ -236,6 +236,9 @@ class SimulatedDealer:
         self.stub: list[str] = []
         self.dealt_hand: int | None = None
         self.run_on = False  # playing until stopped: new players when one has every chip
+        # The tournament seats the players (its seat commands): the dealer seats nobody and,
+        # with fewer than two left, waits for the tournament to bring more (or to close it).
+        self.seated_by_floor = False
         self.shorted: dict[str, int] = {}  # a zone short of its bet (a faulty dealer's doing)
 
     # ------------------------------------------------------------ what lies where
@@ -442,10 +445,17 @@ class SimulatedDealer:
         state = self.hands.last()
         if state is not None and len(state.seats) >= 2:
             return
+        if self.seated_by_floor:
+            self._wait_for_players()
+            return
         names = PLAYERS[:self.seats]
         for k, name in enumerate(names, start=1):
             self.hands.submit(SeatEvent(seat=k, player=name, stack=self.stack))
         self.hands.wait(lambda s: len(s.seats) == len(names))
+
+    def _wait_for_players(self) -> TableState:
+        return self.hands.wait(lambda s: sum(1 for v in s.seats.values() if v.stack > 0) >= 2,
+                               timeout=24 * 3600)
 
     def _new_players(self, state: TableState) -> TableState:
         """One player has every chip: the busted seats get new players (a demo plays on)."""
@@ -464,6 +474,9 @@ class SimulatedDealer:
         assert state is not None
         if state.stage in ("over", "waiting"):
             with_chips = [n for n, v in state.seats.items() if v.stack > 0]
+            if len(with_chips) < 2 and self.seated_by_floor:
+                state = self._wait_for_players()
+                with_chips = [n for n, v in state.seats.items() if v.stack > 0]
             if len(with_chips) < 2 and not self.run_on:
                 raise DealerStuck(f"only seat {with_chips[0] if with_chips else '-'} has "
                                   "chips left: no further hand can be dealt")

@@ -14,6 +14,7 @@ import pytest
 from controller.room.clock.config import load_clock_config
 from controller.room.floor.config import load_floor_config
 from controller.room.recorder.config import load_recorder_config
+from controller.room.tournament.config import load_tournament_config
 from controller.table.config import load_table_config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,6 +70,12 @@ EXPECTED_HOST = {
     "/etc/pokertable/clock/clock.toml": ("0640", "root", "pokertable-clock"),
     "/etc/pokertable/clock/credentials.json": ("0640", "root", "pokertable-clock"),
     "/etc/pokertable/clock/structures/pvb-deep.toml": ("0640", "root", "pokertable-clock"),
+    "/etc/pokertable/tournament": ("0750", "root", "pokertable-tournament"),
+    "/etc/pokertable/tournament/tournament.toml": ("0640", "root", "pokertable-tournament"),
+    "/etc/pokertable/tournament/credentials.json": ("0640", "root", "pokertable-tournament"),
+    "/etc/pokertable/tournament/structures/pvb-deep.toml": ("0640", "root",
+                                                            "pokertable-tournament"),
+    "/etc/systemd/system/pokertable-tournament.service": ("0644", "root", "root"),
     "/etc/pokertable/recorder/credentials.json": ("0640", "root", "pokertable-recorder"),
     "/etc/pokertable/floor/credentials.json": ("0640", "root", "pokertable-floor"),
     "/etc/pokertable/floor/floor.key": ("0640", "root", "pokertable-floor"),
@@ -85,7 +92,7 @@ def test_the_host_tree_has_every_file_with_its_owner_and_mode(host: Path) -> Non
     for path, (mode, owner, group) in EXPECTED_HOST.items():
         assert seen[path][:3] == (mode, owner, group), path
     # Each service holds its own login and nobody else's.
-    for service in ("clock", "recorder", "floor"):
+    for service in ("clock", "tournament", "recorder", "floor"):
         login = seen[f"/etc/pokertable/{service}/credentials.json"][3].decode()
         assert re.findall(r'"(\w[\w-]*)": \{', login) == [service]
     # Nothing a service may not read is readable by the others.
@@ -99,7 +106,7 @@ def test_the_host_tree_has_every_file_with_its_owner_and_mode(host: Path) -> Non
     assert "ExecStart=\nExecStart=/usr/sbin/mosquitto -c /etc/pokertable/broker/mosquitto.conf" \
         in drop_in
     for unit in ("pokertable-clock.service", "pokertable-recorder.service",
-                 "pokertable-floor.service"):
+                 "pokertable-floor.service", "pokertable-tournament.service"):
         assert f"/etc/systemd/system/multi-user.target.wants/{unit}" in seen
     assert "/etc/systemd/system/timers.target.wants/pokertable-backup.timer" in seen
 
@@ -115,6 +122,11 @@ def test_the_installed_configurations_load_and_name_the_installed_files(host: Pa
     floor = load_floor_config(etc / "floor" / "floor.toml")
     assert floor.floor.tls_cert is not None and floor.floor.tls_cert.exists()
     assert floor.floor.port == 8443
+    tournament = load_tournament_config(etc / "tournament" / "tournament.toml")
+    settings = tournament.settings()  # its structure is there and names a start stack
+    assert [t.table for t in settings.tables] == ["1", "2"]
+    assert str(tournament.tournament.db) == "/var/lib/pokertable/tournament/tournament.db"
+    assert tournament.mqtt.credentials.exists()
 
 
 def test_a_second_run_changes_nothing_and_says_so(host: Path) -> None:
@@ -137,6 +149,32 @@ def test_an_edited_configuration_is_kept_and_a_wrong_mode_put_right(host: Path) 
     assert "kept: /etc/pokertable/clock/clock.toml" in done.stdout
     assert stat.S_IMODE(key.stat().st_mode) == 0o640
     assert "changed: set /etc/pokertable/floor/floor.key to 0640" in done.stdout
+
+
+def test_a_host_installed_before_the_tournament_gets_its_login_and_service(
+        tmp_path: Path) -> None:
+    """A host whose broker files an older version wrote (no tournament login): the install
+    adds that login alone, every other password and key kept, and the service with it."""
+    import json
+
+    tree = tmp_path / "root"
+    assert install("host", *HOST_ARGS, "--root", str(tree)).returncode == 0
+    broker = tree / "etc/pokertable/broker"
+    logins = json.loads((broker / "credentials.json").read_text())
+    del logins["tournament"]
+    (broker / "credentials.json").write_text(json.dumps(logins))
+    (broker / "passwd").write_text("".join(
+        line + "\n" for line in (broker / "passwd").read_text().splitlines()
+        if not line.startswith("tournament:")))
+    kept = {n: (broker / n).read_bytes() for n in ("ca.key", "server.key", "floor.key")}
+    again = install("host", *HOST_ARGS, "--root", str(tree))
+    assert again.returncode == 0, again.stderr
+    assert "broker: added tournament" in again.stdout
+    assert {n: (broker / n).read_bytes() for n in kept} == kept
+    grown = json.loads((broker / "credentials.json").read_text())
+    assert {k: grown[k] for k in logins} == logins
+    installed = json.loads((tree / "etc/pokertable/tournament/credentials.json").read_text())
+    assert installed == {"tournament": grown["tournament"]}
 
 
 def test_more_tables_later_keep_every_secret(tmp_path: Path) -> None:
@@ -233,7 +271,8 @@ def test_the_units_pass_systemd_analyze(host: Path, tmp_path: Path) -> None:
             assert security(tree, unit) <= limit, unit.name
     assert {u.name for u in units(host)} >= {"pokertable-clock.service",
                                              "pokertable-floor.service",
-                                             "pokertable-recorder.service"}
+                                             "pokertable-recorder.service",
+                                             "pokertable-tournament.service"}
     assert [u.name for u in units(pi)] == ["pokertable-backup.service",
                                           "pokertable-table.service"]
     text = (host / "etc/systemd/system/pokertable-clock.service").read_text()

@@ -56,6 +56,13 @@ def test_acl_writes_client_by_client(broker: Broker, topics: Topics) -> None:
                     (t.service("tournament", "state"), False)],
         "tournament": [(t.service("tournament", "state"), True),
                        (t.service("tournament", "reply"), True),
+                       # seats and moves between hands, the seating hold, a broken table closed
+                       (t.table("1", "cmd/seat"), True), (t.table("2", "cmd/unseat"), True),
+                       (t.table("1", "cmd/hold"), True), (t.table("1", "cmd/release"), True),
+                       (t.table("3", "cmd/close"), True),
+                       # and no decision about a hand, nor the clock's levels
+                       (t.table("1", "cmd/void"), False), (t.table("1", "cmd/award"), False),
+                       (t.table("1", "cmd/level"), False),
                        (t.clock("state"), False), (t.clock("cmd/pause"), False),
                        (t.table("1", "state"), False), (t.table("1", "ack"), False)],
     }
@@ -99,7 +106,8 @@ def test_acl_reads_client_by_client(broker: Broker, topics: Topics) -> None:
         "table-1": {t.table("1", "cmd/void"), t.table("1", "ack")} | clock_public,
         "table-2": {t.table("2", "cmd/void")} | clock_public,
         "clock": public | {t.table("1", "reply"), t.clock("cmd/level")},
-        "tournament": public | clock_public | {t.service("tournament", "cmd/bust")},
+        "tournament": public | clock_public | {t.service("tournament", "cmd/bust"),
+                                                t.table("1", "reply")},
     }
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline and any(

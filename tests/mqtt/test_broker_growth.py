@@ -123,6 +123,44 @@ def test_add_table_keeps_every_secret_and_the_new_table_joins_after_a_reload() -
                         "pokertable/v1/hall/table/1/status") == "Success / Not authorized"
 
 
+def test_a_venue_made_before_the_tournament_had_a_login_gets_one_without_re_keying() -> None:
+    with LocalBroker("hall", tables=1) as broker:
+        conf, tmp_path = broker.directory, broker.root
+        # As an older version wrote it: no tournament login, no ACL entry for it
+        logins = json.loads((conf / "credentials.json").read_text())
+        del logins["tournament"]
+        (conf / "credentials.json").write_text(json.dumps(logins))
+        (conf / "passwd").write_text("".join(
+            line + "\n" for line in (conf / "passwd").read_text().splitlines()
+            if not line.startswith("tournament:")))
+        before = {name: (conf / name).read_bytes() for name in KEPT}
+        passwd_before = set((conf / "passwd").read_text().splitlines())
+
+        added = cli("broker", "add-services", "--out", str(conf))
+        assert added.returncode == 0, added.stderr
+        assert "added tournament" in added.stdout
+        assert {name: (conf / name).read_bytes() for name in KEPT} == before
+        assert passwd_before < set((conf / "passwd").read_text().splitlines())
+        grown = json.loads((conf / "credentials.json").read_text())
+        assert {k: grown[k] for k in logins} == logins and "tournament" in grown
+        assert "user tournament\n" in (conf / "acl").read_text()
+        again = cli("broker", "add-services", "--out", str(conf))
+        assert again.stdout.startswith("nothing to add")
+
+        assert broker.process is not None
+        broker.process.send_signal(signal.SIGHUP)
+        ca = tmp_path / "ca.crt"
+        ca.write_text((conf / "ca.crt").read_text())
+        state = "pokertable/v1/hall/tournament/state"
+        result = ""
+        for _ in range(20):
+            result = connects(broker.plan.tls_port, ca, "tournament",
+                              grown["tournament"]["password"], state)
+            if result.startswith("Success"):
+                break
+        assert result == "Success / taken"
+
+
 def test_add_display_and_adding_what_exists_changes_nothing(reachable: Path) -> None:
     tmp_path = reachable
     plan = BrokerPlan(venue="hall", tables=1, port=free_port(), tls_port=free_port())

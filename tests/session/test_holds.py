@@ -83,7 +83,7 @@ def test_dfo_the_floors_own_hold_and_the_floors_release_of_every_hold() -> None:
 def test_a_hold_of_an_unknown_kind_is_refused_with_the_kinds() -> None:
     run = start(three_players())
     step = run.feed(command("hold", kind="lunch", reason="x"))
-    assert not step.accepted and "break, floor, hand_for_hand" in step.events[0].text
+    assert not step.accepted and "break, floor, seating, hand_for_hand" in step.events[0].text
 
 
 def test_a_journal_from_before_the_holds_by_source_restarts_into_the_same_holds() -> None:

@@ -286,3 +286,33 @@ def test_t2_an_elimination_in_a_hand_for_hand_round_carries_the_round() -> None:
                   board("9c"))
     (gone,) = [e for e in plain.events if e.kind == "elimination"]
     assert gone.data["round"] is None and "round" not in gone.text
+
+
+def test_t2_pvb_64b_3_every_sealed_record_names_its_hand_for_hand_round() -> None:
+    """A hand dealt in hand-for-hand round 4 says so in its sealed record; a hand outside
+    hand-for-hand has no such field at all (not even null) in its JSON."""
+    run = start(three_players(), shuffle(ts=1.0), folded_hand())
+    run.feed(command("hold", reason="hand-for-hand"),
+             command("release", by="clock", one_hand=True, round=4), shuffle(ts=2.0),
+             folded_hand(), command("close"))
+    first, second = run.sealed
+    assert first.hand_for_hand_round is None
+    assert "hand_for_hand_round" not in json.loads(first.model_dump_json())
+    assert second.hand_for_hand_round == 4
+    assert json.loads(second.model_dump_json())["hand_for_hand_round"] == 4
+
+
+def test_pvb_64b_1_an_elimination_says_the_stacks_everyone_out_in_the_hand_began_with() -> None:
+    """Two players out in one hand: each elimination names the chips the player began the
+    hand with and everyone out in it, so the tournament can place them from either (PVB
+    64b(1))."""
+    run = start([seat(1, "ana", 10_000), seat(2, "ben", 150), seat(3, "cem", 300)],
+                shuffle(ts=5.0), deal({2: "2c3d", 3: "4h5h", 1: "AsAh"}), declare(1, "raise", 400),
+                declare(2, "allin"), declare(3, "allin"), board("QsJd9h"), board("8s"),
+                board("Kc"))
+    gone = [e for e in run.events if e.kind == "elimination"]
+    assert sorted(e.data["player"] for e in gone) == ["ben", "cem"]
+    for event in gone:
+        assert event.data["busted"] == {"ben": 150, "cem": 300}
+        assert event.data["stack"] == event.data["busted"][event.data["player"]]
+        assert event.data["started"] == 5.0 and event.rule == "PVB 64b"

@@ -10,6 +10,9 @@ commands that bring each table to what the room wants, again and again until its
 it: a command lost, a clock restarted in the middle of anything, a table that joins late, all
 end the same way. The hand-for-hand rounds advance here too, and only on what the tables said.
 
+A table of fewer than two players with chips (the tournament broke it, or moved its players
+away) cannot deal: no round waits for it, and none releases it.
+
 A table the clock asked something of that has not shown it within ``answer_seconds``, or that
 has said nothing at all for as long while a round waits for it, is late: the clock's state names
 it and the floor is alerted; the floor can let the round go on without it (``release_table``).
@@ -42,6 +45,7 @@ class TableSeen:
     holds: dict[str, str] = field(default_factory=dict)
     released_round: int | None = None
     played_round: int | None = None
+    players: int = 0  # with chips: a table of fewer than two cannot deal (broken, or done)
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,7 @@ class RoomHolds:
         seen.running = state.stage not in ("waiting", "over")
         seen.holds = dict(state.holds)
         seen.released_round, seen.played_round = state.released_round, state.played_round
+        seen.players = sum(1 for view in state.seats.values() if view.stack > 0)
 
     def heard(self, table: str, now: float) -> None:
         """Any other message from the table (its time requests, every two seconds)."""
@@ -137,6 +142,8 @@ class RoomHolds:
         seen = self.tables.get(name)
         if seen is None or not seen.known or seen.running:
             return False
+        if seen.players < 2:  # it cannot deal (the tournament broke it): nothing to wait for
+            return True
         if not position.playing:  # before the first round: the hand in play finished
             return "hand_for_hand" in seen.holds
         return seen.played_round == position.round
@@ -156,7 +163,8 @@ class RoomHolds:
         # The next round: the tables between hands that answer (a silent one joins a later
         # round once it is heard again: it holds meanwhile).
         ready = sorted(name for name, seen in self.tables.items() if seen.online and seen.known
-                       and not seen.running and not self.silent(name, now))
+                       and not seen.running and seen.players >= 2
+                       and not self.silent(name, now))
         if ready:
             clock.next_round(ready)
 

@@ -30,14 +30,11 @@ from controller.mqtt.client import (
     connect,
     disconnect,
     new_client,
-    publish_reply,
     subscription,
 )
 from controller.mqtt.messages import (
-    BadMessage,
     ClockState,
     ClockTime,
-    CommandReply,
     CommandRequest,
     ServiceStatus,
     StateMessage,
@@ -53,6 +50,7 @@ from controller.room.clock.holds import ANSWER_SECONDS, Ask
 from controller.room.clock.rules import Clock, ClockRefused
 from controller.room.clock.store import ClockStore
 from controller.room.clock.structure import Structure
+from controller.room.commands import incoming, repeated, reply
 from controller.service_manager import Loop
 
 log = logging.getLogger(__name__)
@@ -240,46 +238,35 @@ class ClockService:
         if message.topic.endswith("/state"):
             self._table_state(message)
             return
-        name = message.topic.removeprefix(self.topics.clock("cmd/"))[:80]
-        if message.retain:
-            log.warning("clock: ignored a retained command on %s", message.topic)
+        command = incoming(message, self.topics.clock("cmd/"), log, "clock")
+        if command is None:
             return
-        correlation = getattr(message.properties, "CorrelationData", None)
-        try:
-            request = decode(CommandRequest, message.payload)
-        except BadMessage as exc:
-            self._reply(name, None, correlation, "error", f"malformed command: {exc}")
+        name, request = command.name, command.request
+        if request is None:
+            self._reply(name, None, command.correlation, False, command.error or "malformed")
             return
         with self._lock:
-            done = self.store.said(request.id)
-            if done is not None and done[0] != name:  # the same id for another command
-                self._reply(name, request.id, correlation, "error",
-                            f"command id {request.id} was already used for {done[0]!r}: a new "
-                            "command needs a new id; nothing done")
-                return
-            if done is not None:  # the same command again (a retry): answered, not redone
-                self._reply(name, request.id, correlation, "ok",
-                            f"command {request.id} was already applied: {done[1]}")
+            again = repeated(name, request.id, self.store.said(request.id))
+            if again is not None:  # a retry is answered, not redone; another command refused
+                self._reply(name, request.id, command.correlation, *again)
                 return
             now = self._now()
             try:
                 said = self.core.command(name, request.args, now)
             except ClockRefused as exc:
-                self._reply(name, request.id, correlation, "error", exc.reason, exc.rule)
+                self._reply(name, request.id, command.correlation, False, exc.reason, exc.rule)
                 return
             self.store.save(self.core.position,
                             (request.id, name, request.args, request.by, now, said))
             log.info("clock: %s by %s: %s", name, request.by or "floor", said)
             self._publish_state()
             self._reconcile()
-        self._reply(name, request.id, correlation, "ok", said)
+        self._reply(name, request.id, command.correlation, True, said)
 
     def _reply(self, command: str, request_id: str | None, correlation: bytes | None,
-               status: str, reason: str, rule: str | None = None) -> None:
-        reply = CommandReply(table="clock", command=command, id=request_id,
-                             status="ok" if status == "ok" else "error", reason=reason,
-                             rule=rule)
-        publish_reply(self._client, self.topics.clock("reply"), reply, correlation)
+               ok: bool, reason: str, rule: str | None = None) -> None:
+        reply(self._client, self.topics.clock("reply"), "clock", command, request_id,
+              correlation, ok, reason, rule)
 
 
 __all__ = ["ClockService", "ClockStore"]

@@ -1,6 +1,8 @@
 """A tournament's structure: its levels, its breaks (with the chips that colour up and leave
-play, RULES T5), and the level at which late registration ends. A TOML file, validated before
-anything runs: a mistake names the level or break and what is wrong, in the director's words.
+play, RULES T5), the level at which late registration ends, and for the tournament service what
+an entry costs and brings (``[entry]``: the start stack, RULES T6, DFO §2(2); re-entry) and
+what the places pay (``[prizes]``). A TOML file, validated before anything runs: a mistake
+names the level or break and what is wrong, in the director's words.
 
 `schedule()` lays the structure out on a time line that starts at zero: what the clock runs
 and what `pokertable clock --structure FILE --check` prints.
@@ -46,6 +48,88 @@ class BreakSpec(BaseModel):
                                  "up at this break and leave play (RULES T5, PVB 15b)")
 
 
+class EntrySpec(BaseModel):
+    """``[entry]``: what a player gets and pays for an entry."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    stack: int | None = Field(default=None, gt=0, le=MAX_CHIP, description="The start stack")
+    stacks: dict[int, int] = Field(
+        default_factory=dict, description="Start stacks by players per table (DFO §2(2): 10 ->"
+        " 30,000, 9 -> 35,000, 8 -> 40,000): the tournament's table size chooses one")
+    reentry: bool = Field(default=False, description="A player who is out may enter again "
+                          "while late registration is open")
+    buy_in: int = Field(default=0, ge=0, le=MAX_CHIP, description="What each entry adds to "
+                        "the prize pool")
+    currency: str = Field(default="EUR", min_length=1, max_length=8)
+
+    @model_validator(mode="after")
+    def _a_stack(self) -> EntrySpec:
+        if any(not 2 <= size <= 10 for size in self.stacks):
+            raise ValueError("entry.stacks: a table seats 2 to 10 players")
+        if any(not 0 < chips <= MAX_CHIP for chips in self.stacks.values()):
+            raise ValueError(f"entry.stacks: a start stack is 1 to {MAX_CHIP:,} chips")
+        return self
+
+    def start_stack(self, seats: int) -> int | None:
+        """The start stack for tables of ``seats`` players (RULES T6, DFO §2(2)); None if the
+        structure names none for that size."""
+        return self.stacks.get(seats, self.stack)
+
+
+class PayoutBracket(BaseModel):
+    """What the places pay, in percent of the prize pool, for fields up to ``up_to`` entries
+    (the last bracket, without ``up_to``, for any larger field)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    up_to: int | None = Field(default=None, ge=1, description="For fields of up to this many "
+                              "entries")
+    percent: list[float] = Field(min_length=1, max_length=1000)
+
+    @model_validator(mode="after")
+    def _adds_up(self) -> PayoutBracket:
+        where = f"the payouts up to {self.up_to} entries" if self.up_to else "the payouts"
+        if any(p <= 0 for p in self.percent):
+            raise ValueError(f"{where}: every paid place pays more than 0 percent")
+        if abs(sum(self.percent) - 100) > 1e-6:
+            raise ValueError(f"{where}: the percentages add up to {sum(self.percent):g}, not 100")
+        if any(a < b for a, b in zip(self.percent, self.percent[1:], strict=False)):
+            raise ValueError(f"{where}: a place pays more than a better one")
+        if self.up_to is not None and len(self.percent) > self.up_to:
+            raise ValueError(f"{where}: {len(self.percent)} places paid from at most "
+                             f"{self.up_to} entries")
+        return self
+
+
+class PrizeSpec(BaseModel):
+    """``[prizes]``: the payout table, and the unit prizes are rounded to (the remainder goes
+    to first place)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    unit: int = Field(default=1, ge=1, le=MAX_CHIP, description="Prizes are rounded down to "
+                      "this; what is left goes to first place")
+    payouts: list[PayoutBracket] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _in_order(self) -> PrizeSpec:
+        limits = [b.up_to for b in self.payouts]
+        if None in limits[:-1]:
+            raise ValueError("prizes.payouts: only the last bracket may leave out up_to")
+        bounded = [n for n in limits if n is not None]
+        if bounded != sorted(set(bounded)):
+            raise ValueError("prizes.payouts: list the brackets by up_to, smallest first, each "
+                             "once")
+        return self
+
+    def bracket(self, entries: int) -> PayoutBracket:
+        """The bracket for a field of ``entries``: the first whose ``up_to`` covers it (a
+        larger field than any: the last)."""
+        return next((b for b in self.payouts if b.up_to is None or entries <= b.up_to),
+                    self.payouts[-1])
+
+
 class Structure(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -55,6 +139,10 @@ class Structure(BaseModel):
         default=None, ge=1, description="Late registration closes at the end of this level")
     levels: list[LevelSpec] = Field(min_length=1)
     breaks: list[BreakSpec] = Field(default_factory=list)
+    entry: EntrySpec = Field(default_factory=EntrySpec, description="For the tournament "
+                             "service: the start stack, re-entry, the buy-in")
+    prizes: PrizeSpec | None = Field(default=None, description="For the tournament service: "
+                                     "the payout table")
 
     @model_validator(mode="after")
     def _consistent(self) -> Structure:
@@ -181,4 +269,5 @@ def _in_directors_words(exc: ValidationError) -> str:
     return first_error(exc, "")
 
 
-__all__ = ["BreakSpec", "LevelSpec", "Slot", "Structure", "load_structure", "schedule"]
+__all__ = ["BreakSpec", "EntrySpec", "LevelSpec", "PayoutBracket", "PrizeSpec", "Slot", "Structure",
+           "load_structure", "schedule"]

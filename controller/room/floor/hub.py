@@ -154,6 +154,9 @@ class Hub:
         self.web_loop = Loop("floor's web event loop")
         self._beating: asyncio.Task[None] | None = None
         self._connected_at = 0.0
+        # The tournament's retained state as it came (its pages fetch it: tournament_pages.py)
+        self.tournament: bytes | None = None
+        self.tournament_online: bool | None = None
 
     # ---------------------------------------------------------------- lifecycle
 
@@ -232,7 +235,9 @@ class Hub:
             if self.read_only:
                 wanted.append((t.service("bridge", "status"), 1))
             else:
-                wanted += [(t.clock("reply"), 1), (t.clock("time"), 0)]
+                wanted += [(t.clock("reply"), 1), (t.clock("time"), 0),
+                           (t.service("tournament", "reply"), 1),
+                           (t.service("tournament", "status"), 1)]
         wanted.append((self.topics.service("recorder", "status"), 1))
         return list(dict.fromkeys(wanted))
 
@@ -320,6 +325,8 @@ class Hub:
             # The latest state, as the tournament publishes it (its fields beyond the TV
             # clock's go to the pages as they are); an empty retained message clears it.
             tournament = decode(TournamentState, payload) if payload else None
+            if venue == self.topics.venue:  # the tournament's own pages (tournament_pages.py)
+                self.tournament = payload or None
             self._push(room.take_tournament(tournament))
         elif topic == t.service("clock", "status"):
             online = decode(ServiceStatus, payload).status == "online"
@@ -329,6 +336,10 @@ class Hub:
             if payload.strip() not in (b"0", b"1"):
                 raise BadMessage("a bridge status is 0 or 1")
             self._push(room.take_bridge(payload.strip() == b"1", now))
+        elif topic == t.service("tournament", "reply"):
+            self._reply(decode(CommandReply, payload), correlation)
+        elif topic == t.service("tournament", "status"):
+            self.tournament_online = decode(ServiceStatus, payload).status == "online"
 
     @staticmethod
     def _check_table(said: str, topic: str) -> None:
@@ -395,15 +406,16 @@ class Hub:
 
     async def command(self, target: str, name: str, args: dict[str, Any], by: str
                       ) -> CommandReply:
-        """Send a floor decision as the command the table or the clock takes; wait for its
-        answer. ``target`` is ``clock`` or a table id."""
+        """Send a floor decision as the command the table, the clock or the tournament takes;
+        wait for its answer. ``target`` is ``clock``, ``tournament`` or a table id."""
         request = CommandRequest(id=str(uuid.uuid4()), by=by, args=args)
         if self.read_only:
             log.warning("floor: %s's %s not sent: %s", by, name, self.read_only_reason)
             return CommandReply(table=target, command=name, id=request.id, status="error",
                                 reason=self.read_only_reason)
         topic = (self.topics.clock(f"cmd/{name}") if target == "clock"
-                 else self.topics.table(target, f"cmd/{name}"))
+                 else self.topics.service("tournament", f"cmd/{name}")
+                 if target == "tournament" else self.topics.table(target, f"cmd/{name}"))
         correlation = request.id.encode()
         answer: asyncio.Future[CommandReply] = asyncio.get_running_loop().create_future()
         self._waiting[correlation] = answer
@@ -418,7 +430,7 @@ class Hub:
         try:
             return await asyncio.wait_for(answer, REPLY_SECONDS)
         except TimeoutError:
-            where = "the clock" if target == "clock" else f"table {target}"
+            where = f"the {target}" if target in ("clock", "tournament") else f"table {target}"
             return CommandReply(table=target, command=name, id=request.id, status="error",
                                 reason=f"no answer from {where} within {REPLY_SECONDS:g} s: "
                                 "is it online?")

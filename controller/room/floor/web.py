@@ -49,6 +49,7 @@ from controller.room.floor.auth import SESSION_SECONDS, LoggedIn, LoginThrottle,
 from controller.room.floor.hub import Hub
 from controller.room.floor.league import table_key
 from controller.room.floor.store import HandQuery
+from controller.room.floor.tournament_pages import TOURNAMENT_SCREENS, tournament_routes
 from controller.session.model import FLOOR_COMMANDS
 
 log = logging.getLogger(__name__)
@@ -57,7 +58,7 @@ STATIC = Path(str(resources.files("controller.room.floor") / "static"))
 # path -> (screen, title): each page is the one shell around its screen's fragment
 SCREENS = {"/": ("room", "Room"), "/clock": ("clock", "Clock"), "/alerts": ("alerts", "Alerts"),
            "/hands": ("hands", "Hands"), "/login": ("login", "Floor login"),
-           "/table/{table_id}": ("table", "Table")}
+           "/table/{table_id}": ("table", "Table"), **TOURNAMENT_SCREENS}
 STREAM_KINDS = frozenset({"table", "event", "clock", "alert", "broker", "tournament"})
 SECURITY_HEADERS = [
     (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; "
@@ -402,6 +403,8 @@ routes: list[BaseRoute] = [
     Route("/api/hands", hands),
     Route("/api/hands/{hand_id:path}/{form}", hand_download),
     Route("/api/hands/{hand_id:path}", hand),
+    *tournament_routes(lambda request: _hub(request), lambda request: _guard(request),
+                       lambda *a: _read_body(*a), lambda *a: _error(*a)),
     Mount("/static", StaticFiles(directory=STATIC), name="static"),
 ]
 

@@ -1,0 +1,37 @@
+// The seat list, for the wall and the printer: every player still in by table and seat, and by
+// name (PVB 08a: the draw shown; PVB 13: each player finds his seat by his name).
+"use strict";
+(() => {
+  const { el, chips, whoAmI } = window.floorApp;
+
+  function rows(seats, first) {
+    return [el("tr", {}, ...(first === "table" ? ["table", "seat", "player", "club", "chips"]
+      : ["player", "table", "seat", "club", "chips"]).map((h) => el("th", {}, h))),
+      ...seats.map((s) => {
+        const where = s.table === null ? ["—", ""] : [s.table, s.seat];
+        const cells = first === "table" ? [...where, s.player] : [s.player, ...where];
+        return el("tr", { "data-player": s.player },
+          ...cells.map((c) => el("td", {}, c)), el("td", {}, s.club || ""),
+          el("td", { class: "num" }, chips(s.stack) + (s.moving ? " (moving)" : "")));
+      })];
+  }
+
+  async function refresh() {
+    let t = null;
+    try {
+      const response = await fetch("/api/tournament", { cache: "no-store" });
+      t = response.ok ? await response.json() : null;
+    } catch (e) { /* try again */ }
+    document.getElementById("s-none").hidden = !!t;
+    if (!t) return;
+    document.getElementById("s-name").textContent = `${t.name}: seats`;
+    const byName = t.seats.slice().sort((a, b) => a.player.localeCompare(b.player));
+    document.getElementById("s-by-table").replaceChildren(...rows(t.seats, "table"));
+    document.getElementById("s-by-name").replaceChildren(...rows(byName, "name"));
+  }
+
+  document.getElementById("s-print").addEventListener("click", () => window.print());
+  whoAmI();
+  refresh();
+  setInterval(refresh, 5000);
+})();

@@ -1,0 +1,125 @@
+// The tournament page: what the tournament service publishes (fetched every two seconds), and
+// the floor's tournament decisions behind the floor login. Every text goes in as text.
+"use strict";
+(() => {
+  const { el, chips, post, renderClockStrip, start } = window.floorApp;
+  let latest = null;
+
+  async function send(name, args) {
+    const where = document.getElementById("t-reply");
+    where.textContent = "…";
+    const reply = await post("/api/tournament/command", { name, args });
+    where.textContent = reply.status === "ok"
+      ? `done: ${reply.reason || name}`
+      : `refused: ${reply.reason || "no answer"}${reply.rule ? ` (${reply.rule})` : ""}`;
+    where.className = `reply ${reply.status === "ok" ? "ok" : "error"}`;
+    await refresh();
+    return reply;
+  }
+
+  const spot = (s) => (s ? `table ${s.table}, seat ${s.seat}` : "—");
+
+  function summary(t) {
+    const figure = (label, value) => el("span", { class: "figure" }, `${label} `, el("b", {}, value));
+    return [
+      figure("players left", `${t.players_left} / ${t.players}`),
+      figure("entries", t.entries),
+      figure("average stack", chips(t.average_stack)),
+      t.chip_leader ? figure("chip leader",
+        `${t.chip_leader.player} ${chips(t.chip_leader.stack)}`) : null,
+      figure("prize pool", `${chips(t.prize_pool)} ${t.currency}`),
+      figure("status", t.status + (t.registration_open ? " · registration open" : "")),
+      t.chips ? figure("chips", t.chips.difference === 0 ? `${chips(t.chips.in_play)} ✓`
+        : `${chips(t.chips.counted)} of ${chips(t.chips.in_play)}`) : null,
+    ];
+  }
+
+  function standingsRows(t) {
+    const head = el("tr", {}, ...["place", "player", "club", "out in", "prize", "points", ""]
+      .map((h) => el("th", {}, h)));
+    const rows = t.standings.map((s) => {
+      const place = s.place === null ? "in" : s.place === s.last ? String(s.place)
+        : `${s.place}–${s.last}`;
+      return el("tr", { class: s.place === null ? "in" : s.pending ? "pending" : "",
+        "data-player": s.player },
+        el("td", { class: "num" }, place + (s.pending ? " (waits for the round)" : "")),
+        el("td", {}, s.player, s.shared_with.length ? ` (shared with ${s.shared_with.join(", ")})` : ""),
+        el("td", {}, s.club || ""), el("td", {}, s.out_in || ""),
+        el("td", { class: "num" }, s.prize ? `${chips(s.prize)} ${t.currency}` : ""),
+        el("td", { class: "num" }, s.points ? s.points.toFixed(2) : ""),
+        el("td", {}, s.place !== null && s.place > 1 || (s.place === 1 && t.players_left > 1)
+          ? el("button", { class: "staff-only undo", onclick: () => {
+            if (confirm(`Take back ${s.player}'s elimination?`)) send("undo_bust", { player: s.player });
+          } }, "Undo bust") : null));
+    });
+    return [head, ...rows];
+  }
+
+  function moveRows(t) {
+    const moves = t.moves.filter((m) => m.status !== "done");
+    if (!moves.length) return [el("tr", {}, el("td", { class: "muted" }, "no move to make"))];
+    return [el("tr", {}, ...["player", "from", "to", "chips", "why", "state", ""].map((h) => el("th", {}, h))),
+      ...moves.map((m) => el("tr", { "data-move": m.id },
+        el("td", {}, m.player), el("td", {}, spot(m.source)), el("td", {}, spot(m.to)),
+        el("td", { class: "num" }, chips(m.stack)),
+        el("td", {}, m.reason, el("span", { class: "rule" }, m.rule),
+          m.sits_out ? " · sits out a hand" : ""),
+        el("td", {}, m.status === "seated" ? "seated, chips not counted yet" : m.status),
+        el("td", {}, m.status === "seated" ? el("button", { class: "staff-only",
+          onclick: () => send("move_done", { player: m.player }) }, "Chips counted") : null)))];
+  }
+
+  function tableRows(t) {
+    return [el("tr", {}, ...["table", "players", "", ""].map((h) => el("th", {}, h))),
+      ...t.tables.map((x) => el("tr", { "data-table": x.table },
+        el("td", {}, el("a", { href: `/table/${encodeURIComponent(x.table)}` }, `table ${x.table}`)),
+        el("td", { class: "num" }, `${x.players} / ${x.seats}`), el("td", {}, x.status),
+        el("td", {}, x.held ? "held for its newcomers (PVB 09(3))" : x.online ? "" : "offline")))];
+  }
+
+  function render() {
+    renderClockStrip();
+    const t = latest;
+    document.getElementById("t-none").hidden = !!t;
+    if (!t) return;
+    document.getElementById("t-name").textContent = t.name;
+    document.getElementById("t-summary").replaceChildren(...summary(t).filter(Boolean));
+    document.getElementById("t-alerts").replaceChildren(...(t.alerts.length
+      ? t.alerts.slice().reverse().map((a) => el("li", { class: "alert" },
+        new Date(a.at * 1000).toLocaleTimeString(), " · ", a.text,
+        a.rule ? el("span", { class: "rule" }, a.rule) : null))
+      : [el("li", { class: "muted" }, "none")]));
+    document.getElementById("t-moves").replaceChildren(...moveRows(t));
+    document.getElementById("t-tables").replaceChildren(...tableRows(t));
+    document.getElementById("t-standings").replaceChildren(...standingsRows(t));
+    document.getElementById("t-payouts").replaceChildren(
+      el("tr", {}, el("th", {}, "place"), el("th", {}, "prize")),
+      ...t.payouts.map((p) => el("tr", {}, el("td", { class: "num" }, p.place),
+        el("td", { class: "num" }, `${chips(p.amount)} ${t.currency}`))));
+    document.getElementById("t-draw").disabled = t.status !== "registration";
+  }
+
+  async function refresh() {
+    try {
+      const response = await fetch("/api/tournament", { cache: "no-store" });
+      latest = response.ok ? await response.json() : null;
+    } catch (e) { /* the server is away: the banner says so */ }
+    render();
+  }
+
+  document.getElementById("t-register").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const form = e.target;
+    const args = { name: form.name.value };
+    if (form.club.value) args.club = form.club.value;
+    send("register", args).then((r) => { if (r.status === "ok") form.reset(); });
+  });
+  document.getElementById("t-reenter").addEventListener("click", () => {
+    const form = document.getElementById("t-register");
+    send("reenter", { name: form.name.value });
+  });
+  document.getElementById("t-draw").addEventListener("click", () => send("draw", {}));
+  start(["clock", "broker"], null, render);
+  refresh();
+  setInterval(refresh, 2000);
+})();

@@ -1,0 +1,102 @@
+"""The tournament's pages on the floor display: the standings (players left, places, prizes,
+points), the moves to make, the tables, the chip count's alerts, and a printable seat list; and
+the floor's tournament decisions (register, draw, re-entry, undo a wrong bust, a move's chips
+counted) behind the floor login, like every other decision.
+
+The pages read the tournament's retained state as the hub last received it (``/api/tournament``,
+fetched every two seconds: the service publishes it at most twice a second); the standings
+download as CSV and JSON. Kept apart from `web` so that the tournament's routes are one list.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from controller.room.floor.auth import LoggedIn
+from controller.room.floor.hub import Hub
+from controller.room.tournament.core import COMMANDS
+from controller.room.tournament.standings import standings_csv, standings_json
+from controller.room.tournament.view import PublishedState
+
+log = logging.getLogger(__name__)
+
+TOURNAMENT_SCREENS = {"/tournament": ("tournament", "Tournament"),
+                      "/seats": ("seats", "Seat list")}
+
+HubOf = Callable[[Request], Hub]
+Guard = Callable[[Request], "LoggedIn | Response"]  # a floor login's session, or the refusal
+Refuse = Callable[[int, str], Response]
+
+
+class TournamentCommand(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(pattern=r"^[a-z_]{1,40}$")
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+def tournament_routes(hub_of: HubOf, guard: Guard, read_body: Any, error: Refuse
+                      ) -> list[BaseRoute]:
+    def latest(hub: Hub) -> PublishedState | None:
+        if hub.tournament is None:
+            return None
+        return PublishedState.model_validate_json(hub.tournament)
+
+    async def state(request: Request) -> Response:
+        hub = hub_of(request)
+        if hub.tournament is None:
+            return error(404, "no tournament heard yet: is `pokertable tournament` running?")
+        return Response(hub.tournament, media_type="application/json",
+                        headers={"cache-control": "no-store"})
+
+    async def export(request: Request) -> Response:
+        found = latest(hub_of(request))
+        if found is None:
+            return error(404, "no tournament heard yet")
+        kind = request.path_params["kind"]
+        if kind not in ("csv", "json"):
+            return error(404, "the standings come as .csv or .json")
+        name = "".join(c if c.isalnum() else "-" for c in found.name)[:60] or "tournament"
+        if kind == "csv":
+            body = standings_csv(found.standings, found.currency)
+            media = "text/csv"
+        else:
+            body = standings_json(found.standings, name=found.name, entries=found.entries,
+                                  players=found.players, prize_pool=found.prize_pool,
+                                  currency=found.currency)
+            media = "application/json"
+        return Response(body, media_type=media, headers={
+            "content-disposition": f'attachment; filename="{name}-standings.{kind}"'})
+
+    async def command(request: Request) -> Response:
+        hub = hub_of(request)
+        if hub.read_only:  # a league's floor: the venues' own floors decide
+            return error(403, hub.read_only_reason)
+        logged_in = guard(request)
+        if isinstance(logged_in, Response):
+            return logged_in
+        body = await read_body(request, TournamentCommand, "not a tournament command")
+        if isinstance(body, Response):
+            return body
+        if body.name not in COMMANDS:
+            return error(400, f"{body.name!r} is no command the tournament takes")
+        if len(json.dumps(body.args)) > 2000:
+            return error(400, "the command's arguments are too long")
+        reply = await hub.command("tournament", body.name, body.args,
+                                  by=f"floor:{logged_in.user}")
+        return Response(reply.model_dump_json(), media_type="application/json")
+
+    return [Route("/api/tournament", state),
+            Route("/api/tournament/standings.{kind:str}", export),
+            Route("/api/tournament/command", command, methods=["POST"])]
+
+
+__all__ = ["TOURNAMENT_SCREENS", "tournament_routes"]

@@ -1,0 +1,609 @@
+"""Everything the tournament decides, pure: the floor's commands (registration, the draw,
+re-entries, undoing a wrong bust), what the tables say (their states, eliminations and sealed
+records) and the clock's state, and what follows: places, moves, breaks, holds, the chip count.
+Time and the random source are passed in and what must be sent or stored comes back
+(`Outcome`), so the service only moves messages and the property tests drive this very object.
+
+Seats follow the tables: a move is a request the tables carry out between hands (`unseat` at
+the old table, `seat` at the new), sent again until their states show it, so a lost command, a
+restart or a table that comes back late all end the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from controller.engine.records import HandRecord
+from controller.mqtt.messages import ClockState
+from controller.room.tournament import seating
+from controller.room.tournament.balance import RandomSource, Spot, plan
+from controller.room.tournament.draw import (
+    Entrant,
+    Refused,
+    checked_club,
+    checked_name,
+    draw,
+    late_seat,
+)
+from controller.room.tournament.ledger import Alert, Ledger, Move, Out, Player, Settings, Undone
+from controller.room.tournament.places import Bust, GroupKey, group_words
+from controller.room.tournament.prizes import payouts, prize_pool
+from controller.room.tournament.seating import Ask, TableSeen
+from controller.room.tournament.standings import Standing, standings
+from controller.room.tournament.view import (
+    ChipLine,
+    PublishedState,
+    TableLine,
+    chip_leader,
+    payout_lines,
+    seat_lines,
+)
+from controller.session.outputs import TableState
+
+COMMANDS = frozenset({"register", "reenter", "unregister", "draw", "undo_bust", "move_done",
+                      "export"})
+RETRY_SECONDS = 2.0  # a request not yet shown in the table's state goes again after this
+ALERTS_KEPT = 200
+
+
+class EliminationData(BaseModel):
+    """What a table's elimination event says (``data``)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    player: str = Field(min_length=1, max_length=40)
+    hand: int = Field(ge=0)
+    round: int | None = None
+    stack: int = Field(default=0, ge=0)
+    busted: dict[str, int] = Field(default_factory=dict)
+    started: float | None = None
+
+
+@dataclass
+class Outcome:
+    asks: list[Ask] = field(default_factory=list)
+    save: bool = False
+    alerts: list[Alert] = field(default_factory=list)
+    finished: bool = False
+
+
+class TournamentCore:
+    def __init__(self, settings: Settings, ledger: Ledger | None = None, *,
+                 random_source: Callable[[int], RandomSource],
+                 new_seed: Callable[[], int], retry_seconds: float = RETRY_SECONDS) -> None:
+        self.settings = settings
+        self.ledger = ledger or Ledger()
+        self.random_source = random_source
+        self.new_seed = new_seed
+        self.retry_seconds = retry_seconds
+        self.tables: dict[str, TableSeen] = {}
+        self.clock: ClockState | None = None
+        self.asked: dict[tuple[str, str], float] = {}
+        self.dirty = False  # the ledger changed since the last save
+        self.news: set[str] = set()  # tables whose state changed since the last reconcile
+        self._standings: tuple[tuple[Any, ...], list[Standing]] | None = None
+
+    # ---------------------------------------------------------------- reading
+
+    def registration_open(self) -> bool:
+        """Until the end of the structure's ``late_registration_ends`` level (before the
+        clock starts, always; without such a level, until the clock starts)."""
+        clock = self.clock
+        if self.ledger.status == "finished":
+            return False
+        if clock is None or clock.status in (None, "not_started"):
+            return True
+        last = self.settings.structure.late_registration_ends
+        return last is not None and clock.level <= last and clock.status != "finished"
+
+    def payout_table(self) -> list[int]:
+        entry = self.settings.structure.entry
+        return payouts(self.settings.structure.prizes,
+                       prize_pool(self.ledger.entries, entry.buy_in), self.ledger.entries)
+
+    def standings(self) -> list[Standing]:
+        """Everyone's place, prize and points (computed again only when an elimination, a
+        registration or a settled group changed them: a thousand rows)."""
+        ledger = self.ledger
+        key = (ledger.entries, tuple(ledger.players), tuple(o.id for o in ledger.outs),
+               len(ledger.settled), ledger.status, ledger.in_time)
+        if self._standings is None or self._standings[0] != key:
+            rows = standings(ledger.players_in(), ledger.busts(), ledger.settled_keys(),
+                             self.payout_table(), self.settings.points, len(ledger.players),
+                             clubs={n: p.club for n, p in ledger.players.items()},
+                             in_time=ledger.in_time)
+            self._standings = (key, rows)
+        return self._standings[1]
+
+    def between_hands(self, table: str) -> bool:
+        """Between hands, online, and not released for a hand-for-hand round it has yet to
+        deal: its players move after that hand (the clock's round waits for it)."""
+        seen = self.tables.get(table)
+        return bool(seen and seen.online and seen.state is not None
+                    and seen.state.stage in ("waiting", "over")
+                    and seen.state.released_round is None)
+
+    # ---------------------------------------------------------------- the floor's commands
+
+    def command(self, name: str, args: dict[str, Any], by: str, now: float) -> str:
+        """Carry out a floor command; returns what it did in the floor's words, or raises
+        `Refused` and changes nothing."""
+        if name not in COMMANDS:
+            raise Refused(f"unknown tournament command {name!r}; the tournament knows: "
+                          f"{', '.join(sorted(COMMANDS))}", "PVB 08a")
+        before = self.ledger.model_copy(deep=True)
+        try:
+            said: str = getattr(self, f"_cmd_{name}")(args, by, now)
+        except BaseException:
+            self.ledger = before
+            raise
+        self.dirty = True
+        return said
+
+    def _not_finished(self) -> None:
+        if self.ledger.status == "finished":
+            raise Refused("the tournament is over", "PVB 64b")
+
+    def _registration(self) -> None:
+        if not self.registration_open():
+            last = self.settings.structure.late_registration_ends
+            when = f"at the end of level {last}" if last else "when the clock started"
+            raise Refused(f"registration closed {when} (the structure's "
+                          "late_registration_ends)", "RULES T6")
+
+    def _cmd_register(self, args: dict[str, Any], by: str, now: float) -> str:
+        self._not_finished()
+        name = checked_name(args.get("name"))
+        club = checked_club(args.get("club"))
+        known = next((p for p in self.ledger.players.values()
+                      if p.name.casefold() == name.casefold()), None)
+        if known is not None:
+            again = " and out: a new entry is reenter" if known.out else ""
+            raise Refused(f"{known.name} is registered already{again}; two players need names "
+                          "the tables can tell apart", "PVB 13")
+        self._registration()
+        ledger = self.ledger
+        if ledger.status == "running":
+            spot, seed = self._late_spot(now)
+            ledger.players[name] = Player(name=name, club=club)
+            ledger.entries += 1
+            self._seat_late(name, spot, seed, "late", now)
+            return (f"{name} registered late and draws table {spot.table}, seat {spot.seat} "
+                    f"with {self.settings.start_stack():,} (RULES T6)")
+        ledger.players[name] = Player(name=name, club=club)
+        ledger.entries += 1
+        of = f" ({club})" if club else ""
+        return f"{name}{of} registered: {len(ledger.players)} players"
+
+    def _cmd_reenter(self, args: dict[str, Any], by: str, now: float) -> str:
+        self._not_finished()
+        name = checked_name(args.get("name"))
+        player = self.ledger.players.get(name)
+        if player is None:
+            raise Refused(f"{name} is not registered: register", "PVB 13")
+        if not self.settings.structure.entry.reentry:
+            raise Refused(f"the structure {self.settings.structure.name!r} allows no re-entry",
+                          "RULES T6")
+        if not player.out:
+            raise Refused(f"{name} is still in the tournament", "RULES T6")
+        self._registration()
+        spot, seed = self._late_spot(now)
+        ledger = self.ledger
+        out = next(o for o in ledger.outs if o.bust.player == name)
+        ledger.outs.remove(out)
+        ledger.undone.append(Undone(bust=out.bust, by=by, at=now, why="a new entry"))
+        player.out = False
+        player.entries += 1
+        ledger.entries += 1
+        self._seat_late(name, spot, seed, "reentry", now)
+        return (f"{name} enters again (entry {player.entries}) and draws table {spot.table}, "
+                f"seat {spot.seat} with {self.settings.start_stack():,}")
+
+    def _cmd_unregister(self, args: dict[str, Any], by: str, now: float) -> str:
+        name = checked_name(args.get("name"))
+        if name not in self.ledger.players:
+            raise Refused(f"{name} is not registered", "PVB 13")
+        if self.ledger.status != "registration":
+            raise Refused(f"{name} has a seat: the draw was made; a player who leaves is "
+                          "blinded off or busts (PVB 12)", "PVB 12")
+        del self.ledger.players[name]
+        self.ledger.entries -= 1
+        return f"{name} is no longer registered: {len(self.ledger.players)} players"
+
+    def _cmd_draw(self, args: dict[str, Any], by: str, now: float) -> str:
+        ledger = self.ledger
+        if ledger.status != "registration":
+            raise Refused("the draw was made already", "PVB 08a(1)")
+        if len(ledger.players) < 2:
+            raise Refused(f"{len(ledger.players)} player(s) registered: a tournament needs two",
+                          "PVB 08a(1)")
+        seed = args.get("seed")
+        if seed is None:
+            seed = self.new_seed()
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+            raise Refused("args.seed: a whole number from 0 (to draw again from a seed)",
+                          "PVB 08a(1)")
+        entrants = [Entrant(name=p.name, club=p.club) for p in ledger.players.values()]
+        spots = draw(entrants, seating.filling_order(self.settings), self.random_source(seed))
+        stack = self.settings.start_stack()
+        for name, spot in spots.items():
+            self._new_move(name, None, spot, stack, "PVB 08a(1)", "draw", now, seed=seed)
+        ledger.chips.issue(stack * len(spots))
+        used = {s.table for s in spots.values()}
+        ledger.open_tables = [t.table for t in self.settings.tables if t.table in used]
+        ledger.status = "running"
+        ledger.seed = seed
+        return (f"the draw (seed {seed}): {len(spots)} players at {len(used)} tables "
+                f"({', '.join(ledger.open_tables)}), {stack:,} chips each (RULES T6)")
+
+    def _cmd_undo_bust(self, args: dict[str, Any], by: str, now: float) -> str:
+        name = checked_name(args.get("player"), "player")
+        out = next((o for o in self.ledger.outs if o.bust.player == name), None)
+        if out is None:
+            raise Refused(f"{name} is not out", "PVB 64b")
+        self._undo(out, by, now, "a wrong bust, taken back by the floor")
+        where = group_words(out.bust.group())
+        return (f"{name}'s elimination ({where}) is taken back by {by}: {name} plays on; seat "
+                "him with his chips at his table")
+
+    def _cmd_move_done(self, args: dict[str, Any], by: str, now: float) -> str:
+        name = checked_name(args.get("player"), "player")
+        move = next((m for m in self.ledger.moves if m.player == name and m.status == "seated"),
+                    None)
+        if move is None:
+            raise Refused(f"{name} has no move waiting for his chips to be counted", "PVB 09")
+        move.status = "done"
+        return f"{name}'s chips are counted at table {move.to.table}, seat {move.to.seat}"
+
+    def _cmd_export(self, args: dict[str, Any], by: str, now: float) -> str:
+        return "the standings are written as CSV and JSON"
+
+    # ---------------------------------------------------------------- seating decisions
+
+    def _late_spot(self, now: float) -> tuple[Spot, int]:
+        """A free seat at the shortest table in play; a new table is opened when every seat
+        is taken."""
+        ledger = self.ledger
+        seed = self.new_seed()
+        room = seating.seating(self.settings, ledger, self.tables)
+        if all(t.empty() == 0 for t in room):
+            closed = [t for t in seating.filling_order(self.settings)
+                      if t.table not in ledger.open_tables and t.table not in ledger.broken]
+            if not closed:
+                raise Refused("every seat in the room is taken", "PVB 08a(1)")
+            ledger.open_tables = [t.table for t in self.settings.tables
+                                  if t.table in {*ledger.open_tables, closed[0].table}]
+            room = seating.seating(self.settings, ledger, self.tables)
+        return late_seat(room, self.random_source(seed)), seed
+
+    def _seat_late(self, name: str, spot: Spot, seed: int, reason: str, now: float) -> None:
+        stack = self.settings.start_stack()
+        self.ledger.chips.issue(stack)
+        self._new_move(name, None, spot, stack, "RULES T6", reason, now, seed=seed)
+
+    def _new_move(self, player: str, source: Spot | None, to: Spot, stack: int, rule: str,
+                  reason: Any, now: float, *, seed: int | None = None,
+                  source_hand: int | None = None, sits_out: bool = False) -> Move:
+        ledger = self.ledger
+        move = Move(id=ledger.next_move, player=player, source=source, to=to, stack=stack,
+                    rule=rule, reason=reason, status="leaving" if source else "arriving",
+                    decided=now, source_hand=source_hand, sits_out=sits_out, seed=seed)
+        ledger.next_move += 1
+        ledger.moves.append(move)
+        return move
+
+    def _undo(self, out: Out, by: str, now: float, why: str) -> None:
+        ledger = self.ledger
+        ledger.outs.remove(out)
+        ledger.undone.append(Undone(bust=out.bust, by=by, at=now, why=why))
+        player = ledger.players.get(out.bust.player)
+        if player is not None:
+            player.out = False
+        if ledger.status == "finished" and len(ledger.players_in()) > 1:
+            ledger.status = "running"
+
+    # ---------------------------------------------------------------- what the tables say
+
+    def table_status(self, table: str, online: bool) -> None:
+        seen = self.tables.setdefault(table, TableSeen())
+        seen.online = online
+        if not online:  # what was asked went nowhere: asked again when it is back
+            for key in [k for k in self.asked if k[0] == table]:
+                del self.asked[key]
+
+    def table_state(self, state: TableState) -> None:
+        seen = self.tables.setdefault(state.table, TableSeen())
+        seen.state = state
+        seen.online = True
+        self.news.add(state.table)
+
+    def elimination(self, table: str, event_id: str, data: dict[str, Any], now: float) -> bool:
+        """A table's elimination event (durable, so it may come twice): True if it changed
+        anything."""
+        ledger = self.ledger
+        if any(o.id == event_id for o in ledger.outs):
+            return False
+        try:
+            said = EliminationData.model_validate(data)
+        except ValidationError:
+            self._alert(now, f"table {table}: an elimination that does not say who or in "
+                        "which hand; the floor checks the table", "PVB 64b", table)
+            return True
+        player = ledger.players.get(said.player)
+        if player is None:
+            self._alert(now, f"table {table}, hand {said.hand}: {said.player} is out, but is "
+                        "not in the tournament", "PVB 13", table, said.hand)
+            return True
+        if player.out:
+            return False
+        bust = Bust(player=said.player, table=table, hand=said.hand, started=said.started,
+                    round=said.round, stack=said.stack, seq=ledger.seq)
+        ledger.seq += 1
+        ledger.outs.append(Out(id=event_id, bust=bust, busted=sorted(said.busted)))
+        self._out(player)
+        return True
+
+    def _out(self, player: Player) -> None:
+        player.out, player.spot, player.stack = True, None, 0
+        for move in [m for m in self.ledger.moves if m.player == player.name
+                     and m.status in ("leaving", "arriving")]:
+            self.ledger.moves.remove(move)
+
+    def record(self, table: str, record: HandRecord, now: float) -> bool:
+        """A table's sealed hand record (public part): the truth of who went out in that hand
+        (RULES H3), and for hand-for-hand that the table's hand of the round is over."""
+        ledger = self.ledger
+        changed = False
+        number = record.hand_for_hand_round
+        if number is not None:
+            tables = ledger.round_records.setdefault(number, [])
+            if table not in tables:
+                tables.append(table)
+                changed = True
+        if record.status != "complete":
+            return changed
+        busted = {player: record.starting_stacks.get(seat, 0)
+                  for seat, player in record.players.items()
+                  if record.starting_stacks.get(seat, 0) > 0
+                  and record.finishing_stacks.get(seat, 1) == 0}
+        heard = {(b.player, b.table, b.hand, b.started)
+                 for b in [*ledger.busts(), *(u.bust for u in ledger.undone)]}
+        for player, stack in sorted(busted.items()):
+            known = ledger.players.get(player)
+            if known is None or known.out or (player, table, record.hand,
+                                              record.started) in heard:
+                continue  # (a bust the floor took back, or an entry since re-entered)
+            bust = Bust(player=player, table=table, hand=record.hand, started=record.started,
+                        round=number, stack=stack, seq=ledger.seq)
+            ledger.seq += 1
+            ledger.outs.append(Out(id=f"record:{table}:{record.hand}:{player}", bust=bust,
+                                   busted=sorted(busted)))
+            self._out(known)
+            changed = True
+        for out in [o for o in ledger.outs if o.bust.table == table
+                    and o.bust.hand == record.hand and o.bust.started == record.started
+                    and o.bust.player not in busted]:
+            self._undo(out, f"table {table}'s sealed record", now, "the hand was corrected")
+            self._alert(now, f"table {table}, hand {record.hand}: the sealed record shows "
+                        f"{out.bust.player} still with chips; the elimination is taken back",
+                        "PVB 64(1)", table, record.hand)
+            changed = True
+        if number is None:
+            key = [
+                "hand", table, record.hand, record.started]
+            if key not in ledger.settled:
+                ledger.settled.append(key)
+                changed = True
+        return changed
+
+    def clock_state(self, clock: ClockState) -> bool:
+        """The clock's state: the registration window, and for hand-for-hand which tables
+        each round released (PVB 64b(3): a round's places wait for all of them)."""
+        self.clock = clock
+        if clock.hand_for_hand and clock.playing and clock.round:
+            playing = sorted(clock.playing)
+            if self.ledger.rounds.get(clock.round) != playing:
+                self.ledger.rounds[clock.round] = playing
+                return True
+        return False
+
+    # ---------------------------------------------------------------- what follows
+
+    def reconcile(self, now: float) -> Outcome:
+        """Moves that progressed, places that can be given, new moves and breaks, the chip
+        count, and every request the tables still need (each sent again every
+        ``retry_seconds`` until their states show it)."""
+        outcome = Outcome()
+        before_alerts = self.ledger.next_alert
+        news, self.news = self.news, set()
+        changed = seating.follow_moves(self.settings, self.ledger, self.tables, news)
+        changed |= seating.follow_players(self.ledger, self.tables, news)
+        changed |= self._settle()
+        changed |= self._strangers(now, news)
+        if self.ledger.status == "running":
+            changed |= self._decide(now)
+            changed |= self._count_chips(now, news)
+            changed |= self._finish(now)
+        if changed or self.dirty:
+            outcome.save = True
+            self.dirty = False
+        outcome.alerts = [a for a in self.ledger.alerts if a.id >= before_alerts]
+        outcome.finished = self.ledger.status == "finished" and changed
+        outcome.asks = self._asks(now)
+        return outcome
+
+    def _settle(self) -> bool:
+        """Groups whose places can be given: a hand once everyone out in it is heard (or its
+        record came); a hand-for-hand round once every table of it has sealed its hand of the
+        round (PVB 64b(3))."""
+        ledger = self.ledger
+        settled = ledger.settled_keys()
+        groups: dict[GroupKey, list[Out]] = {}
+        for out in ledger.outs:
+            groups.setdefault(out.bust.group(), []).append(out)
+        changed = False
+        for key, members in groups.items():
+            if key in settled:
+                continue
+            if key[0] == "round":
+                tables = set(ledger.rounds.get(key[1], [])) | {o.bust.table for o in members}
+                done = tables <= set(ledger.round_records.get(key[1], []))
+            else:
+                expected = {name for o in members for name in o.busted}
+                heard = {o.bust.player for o in members}
+                done = bool(expected) and expected <= heard
+            if done:
+                ledger.settled.append(list(key))
+                changed = True
+        return changed
+
+    def _decide(self, now: float) -> bool:
+        """Breaks and balancing moves (RULES T3), committed where the table that gives the
+        players is between hands; the rest waits for the end of its hand."""
+        ledger = self.ledger
+        room = seating.seating(self.settings, ledger, self.tables)
+        if not room or any(m.status in ("leaving", "arriving") and m.reason == "draw"
+                           for m in ledger.moves):
+            return False  # the draw is still being seated
+        seed = self.new_seed()
+        order = [t for t in self.settings.order_of_breaking() if t in ledger.open_tables]
+        decided = plan(room, order, self.settings.balancing, self.random_source(seed))
+        changed = False
+        for brk in decided.breaks:
+            if not self.between_hands(brk.table):
+                return changed
+            ledger.open_tables.remove(brk.table)
+            ledger.broken.append(brk.table)
+            changed = True
+        hands = {t: (s.state.hand if s.state else 0) for t, s in self.tables.items()}
+        for move in decided.moves:
+            if move.reason == "balance" and not self.between_hands(move.source.table):
+                break
+            self._new_move(move.player, move.source, move.to, self._stack_of(move.player),
+                           move.rule, move.reason, now, seed=seed,
+                           source_hand=hands.get(move.source.table), sits_out=move.sits_out)
+            changed = True
+        return changed
+
+    def _stack_of(self, name: str) -> int:
+        player = self.ledger.players.get(name)
+        return player.stack if player is not None else 0
+
+    def _count_chips(self, now: float, news: set[str]) -> bool:
+        """RULES T6, T5: every table between hands holds what it should (`ChipCount`)."""
+        changed = False
+        for name, seen in sorted(self.tables.items()):
+            state = seen.state
+            if name not in news or state is None or state.stage not in ("waiting", "over"):
+                continue
+            key = (state.hand, tuple(sorted((s, v.player, v.stack)
+                                            for s, v in state.seats.items())))
+            if key == seen.counted:
+                continue
+            seen.counted = key
+            held = sum(v.stack for v in state.seats.values())
+            difference = self.ledger.chips.counted(name, state.hand, held)
+            changed = True
+            if difference is not None:
+                self._alert(now, difference.words(), "RULES T6", name, state.hand)
+        return changed
+
+    def _strangers(self, now: float, news: set[str]) -> bool:
+        """A player the tables show who is not in the tournament (or is out): said once."""
+        changed = False
+        for table, seat, player in seating.strangers(self.ledger, self.tables, news):
+            key = f"{table}:{player}"
+            if key in self.ledger.strangers:
+                continue
+            self.ledger.strangers.append(key)
+            known = self.ledger.players.get(player)
+            why = "is out of the tournament" if known else "is not in the tournament"
+            self._alert(now, f"table {table}, seat {seat}: {player} {why}; the floor checks "
+                        "the table", "PVB 13", table)
+            changed = True
+        return changed
+
+    def _finish(self, now: float) -> bool:
+        ledger = self.ledger
+        if len(ledger.players_in()) != 1 or len(ledger.settled_keys()) < len(
+                {o.bust.group() for o in ledger.outs}):
+            return False
+        ledger.status = "finished"
+        ledger.in_time = self.clock is None or self.clock.status != "finished"
+        return True
+
+    def _alert(self, now: float, text: str, rule: str | None, table: str | None = None,
+               hand: int | None = None) -> None:
+        ledger = self.ledger
+        ledger.alerts.append(Alert(id=ledger.next_alert, at=now, text=text, rule=rule,
+                                   table=table, hand=hand))
+        ledger.next_alert += 1
+        del ledger.alerts[:-ALERTS_KEPT]
+        self.dirty = True
+
+    # ---------------------------------------------------------------- the state
+
+    def state(self) -> PublishedState:
+        """The retained ``tournament/state``."""
+        settings, ledger = self.settings, self.ledger
+        players_in = ledger.players_in()
+        seats = seat_lines({n: (ledger.players[n].club, ledger.players[n].spot,
+                                ledger.players[n].stack) for n in players_in}, ledger.moves)
+        entry = settings.structure.entry
+        going = [m for m in ledger.moves if m.status in ("leaving", "arriving")]
+        transit = sum(m.stack for m in going if m.status == "arriving")
+        in_play = ledger.chips.in_play()
+        started = ledger.status != "registration"
+        tables = []
+        for spec in settings.tables:
+            seen = self.tables.get(spec.table)
+            state = seen.state if seen else None
+            status = ("broken" if spec.table in ledger.broken else "open"
+                      if spec.table in ledger.open_tables else "not in use")
+            tables.append(TableLine(table=spec.table, seats=spec.seats,
+                                    players=len(state.seats) if state else 0, status=status,
+                                    held=bool(state and "seating" in state.holds),
+                                    online=bool(seen and seen.online)))
+        done = [m for m in ledger.moves if m.status in ("seated", "done")]
+        return PublishedState(
+            name=settings.name, entries=ledger.entries, players_left=len(players_in),
+            average_stack=in_play // len(players_in) if started and players_in else None,
+            chip_leader=chip_leader(seats),
+            prize_pool=prize_pool(ledger.entries, entry.buy_in), currency=entry.currency,
+            payouts=payout_lines(self.payout_table()), status=ledger.status,
+            registration_open=self.registration_open(),
+            late_registration_ends=settings.structure.late_registration_ends, seed=ledger.seed,
+            players=len(ledger.players), balancing=settings.balancing, points=settings.points,
+            standings=self.standings(), seats=seats, moves=going + done[-20:], tables=tables,
+            chips=ChipLine(in_play=in_play, counted=in_play + ledger.chips.room_difference(
+                transit), difference=ledger.chips.room_difference(transit))
+            if started else None,
+            alerts=ledger.alerts[-50:])
+
+    # ---------------------------------------------------------------- requests to the tables
+
+    def _asks(self, now: float) -> list[Ask]:
+        wanted = seating.wanted(self.settings, self.ledger, self.tables)
+        keys = {(a.table, a.key) for a in wanted}
+        for key in [k for k in self.asked if k not in keys]:
+            del self.asked[key]  # shown, or no longer wanted
+        out = []
+        for ask in wanted:
+            seen = self.tables.get(ask.table)
+            if seen is None or not seen.online or seen.state is None:
+                continue  # (after a restart: nothing asked before the table's state is in)
+            last = self.asked.get((ask.table, ask.key))
+            if last is None or now - last >= self.retry_seconds:
+                self.asked[(ask.table, ask.key)] = now
+                out.append(ask)
+                if ask.command == "close":  # once: its effect is not in the table's state
+                    self.ledger.closed.append(ask.table)
+                    self.dirty = True
+        return out
+
+
+__all__ = ["COMMANDS", "EliminationData", "Outcome", "TournamentCore"]

@@ -1,0 +1,156 @@
+"""The tournament's rules as commands that read files and print JSON lines, for the director's
+audit and for anyone checking us (`pokertable tournament balance | standings | payouts`). A file
+that cannot be read is one line naming it and what is wrong (`ConfigError`).
+
+- ``balance --seating FILE``: the tables as they sit after a hand (`SeatingFile`); prints the
+  breaks, the moves and the holds, in that order (`balance.plan`).
+- ``standings --entries N RECORDS...``: hand records as the tables (``records.jsonl``) and the
+  recorder write them, one JSON object a line, of several tables at once; the players out in
+  each hand place by their stacks at its start, hands in the order of their ``started``, a
+  hand-for-hand round as one hand (`places.placings`). Prints each place from the last given
+  upward.
+- ``payouts --structure FILE --entries N``: the structure's payout table for N entries.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from controller.engine.records import HandRecord
+from controller.errors import ConfigError, first_error
+from controller.json_input import BadJson, loads_bounded
+from controller.room.clock.structure import Structure
+from controller.room.tournament.balance import BalanceProfile, TableSeating, plan
+from controller.room.tournament.places import Bust, placings
+from controller.room.tournament.prizes import payouts, prize_pool
+from controller.text_files import read_text_file
+
+
+class SeatingTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    table: str = Field(min_length=1, max_length=32)
+    button: int | None = Field(default=None, ge=1, le=10)
+    small_blind: int | None = Field(default=None, ge=1, le=10)
+    big_blind: int | None = Field(default=None, ge=1, le=10)
+    seats: int | None = Field(default=None, ge=2, le=10, description="This table's own size")
+    players: dict[int, str] = Field(default_factory=dict)
+
+
+class SeatingFile(BaseModel):
+    """``{"seats": 9, "break_order": ["3", "2", "1"], "tables": [{"table": "1", "button": 4,
+    "big_blind": 6, "players": {"1": "p01", ...}}]}``: the seats of the hand just played."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seats: int = Field(ge=2, le=10)
+    break_order: list[str] = Field(default_factory=list)
+    tables: list[SeatingTable] = Field(min_length=1)
+
+
+def read_seating(path: Path) -> tuple[list[TableSeating], list[str]]:
+    text = read_text_file(path, "a seating file (JSON)")
+    try:
+        seating = SeatingFile.model_validate(loads_bounded(text))
+    except BadJson as exc:
+        raise ConfigError(f"{path}: not JSON: {exc}") from None
+    except ValidationError as exc:
+        raise ConfigError(f"{path}: {first_error(exc, 'the file')}") from None
+    try:
+        tables = [TableSeating(table=t.table, seats=t.seats or seating.seats, button=t.button,
+                               small_blind=t.small_blind, big_blind=t.big_blind,
+                               players=t.players) for t in seating.tables]
+    except ValidationError as exc:  # a seat the table does not have
+        raise ConfigError(f"{path}: {first_error(exc, 'the file').split(': ', 1)[-1]}"
+                          ) from None
+    names = [t.table for t in tables]
+    if len(set(names)) != len(names):
+        raise ConfigError(f"{path}: a table is listed twice")
+    players = [p for t in tables for p in t.players.values()]
+    if len(set(players)) != len(players):
+        raise ConfigError(f"{path}: a player sits at two seats")
+    unknown = [n for n in seating.break_order if n not in names]
+    if unknown:
+        raise ConfigError(f"{path}: break_order names table {unknown[0]!r}, which is not in "
+                          "tables")
+    return tables, list(seating.break_order)
+
+
+def balance_lines(path: Path, profile: BalanceProfile, seed: int = 0) -> list[dict[str, Any]]:
+    tables, break_order = read_seating(path)
+    return plan(tables, break_order, profile, random.Random(seed)).lines()
+
+
+def read_records(paths: list[Path]) -> list[HandRecord]:
+    """Every hand record in the files: a `HandRecord` a line, or a message carrying one under
+    ``record`` (the MQTT payloads)."""
+    out: list[HandRecord] = []
+    for path in paths:
+        text = read_text_file(path, "hand records (JSON lines)")
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                raw = loads_bounded(line)
+                if isinstance(raw, dict) and isinstance(raw.get("record"), dict):
+                    raw = raw["record"]
+                out.append(HandRecord.model_validate(raw))
+            except BadJson as exc:
+                raise ConfigError(f"{path}, line {number}: not JSON: {exc}") from None
+            except ValidationError as exc:
+                raise ConfigError(f"{path}, line {number}: not a hand record: "
+                                  f"{first_error(exc, 'the line')}") from None
+    return out
+
+
+def busts_from_records(records: list[HandRecord]) -> list[Bust]:
+    """The players each complete hand eliminated (their stack went to nothing), in the order of
+    the hands' starts; a record seen twice counts once; a player out twice (a re-entry) counts
+    by the last."""
+    seen: dict[tuple[str, int, float | None], HandRecord] = {}
+    for record in records:
+        seen.setdefault((record.table, record.hand, record.started), record)
+    ordered = sorted(seen.values(), key=lambda r: (r.started if r.started is not None else 0.0,
+                                                  r.table, r.hand))
+    last: dict[str, Bust] = {}
+    for seq, record in enumerate(ordered):
+        if record.status != "complete":
+            continue
+        for seat, player in record.players.items():
+            began = record.starting_stacks.get(seat, 0)
+            if began > 0 and record.finishing_stacks.get(seat, began) == 0:
+                last[player] = Bust(player=player, table=record.table, hand=record.hand,
+                                    started=record.started, round=record.hand_for_hand_round,
+                                    stack=began, seq=seq)
+    return sorted(last.values(), key=lambda b: b.seq)
+
+
+def standings_lines(entries: int, records: list[HandRecord]) -> list[dict[str, Any]]:
+    busts = busts_from_records(records)
+    if len(busts) > entries:
+        raise ConfigError(f"--entries {entries}: the records eliminate {len(busts)} players")
+    placed = placings(entries - len(busts), busts)
+    placed.sort(key=lambda p: (-p.place, p.player))
+    return [{"place": p.place, "player": p.player, "shared_with": list(p.shared_with)}
+            for p in placed]
+
+
+def payout_lines(structure: Structure, entries: int) -> list[dict[str, Any]]:
+    if structure.prizes is None:
+        raise ConfigError(f"the structure {structure.name!r} has no [prizes] payout table")
+    pool = prize_pool(entries, structure.entry.buy_in)
+    return [{"place": k, "prize": prize, "currency": structure.entry.currency}
+            for k, prize in enumerate(payouts(structure.prizes, pool, entries), start=1)]
+
+
+def dumps(line: dict[str, Any]) -> str:
+    return json.dumps(line, ensure_ascii=False)
+
+
+__all__ = ["SeatingFile", "balance_lines", "busts_from_records", "dumps", "payout_lines",
+           "read_records", "read_seating", "standings_lines"]

@@ -1,0 +1,326 @@
+"""`pokertable tournament --config tournament.toml`: the tournament as a service of the central
+host.
+
+It logs in as ``tournament``, keeps its ledger in its journal (`TournamentStore`: every change
+with the command or elimination that caused it, in one transaction, before anything is sent),
+publishes its retained ``tournament/state`` on every change, and answers the floor's
+``tournament/cmd/<name>`` on ``tournament/reply`` with the request's correlation data (an id is
+applied once, a retained command is ignored: `controller.room.commands`).
+
+It follows the tables' retained states, their durable elimination events and their sealed
+records, and the clock's state. What the tables must do (seat a player, let one go between
+hands, hold for newcomers, close when broken) goes to ``table/<id>/cmd/<name>`` and again every
+two seconds until their states show it, so a lost command, a restart or a table that comes back
+late all end the same way. Its own process, apart from the clock's: a tournament restarted (an
+upgrade, a bug) never stops the levels, and the clock stays the small program it is.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.reasoncodes import ReasonCode
+
+from controller.mqtt.client import (
+    BrokerAddress,
+    Login,
+    command_subscription,
+    connect,
+    disconnect,
+    new_client,
+    subscription,
+)
+from controller.mqtt.messages import (
+    BadMessage,
+    ClockState,
+    CommandReply,
+    CommandRequest,
+    EventMessage,
+    RecordMessage,
+    ServiceStatus,
+    StateMessage,
+    StatusMessage,
+    decode,
+    encode,
+)
+from controller.mqtt.topics import Topics
+from controller.private_files import private_dir
+from controller.room.commands import incoming, repeated, reply
+from controller.room.tournament.core import TournamentCore
+from controller.room.tournament.draw import Refused
+from controller.room.tournament.ledger import Settings
+from controller.room.tournament.seating import Ask
+from controller.room.tournament.standings import standings_csv, standings_json
+from controller.room.tournament.store import TournamentStore
+from controller.room.tournament.view import PublishedState
+from controller.service_manager import Loop
+
+log = logging.getLogger(__name__)
+
+TICK_SECONDS = 0.5
+PUBLISH_SECONDS = 0.5  # what the tables alone changed (stacks, seats) goes out at most this often
+SERVICE = "tournament"
+
+
+class TournamentService:
+    def __init__(self, address: BrokerAddress, login: Login, settings: Settings,
+                 store: TournamentStore, *, export: Path | None = None,
+                 now: Callable[[], float] = time.time, retry_seconds: float = 2.0) -> None:
+        self.address = address
+        self.topics = Topics(address.venue)
+        self.store = store
+        self.export = export
+        self._now = now
+        self._lock = threading.RLock()
+        self.core = TournamentCore(settings, store.ledger(), random_source=random.Random,
+                                   new_seed=lambda: secrets.randbits(63),
+                                   retry_seconds=retry_seconds)
+        self.connected = threading.Event()
+        self._sent = 0
+        self._published: bytes | None = None
+        self._published_at = 0.0
+        self._stale = False  # the tables said something since the state was last built
+        self._stop = threading.Event()
+        self._ticker: threading.Thread | None = None
+        self.loop = Loop("tournament ticker")  # systemd's watchdog
+        self._status = self.topics.service(SERVICE, "status")
+        self._client = new_client(login.username, login, address, will=(
+            self._status, ServiceStatus(service=SERVICE, status="offline")))
+        self._client.on_connect = self._on_connect
+        self._client.on_disconnect = lambda *_: self.connected.clear()
+        # Connected once the broker confirmed the subscriptions: a command sent after that
+        # reaches us (one sent between the CONNACK and the SUBACK could go nowhere).
+        self._client.on_subscribe = lambda *_: self.connected.set()
+        self._client.on_message = self._on_message
+
+    # ---------------------------------------------------------------- life cycle
+
+    def start(self) -> TournamentService:
+        connect(self._client, self.address)
+        self._ticker = threading.Thread(target=self._tick, name="tournament-ticker",
+                                        daemon=True)
+        self._ticker.start()
+        return self
+
+    def close(self) -> None:
+        """A clean stop: the state as it stands goes out, retained, then the service leaves."""
+        self._stop.set()
+        if self._ticker is not None:
+            self._ticker.join(2)
+        if self.connected.is_set():
+            with self._lock:
+                self._publish_state(force=True)
+            info = self._client.publish(self._status, encode(ServiceStatus(
+                service=SERVICE, status="offline")), qos=1, retain=True)
+            info.wait_for_publish(2.0)
+        disconnect(self._client)
+
+    def loops(self) -> list[Loop]:
+        return [self.loop]
+
+    def state(self) -> PublishedState:
+        with self._lock:
+            return self.core.state()
+
+    # ---------------------------------------------------------------- the work
+
+    def _tick(self) -> None:
+        while not self._stop.wait(TICK_SECONDS):
+            self.loop.beat()
+            if not self.connected.is_set():
+                continue
+            try:
+                with self._lock:
+                    self._reconcile()
+                    if self._stale and time.monotonic() - self._published_at >= PUBLISH_SECONDS:
+                        self._publish_state()
+            except Exception:  # a bug of ours in one tick never stops the tournament
+                log.exception("tournament: a tick failed; the tournament goes on")
+
+    def _reconcile(self, urgent: bool = False) -> None:
+        """What follows from everything heard (under the lock): the ledger saved first, then
+        the requests to the tables, the alerts, the state (at once when the ledger changed or
+        ``urgent``; what only the tables' stacks changed waits for the next tick)."""
+        now = self._now()
+        outcome = self.core.reconcile(now)
+        if outcome.save:
+            self.store.save(self.core.ledger)
+        for alert in outcome.alerts:
+            log.warning("tournament: %s (%s)", alert.text, alert.rule or "")
+        for ask in outcome.asks:
+            self._table_command(ask)
+        if outcome.finished:
+            self._export()
+        if outcome.save or urgent:
+            self._publish_state()
+        else:
+            self._stale = True
+
+    def _table_command(self, ask: Ask) -> None:
+        self._sent += 1
+        request = CommandRequest(args=ask.args, by=SERVICE, id=(
+            f"{SERVICE}:{ask.key}:{ask.table}:{self._sent}:{int(self._now() * 1000)}")[:100])
+        self._client.publish(self.topics.table(ask.table, f"cmd/{ask.command}"),
+                             encode(request), qos=1)
+
+    def _publish_state(self, force: bool = False) -> None:
+        payload = encode(self.core.state())
+        self._stale, self._published_at = False, time.monotonic()
+        if payload != self._published or force:
+            self._published = payload
+            self._client.publish(self.topics.service(SERVICE, "state"), payload, qos=1,
+                                 retain=True)
+
+    def _export(self) -> list[Path]:
+        """The standings as CSV and JSON in the export directory (each file replaced whole)."""
+        if self.export is None:
+            return []
+        rows = self.core.standings()
+        ledger, settings = self.core.ledger, self.core.settings
+        entry = settings.structure.entry
+        texts = {"standings.csv": standings_csv(rows, entry.currency),
+                 "standings.json": standings_json(
+                     rows, name=settings.name, entries=ledger.entries,
+                     players=len(ledger.players), prize_pool=ledger.entries * entry.buy_in,
+                     currency=entry.currency)}
+        written = []
+        try:
+            private_dir(self.export, 0o750)
+            for name, text in texts.items():
+                path = self.export / name
+                partial = path.with_name(f".{name}.partial")
+                partial.write_text(text, encoding="utf-8")
+                os.replace(partial, path)
+                written.append(path)
+        except OSError as exc:
+            log.error("tournament: cannot write the standings to %s (%s): give [tournament] "
+                      "export a directory the service may write", self.export,
+                      exc.strerror or exc)
+            return []
+        log.info("tournament: the standings are in %s", ", ".join(map(str, written)))
+        return written
+
+    # ---------------------------------------------------------------- MQTT
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode,
+                    properties: Any) -> None:
+        if reason.is_failure:  # its diagnosis says why (client.py)
+            return
+        t = self.topics
+        client.subscribe([command_subscription(t.service(SERVICE, "cmd/+")),
+                          subscription(t.table("+", "status"), 1),
+                          subscription(t.table("+", "state"), 1),
+                          subscription(t.table("+", "event"), 1),
+                          subscription(t.table("+", "record"), 1),
+                          subscription(t.table("+", "reply"), 0),
+                          subscription(t.clock("state"), 1)])
+        with self._lock:
+            self._publish_state(force=True)
+        client.publish(self._status, encode(ServiceStatus(service=SERVICE, status="online")),
+                       qos=1, retain=True)
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        try:
+            self._dispatch(message)
+        except BadMessage as exc:
+            log.warning("tournament: ignored a message on %s: %s", message.topic, exc)
+        except Exception:  # one bad message never stops the tournament
+            log.exception("tournament: a message on %s could not be handled", message.topic)
+
+    def _dispatch(self, message: mqtt.MQTTMessage) -> None:
+        topic = message.topic
+        if topic.startswith(self.topics.service(SERVICE, "cmd/")):
+            self._command(message)
+            return
+        if topic == self.topics.clock("state"):
+            clock = decode(ClockState, message.payload)
+            with self._lock:
+                self.core.clock_state(clock)
+                self._reconcile()
+            return
+        leaf = topic.removeprefix(self.topics.root + "/table/").split("/", 1)
+        if len(leaf) != 2:
+            return
+        table, kind = leaf
+        if kind == "state":
+            state = decode(StateMessage, message.payload).state
+            with self._lock:
+                self.core.table_state(state)
+                self._reconcile()
+        elif kind == "status":
+            status = decode(StatusMessage, message.payload)
+            with self._lock:
+                self.core.table_status(status.table, status.status == "online")
+                self._reconcile()
+        elif kind == "event":
+            self._event(table, decode(EventMessage, message.payload))
+        elif kind == "record":
+            record = decode(RecordMessage, message.payload)
+            with self._lock:
+                if self.core.record(record.table, record.record, self._now()):
+                    self.store.save(self.core.ledger)
+                self._reconcile()
+        elif kind == "reply":
+            answer = decode(CommandReply, message.payload)
+            if answer.status == "error" and (answer.id or "").startswith(f"{SERVICE}:"):
+                log.info("tournament: table %s: %s refused: %s (asked again while wanted)",
+                         answer.table, answer.command, answer.reason)
+
+    def _event(self, table: str, message: EventMessage) -> None:
+        event = message.event
+        if event.kind != "elimination" or message.id is None or message.table != table:
+            return
+        with self._lock:
+            if self.store.heard(message.id):
+                return  # delivered again (the outbox sends until the recorder keeps it)
+            now = self._now()
+            if self.core.elimination(table, message.id, event.data, now):
+                log.info("tournament: table %s: %s", table, event.text)
+            self.store.save(self.core.ledger, heard=(message.id, "elimination", now))
+            self._reconcile(urgent=True)
+
+    def _command(self, message: mqtt.MQTTMessage) -> None:
+        command = incoming(message, self.topics.service(SERVICE, "cmd/"), log, SERVICE)
+        if command is None:
+            return
+        name, request = command.name, command.request
+        if request is None:
+            self._reply(name, None, command.correlation, False, command.error or "malformed")
+            return
+        with self._lock:
+            again = repeated(name, request.id, self.store.said(request.id))
+            if again is not None:
+                self._reply(name, request.id, command.correlation, *again)
+                return
+            now = self._now()
+            by = request.by or "floor"
+            try:
+                said = self.core.command(name, request.args, by, now)
+            except Refused as exc:
+                self._reply(name, request.id, command.correlation, False, exc.reason, exc.rule)
+                return
+            self.store.save(self.core.ledger, (request.id, name, request.args, by, now, said))
+            log.info("tournament: %s by %s: %s", name, by, said)
+            if name == "export":
+                written = self._export()
+                said += f": {', '.join(map(str, written))}" if written else \
+                    " (no export directory could be written: see the log)"
+            self._reconcile(urgent=True)
+        self._reply(name, request.id, command.correlation, True, said)
+
+    def _reply(self, command: str, request_id: str | None, correlation: bytes | None,
+               ok: bool, reason: str, rule: str | None = None) -> None:
+        reply(self._client, self.topics.service(SERVICE, "reply"), SERVICE, command,
+              request_id, correlation, ok, reason, rule)
+
+
+__all__ = ["TournamentService"]

@@ -1,0 +1,99 @@
+"""The retained ``tournament/state``: the base fields every screen reads (`TournamentState`:
+name, entries, players left, average stack, chip leader, prize pool, payouts) and the floor's
+own (standings, the seat list, moves to make, tables, the chip count, alerts). Pure."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from controller.mqtt.messages import ChipLeader, Payout, TournamentState
+from controller.room.tournament.balance import Spot
+from controller.room.tournament.ledger import Alert, Move, MoveStatus, Status
+from controller.room.tournament.standings import Standing
+
+
+class SeatLine(BaseModel):
+    """A player still in: where he sits (or is going), and his stack."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    player: str
+    club: str | None = None
+    table: str | None = None
+    seat: int | None = None
+    stack: int = 0
+    moving: MoveStatus | None = Field(default=None, description="On his way to table/seat")
+
+
+class TableLine(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    table: str
+    seats: int
+    players: int
+    status: str = Field(description="open, broken, or not in use")
+    held: bool = Field(default=False, description="Stopped for its newcomers (PVB 09(3))")
+    online: bool = False
+
+
+class ChipLine(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    in_play: int = Field(description="Issued (entries, re-entries) less colour-ups")
+    counted: int = Field(description="Every table's stacks at the end of its last hand, and "
+                         "the stacks on their way between tables")
+    difference: int
+
+
+class PublishedState(TournamentState):
+    """``tournament/state`` as the tournament service publishes it: validates as
+    `TournamentState` (whose extra fields are allowed)."""
+
+    status: Status = "registration"
+    registration_open: bool = True
+    late_registration_ends: int | None = None
+    seed: int | None = Field(default=None, description="The draw's seed (PVB 08a(1))")
+    players: int = Field(default=0, description="Players registered")
+    balancing: str = "pvb-2020"
+    points: str = "none"
+    standings: list[Standing] = Field(default_factory=list)
+    seats: list[SeatLine] = Field(default_factory=list)
+    moves: list[Move] = Field(default_factory=list, description="Moves under way, then the "
+                              "latest done")
+    tables: list[TableLine] = Field(default_factory=list)
+    chips: ChipLine | None = None
+    alerts: list[Alert] = Field(default_factory=list)
+
+
+def chip_leader(seats: list[SeatLine]) -> ChipLeader | None:
+    playing = [s for s in seats if s.stack > 0]
+    if not playing:
+        return None
+    top = min(playing, key=lambda s: (-s.stack, s.player))
+    return ChipLeader(player=top.player, stack=top.stack, table=top.table)
+
+
+_SEAT_LINES = TypeAdapter(list[SeatLine])
+
+
+def seat_lines(players: dict[str, tuple[str | None, Spot | None, int]],
+               moves: list[Move]) -> list[SeatLine]:
+    going = {m.player: m for m in moves if m.status in ("leaving", "arriving")}
+    out = []
+    for name, (club, spot, stack) in players.items():
+        move = going.get(name)
+        where = move.to if move is not None else spot
+        out.append({"player": name, "club": club, "table": where.table if where else None,
+                    "seat": where.seat if where else None,
+                    "stack": move.stack if move is not None else stack,
+                    "moving": move.status if move is not None else None})
+    out.sort(key=lambda s: (s["table"] is None, s["table"] or "", s["seat"] or 0, s["player"]))
+    return _SEAT_LINES.validate_python(out)  # (in one go: a thousand lines after every hand)
+
+
+def payout_lines(table: list[int]) -> list[Payout]:
+    return [Payout(place=k, amount=prize) for k, prize in enumerate(table, start=1)]
+
+
+__all__ = ["ChipLine", "PublishedState", "SeatLine", "TableLine", "chip_leader",
+           "payout_lines", "seat_lines"]

@@ -1,0 +1,99 @@
+"""The tournament's pages on the floor display, in a real browser (Debian's headless Chromium),
+with the real tournament service, real tables and the real broker: the floor registers players
+and draws the seats from the page, the printable seat list shows everyone, a bust appears in the
+standings and is taken back from the page (journaled with who), the chip count's alert shows,
+the standings download as CSV and JSON, and a screen without a login can only watch."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+
+from playwright.sync_api import Browser, expect
+
+from controller.mqtt.local_broker import LocalBroker
+from controller.session import SessionConfig
+from tests.mqtt.helpers import linked_table, wait_until
+from tests.room.floor_helpers import floor_server, get, log_in, new_page, post
+from tests.room.test_tournament_service import (
+    SETTINGS,
+    counts,
+    knock_out,
+    players,
+    start_service,
+)
+
+
+def test_the_floor_runs_the_tournament_from_its_pages(broker: LocalBroker, browser: Browser,
+                                                      tmp_path: Path) -> None:
+    with contextlib.ExitStack() as stack:
+        tables = {t.table: stack.enter_context(linked_table(
+            broker, tmp_path / f"t{t.table}", table=t.table,
+            config=SessionConfig(table_id=t.table, seats=t.seats))) for t in SETTINGS.tables}
+        service, store = start_service(broker, tmp_path, SETTINGS)
+        stack.callback(store.close)
+        stack.callback(service.close)
+        server = stack.enter_context(floor_server(broker, tmp_path / "floor"))
+
+        staff = new_page(browser)
+        log_in(staff, server.url)
+        staff.goto(f"{server.url}/tournament")
+        expect(staff.locator("#t-name")).to_have_text("service test")
+        for k, club in enumerate(["Asse", "Asse", "Bluff", "", "Bluff", ""]):
+            staff.fill("#t-register input[name=name]", f"Player {k}")
+            staff.fill("#t-register input[name=club]", club)
+            staff.click("#t-register button[type=submit]")
+            expect(staff.locator("#t-reply")).to_contain_text(f"done: Player {k}")
+        staff.fill("#t-register input[name=name]", "player 0")
+        staff.click("#t-register button[type=submit]")
+        expect(staff.locator("#t-reply")).to_contain_text(
+            "refused: Player 0 is registered already")
+        staff.click("#t-draw")
+        expect(staff.locator("#t-reply")).to_contain_text("done: the draw (seed")
+        assert wait_until(lambda: sum(counts(tables).values()) == 6)
+        expect(staff.locator("#t-summary")).to_contain_text("players left 6 / 6")
+
+        # The seat list, for the wall: everyone by table and seat, and by name
+        wall = new_page(browser)
+        wall.goto(f"{server.url}/seats")
+        for k in range(6):
+            expect(wall.locator(f"#s-by-name tr[data-player='Player {k}']")).to_be_visible()
+        seated = {p: (t, s) for t, table in tables.items() for s, p in players(table).items()}
+        first = wall.locator("#s-by-name tr[data-player='Player 0'] td")
+        table, seat = seated["Player 0"]
+        expect(first.nth(1)).to_have_text(table)
+        expect(first.nth(2)).to_have_text(str(seat))
+        assert not wall.is_visible("#t-register")  # a screen without a login only watches
+        status, answer = post(f"{server.url}/api/tournament/command",
+                              {"name": "draw", "args": {}})
+        assert status == 403 and "log in" in answer["reason"]
+
+        # A bust at a table: the standings show it; the floor takes it back from the page
+        where, busted = next((n, t) for n, t in tables.items() if len(players(t)) >= 2)
+        loser_seat = min(players(busted))
+        loser = players(busted)[loser_seat]
+        knock_out(busted, [loser_seat])
+        row = staff.locator(f"#t-standings tr[data-player='{loser}']")
+        expect(row).to_contain_text("6")
+        staff.once("dialog", lambda dialog: dialog.accept())
+        row.locator("button.undo").click()
+        expect(staff.locator("#t-reply")).to_contain_text("taken back by floor:anna")
+        expect(staff.locator("#t-summary")).to_contain_text("players left 6 / 6")
+        audit = [(c["name"], c["by"]) for c in store.commands()]
+        assert ("undo_bust", "floor:anna") in audit
+
+        # The chip count: a player the floor seats by hand with chips of his own
+        other = tables[where]
+        free = min(set(range(1, 5)) - set(players(other)))
+        other.feed([{"type": "seat", "seat": free, "player": "Ghost", "stack": 700}])
+        other.settle()
+        expect(staff.locator("#t-alerts")).to_contain_text("700 chips more")
+        expect(staff.locator("#t-alerts")).to_contain_text("Ghost is not in the tournament")
+
+        status, body, headers = get(f"{server.url}/api/tournament/standings.csv")
+        assert status == 200 and body.decode().startswith("place,last,player,club")
+        assert "attachment" in headers.get("content-disposition", "")
+        status, body, _ = get(f"{server.url}/api/tournament/standings.json")
+        assert status == 200 and json.loads(body)["tournament"] == "service test"
+        assert staff.errors == [] and wall.errors == []  # type: ignore[attr-defined]
