@@ -56,14 +56,15 @@ print(peak(), file=sys.stderr)
 def make_store(path: Path, hands: int, soak_hands: int) -> int:
     """A recorder's store of ``hands`` records; returns how many are complete."""
     from controller.engine.records import HandRecord
-    from controller.room.recorder import RecordStore
+    from controller.room.recorder import SqliteRecordStore
+    from controller.room.recorder.search import players_of
     from controller.session.outputs import hand_id
     from controller.table.soak import soak
 
     records: list[HandRecord] = []
     soak(8, soak_hands, seed=5, records=records.append)
-    store = RecordStore(path)
-    db = store._db
+    store = SqliteRecordStore(path)
+    db = store._db  # one transaction for them all, in the store's own layout (sqlite.py)
     db.execute("BEGIN")
     complete = 0
     for k in range(hands):
@@ -72,10 +73,14 @@ def make_store(path: Path, hands: int, soak_hands: int) -> int:
         record = base.model_copy(update={"hand": base.hand + 10_000 * day,
                                          "started": (base.started or 0.0) + 86_400 * day})
         complete += record.status == "complete"
-        db.execute("INSERT INTO records (id, table_id, hand, received, record, sent) "
-                   "VALUES (?, ?, ?, ?, ?, ?)",
-                   (hand_id(record.table, record.hand, record.started), record.table,
-                    record.hand, float(k), record.model_dump_json(), None))
+        cursor = db.execute(
+            "INSERT INTO records (venue, id, table_id, hand, started, received, sent, record) "
+            "VALUES ('', ?, ?, ?, ?, ?, NULL, ?)",
+            (hand_id(record.table, record.hand, record.started), record.table, record.hand,
+             record.started, float(k), record.model_dump_json()))
+        db.executemany("INSERT INTO hand_players (player, started, seq) VALUES (?, ?, ?)",
+                       [(name, record.started, cursor.lastrowid)
+                        for name in players_of(record.players)])
     db.execute("COMMIT")
     store.close()
     return complete
