@@ -287,6 +287,21 @@ class _Text:
         return f"mucked [{_cards(own)}]" if own and self.name(seat) == self.hero else "mucked"
 
 
+def _posts_first(record: HandRecord) -> list[ActionRecord]:
+    """The actions with the forced posts in the format's order: antes, the small blind, the big
+    blind. A record posts from the button's left, so heads-up (the button posts the small
+    blind: PVB 28, RULES B3) its big blind comes first, which readers take for a blind out of
+    turn."""
+    actions = record.actions
+    lead = 0
+    while lead < len(actions) and actions[lead].action in ("ante", "blind"):
+        lead += 1
+    rank = {"ante": 0, "blind": 1}
+    posts = sorted(actions[:lead],
+                   key=lambda a: rank[a.action] + (a.action == "blind" and a.seat == record.bb))
+    return [*posts, *actions[lead:]]
+
+
 def stars_hand(record: HandRecord, tournament: int, hero: str | None = None) -> str:
     """One complete hand as tracker text. ``record`` is already the view to export; ``hero`` is
     the player whose hole cards are dealt to ("Dealt to")."""
@@ -294,7 +309,7 @@ def stars_hand(record: HandRecord, tournament: int, hero: str | None = None) -> 
         raise StarsExportError(f"hand {record.hand} is a {record.status}: it has no result")
     text = _Text(record, hero)
     text.header(tournament)
-    for a in record.actions:
+    for a in _posts_first(record):
         kind = a.action
         if kind == "deal_hole":  # the deal: one line, at the first card
             if not text.dealt:
