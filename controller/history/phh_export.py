@@ -14,9 +14,11 @@ else can raise any more checks, since PokerKit gives him the option the rules se
 Odd chips of split pots are the one thing a PHH file cannot carry (PVB 62 hands them out one chip
 at a time from the button, in the smallest chip in play; PokerKit gives a pot's whole remainder to
 its first winner and merges pots with the same players, which PVB 63(2) forbids): the file keeps
-the record's own ``finishing_stacks`` and the chip in ``_odd_chip_unit`` (our replay reads it),
-and PokerKit's replay differs from them by exactly those chips. A raise after a short big blind
-that PokerKit counts from the posted blind may be below its minimum: PokerKit refuses the hand.
+the record's own ``finishing_stacks`` and the chip in ``_odd_chip_unit`` (our replay reads it);
+PokerKit's replay ends with each split pot shared its way, in single chips (a pot of 350 three
+ways in chips of 25: 125/125/100 at the table, 118/116/116 in PokerKit). A raise after a short
+big blind that PokerKit counts from the posted blind may be below its minimum: PokerKit refuses
+the hand.
 """
 
 from __future__ import annotations
