@@ -27,9 +27,11 @@ Kind = Literal["store", "journal", "records", "events"]
 SQLITE_HEADER = b"SQLite format 3\x00"
 RECORD_STORE, TABLE_JOURNAL = 0x50540003, 0x50540001  # PRAGMA application_id (sqlite_store.py)
 
+HANDS_ARE = "read its records (out/records.jsonl) or its journal (journal.db)"
 PUBLIC_EVENTS = ("holds a table's public events (what it told the floor), "
-                 "which carry no hole card and no hand record; read its records "
-                 "(out/records.jsonl) or its journal (journal.db)")
+                 f"which carry no hole card and no hand record; {HANDS_ARE}")
+PUBLIC_STATE = ("holds a table's public state (its state.json: what the table shows now), "
+                f"not its hands; {HANDS_ARE}")
 
 
 def stored_hands(where: Path | str, query: HandQuery) -> Iterator[HandRecord]:
@@ -126,6 +128,8 @@ def line_kind(line: str, path: Path | str) -> Kind:
         return "events"
     if "kind" in data and "text" in data:
         raise ConfigError(f"{path} {PUBLIC_EVENTS}")
+    if {"stage", "seats", "waiting_for"} <= data.keys():
+        raise ConfigError(f"{path} {PUBLIC_STATE}")
     raise ConfigError(f"{path}: line 1 is neither a hand record nor a table event")
 
 

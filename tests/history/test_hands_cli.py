@@ -343,3 +343,20 @@ def test_an_omaha_tables_journal_needs_its_configuration(
         code, out, err = run(*command, str(tmp_path / "journal.db"))
         assert (code, out) == (2, ""), command
         assert "plays pot-limit Omaha: give --config table.toml" in err, command
+
+
+def test_a_tables_state_json_is_named_with_the_files_that_hold_its_hands(
+        tmp_path: Path) -> None:
+    """out/state.json (the table's public state now) is not a file of hands: one line naming
+    what it is and where the hands are, from `hands` and `replay-events` alike."""
+    from controller.session import TableSession
+    from controller.table.sinks import FileSink
+
+    FileSink(tmp_path).state(TableSession(SessionConfig(table_id="3")).state())
+    state = tmp_path / "state.json"
+    for command in (("hands", "list"), ("hands", "export"), ("replay-events",)):
+        code, out, err = run(*command, str(state))
+        assert (code, out) == (2, ""), command
+        assert err.count("\n") == 1, err
+        assert "a table's public state" in err, err
+        assert "out/records.jsonl" in err and "journal.db" in err, err
