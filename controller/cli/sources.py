@@ -187,7 +187,9 @@ def journal_start(path: Path, configured: bool = False
 def event_stream(lines: Iterable[str], where: str, config: SessionConfig | None,
                  errors: bool = False) -> Iterator[HandRecord]:
     """A table-event stream replayed, from its head's session and checkpoint if it has one;
-    ``config`` (given options) overrides the head's session."""
+    ``config`` (given options) overrides the head's session. ``errors``: a line that is not a
+    table event (a script's typo, an export cut mid-line) and an event the session refuses are
+    said on stderr, as `replay-events` says them; the replay goes on without them."""
     from controller.errors import PokertableError
     from controller.history.replay_events import parsed, read_head, replay_table_events
 
@@ -203,8 +205,8 @@ def event_stream(lines: Iterable[str], where: str, config: SessionConfig | None,
     session = config or (head.session if head is not None else None)
     snapshot = head.snapshot if head is not None else None
     stderr = sys.stderr if errors else None
-    return replay_table_events(parsed(rest, stderr, first=2 if head else 1), session,
-                               snapshot, stderr)
+    return replay_table_events(parsed(rest, stderr, first=2 if head else 1, where=where),
+                               session, snapshot, stderr, where=where)
 
 
 def read_hands(source: str, query: HandQuery,
@@ -223,7 +225,7 @@ def read_hands(source: str, query: HandQuery,
         kind = line_kind(first, "stdin") if first.strip() else "records"
         lines = chain([first], sys.stdin)
         hands = (record_lines(lines, "stdin") if kind == "records"
-                 else event_stream(lines, "stdin", config))
+                 else event_stream(lines, "stdin", config, errors=True))
     elif source.startswith(("postgresql://", "postgres://")):  # a league's shared store
         hands = stored_hands(source, query)
     else:
@@ -238,7 +240,7 @@ def read_hands(source: str, query: HandQuery,
         elif kind == "records":
             hands = record_lines(_lines(path), str(path))
         else:
-            hands = event_stream(_lines(path), str(path), config)
+            hands = event_stream(_lines(path), str(path), config, errors=True)
     return _matching(hands, query)
 
 

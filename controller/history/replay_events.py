@@ -56,23 +56,28 @@ def read_head(line: str) -> StreamHead | None:
 def replay_table_events(
     events: Iterable[tuple[int, TableEvent]], config: SessionConfig | None = None,
     snapshot: SessionSnapshot | None = None, errors: TextIO | None = None,
+    where: str = "",
 ) -> Iterator[HandRecord]:
     """Every finished hand's record, in order: sealed at the next shuffle (RULES H3), the last
-    one when the events end. ``events`` are (line or journal number, event)."""
+    one when the events end. ``events`` are (line or journal number, event); a refused one is
+    said on ``errors`` ("line 6: refused: ...", after ``where``, the file, when given)."""
     session = TableSession(config, snapshot)
+    at = f"{where} line" if where else "line"
     for number, event in events:
         step = session.handle(event)
         if not step.accepted and errors is not None:
             for refusal in step.events:
-                errors.write(f"line {number}: refused: {refusal.text} ({refusal.rule})\n")
+                errors.write(f"{at} {number}: refused: {refusal.text} ({refusal.rule})\n")
         yield from step.sealed
     if session.settle_as_read() and session.pending_record is not None:
         yield session.pending_record
 
 
 def parsed(lines: Iterable[str], errors: TextIO | None = None,
-           first: int = 1) -> Iterator[tuple[int, TableEvent]]:
-    """The table events of ``lines`` with their line numbers; others reported and skipped."""
+           first: int = 1, where: str = "") -> Iterator[tuple[int, TableEvent]]:
+    """The table events of ``lines`` with their line numbers; others reported on ``errors``
+    ("line 9: not a table event: ...", after ``where`` when given) and skipped."""
+    at = f"{where} line" if where else "line"
     for number, line in enumerate(lines, start=first):
         if not line.strip():
             continue
@@ -80,7 +85,7 @@ def parsed(lines: Iterable[str], errors: TextIO | None = None,
             yield number, parse_event(line)
         except BadEvent as exc:
             if errors is not None:
-                errors.write(f"line {number}: {exc}\n")
+                errors.write(f"{at} {number}: {exc}\n")
 
 
 def replay_events(

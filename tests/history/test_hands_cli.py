@@ -360,3 +360,38 @@ def test_a_tables_state_json_is_named_with_the_files_that_hold_its_hands(
         assert err.count("\n") == 1, err
         assert "a table's public state" in err, err
         assert "out/records.jsonl" in err and "journal.db" in err, err
+
+
+def test_a_broken_event_stream_is_said_line_by_line_and_the_rest_read(
+        table: tuple[Path, list[HandRecord]], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A line that is not a table event (an unknown type, not JSON, an export cut mid-line)
+    and an event the session refuses: `hands` says each on stderr as replay-events does,
+    naming the file and the line, and lists every hand the rest holds."""
+    directory, _ = table
+    code, exported, _ = run("journal", "export", str(directory / "journal.db"))
+    assert code == 0
+    intact = tmp_path / "intact.jsonl"
+    intact.write_text(exported)
+    lines = exported.splitlines(keepends=True)
+    lines[4:4] = ['{"type":"bogus"}\n', "not json\n",
+                  '{"type":"command","name":"award","args":{"seat":99},"by":"floor:x"}\n']
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("".join(lines) + '{"ts": 1.5, "type": "sh')  # cut mid-line
+    expected = run("hands", "list", str(intact))[1]
+    for command in (("hands", "list"), ("replay-events",)):
+        code, out, err = run(*command, str(broken))
+        assert code == 0, command
+        said = err.splitlines()
+        assert said[0].startswith(f"{broken} line 5: not a table event: event: unknown type "
+                                  "'bogus'"), said
+        assert said[1].startswith(f"{broken} line 6: not a table event: event: Invalid JSON"), \
+            said
+        assert said[2].startswith(f"{broken} line 7: refused: award: "), said
+        assert said[3].startswith(f"{broken} line {len(lines) + 1}: not a table event"), said
+        assert len(said) == 4, said
+    assert run("hands", "list", str(broken))[1] == expected
+    monkeypatch.setattr("sys.stdin", io.StringIO(broken.read_text()))
+    code, out, err = run("hands", "list", "-")
+    assert (code, out) == (0, expected)
+    assert "stdin line 5: not a table event" in err and err.count("\n") == 4
