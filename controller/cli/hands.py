@@ -12,6 +12,7 @@ import json
 import os
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -19,6 +20,7 @@ from controller.cli.common import _int_in, _on_disk, _Parser
 
 if TYPE_CHECKING:
     from controller.engine.records import HandRecord
+    from controller.history.export import Export
     from controller.history.query import HandQuery
     from controller.session import SessionConfig
 
@@ -116,27 +118,34 @@ def _show(args: argparse.Namespace) -> int:
         return _found(args, count)
     done = write_export(_hands(args), sys.stdout, args.format, hero=args.hero,
                         tournament=args.tournament)
-    _say_left_out(args, done.left_out_text())
-    return _found(args, done.hands + sum(done.left_out.values()))
+    return _written(args, done)
 
 
 def _export(args: argparse.Namespace) -> int:
     from controller.history.export import write_export
 
     hands = _hands(args)
-    with _output(args.out, private=args.full or args.hero is not None) as out:
-        done = write_export(hands, out, args.format, hero=args.hero,
+    with _output(args.out, private=args.full or args.hero is not None) as target:
+        done = write_export(hands, target.fh, args.format, hero=args.hero,
                             tournament=args.tournament)
-    _say_left_out(args, done.left_out_text())
-    if args.out is not None:
+        target.keep = done.hands > 0
+    code = _written(args, done)
+    if code == 0 and args.out is not None:
         print(f"{_name(args)}: wrote {done.hands} hand{'s' * (done.hands != 1)} to {args.out}",
               file=sys.stderr)
-    return _found(args, done.hands + sum(done.left_out.values()))
+    return code
 
 
-def _say_left_out(args: argparse.Namespace, text: str | None) -> None:
+def _written(args: argparse.Namespace, done: Export) -> int:
+    """What an export left out, said; exit 1 when it wrote nothing (no hand matched, or every
+    one matched is a hand the format cannot carry: a void hand, a misdeal)."""
+    text = done.left_out_text()
+    if done.hands == 0 and text is not None:
+        print(f"{_name(args)}: nothing to write: left out {text}", file=sys.stderr)
+        return 1
     if text is not None:
         print(f"{_name(args)}: left out {text}", file=sys.stderr)
+    return _found(args, done.hands)
 
 
 def _found(args: argparse.Namespace, count: int) -> int:
@@ -146,22 +155,46 @@ def _found(args: argparse.Namespace, count: int) -> int:
     return 0
 
 
-@contextlib.contextmanager
-def _output(out: str | None, private: bool) -> Iterator[TextIO]:
-    """stdout, or the file (0600 when it holds hole cards nobody tabled or a player's own)."""
-    if out is None:
-        yield sys.stdout
-        return
-    from controller.private_files import private_file
+@dataclass
+class _Target:
+    fh: TextIO
+    keep: bool = True  # False: the export wrote nothing, and no file is left
 
+
+@contextlib.contextmanager
+def _output(out: str | None, private: bool) -> Iterator[_Target]:
+    """stdout, or the file (0600 when it holds hole cards nobody tabled or a player's own).
+    The file is written beside its place and takes it when the export is done: an export that
+    fails, or writes nothing (``keep`` False), leaves no file and whatever was there before."""
+    if out is None:
+        yield _Target(sys.stdout)
+        return
     path = Path(out)
-    if private:
-        _on_disk(path, lambda: private_file(path, 0o600))
-    fh = _on_disk(path, lambda: path.open("w", encoding="utf-8"))
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.part")
+
+    def create() -> TextIO:
+        if path.is_dir():
+            raise IsADirectoryError(21, "Is a directory", str(path))
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+        try:
+            temporary.unlink(missing_ok=True)
+            fd = os.open(temporary, flags, 0o600 if private else 0o666)
+        except OSError as exc:  # said of the file asked for, not of its temporary name
+            raise OSError(exc.errno, exc.strerror, str(path)) from None
+        return os.fdopen(fd, "w", encoding="utf-8")
+
+    target = _Target(_on_disk(path, create))
     try:
-        yield fh
-    finally:
-        fh.close()
+        yield target
+    except BaseException:
+        target.fh.close()
+        temporary.unlink(missing_ok=True)
+        raise
+    target.fh.close()
+    if target.keep:
+        _on_disk(path, lambda: os.replace(temporary, path))
+    else:
+        temporary.unlink(missing_ok=True)
 
 
 def _quiet_pipe(run: argparse.Namespace) -> int:
@@ -207,10 +240,10 @@ def _journal_export(args: argparse.Namespace) -> int:
     head = StreamHead(session=session or SessionConfig(table_id=table), snapshot=snapshot)
     print("pokertable journal export: the table events hold every card the antennas read, "
           "hole cards too; keep the file private", file=sys.stderr)
-    with _output(args.out, private=True) as out:
-        out.write(head.model_dump_json() + "\n")
+    with _output(args.out, private=True) as target:
+        target.fh.write(head.model_dump_json() + "\n")
         for _, event in events:
-            out.write(dump_event(event) + "\n")
+            target.fh.write(dump_event(event) + "\n")
     return 0
 
 

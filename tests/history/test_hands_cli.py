@@ -395,3 +395,35 @@ def test_a_broken_event_stream_is_said_line_by_line_and_the_rest_read(
     code, out, err = run("hands", "list", "-")
     assert (code, out) == (0, expected)
     assert "stdin line 5: not a table event" in err and err.count("\n") == 4
+
+
+def test_a_selection_with_nothing_to_export_says_why_and_writes_no_file(
+        table: tuple[Path, list[HandRecord]], tmp_path: Path) -> None:
+    """Only a void hand chosen: PHH and tracker text have nothing to write. One line saying
+    which hands were left out and why, exit 1, and no file (an existing one left as it was);
+    JSON keeps the void hand."""
+    directory, records = table
+    void = next(r for r in records if r.status == "void")
+    source = str(directory / "records.jsonl")
+    out = tmp_path / "x.phh"
+    for fmt in ("phh", "stars"):
+        code, text, err = run("hands", "export", source, "--hand", str(void.hand), "--format",
+                              fmt, "--out", str(out))
+        assert (code, text) == (1, ""), fmt
+        assert err == ("pokertable hands export: nothing to write: left out 1 hand that has no "
+                       "result to import (1 void)\n"), err
+        assert not out.exists(), fmt
+        code, text, err = run("hands", "show", source, "--hand", str(void.hand), "--format", fmt)
+        assert (code, text) == (1, ""), fmt
+        assert err == ("pokertable hands show: nothing to write: left out 1 hand that has no "
+                       "result to import (1 void)\n"), err
+    out.write_text("an earlier export\n")
+    code, _, err = run("hands", "export", source, "--hand", str(void.hand), "--format", "phh",
+                       "--out", str(out))
+    assert code == 1 and out.read_text() == "an earlier export\n"
+    code, _, err = run("hands", "export", source, "--hand", "999", "--out", str(out))
+    assert (code, err) == (1, "pokertable hands export: no hand matches\n")
+    assert out.read_text() == "an earlier export\n"
+    code, _, err = run("hands", "export", source, "--hand", str(void.hand), "--out", str(out))
+    assert code == 0 and HandRecord.model_validate_json(out.read_text()) == void.public()
+    assert not list(tmp_path.glob(".*"))  # no temporary file left beside it
