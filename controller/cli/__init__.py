@@ -10,6 +10,7 @@ import os
 import signal
 import sys
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from controller.cli.admin import add_admin_commands
 from controller.cli.common import (
@@ -22,6 +23,9 @@ from controller.cli.common import (
     _stop_on_signals,
 )
 from controller.cli.hands import add_hands_commands
+
+if TYPE_CHECKING:
+    from controller.history.phh import PhhHand
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -36,7 +40,7 @@ def _replay(args: argparse.Namespace) -> int:
             with open(path, encoding="utf-8") as fh:
                 text = fh.read()
             for key, phh in parse_phhs(text):  # one hand, or a .phhs file's numbered hands
-                where = {"file": path} if key is None else {"file": path, "hand": key}
+                where = {"file": path} if key is None else _entry(path, key, phh)
                 try:
                     replay = replay_phh(phh)
                 except PokertableError as exc:
@@ -54,6 +58,16 @@ def _replay(args: argparse.Namespace) -> int:
         for line in lines:
             out.write(json.dumps(line) + "\n")
     return 1 if refused else 0
+
+
+def _entry(path: str, key: str, phh: PhhHand) -> dict[str, object]:
+    """How a hand of a ``.phhs`` file is named: by its table and hand number when the file
+    gives them (our export does), else by its place in the file ([1], [2] ...)."""
+    named: dict[str, object] = {"file": path}
+    if phh.table is not None:
+        named["table"] = phh.table
+    named["hand"] = key if phh.hand is None else phh.hand
+    return named
 
 
 def _recorder(args: argparse.Namespace) -> int:

@@ -320,9 +320,24 @@ def test_a_phh_export_replays_in_pokertable_replay(table: tuple[Path, list[HandR
     assert code == 0
     complete = [r for r in records if r.status == "complete"]
     lines = [json.loads(line) for line in replayed.splitlines()]
-    assert [line["hand"] for line in lines] == [str(k + 1) for k in range(len(complete))]
+    # Each hand named as the file names it (its table's hand number, not its place in the
+    # file: the misdeal is left out, so the two differ after it).
+    assert [(line["table"], line["hand"]) for line in lines] == [
+        (r.table, r.hand) for r in complete]
+    assert [r.hand for r in complete] != list(range(1, len(complete) + 1))
     assert [line["finishing_stacks"] for line in lines] == [
         [r.finishing_stacks[s] for s in r.starting_stacks] for r in complete]
+    # A .phhs whose hands carry no number: their place in the file.
+    anonymous = tmp_path / "anonymous.phhs"
+    documents = rtoml.loads(out.read_text())
+    for document in documents.values():
+        del document["hand"], document["table"]
+    anonymous.write_text(rtoml.dumps(documents))
+    code, replayed, _ = run("replay", str(anonymous))
+    lines = [json.loads(line) for line in replayed.splitlines()]
+    assert code == 0 and [line["hand"] for line in lines] == [str(k + 1) for k in
+                                                              range(len(complete))]
+    assert all("table" not in line for line in lines)
 
 
 def test_hands_read_json_lines_on_stdin(table: tuple[Path, list[HandRecord]],
