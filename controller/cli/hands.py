@@ -268,9 +268,10 @@ def replay_events_command(args: argparse.Namespace) -> int:
     if "profile" in given:
         load_profile(given["profile"])  # an unknown profile: one line, before any output
     records: Iterator[HandRecord]
+    give = "--profile FILE (a rule profile with game = \"PO\", as the table's)"
     if args.file == "-":
         records = event_stream(sys.stdin, "stdin", SessionConfig(**given) if given else None,
-                               errors=True)
+                               errors=True, give_profile=give)
     else:
         path = must_exist(Path(args.file))
         kind = kind_of(path)
@@ -283,13 +284,14 @@ def replay_events_command(args: argparse.Namespace) -> int:
         if kind == "journal":
             table, snapshot, events = journal_start(path, configured="profile" in given)
             session = SessionConfig(**{"table_id": table, **given})
-            records = replay_table_events(events, session, snapshot, sys.stderr)
+            records = replay_table_events(events, session, snapshot, sys.stderr,
+                                          where=str(path), give_profile=give)
         else:
             from controller.text_files import read_text_file
 
             lines = read_text_file(path, "table events (JSON lines)").splitlines()
             records = event_stream(lines, str(path), SessionConfig(**given) if given else None,
-                                   errors=True)
+                                   errors=True, give_profile=give)
     for record in records:
         sys.stdout.write(record_json(record) + "\n")
     return 0

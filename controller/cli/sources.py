@@ -185,7 +185,8 @@ def journal_start(path: Path, configured: bool = False
 
 
 def event_stream(lines: Iterable[str], where: str, config: SessionConfig | None,
-                 errors: bool = False) -> Iterator[HandRecord]:
+                 errors: bool = False, give_profile: str = "--config table.toml (the "
+                 "table's configuration names its rule profile)") -> Iterator[HandRecord]:
     """A table-event stream replayed, from its head's session and checkpoint if it has one;
     ``config`` (given options) overrides the head's session. ``errors``: a line that is not a
     table event (a script's typo, an export cut mid-line) and an event the session refuses are
@@ -206,7 +207,8 @@ def event_stream(lines: Iterable[str], where: str, config: SessionConfig | None,
     snapshot = head.snapshot if head is not None else None
     stderr = sys.stderr if errors else None
     return replay_table_events(parsed(rest, stderr, first=2 if head else 1, where=where),
-                               session, snapshot, stderr, where=where)
+                               session, snapshot, stderr, where=where,
+                               give_profile=give_profile)
 
 
 def read_hands(source: str, query: HandQuery,

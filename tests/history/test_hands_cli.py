@@ -442,3 +442,49 @@ def test_a_selection_with_nothing_to_export_says_why_and_writes_no_file(
     code, _, err = run("hands", "export", source, "--hand", str(void.hand), "--out", str(out))
     assert code == 0 and HandRecord.model_validate_json(out.read_text()) == void.public()
     assert not list(tmp_path.glob(".*"))  # no temporary file left beside it
+
+
+@pytest.fixture(scope="module")
+def omaha_stream(tmp_path_factory: pytest.TempPathFactory,
+                 monkeypatch_module: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """The table events of four hands at a pot-limit Omaha table (the soak's, four hole cards
+    each), without a head line: nothing in the stream names its rule profile. And the profile."""
+    import random
+
+    from controller.events import dump_event
+
+    events: list[TableEvent] = []
+    feed = soak_module.DirectHands.feed
+
+    def keep_event(self: soak_module.DirectHands, event: TableEvent) -> None:
+        events.append(event)
+        feed(self, event)
+
+    directory = tmp_path_factory.mktemp("omaha")
+    monkeypatch_module.setattr(soak_module.DirectHands, "feed", keep_event)
+    table = soak_module.SoakTable(4, random.Random(5), soak_module.SoakReport(tables=1), 0.0,
+                                  omaha=True, profile_dir=directory)
+    table.play(4)
+    monkeypatch_module.undo()
+    stream = directory / "omaha-events.jsonl"
+    stream.write_text("".join(dump_event(e) + "\n" for e in events))
+    return stream, directory / "omaha.toml"
+
+
+def test_an_omaha_stream_replayed_as_holdem_is_said_once_with_the_fix(
+        omaha_stream: tuple[Path, Path], tmp_path: Path) -> None:
+    stream, profile = omaha_stream
+    for command in (("replay-events",), ("hands", "list")):
+        code, out, err = run(*command, str(stream))
+        assert code == 0 and out, command
+        said = [line for line in err.splitlines() if "hole card" in line]
+        assert len(said) == 1, (command, err)
+        assert said[0].startswith(f"{stream}: hand 1: seat "), said
+        assert "pot-limit Omaha" in said[0] and "2 hole cards" in said[0], said
+        fix = "--profile" if command[0] == "replay-events" else "--config table.toml"
+        assert fix in said[0], said
+    code, out, err = run("replay-events", str(stream), "--profile", str(profile))
+    assert code == 0 and "hole card" not in err
+    records = [HandRecord.model_validate_json(line) for line in out.splitlines()]
+    assert {r.game for r in records} == {"PO"}
+    assert all(len(cards) == 8 for r in records for cards in r.hole_cards.values())
