@@ -64,6 +64,9 @@ def _hands(args: argparse.Namespace) -> Iterator[HandRecord]:
 
     if args.full and args.hero is not None:
         raise ConfigError("give --full (every hole card) or --hero NAME (his own), not both")
+    if getattr(args, "tournament", None) is not None and args.format != "stars":
+        raise ConfigError(f"--tournament numbers tracker text's tournament; {args.format} has "
+                          "no such field: give it with --format stars")
     query = _query(args)
     session = _session(args)
     if args.full:
@@ -309,7 +312,8 @@ def _add_selection(parser: argparse.ArgumentParser) -> None:
                         help="hands begun at or after TIME (2026-11-25, 2026-11-25T14:30 in "
                         "this machine's time zone, or seconds since 1970)")
     parser.add_argument("--until", metavar="TIME", help="hands begun before TIME")
-    parser.add_argument("--limit", type=_int_in(1), help="at most this many hands")
+    parser.add_argument("--limit", type=_int_in(1), help="at most this many hands: the first "
+                        "(oldest) that match; the next ones with --since")
     parser.add_argument("--hero", metavar="NAME",
                         help="a player's own history: only his hands, his own hole cards and "
                         "those tabled")
@@ -329,8 +333,8 @@ def _add_format(parser: argparse.ArgumentParser, default: str) -> None:
                         help=f"json (hand records), phh (PokerKit and research) or stars "
                         f"(PokerStars-style text for tracking software); default {default}")
     parser.add_argument("--tournament", type=_int_in(1), metavar="N",
-                        help="stars: the tournament number (default: the UTC date of the first "
-                        "hand, e.g. 20261125)")
+                        help="with --format stars: the tournament number (default: the UTC "
+                        "date of the first hand, e.g. 20261125)")
 
 
 def add_hands_commands(sub: argparse._SubParsersAction[_Parser]) -> None:

@@ -488,3 +488,17 @@ def test_an_omaha_stream_replayed_as_holdem_is_said_once_with_the_fix(
     records = [HandRecord.model_validate_json(line) for line in out.splitlines()]
     assert {r.game for r in records} == {"PO"}
     assert all(len(cards) == 8 for r in records for cards in r.hole_cards.values())
+
+
+def test_tournament_goes_with_tracker_text_only(table: tuple[Path, list[HandRecord]]) -> None:
+    """--tournament numbers tracker text's tournament; JSON and PHH have no such field: one
+    line, exit 2, rather than an option silently ignored."""
+    directory, _ = table
+    for command in (("export",), ("export", "--format", "phh"), ("show",)):
+        code, out, err = run("hands", *command, str(directory / "records.jsonl"),
+                             "--tournament", "7")
+        assert (code, out) == (2, ""), command
+        assert err.count("\n") == 1 and "--tournament" in err and "--format stars" in err, err
+    code, out, _ = run("hands", "show", str(directory / "records.jsonl"), "--hand", "3",
+                       "--format", "stars", "--tournament", "7")
+    assert code == 0 and "Tournament #7, " in out
