@@ -20,7 +20,7 @@ from controller.cli.common import _int_in, _on_disk, _Parser
 
 if TYPE_CHECKING:
     from controller.engine.records import HandRecord
-    from controller.history.export import Export
+    from controller.history.export import Export, Placed
     from controller.history.query import HandQuery
     from controller.session import SessionConfig
 
@@ -56,8 +56,9 @@ def _session(args: argparse.Namespace) -> SessionConfig | None:
     return load_table_config(args.config).session()
 
 
-def _hands(args: argparse.Namespace) -> Iterator[HandRecord]:
-    """The chosen hands of the source, in the view asked for."""
+def _hands(args: argparse.Namespace) -> Iterator[Placed]:
+    """The chosen hands of the source, in the view asked for, each with its venue where the
+    source keeps several (a league's store)."""
     from controller.cli.sources import read_hands
     from controller.errors import ConfigError
     from controller.history.export import view
@@ -71,15 +72,17 @@ def _hands(args: argparse.Namespace) -> Iterator[HandRecord]:
     session = _session(args)
     if args.full:
         print(f"{_name(args)}: {FULL_WARNING}", file=sys.stderr)
-    return view(read_hands(args.source, query, session), full=args.full, hero=args.hero)
+    return view(read_hands(args.source, query, session, venue=args.venue), full=args.full,
+                hero=args.hero)
 
 
 def _name(args: argparse.Namespace) -> str:
     return f"pokertable hands {args.what}"
 
 
-def _line(record: HandRecord) -> str:
-    """One hand in one line: its id, when, where, the stakes, the pot and who won."""
+def _line(record: HandRecord, venue: str | None = None) -> str:
+    """One hand in one line: its id, when, where (the venue too, where the source keeps
+    several), the stakes, the pot and who won."""
     from datetime import datetime
 
     from controller.session.outputs import hand_id
@@ -97,15 +100,16 @@ def _line(record: HandRecord) -> str:
                 winners.append(name)
     result = record.status if record.status != "complete" else \
         f"pot {pot:,} to {', '.join(winners) or 'nobody'}"
-    return (f"{hand_id(record.table, record.hand, record.started)}  {when}  table "
+    where = "" if venue is None else f"venue {venue or '-'} "
+    return (f"{hand_id(record.table, record.hand, record.started)}  {when}  {where}table "
             f"{record.table} hand {record.hand}  {record.game} level {record.level} "
             f"{b.sb}/{b.bb}{antes}  {len(record.players)} players  {result}")
 
 
 def _list(args: argparse.Namespace) -> int:
     count = 0
-    for record in _hands(args):
-        print(_line(record))
+    for record, venue in _hands(args):
+        print(_line(record, venue))
         count += 1
     return _found(args, count)
 
@@ -115,8 +119,10 @@ def _show(args: argparse.Namespace) -> int:
 
     if args.format == "json":
         count = 0
-        for record in _hands(args):
-            print(json.dumps(record.model_dump(mode="json"), indent=2))
+        for record, venue in _hands(args):
+            shown = record.model_dump(mode="json")
+            print(json.dumps(shown if venue is None else {"venue": venue, **shown}, indent=2,
+                             ensure_ascii=False))
             count += 1
         return _found(args, count)
     done = write_export(_hands(args), sys.stdout, args.format, hero=args.hero,
@@ -305,6 +311,8 @@ def _add_selection(parser: argparse.ArgumentParser) -> None:
                         help="records.db (the recorder's store), journal.db (a table's journal), "
                         "records.jsonl or replay-events output, a table-event stream, or - "
                         "(JSON lines on stdin)")
+    parser.add_argument("--venue", help="only this venue's hands (a league's store, or its "
+                        "JSON export)")
     parser.add_argument("--table", help="only this table's hands")
     parser.add_argument("--player", help="only hands this player played")
     parser.add_argument("--hand", type=_int_in(1), help="only this hand number (of its table)")

@@ -105,9 +105,9 @@ class _Betting:
         return f"cbr {total}"
 
 
-def phh_document(record: HandRecord) -> dict[str, object]:
+def phh_document(record: HandRecord, venue: str | None = None) -> dict[str, object]:
     """The PHH fields of ``record`` (complete hands only: a void hand or a misdeal has no
-    result to replay)."""
+    result to replay); ``venue``, where it matters (a league's hands), in phh-std's field."""
     if record.status != "complete":
         raise PhhExportError(f"hand {record.hand} is a {record.status}: it has no result")
     seats = list(record.starting_stacks)  # action order, as recorded
@@ -148,6 +148,7 @@ def phh_document(record: HandRecord) -> dict[str, object]:
         "min_bet": min_bet,
         "starting_stacks": [record.starting_stacks[s] for s in seats],
         "actions": [a for a in actions if a],
+        **({} if venue is None else {"venue": venue}),
         "table": record.table,
         "hand": record.hand,
         "level": record.level,
@@ -195,9 +196,9 @@ def _action(a: ActionRecord, index: dict[int, int], betting: _Betting, unknown: 
     return ""  # antes, blinds, returns and payouts: the replay posts and pushes them itself
 
 
-def record_phh(record: HandRecord) -> str:
+def record_phh(record: HandRecord, venue: str | None = None) -> str:
     """One hand as a PHH file (TOML)."""
-    text: str = rtoml.dumps(phh_document(record))
+    text: str = rtoml.dumps(phh_document(record, venue))
     return text
 
 

@@ -107,8 +107,9 @@ def _pot_names(count: int) -> list[str]:
 class _Text:
     """The hand's lines, written as its actions are read."""
 
-    def __init__(self, record: HandRecord, hero: str | None) -> None:
+    def __init__(self, record: HandRecord, hero: str | None, venue: str | None = None) -> None:
         self.record = record
+        self.venue = venue
         self.players = record.players
         self.hero = hero
         self.lines: list[str] = []
@@ -134,7 +135,9 @@ class _Text:
             f"{GAMES[r.game]} - Level {roman(r.level)} ({r.blinds.sb}/{r.blinds.bb}) - "
             f"{_moments(r.started)}")
         largest = 10 if 10 in r.players else 9
-        self.lines.append(f"Table '{tournament} {r.table}' {largest}-max "
+        # Two venues' table 1 are two tables: a tracker keeps tables apart by this name.
+        table = r.table if self.venue is None else f"{self.venue} {r.table}"
+        self.lines.append(f"Table '{tournament} {table}' {largest}-max "
                           f"Seat #{r.button} is the button")
         for seat in sorted(r.starting_stacks):
             self.lines.append(f"Seat {seat}: {self.name(seat)} "
@@ -302,12 +305,14 @@ def _posts_first(record: HandRecord) -> list[ActionRecord]:
     return [*posts, *actions[lead:]]
 
 
-def stars_hand(record: HandRecord, tournament: int, hero: str | None = None) -> str:
+def stars_hand(record: HandRecord, tournament: int, hero: str | None = None,
+               venue: str | None = None) -> str:
     """One complete hand as tracker text. ``record`` is already the view to export; ``hero`` is
-    the player whose hole cards are dealt to ("Dealt to")."""
+    the player whose hole cards are dealt to ("Dealt to"); ``venue``, where it matters (a
+    league's hands), names the table with it ("Table '20261125 hall-a 1'")."""
     if record.status != "complete":
         raise StarsExportError(f"hand {record.hand} is a {record.status}: it has no result")
-    text = _Text(record, hero)
+    text = _Text(record, hero, venue)
     text.header(tournament)
     for a in _posts_first(record):
         kind = a.action

@@ -502,3 +502,69 @@ def test_tournament_goes_with_tracker_text_only(table: tuple[Path, list[HandReco
     code, out, _ = run("hands", "show", str(directory / "records.jsonl"), "--hand", "3",
                        "--format", "stars", "--tournament", "7")
     assert code == 0 and "Tournament #7, " in out
+
+
+def keep_at(store_location: str | Path, hands: list[tuple[str, HandRecord]]) -> None:
+    store = open_record_store(store_location)
+    for venue, record in hands:
+        store.add(SecureRecordMessage(id=hand_id(record.table, record.hand, record.started),
+                                      table=record.table, hand=record.hand, sent=0.0,
+                                      record=record), 0.0, venue)
+    store.close()
+
+
+def test_a_leagues_store_tells_its_venues_apart(table: tuple[Path, list[HandRecord]],
+                                                tmp_path: Path,
+                                                store_location: str | Path) -> None:
+    """Two venues' table 1 played the same hands: the list names each hand's venue, --venue
+    picks one, tracker text names the venue in the table (a tracker would merge two tables of
+    one name), PHH fills phh-std's `venue`, and JSON lines carry it in a field of their own
+    that a reader of records ignores and `hands` reads back."""
+    directory, records = table
+    played = [r for r in records if r.status == "complete"][:3]
+    league = [(venue, r.model_copy(update={"started": (r.started or 0.0) + shift}))
+              for venue, shift in (("hall-a", 0.0), ("hall-b", 0.25)) for r in played]
+    league.sort(key=lambda kept: kept[1].started or 0.0)  # the order hands come in: by start
+    keep_at(store_location, league)
+    source = str(store_location)
+    listing = run("hands", "list", source)[1].splitlines()
+    assert len(listing) == 6
+    for venue, record in league:
+        assert sum(f"  venue {venue} table {record.table} hand {record.hand}  " in line
+                   for line in listing) == 1, (venue, listing)
+    code, listing_b, err = run("hands", "list", source, "--venue", "hall-b")
+    assert (code, err) == (0, "")
+    assert ids(listing_b) == ids_of([r for v, r in league if v == "hall-b"])
+    code, out, err = run("hands", "list", source, "--venue", "hall-c")
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert "no hand of venue 'hall-c'" in err and "hall-a, hall-b" in err, err
+    text = run("hands", "export", source, "--format", "stars", "--tournament", "7")[1]
+    assert re.findall(r"^Table '([^']*)'", text, re.M) == [
+        f"7 {venue} {r.table}" for venue, r in league]
+    phh = rtoml.loads(run("hands", "export", source, "--format", "phh")[1])
+    assert [hand["venue"] for hand in phh.values()] == [venue for venue, _ in league]
+    exported = run("hands", "export", source)[1].splitlines()
+    assert [json.loads(line)["venue"] for line in exported] == [v for v, _ in league]
+    assert [HandRecord.model_validate_json(line) for line in exported] == [
+        r.public() for _, r in league]
+    (tmp_path / "league.jsonl").write_text("\n".join(exported) + "\n")
+    code, again, _ = run("hands", "list", str(tmp_path / "league.jsonl"), "--venue", "hall-b")
+    assert code == 0 and again == listing_b
+    code, out, err = run("hands", "list", str(directory / "journal.db"), "--venue", "hall-a")
+    assert (code, out) == (2, "") and "--venue" in err and err.count("\n") == 1
+
+
+def test_a_one_venue_store_names_no_venue(table: tuple[Path, list[HandRecord]],
+                                          store_location: str | Path) -> None:
+    """A room's store (or a league's with one venue so far): the output is a room's, as
+    before venues were kept."""
+    _, records = table
+    played = [r for r in records if r.status == "complete"][:2]
+    keep_at(store_location, [("hall-a", r) for r in played])
+    source = str(store_location)
+    assert "venue" not in run("hands", "list", source)[1]
+    assert re.findall(r"^Table '([^']*)'", run("hands", "export", source, "--format", "stars",
+                                               "--tournament", "7")[1], re.M) == ["7 1", "7 1"]
+    assert "venue" not in run("hands", "export", source, "--format", "phh")[1]
+    assert "venue" not in run("hands", "export", source)[1]
+    assert ids(run("hands", "list", source, "--venue", "hall-a")[1]) == ids_of(played)
