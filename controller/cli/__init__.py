@@ -61,9 +61,13 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _entry(path: str, key: str, phh: PhhHand) -> dict[str, object]:
-    """How a hand of a ``.phhs`` file is named: by its table and hand number when the file
-    gives them (our export does), else by its place in the file ([1], [2] ...)."""
+    """How a hand of a ``.phhs`` file is named: by its venue (a league's), table and hand
+    number when the file gives them (our export does), else by its place in the file ([1],
+    [2] ...)."""
     named: dict[str, object] = {"file": path}
+    venue = (phh.model_extra or {}).get("venue")
+    if venue is not None:
+        named["venue"] = venue
     if phh.table is not None:
         named["table"] = phh.table
     named["hand"] = key if phh.hand is None else phh.hand

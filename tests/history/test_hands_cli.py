@@ -541,8 +541,14 @@ def test_a_leagues_store_tells_its_venues_apart(table: tuple[Path, list[HandReco
     text = run("hands", "export", source, "--format", "stars", "--tournament", "7")[1]
     assert re.findall(r"^Table '([^']*)'", text, re.M) == [
         f"7 {venue} {r.table}" for venue, r in league]
-    phh = rtoml.loads(run("hands", "export", source, "--format", "phh")[1])
+    phh_text = run("hands", "export", source, "--format", "phh")[1]
+    phh = rtoml.loads(phh_text)
     assert [hand["venue"] for hand in phh.values()] == [venue for venue, _ in league]
+    (tmp_path / "league.phhs").write_text(phh_text)
+    replayed = [json.loads(line) for line in
+                run("replay", str(tmp_path / "league.phhs"))[1].splitlines()]
+    assert [(line["venue"], line["table"], line["hand"]) for line in replayed] == [
+        (venue, r.table, r.hand) for venue, r in league]
     exported = run("hands", "export", source)[1].splitlines()
     assert [json.loads(line)["venue"] for line in exported] == [v for v, _ in league]
     assert [HandRecord.model_validate_json(line) for line in exported] == [
