@@ -46,8 +46,10 @@ systemd-analyze:
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq systemd)
 
 # The whole room on this machine, live in a browser: open the URL it prints; Ctrl-C stops it.
+# Each demo's work stays in a new directory (its hands: records.db, for `pokertable hands`).
+DEMO_KEEP ?= demo-room/$(shell date +%Y%m%d-%H%M%S)
 demo: $(STAMP) mosquitto
-	$(BIN)/pokertable room --tables 4
+	$(BIN)/pokertable room --tables 4 --keep $(DEMO_KEEP)
 
 bench: $(STAMP) mosquitto postgresql
 	$(BIN)/python bench/replay_throughput.py

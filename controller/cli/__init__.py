@@ -243,11 +243,14 @@ def _demo(args: argparse.Namespace) -> int:
 def _room(args: argparse.Namespace) -> int:
     """The room on this machine; with ``--hands 0`` until Ctrl-C or SIGTERM."""
 
+    from pathlib import Path
+
     from controller.demo.room_demo import run_room
 
     stop = _stop_on_signals()
     with _terminal_to_ourselves():
-        return run_room(tables=args.tables, hands=args.hands, port=args.floor_port, stop=stop)
+        return run_room(tables=args.tables, hands=args.hands, port=args.floor_port, stop=stop,
+                        keep=None if args.keep is None else Path(args.keep))
 
 
 @contextlib.contextmanager
@@ -449,6 +452,10 @@ def build_parser() -> argparse.ArgumentParser:
     room.add_argument("--floor-port", "--port", type=_int_in(0, 65535), default=8080,
                       action=_renamed("--port"), dest="floor_port",
                       help="the floor display's port on 127.0.0.1 (default 8080; 0: any free)")
+    room.add_argument("--keep", metavar="DIR",
+                      help="work in DIR (new or empty) and keep it: the recorder's records.db "
+                      "for `pokertable hands`, the tables' journals (default: a temporary "
+                      "directory, removed at the end)")
     room.set_defaults(run=_room)
 
     soak = sub.add_parser("soak", help="thousands of simulated hands at full speed: the "
