@@ -345,8 +345,8 @@ def _write_league(out: Path, state: LeagueState, credentials: dict[str, ClientCr
     kept = keep or {}
     passwd = "".join(f"{name}:{kept.get(name) or password_hash(c.password)}\n"
                      for name, c in credentials.items())
-    _write(out, "mosquitto.conf", conf_text(state.as_broker(), out).encode(), secret=False,
-           broker=owner)
+    conf = conf_text(state.as_broker(), out, made_by="`pokertable broker league init` for league")
+    _write(out, "mosquitto.conf", conf.encode(), secret=False, broker=owner)
     _write(out, "acl", league_acl_text(state).encode(), secret=False, broker=owner)
     _write(out, "passwd", passwd.encode(), secret=True, broker=owner)
     write_private(out / "credentials.json",
