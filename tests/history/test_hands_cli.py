@@ -553,6 +553,9 @@ def test_a_leagues_store_tells_its_venues_apart(table: tuple[Path, list[HandReco
     assert [json.loads(line)["venue"] for line in exported] == [v for v, _ in league]
     assert [HandRecord.model_validate_json(line) for line in exported] == [
         r.public() for _, r in league]
+    shown = json.loads(run("hands", "show", source, "--venue", "hall-b", "--limit", "1")[1])
+    assert shown["venue"] == "hall-b"
+    assert HandRecord.model_validate(shown) == league[1][1].public()
     (tmp_path / "league.jsonl").write_text("\n".join(exported) + "\n")
     code, again, _ = run("hands", "list", str(tmp_path / "league.jsonl"), "--venue", "hall-b")
     assert code == 0 and again == listing_b
