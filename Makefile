@@ -46,9 +46,11 @@ systemd-analyze:
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq systemd)
 
 # The whole room on this machine, live in a browser: open the URL it prints; Ctrl-C stops it.
-# The tournament draws 24 players at the four tables and plays to one winner.
+# The tournament draws 24 players at the four tables and plays to one winner. Each demo's work
+# stays in a new directory (its hands: records.db, for `pokertable hands`).
+DEMO_KEEP ?= demo-room/$(shell date +%Y%m%d-%H%M%S)
 demo: $(STAMP) mosquitto
-	$(BIN)/pokertable room --tables 4 --tournament
+	$(BIN)/pokertable room --tables 4 --tournament --keep $(DEMO_KEEP)
 
 bench: $(STAMP) mosquitto postgresql
 	$(BIN)/python bench/replay_throughput.py

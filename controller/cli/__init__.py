@@ -10,6 +10,7 @@ import os
 import signal
 import sys
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from controller.cli.admin import add_admin_commands
 from controller.cli.common import (
@@ -24,6 +25,9 @@ from controller.cli.common import (
 from controller.cli.hands import add_hands_commands
 from controller.cli.tournament import add_tournament_commands
 
+if TYPE_CHECKING:
+    from controller.history.phh import PhhHand
+
 
 def _replay(args: argparse.Namespace) -> int:
     from controller.errors import PokertableError
@@ -37,7 +41,7 @@ def _replay(args: argparse.Namespace) -> int:
             with open(path, encoding="utf-8") as fh:
                 text = fh.read()
             for key, phh in parse_phhs(text):  # one hand, or a .phhs file's numbered hands
-                where = {"file": path} if key is None else {"file": path, "hand": key}
+                where = {"file": path} if key is None else _entry(path, key, phh)
                 try:
                     replay = replay_phh(phh)
                 except PokertableError as exc:
@@ -55,6 +59,20 @@ def _replay(args: argparse.Namespace) -> int:
         for line in lines:
             out.write(json.dumps(line) + "\n")
     return 1 if refused else 0
+
+
+def _entry(path: str, key: str, phh: PhhHand) -> dict[str, object]:
+    """How a hand of a ``.phhs`` file is named: by its venue (a league's), table and hand
+    number when the file gives them (our export does), else by its place in the file ([1],
+    [2] ...)."""
+    named: dict[str, object] = {"file": path}
+    venue = (phh.model_extra or {}).get("venue")
+    if venue is not None:
+        named["venue"] = venue
+    if phh.table is not None:
+        named["table"] = phh.table
+    named["hand"] = key if phh.hand is None else phh.hand
+    return named
 
 
 def _recorder(args: argparse.Namespace) -> int:
@@ -237,12 +255,15 @@ def _demo(args: argparse.Namespace) -> int:
 def _room(args: argparse.Namespace) -> int:
     """The room on this machine; with ``--hands 0`` until Ctrl-C or SIGTERM."""
 
+    from pathlib import Path
+
     from controller.demo.room_demo import run_room
 
     stop = _stop_on_signals()
     with _terminal_to_ourselves():
         return run_room(tables=args.tables, hands=args.hands, port=args.floor_port, stop=stop,
-                        tournament=args.tournament)
+                        tournament=args.tournament,
+                        keep=None if args.keep is None else Path(args.keep))
 
 
 @contextlib.contextmanager
@@ -455,6 +476,10 @@ def build_parser() -> argparse.ArgumentParser:
     room.add_argument("--tournament", action="store_true",
                       help="the tournament too: six players a table registered and drawn, "
                       "played to one winner (with --hands 0) on short stacks")
+    room.add_argument("--keep", metavar="DIR",
+                      help="work in DIR (new or empty) and keep it: the recorder's records.db "
+                      "for `pokertable hands`, the tables' journals (default: a temporary "
+                      "directory, removed at the end)")
     room.set_defaults(run=_room)
 
     soak = sub.add_parser("soak", help="thousands of simulated hands at full speed: the "

@@ -12,6 +12,7 @@ import json
 import os
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -19,6 +20,7 @@ from controller.cli.common import _int_in, _on_disk, _Parser
 
 if TYPE_CHECKING:
     from controller.engine.records import HandRecord
+    from controller.history.export import Export, Placed
     from controller.history.query import HandQuery
     from controller.session import SessionConfig
 
@@ -54,27 +56,33 @@ def _session(args: argparse.Namespace) -> SessionConfig | None:
     return load_table_config(args.config).session()
 
 
-def _hands(args: argparse.Namespace) -> Iterator[HandRecord]:
-    """The chosen hands of the source, in the view asked for."""
+def _hands(args: argparse.Namespace) -> Iterator[Placed]:
+    """The chosen hands of the source, in the view asked for, each with its venue where the
+    source keeps several (a league's store)."""
     from controller.cli.sources import read_hands
     from controller.errors import ConfigError
     from controller.history.export import view
 
     if args.full and args.hero is not None:
         raise ConfigError("give --full (every hole card) or --hero NAME (his own), not both")
+    if getattr(args, "tournament", None) is not None and args.format != "stars":
+        raise ConfigError(f"--tournament numbers tracker text's tournament; {args.format} has "
+                          "no such field: give it with --format stars")
     query = _query(args)
     session = _session(args)
     if args.full:
         print(f"{_name(args)}: {FULL_WARNING}", file=sys.stderr)
-    return view(read_hands(args.source, query, session), full=args.full, hero=args.hero)
+    return view(read_hands(args.source, query, session, venue=args.venue), full=args.full,
+                hero=args.hero)
 
 
 def _name(args: argparse.Namespace) -> str:
     return f"pokertable hands {args.what}"
 
 
-def _line(record: HandRecord) -> str:
-    """One hand in one line: its id, when, where, the stakes, the pot and who won."""
+def _line(record: HandRecord, venue: str | None = None) -> str:
+    """One hand in one line: its id, when, where (the venue too, where the source keeps
+    several), the stakes, the pot and who won."""
     from datetime import datetime
 
     from controller.session.outputs import hand_id
@@ -92,15 +100,16 @@ def _line(record: HandRecord) -> str:
                 winners.append(name)
     result = record.status if record.status != "complete" else \
         f"pot {pot:,} to {', '.join(winners) or 'nobody'}"
-    return (f"{hand_id(record.table, record.hand, record.started)}  {when}  table "
+    where = "" if venue is None else f"venue {venue or '-'} "
+    return (f"{hand_id(record.table, record.hand, record.started)}  {when}  {where}table "
             f"{record.table} hand {record.hand}  {record.game} level {record.level} "
             f"{b.sb}/{b.bb}{antes}  {len(record.players)} players  {result}")
 
 
 def _list(args: argparse.Namespace) -> int:
     count = 0
-    for record in _hands(args):
-        print(_line(record))
+    for record, venue in _hands(args):
+        print(_line(record, venue))
         count += 1
     return _found(args, count)
 
@@ -110,33 +119,42 @@ def _show(args: argparse.Namespace) -> int:
 
     if args.format == "json":
         count = 0
-        for record in _hands(args):
-            print(json.dumps(record.model_dump(mode="json"), indent=2))
+        for record, venue in _hands(args):
+            shown = record.model_dump(mode="json")
+            print(json.dumps(shown if venue is None else {"venue": venue, **shown}, indent=2,
+                             ensure_ascii=False))
             count += 1
         return _found(args, count)
     done = write_export(_hands(args), sys.stdout, args.format, hero=args.hero,
                         tournament=args.tournament)
-    _say_left_out(args, done.left_out_text())
-    return _found(args, done.hands + sum(done.left_out.values()))
+    return _written(args, done)
 
 
 def _export(args: argparse.Namespace) -> int:
     from controller.history.export import write_export
 
     hands = _hands(args)
-    with _output(args.out, private=args.full or args.hero is not None) as out:
-        done = write_export(hands, out, args.format, hero=args.hero,
+    with _output(args.out, private=args.full or args.hero is not None) as target:
+        done = write_export(hands, target.fh, args.format, hero=args.hero,
                             tournament=args.tournament)
-    _say_left_out(args, done.left_out_text())
-    if args.out is not None:
+        target.keep = done.hands > 0
+    code = _written(args, done)
+    if code == 0 and args.out is not None:
         print(f"{_name(args)}: wrote {done.hands} hand{'s' * (done.hands != 1)} to {args.out}",
               file=sys.stderr)
-    return _found(args, done.hands + sum(done.left_out.values()))
+    return code
 
 
-def _say_left_out(args: argparse.Namespace, text: str | None) -> None:
+def _written(args: argparse.Namespace, done: Export) -> int:
+    """What an export left out, said; exit 1 when it wrote nothing (no hand matched, or every
+    one matched is a hand the format cannot carry: a void hand, a misdeal)."""
+    text = done.left_out_text()
+    if done.hands == 0 and text is not None:
+        print(f"{_name(args)}: nothing to write: left out {text}", file=sys.stderr)
+        return 1
     if text is not None:
         print(f"{_name(args)}: left out {text}", file=sys.stderr)
+    return _found(args, done.hands)
 
 
 def _found(args: argparse.Namespace, count: int) -> int:
@@ -146,22 +164,46 @@ def _found(args: argparse.Namespace, count: int) -> int:
     return 0
 
 
-@contextlib.contextmanager
-def _output(out: str | None, private: bool) -> Iterator[TextIO]:
-    """stdout, or the file (0600 when it holds hole cards nobody tabled or a player's own)."""
-    if out is None:
-        yield sys.stdout
-        return
-    from controller.private_files import private_file
+@dataclass
+class _Target:
+    fh: TextIO
+    keep: bool = True  # False: the export wrote nothing, and no file is left
 
+
+@contextlib.contextmanager
+def _output(out: str | None, private: bool) -> Iterator[_Target]:
+    """stdout, or the file (0600 when it holds hole cards nobody tabled or a player's own).
+    The file is written beside its place and takes it when the export is done: an export that
+    fails, or writes nothing (``keep`` False), leaves no file and whatever was there before."""
+    if out is None:
+        yield _Target(sys.stdout)
+        return
     path = Path(out)
-    if private:
-        _on_disk(path, lambda: private_file(path, 0o600))
-    fh = _on_disk(path, lambda: path.open("w", encoding="utf-8"))
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.part")
+
+    def create() -> TextIO:
+        if path.is_dir():
+            raise IsADirectoryError(21, "Is a directory", str(path))
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+        try:
+            temporary.unlink(missing_ok=True)
+            fd = os.open(temporary, flags, 0o600 if private else 0o666)
+        except OSError as exc:  # said of the file asked for, not of its temporary name
+            raise OSError(exc.errno, exc.strerror, str(path)) from None
+        return os.fdopen(fd, "w", encoding="utf-8")
+
+    target = _Target(_on_disk(path, create))
     try:
-        yield fh
-    finally:
-        fh.close()
+        yield target
+    except BaseException:
+        target.fh.close()
+        temporary.unlink(missing_ok=True)
+        raise
+    target.fh.close()
+    if target.keep:
+        _on_disk(path, lambda: os.replace(temporary, path))
+    else:
+        temporary.unlink(missing_ok=True)
 
 
 def _quiet_pipe(run: argparse.Namespace) -> int:
@@ -207,10 +249,10 @@ def _journal_export(args: argparse.Namespace) -> int:
     head = StreamHead(session=session or SessionConfig(table_id=table), snapshot=snapshot)
     print("pokertable journal export: the table events hold every card the antennas read, "
           "hole cards too; keep the file private", file=sys.stderr)
-    with _output(args.out, private=True) as out:
-        out.write(head.model_dump_json() + "\n")
+    with _output(args.out, private=True) as target:
+        target.fh.write(head.model_dump_json() + "\n")
         for _, event in events:
-            out.write(dump_event(event) + "\n")
+            target.fh.write(dump_event(event) + "\n")
     return 0
 
 
@@ -235,9 +277,10 @@ def replay_events_command(args: argparse.Namespace) -> int:
     if "profile" in given:
         load_profile(given["profile"])  # an unknown profile: one line, before any output
     records: Iterator[HandRecord]
+    give = "--profile FILE (a rule profile with game = \"PO\", as the table's)"
     if args.file == "-":
         records = event_stream(sys.stdin, "stdin", SessionConfig(**given) if given else None,
-                               errors=True)
+                               errors=True, give_profile=give)
     else:
         path = must_exist(Path(args.file))
         kind = kind_of(path)
@@ -250,13 +293,14 @@ def replay_events_command(args: argparse.Namespace) -> int:
         if kind == "journal":
             table, snapshot, events = journal_start(path, configured="profile" in given)
             session = SessionConfig(**{"table_id": table, **given})
-            records = replay_table_events(events, session, snapshot, sys.stderr)
+            records = replay_table_events(events, session, snapshot, sys.stderr,
+                                          where=str(path), give_profile=give)
         else:
             from controller.text_files import read_text_file
 
             lines = read_text_file(path, "table events (JSON lines)").splitlines()
             records = event_stream(lines, str(path), SessionConfig(**given) if given else None,
-                                   errors=True)
+                                   errors=True, give_profile=give)
     for record in records:
         sys.stdout.write(record_json(record) + "\n")
     return 0
@@ -267,6 +311,8 @@ def _add_selection(parser: argparse.ArgumentParser) -> None:
                         help="records.db (the recorder's store), journal.db (a table's journal), "
                         "records.jsonl or replay-events output, a table-event stream, or - "
                         "(JSON lines on stdin)")
+    parser.add_argument("--venue", help="only this venue's hands (a league's store, or its "
+                        "JSON export)")
     parser.add_argument("--table", help="only this table's hands")
     parser.add_argument("--player", help="only hands this player played")
     parser.add_argument("--hand", type=_int_in(1), help="only this hand number (of its table)")
@@ -274,7 +320,8 @@ def _add_selection(parser: argparse.ArgumentParser) -> None:
                         help="hands begun at or after TIME (2026-11-25, 2026-11-25T14:30 in "
                         "this machine's time zone, or seconds since 1970)")
     parser.add_argument("--until", metavar="TIME", help="hands begun before TIME")
-    parser.add_argument("--limit", type=_int_in(1), help="at most this many hands")
+    parser.add_argument("--limit", type=_int_in(1), help="at most this many hands: the first "
+                        "(oldest) that match; the next ones with --since")
     parser.add_argument("--hero", metavar="NAME",
                         help="a player's own history: only his hands, his own hole cards and "
                         "those tabled")
@@ -294,8 +341,8 @@ def _add_format(parser: argparse.ArgumentParser, default: str) -> None:
                         help=f"json (hand records), phh (PokerKit and research) or stars "
                         f"(PokerStars-style text for tracking software); default {default}")
     parser.add_argument("--tournament", type=_int_in(1), metavar="N",
-                        help="stars: the tournament number (default: the UTC date of the first "
-                        "hand, e.g. 20261125)")
+                        help="with --format stars: the tournament number (default: the UTC "
+                        "date of the first hand, e.g. 20261125)")
 
 
 def add_hands_commands(sub: argparse._SubParsersAction[_Parser]) -> None:

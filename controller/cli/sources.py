@@ -7,6 +7,7 @@ name; a file that is none of these is one line naming it and what it is instead.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from datetime import datetime
@@ -19,6 +20,7 @@ from controller.errors import ConfigError
 if TYPE_CHECKING:
     from controller.engine.records import HandRecord
     from controller.events import TableEvent
+    from controller.history.export import Placed
     from controller.history.query import HandQuery
     from controller.session import SessionConfig, SessionSnapshot
 
@@ -27,26 +29,39 @@ Kind = Literal["store", "journal", "records", "events"]
 SQLITE_HEADER = b"SQLite format 3\x00"
 RECORD_STORE, TABLE_JOURNAL = 0x50540003, 0x50540001  # PRAGMA application_id (sqlite_store.py)
 
+HANDS_ARE = "read its records (out/records.jsonl) or its journal (journal.db)"
 PUBLIC_EVENTS = ("holds a table's public events (what it told the floor), "
-                 "which carry no hole card and no hand record; read its records "
-                 "(out/records.jsonl) or its journal (journal.db)")
+                 f"which carry no hole card and no hand record; {HANDS_ARE}")
+PUBLIC_STATE = ("holds a table's public state (its state.json: what the table shows now), "
+                f"not its hands; {HANDS_ARE}")
 
 
-def stored_hands(where: Path | str, query: HandQuery) -> Iterator[HandRecord]:
+def stored_hands(where: Path | str, query: HandQuery,
+                 venue: str | None = None) -> Iterator[Placed]:
     """The recorder's store (a records.db, or a ``postgresql://`` URL), every hand ``query``
-    matches, found by the store's own search and read a record at a time (a room's 100,000
-    hands as records at once would take gigabytes). The store is opened now: a file that is
-    not a record store, or a server that does not answer, is said before any output."""
+    matches (of ``venue`` only, if given), found by the store's own search and read a record at
+    a time (a room's 100,000 hands as records at once would take gigabytes). Each hand comes
+    with its venue when the store keeps more than one (a league's), else without. The store is
+    opened now: a file that is not a record store, a server that does not answer, or a venue
+    it does not keep, is said before any output."""
+    from controller.history.export import Placed
     from controller.room.recorder import StoreUnavailable, open_record_store
 
     try:
         store = open_record_store(where, readonly=True)
+        venues = store.venues()
     except StoreUnavailable as exc:
         raise ConfigError(str(exc)) from None
+    if venue is not None and venue not in venues:
+        store.close()
+        kept = ", ".join(v or "''" for v in venues) or "no hand at all"
+        raise ConfigError(f"{store.where}: no hand of venue {venue!r} (it keeps {kept})")
+    named = len(venues) > 1
 
-    def rows() -> Iterator[HandRecord]:
+    def rows() -> Iterator[Placed]:
         try:
-            yield from store.stream(query)
+            for kept in store.stream(query, venue):
+                yield Placed(kept.record, kept.venue if named else None)
         finally:
             store.close()
 
@@ -126,6 +141,8 @@ def line_kind(line: str, path: Path | str) -> Kind:
         return "events"
     if "kind" in data and "text" in data:
         raise ConfigError(f"{path} {PUBLIC_EVENTS}")
+    if {"stage", "seats", "waiting_for"} <= data.keys():
+        raise ConfigError(f"{path} {PUBLIC_STATE}")
     raise ConfigError(f"{path}: line 1 is neither a hand record nor a table event")
 
 
@@ -140,22 +157,30 @@ def _lines(path: Path | None) -> Iterator[str]:
         raise ConfigError(f"{path}: cannot read it ({exc.strerror or exc})") from None
 
 
-def record_lines(lines: Iterable[str], where: str) -> Iterator[HandRecord]:
-    """JSON lines of records; a line that is none (a line cut by a power cut) is said on
-    stderr and skipped."""
+VENUE_FIELD = re.compile(r'\{\s*"venue"\s*:\s*("(?:[^"\\]|\\.)*")')
+
+
+def record_lines(lines: Iterable[str], where: str) -> Iterator[Placed]:
+    """JSON lines of records, each with the venue an export gave it (a ``venue`` field first:
+    `controller.history.export.placed_json`); a line that is none (a line cut by a power cut) is
+    said on stderr and skipped."""
     from pydantic import ValidationError
 
     from controller.engine.records import HandRecord
     from controller.errors import first_error
+    from controller.history.export import Placed
 
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
-            yield HandRecord.model_validate_json(line)
+            record = HandRecord.model_validate_json(line)
         except ValidationError as exc:
             print(f"{where} line {number}: not a hand record, skipped "
                   f"({first_error(exc, 'record')})", file=sys.stderr)
+            continue
+        venue = VENUE_FIELD.match(line)
+        yield Placed(record, None if venue is None else str(json.loads(venue.group(1))))
 
 
 def journal_start(path: Path, configured: bool = False
@@ -181,9 +206,12 @@ def journal_start(path: Path, configured: bool = False
 
 
 def event_stream(lines: Iterable[str], where: str, config: SessionConfig | None,
-                 errors: bool = False) -> Iterator[HandRecord]:
+                 errors: bool = False, give_profile: str = "--config table.toml (the "
+                 "table's configuration names its rule profile)") -> Iterator[HandRecord]:
     """A table-event stream replayed, from its head's session and checkpoint if it has one;
-    ``config`` (given options) overrides the head's session."""
+    ``config`` (given options) overrides the head's session. ``errors``: a line that is not a
+    table event (a script's typo, an export cut mid-line) and an event the session refuses are
+    said on stderr, as `replay-events` says them; the replay goes on without them."""
     from controller.errors import PokertableError
     from controller.history.replay_events import parsed, read_head, replay_table_events
 
@@ -199,51 +227,64 @@ def event_stream(lines: Iterable[str], where: str, config: SessionConfig | None,
     session = config or (head.session if head is not None else None)
     snapshot = head.snapshot if head is not None else None
     stderr = sys.stderr if errors else None
-    return replay_table_events(parsed(rest, stderr, first=2 if head else 1), session,
-                               snapshot, stderr)
+    return replay_table_events(parsed(rest, stderr, first=2 if head else 1, where=where),
+                               session, snapshot, stderr, where=where,
+                               give_profile=give_profile)
 
 
-def read_hands(source: str, query: HandQuery,
-               config: SessionConfig | None = None) -> Iterator[HandRecord]:
-    """Every hand of ``source`` (a path, or - for JSON lines on stdin) that ``query`` matches,
-    up to its limit. ``config``: the session of a journal or an event stream (a table's
-    configuration), else the journal's own table id and the defaults. What the source is, and
-    whether it can be read, is decided now (a mistake before any output is written); the hands
-    come as they are iterated."""
+def read_hands(source: str, query: HandQuery, config: SessionConfig | None = None,
+               venue: str | None = None) -> Iterator[Placed]:
+    """Every hand of ``source`` (a path, or - for JSON lines on stdin) that ``query`` matches
+    (and of ``venue``, if given: a store's or an export's), up to its limit. ``config``: the
+    session of a journal or an event stream (a table's configuration), else the journal's own
+    table id and the defaults. What the source is, and whether it can be read, is decided now
+    (a mistake before any output is written); the hands come as they are iterated."""
     from controller.history.replay_events import replay_table_events
     from controller.session import SessionConfig
 
-    hands: Iterable[HandRecord]
+    hands: Iterable[Placed]
+    if source.startswith(("postgresql://", "postgres://")):  # a league's shared store
+        return _matching(stored_hands(source, query, venue), query)
     if source == "-":
         first = sys.stdin.readline()
-        kind = line_kind(first, "stdin") if first.strip() else "records"
-        lines = chain([first], sys.stdin)
-        hands = (record_lines(lines, "stdin") if kind == "records"
-                 else event_stream(lines, "stdin", config))
-    elif source.startswith(("postgresql://", "postgres://")):  # a league's shared store
-        hands = stored_hands(source, query)
+        kind: Kind = line_kind(first, "stdin") if first.strip() else "records"
+        lines: Iterable[str] = chain([first], sys.stdin)
+        path: Path | None = None
     else:
         path = must_exist(Path(source))
         kind = kind_of(path)
+        lines = _lines(path)
         if kind == "store":
-            hands = stored_hands(path, query)
-        elif kind == "journal":
-            table, snapshot, events = journal_start(path, configured=config is not None)
-            session = config or SessionConfig(table_id=table)
-            hands = replay_table_events(events, session, snapshot)
-        elif kind == "records":
-            hands = record_lines(_lines(path), str(path))
-        else:
-            hands = event_stream(_lines(path), str(path), config)
+            return _matching(stored_hands(path, query, venue), query)
+    where = "stdin" if path is None else str(path)
+    if kind == "records":
+        return _matching(record_lines(lines, where), query, venue)
+    if venue is not None:
+        what = "a table's journal" if kind == "journal" else "a stream of table events"
+        raise ConfigError(f"--venue: {where} is {what}, whose hands name no venue; --venue "
+                          "picks a venue's hands from the recorder's store or its JSON export")
+    if kind == "journal" and path is not None:
+        table, snapshot, events = journal_start(path, configured=config is not None)
+        session = config or SessionConfig(table_id=table)
+        hands = _unplaced(replay_table_events(events, session, snapshot))
+    else:
+        hands = _unplaced(event_stream(lines, where, config, errors=True))
     return _matching(hands, query)
 
 
-def _matching(hands: Iterable[HandRecord], query: HandQuery) -> Iterator[HandRecord]:
+def _unplaced(records: Iterable[HandRecord]) -> Iterator[Placed]:
+    from controller.history.export import Placed
+
+    return (Placed(record) for record in records)
+
+
+def _matching(hands: Iterable[Placed], query: HandQuery,
+              venue: str | None = None) -> Iterator[Placed]:
     count = 0
-    for record in hands:
-        if not query.matches(record):
+    for hand in hands:
+        if not query.matches(hand.record) or (venue is not None and hand.venue != venue):
             continue
-        yield record
+        yield hand
         count += 1
         if query.limit is not None and count >= query.limit:
             return

@@ -4,6 +4,10 @@ simulated tables (each `pokertable table --simulate` in its own process, real dr
 publishing over MQTT), the recorder, and a console floor that shows what a ``display`` login
 receives on ``#``: the clock, states, events and public records, never an unrevealed hole card.
 
+The room works in a temporary directory, removed at the end, or with ``keep`` in a directory
+that stays: the recorder's ``records.db`` (every hand, for `pokertable hands`), each table's
+journal and records, the clock's and the floor's stores. The end says where the hands are.
+
 With ``--tournament`` the tournament runs too: the floor registers six players a table and draws
 the seats, the simulated dealers seat nobody themselves, and the room plays to one winner
 (eliminations placed, tables balanced and broken between hands) unless stopped first.
@@ -11,6 +15,7 @@ the seats, the simulated dealers seat nobody themselves, and the room plays to o
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import signal
 import subprocess
@@ -18,6 +23,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -256,15 +262,49 @@ def _until_a_winner(service: TournamentService, stop: threading.Event) -> None:
             stop.set()
 
 
+@contextlib.contextmanager
+def _workplace(keep: Path | None) -> Iterator[Path]:
+    """Where the room works: a temporary directory, or ``keep``, new or empty (an earlier
+    room's journals and clock would mix with this one's), made 0700 (hole cards are in it)."""
+    if keep is None:
+        with tempfile.TemporaryDirectory() as tmp:
+            yield Path(tmp)
+        return
+    from controller.private_files import private_dir
+
+    if keep.exists() and not keep.is_dir():
+        raise ConfigError(f"--keep {keep}: is a file, not a directory")
+    if keep.is_dir() and any(keep.iterdir()):
+        raise ConfigError(f"--keep {keep}: holds files already (an earlier room's?): give a "
+                          "new or empty directory")
+    try:
+        work = private_dir(keep)
+    except OSError as exc:
+        raise ConfigError(f"--keep {keep}: {exc.strerror or exc}") from None
+    yield work
+
+
+def _where_the_hands_are(work: Path, keep: Path | None) -> str:
+    if keep is None:
+        return ("the room's hands were in a temporary directory, removed now: `pokertable room "
+                "--keep DIR` keeps them (`make demo` does, in demo-room/)")
+    return (f"the room's hands: {work / 'records.db'} (the recorder's store, every hole card: "
+            f"keep it private), read with `pokertable hands list {work / 'records.db'}`; each "
+            f"table's journal and records in {work / 'table-N'}/")
+
+
 def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout, port: int = 0,
-             stop: threading.Event | None = None, tournament: bool = False) -> int:
+             stop: threading.Event | None = None, tournament: bool = False,
+             keep: Path | None = None) -> int:
     """The room on this machine. ``hands``: each table plays that many and the room stops;
     0: it plays on until ``stop`` is set (Ctrl-C or SIGTERM in `pokertable room`), or with
-    ``tournament`` until the tournament has its winner."""
-    with tempfile.TemporaryDirectory() as tmp, LocalBroker(VENUE, tables=tables) as broker:
-        work = Path(tmp)
+    ``tournament`` until the tournament has its winner. ``keep``: the directory its work stays
+    in (else a temporary one)."""
+    with _workplace(keep) as work, LocalBroker(VENUE, tables=tables) as broker:
         out.write(f"broker: Mosquitto on 127.0.0.1:{broker.port} (venue {VENUE!r}, "
                   f"{tables} tables, ACL and passwords from `pokertable broker init`)\n")
+        if keep is not None:
+            out.write(f"work: {work} (kept: the recorder's records.db, the tables' journals)\n")
         store = SqliteRecordStore(work / "records.db")
         recorder = Recorder(broker.address(), broker.login("recorder"), store).start()
         console = ConsoleFloor(broker, out, quiet=hands == 0)
@@ -335,6 +375,7 @@ def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout, port: in
                   f"finished hand when it stopped, RULES H3; a hand still in play at the stop "
                   f"would go on at the table's next start, and the demo's tables do not "
                   f"start again)\n")
+        out.write(_where_the_hands_are(work, keep) + "\n")
         return 1 if failed else 0
 
 

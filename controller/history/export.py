@@ -8,14 +8,21 @@ tabled), or the full record (``full``: every card, for the room's own archive). 
 ``.phhs`` document of numbered hands, as PokerKit reads them) or ``stars`` (PokerStars-style
 tracker text). A void hand or a misdeal has no result to replay or import: PHH and tracker text
 leave them out and count them (``Export.left_out``).
+
+A hand comes with its venue when the source knows it and it matters (`Placed`: a league's store
+of several venues, where two venues' table 1 are two tables). Each format says it its own way:
+tracker text in the table's name, PHH in phh-std's ``venue`` field, a JSON line in a ``venue``
+field before the record's own (a reader of records ignores it; `pokertable hands` reads it
+back). A hand of a room's own has none, and the output is as it always was.
 """
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Literal, TextIO
+from typing import Literal, NamedTuple, TextIO
 
 import rtoml
 
@@ -28,6 +35,13 @@ from controller.history.views import hero_view
 Format = Literal["json", "phh", "stars"]
 FORMATS: tuple[Format, ...] = ("json", "phh", "stars")
 FORFEIT = "forfeited short call"
+
+
+class Placed(NamedTuple):
+    """A hand and its venue, where the source knows it and it matters (else None)."""
+
+    record: HandRecord
+    venue: str | None = None
 
 
 @dataclass
@@ -54,39 +68,49 @@ class Export:
         return "; ".join(said) or None
 
 
-def view(records: Iterable[HandRecord], *, full: bool = False,
-         hero: str | None = None) -> Iterator[HandRecord]:
-    """The records as they may leave: public, a player's own (his hands only) or full."""
-    for record in records:
+def view(hands: Iterable[Placed], *, full: bool = False,
+         hero: str | None = None) -> Iterator[Placed]:
+    """The hands as they may leave: public, a player's own (his hands only) or full."""
+    for record, venue in hands:
         if hero is not None:
             seen = hero_view(record, hero)
             if seen is not None:
-                yield seen
+                yield Placed(seen, venue)
         elif full:
-            yield record
+            yield Placed(record, venue)
         else:
-            yield record.public()
+            yield Placed(record.public(), venue)
 
 
-def one_hand(record: HandRecord, fmt: Literal["phh", "stars"]) -> str:
+def one_hand(record: HandRecord, fmt: Literal["phh", "stars"], venue: str | None = None) -> str:
     """One hand, already the view to hand out, as a file's text: a ``.phh`` file or tracker
     text (the floor's downloads). An `ExportError` for a hand without a result."""
     if fmt == "phh":
-        return record_phh(record)
+        return record_phh(record, venue)
     if record.status != "complete":
         raise StarsExportError(f"hand {record.hand} is a {record.status}: it has no result to "
                                "import")
-    return stars_hand(record, tournament_number(record.started))
+    return stars_hand(record, tournament_number(record.started), venue=venue)
 
 
-def write_export(records: Iterable[HandRecord], out: TextIO, fmt: Format, *,
+def placed_json(record: HandRecord, venue: str | None) -> str:
+    """One record as a JSON line; with its venue, in a ``venue`` field first."""
+    line = record_json(record)
+    if venue is None:
+        return line
+    return f'{{"venue":{json.dumps(venue, ensure_ascii=False)},{line[1:]}'
+
+
+def write_export(hands: Iterable[Placed | HandRecord], out: TextIO, fmt: Format, *,
                  hero: str | None = None, tournament: int | None = None) -> Export:
-    """Write ``records``, already the view to export (`view`), in ``fmt`` to ``out``, streaming
-    (one hand in memory at a time). ``hero``: whose cards tracker text deals ("Dealt to")."""
+    """Write ``hands``, already the view to export (`view`), in ``fmt`` to ``out``, streaming
+    (one hand in memory at a time); a bare record is a hand without a venue. ``hero``: whose
+    cards tracker text deals ("Dealt to")."""
     done = Export()
-    for record in records:
+    for hand in hands:
+        record, venue = (hand, None) if isinstance(hand, HandRecord) else hand
         if fmt == "json":
-            out.write(record_json(record) + "\n")
+            out.write(placed_json(record, venue) + "\n")
             done.hands += 1
             continue
         if record.status != "complete":
@@ -95,7 +119,7 @@ def write_export(records: Iterable[HandRecord], out: TextIO, fmt: Format, *,
         done.hands += 1
         if fmt == "phh":
             try:
-                document = phh_document(record)
+                document = phh_document(record, venue)
             except PhhExportError:
                 done.hands -= 1
                 done.left_out[FORFEIT] += 1
@@ -107,8 +131,9 @@ def write_export(records: Iterable[HandRecord], out: TextIO, fmt: Format, *,
             if tournament is None:
                 tournament = tournament_number(record.started)
             out.write(("" if done.hands == 1 else "\n\n") +
-                      stars_hand(record, tournament, hero))
+                      stars_hand(record, tournament, hero, venue))
     return done
 
 
-__all__ = ["FORMATS", "Export", "Format", "one_hand", "view", "write_export"]
+__all__ = ["FORMATS", "Export", "Format", "Placed", "one_hand", "placed_json", "view",
+           "write_export"]

@@ -14,9 +14,11 @@ else can raise any more checks, since PokerKit gives him the option the rules se
 Odd chips of split pots are the one thing a PHH file cannot carry (PVB 62 hands them out one chip
 at a time from the button, in the smallest chip in play; PokerKit gives a pot's whole remainder to
 its first winner and merges pots with the same players, which PVB 63(2) forbids): the file keeps
-the record's own ``finishing_stacks`` and the chip in ``_odd_chip_unit`` (our replay reads it),
-and PokerKit's replay differs from them by exactly those chips. A raise after a short big blind
-that PokerKit counts from the posted blind may be below its minimum: PokerKit refuses the hand.
+the record's own ``finishing_stacks`` and the chip in ``_odd_chip_unit`` (our replay reads it);
+PokerKit's replay ends with each split pot shared its way, in single chips (a pot of 350 three
+ways in chips of 25: 125/125/100 at the table, 118/116/116 in PokerKit). A raise after a short
+big blind that PokerKit counts from the posted blind may be below its minimum: PokerKit refuses
+the hand.
 """
 
 from __future__ import annotations
@@ -103,9 +105,9 @@ class _Betting:
         return f"cbr {total}"
 
 
-def phh_document(record: HandRecord) -> dict[str, object]:
+def phh_document(record: HandRecord, venue: str | None = None) -> dict[str, object]:
     """The PHH fields of ``record`` (complete hands only: a void hand or a misdeal has no
-    result to replay)."""
+    result to replay); ``venue``, where it matters (a league's hands), in phh-std's field."""
     if record.status != "complete":
         raise PhhExportError(f"hand {record.hand} is a {record.status}: it has no result")
     seats = list(record.starting_stacks)  # action order, as recorded
@@ -146,6 +148,7 @@ def phh_document(record: HandRecord) -> dict[str, object]:
         "min_bet": min_bet,
         "starting_stacks": [record.starting_stacks[s] for s in seats],
         "actions": [a for a in actions if a],
+        **({} if venue is None else {"venue": venue}),
         "table": record.table,
         "hand": record.hand,
         "level": record.level,
@@ -193,9 +196,9 @@ def _action(a: ActionRecord, index: dict[int, int], betting: _Betting, unknown: 
     return ""  # antes, blinds, returns and payouts: the replay posts and pushes them itself
 
 
-def record_phh(record: HandRecord) -> str:
+def record_phh(record: HandRecord, venue: str | None = None) -> str:
     """One hand as a PHH file (TOML)."""
-    text: str = rtoml.dumps(phh_document(record))
+    text: str = rtoml.dumps(phh_document(record, venue))
     return text
 
 

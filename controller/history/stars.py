@@ -107,8 +107,9 @@ def _pot_names(count: int) -> list[str]:
 class _Text:
     """The hand's lines, written as its actions are read."""
 
-    def __init__(self, record: HandRecord, hero: str | None) -> None:
+    def __init__(self, record: HandRecord, hero: str | None, venue: str | None = None) -> None:
         self.record = record
+        self.venue = venue
         self.players = record.players
         self.hero = hero
         self.lines: list[str] = []
@@ -134,7 +135,9 @@ class _Text:
             f"{GAMES[r.game]} - Level {roman(r.level)} ({r.blinds.sb}/{r.blinds.bb}) - "
             f"{_moments(r.started)}")
         largest = 10 if 10 in r.players else 9
-        self.lines.append(f"Table '{tournament} {r.table}' {largest}-max "
+        # Two venues' table 1 are two tables: a tracker keeps tables apart by this name.
+        table = r.table if self.venue is None else f"{self.venue} {r.table}"
+        self.lines.append(f"Table '{tournament} {table}' {largest}-max "
                           f"Seat #{r.button} is the button")
         for seat in sorted(r.starting_stacks):
             self.lines.append(f"Seat {seat}: {self.name(seat)} "
@@ -287,14 +290,31 @@ class _Text:
         return f"mucked [{_cards(own)}]" if own and self.name(seat) == self.hero else "mucked"
 
 
-def stars_hand(record: HandRecord, tournament: int, hero: str | None = None) -> str:
+def _posts_first(record: HandRecord) -> list[ActionRecord]:
+    """The actions with the forced posts in the format's order: antes, the small blind, the big
+    blind. A record posts from the button's left, so heads-up (the button posts the small
+    blind: PVB 28, RULES B3) its big blind comes first, which readers take for a blind out of
+    turn."""
+    actions = record.actions
+    lead = 0
+    while lead < len(actions) and actions[lead].action in ("ante", "blind"):
+        lead += 1
+    rank = {"ante": 0, "blind": 1}
+    posts = sorted(actions[:lead],
+                   key=lambda a: rank[a.action] + (a.action == "blind" and a.seat == record.bb))
+    return [*posts, *actions[lead:]]
+
+
+def stars_hand(record: HandRecord, tournament: int, hero: str | None = None,
+               venue: str | None = None) -> str:
     """One complete hand as tracker text. ``record`` is already the view to export; ``hero`` is
-    the player whose hole cards are dealt to ("Dealt to")."""
+    the player whose hole cards are dealt to ("Dealt to"); ``venue``, where it matters (a
+    league's hands), names the table with it ("Table '20261125 hall-a 1'")."""
     if record.status != "complete":
         raise StarsExportError(f"hand {record.hand} is a {record.status}: it has no result")
-    text = _Text(record, hero)
+    text = _Text(record, hero, venue)
     text.header(tournament)
-    for a in record.actions:
+    for a in _posts_first(record):
         kind = a.action
         if kind == "deal_hole":  # the deal: one line, at the first card
             if not text.dealt:

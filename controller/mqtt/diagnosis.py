@@ -172,7 +172,9 @@ class Diagnosis:
     """One client's watcher: `install` puts it between paho and the service's callbacks.
 
     ``problem`` is what it said last and still holds (None when all is well); ``on_problem``,
-    if set, hears every change of it (the floor shows it on its pages)."""
+    if set, hears every change of it (the floor shows it on its pages). ``explain_refusal``,
+    if set, is the service's own word on a publish the broker refused, when it knows better
+    than a guess at the venue (None: it does not)."""
 
     def __init__(self, where: Endpoint, *, repeat: float = REPEAT_SECONDS,
                  probe_timeout: float = PROBE_TIMEOUT) -> None:
@@ -181,6 +183,7 @@ class Diagnosis:
         self.probe_timeout = probe_timeout
         self.problem: str | None = None
         self.on_problem: Callable[[str | None], None] | None = None
+        self.explain_refusal: Callable[[ReasonCode], str | None] | None = None
         self._kind: str | None = None
         self._said: dict[str, float] = {}
         self._lock = threading.Lock()
@@ -311,6 +314,10 @@ class Diagnosis:
     def refused(self, reason: ReasonCode) -> None:
         """The broker refused a message we published (PUBACK): the ACL says no."""
         self._refused_publish = True
+        why = None if self.explain_refusal is None else self.explain_refusal(reason)
+        if why is not None:
+            self._say("refused-publish", logging.ERROR, why)
+            return
         w = self.where
         self._say("refused-publish", logging.WARNING,
                   f"the broker refused a message we published ({reason}): the ACL does not let "

@@ -3,11 +3,11 @@ to the league's broker, so that one recorder and one floor on the league's host 
 venue (docs/league.md).
 
 The league's side: `league_init` writes the league broker's files (as `broker init` does a
-venue's: mosquitto.conf, passwd, acl, its CA and server certificate, credentials.json, and
-``league.json``) with a login per venue's bridge (``bridge-<venue>``), the league's
-``recorder`` and ``floor``; `add_venues` adds bridges' logins later, every other key kept;
-`make_bridge_bundle` writes what a venue needs to join: the league's address, its CA and that
-venue's bridge login, in one file.
+venue's: mosquitto.conf, passwd, acl, its CA, the broker's and the floors' certificates,
+credentials.json, and ``league.json``) with a login per venue's bridge (``bridge-<venue>``),
+the league's ``recorder`` and ``floor``; `add_venues` adds bridges' logins later, every other
+key kept; `make_bridge_bundle` writes what a venue needs to join: the league's address, its CA
+and that venue's bridge login, in one file.
 
 The venue's side: `join_league` writes the bridge (``bridges/league.conf``, 0600 to the broker:
 it holds the bridge's password) and the league's CA beside the venue's files, and notes the
@@ -205,6 +205,11 @@ def league_init(plan: LeaguePlan, out: Path, broker_owner: Owner | None = None
     _write(out, "ca.crt", ca_crt, secret=False, broker=owner)
     _write(out, "server.crt", server_crt, secret=False, broker=owner)
     _write(out, "server.key", server_key, secret=True, broker=owner)
+    # The league's floors serve HTTPS with their own certificate for the same names, as a
+    # venue's floor does (broker init): the broker never reads it.
+    floor_crt, floor_key = server_certificate(ca_crt, ca_key, state.hostnames)
+    _write(out, "floor.crt", floor_crt, secret=False, broker=None)
+    _write(out, "floor.key", floor_key, secret=True, broker=None)
     _write_league(out, state, credentials, owner)
     return credentials
 
@@ -345,8 +350,8 @@ def _write_league(out: Path, state: LeagueState, credentials: dict[str, ClientCr
     kept = keep or {}
     passwd = "".join(f"{name}:{kept.get(name) or password_hash(c.password)}\n"
                      for name, c in credentials.items())
-    _write(out, "mosquitto.conf", conf_text(state.as_broker(), out).encode(), secret=False,
-           broker=owner)
+    conf = conf_text(state.as_broker(), out, made_by="`pokertable broker league init` for league")
+    _write(out, "mosquitto.conf", conf.encode(), secret=False, broker=owner)
     _write(out, "acl", league_acl_text(state).encode(), secret=False, broker=owner)
     _write(out, "passwd", passwd.encode(), secret=True, broker=owner)
     write_private(out / "credentials.json",

@@ -103,6 +103,8 @@ def test_ctrl_c_to_the_whole_group_stops_the_room_cleanly() -> None:
     assert took < 30, took
     assert "Traceback" not in text
     assert re.search(r"recorder: [1-9]\d* full hand records kept, 0 duplicates", text), text[-800:]
+    # Without --keep its work went with its temporary directory, and the room says how to keep it.
+    assert "removed now: `pokertable room --keep DIR` keeps them" in text, text[-800:]
     time.sleep(0.5)
     assert not _alive(tables)
     assert not _alive(ours), "the room's Mosquitto is left running"
@@ -176,7 +178,8 @@ def test_make_demo_in_a_terminal_ends_with_exit_0_on_ctrl_c(tmp_path: Path) -> N
     pid, fd = pty.fork()
     if pid == 0:  # the child: make demo on the pty (the venv is there already)
         os.chdir(ROOT)
-        os.execvp("make", ["make", "--no-print-directory", "demo"])
+        os.execvp("make", ["make", "--no-print-directory", "demo",
+                           f"DEMO_KEEP={tmp_path / 'demo-room'}"])
     seen = b""
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and b"record of hand 1 " not in seen:
@@ -211,6 +214,9 @@ def test_make_demo_in_a_terminal_ends_with_exit_0_on_ctrl_c(tmp_path: Path) -> N
     assert os.waitstatus_to_exitcode(status) == 0, text[-2000:]
     assert "Interrupt" not in text and "Traceback" not in text
     assert "full hand records kept" in text
+    # The demo's hands stay where it says, for `pokertable hands`.
+    store = tmp_path / "demo-room" / "records.db"
+    assert f"the room's hands: {store}" in text and store.is_file(), text[-2000:]
 
 
 def test_a_simulated_device_nobody_reads_never_blocks_its_writer(tmp_path: Path) -> None:

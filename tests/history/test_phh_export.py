@@ -197,7 +197,7 @@ def test_void_hands_and_misdeals_have_no_phh() -> None:
 def test_a_fold_that_leaves_a_short_call_in_the_pot_is_left_out_of_phh_and_said() -> None:
     import io
 
-    from controller.history.export import write_export
+    from controller.history.export import Placed, write_export
     from controller.history.stars import stars_hand
 
     record = record_of([
@@ -209,7 +209,7 @@ def test_a_fold_that_leaves_a_short_call_in_the_pot_is_left_out_of_phh_and_said(
     with pytest.raises(PhhExportError, match="short call"):
         record_phh(record)
     out = io.StringIO()
-    done = write_export([record], out, "phh")
+    done = write_export([Placed(record)], out, "phh")
     assert (done.hands, out.getvalue()) == (0, "")
     assert done.left_out_text() == ("1 hand with a fold that left a short call's chips in the "
                                     "pot (R8), which no PHH action says")

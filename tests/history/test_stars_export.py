@@ -119,6 +119,7 @@ def test_every_hand_of_a_long_session_adds_up_in_pokerdf(
     assert sum(len(r.pots) > 2 for r in complete) >= 50  # two side pots or more
     assert sum(any(len(set(p.shares.values())) > 1 for p in r.pots) for r in complete) >= 3
     assert sum(10 in r.players for r in complete) >= 50
+    assert sum(len(r.players) == 2 for r in complete) >= 50  # heads-up: posts reordered
     assert sum(r.blinds.bb_ante > 0 for r in complete) >= 50
     assert sum(r.blinds.ante > 0 for r in complete) >= 50
     assert sum(r.sb is None for r in complete) >= 20  # dead small blinds
@@ -255,3 +256,21 @@ def test_numbers_that_the_format_needs() -> None:
     one = record_of([])
     assert hand_number(one) == hand_number(record_of([])) < 10**18  # the same every export
     assert hand_number(one) != hand_number(record_of([], hand=18))
+
+
+def test_heads_up_posts_the_antes_then_the_small_blind_then_the_big_blind() -> None:
+    """Heads-up the button posts the small blind (PVB 28, RULES B3) and the record posts
+    from the button's left, the big blind first; the format posts antes, small blind, big blind."""
+    record = record_of([
+        (9, "ante", 25, "", False), (4, "ante", 25, "", False),
+        (9, "blind", 200, "", False), (4, "blind", 100, "", False),
+        (9, "deal_hole", 0, "KsKd", False), (4, "deal_hole", 0, "7c2d", False),
+        (4, "fold", 0, "", False), (9, "return", 100, "", False),
+    ], button=4, sb=4, bb=9, players={4: "anna", 9: "ben"},
+        starting_stacks={9: 5000, 4: 5000}, hole_cards={9: "KsKd", 4: "7c2d"},
+        pots=[PotRecord(amount=250, eligible=[9], winners=[9], shares={9: 250})],
+        finishing_stacks={9: 5125, 4: 4875})
+    lines = stars_hand(record.public(), 1).splitlines()
+    posts = [line for line in lines if ": posts " in line]
+    assert posts == ["ben: posts the ante 25", "anna: posts the ante 25",
+                     "anna: posts small blind 100", "ben: posts big blind 200"]

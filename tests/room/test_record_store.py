@@ -93,6 +93,19 @@ def test_each_record_is_kept_once_per_venue_and_read_back_whole(store: RecordSto
     assert store.sent_times()[records[1].hand] == T0
 
 
+def test_the_venues_kept_and_a_stream_of_each_hand_with_its_venue(store: RecordStore) -> None:
+    assert store.venues() == []
+    records = varied(6)
+    for venue in ("hall-b", "", "hall-a"):
+        for n, record in enumerate(records):
+            store.add(message(record), received=T0 + n, venue=venue)
+    assert store.venues() == ["", "hall-a", "hall-b"]  # a store from before venues: ""
+    streamed = list(store.stream(HandQuery()))
+    assert [(h.venue, h.id, h.record) for h in streamed] == [
+        (h.venue, h.id, h.record) for h in store.hands(HandQuery())]
+    assert [h.venue for h in store.stream(HandQuery(limit=4), venue="hall-a")] == ["hall-a"] * 4
+
+
 def test_durable_events_are_kept_once_in_arrival_order(store: RecordStore) -> None:
     run = start(played_session(hands=6, seed=11, players=6))
     # The journal gives durable events their ids (table:hand:start:seq.n); here, by hand.

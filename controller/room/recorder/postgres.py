@@ -30,7 +30,13 @@ from controller.engine.records import HandRecord
 from controller.errors import ConfigError
 from controller.history.query import HandQuery
 from controller.mqtt.messages import EventMessage, SecureRecordMessage
-from controller.room.recorder.search import POSTGRES, STREAM_BATCH, players_of, search_sql
+from controller.room.recorder.search import (
+    POSTGRES,
+    STREAM_BATCH,
+    VENUES_SQL,
+    players_of,
+    search_sql,
+)
 from controller.room.recorder.store import KeptHand, StoreUnavailable
 from controller.session.outputs import PublicEvent
 
@@ -273,7 +279,7 @@ class PostgresRecordStore:
                          record=HandRecord.model_validate_json(text))
                 for v, i, r, s, text in self._rows(sql, params)]
 
-    def stream(self, query: HandQuery, venue: str | None = None) -> Iterator[HandRecord]:
+    def stream(self, query: HandQuery, venue: str | None = None) -> Iterator[KeptHand]:
         sql, params = search_sql(query, venue, POSTGRES)
         lost = self._psycopg.OperationalError, self._psycopg.InterfaceError
         with self._lock:
@@ -285,10 +291,14 @@ class PostgresRecordStore:
                 with conn.transaction(), conn.cursor(name="pokertable_stream") as cursor:
                     cursor.itersize = STREAM_BATCH
                     cursor.execute(sql, params)
-                    for row in cursor:
-                        yield HandRecord.model_validate_json(row[-1])
+                    for v, i, r, s, text in cursor:
+                        yield KeptHand(venue=v, id=i, received=r, sent=s,
+                                       record=HandRecord.model_validate_json(text))
             except lost as exc:
                 raise StoreUnavailable(f"{self.where}: {_first_line(exc)}") from exc
+
+    def venues(self) -> list[str]:
+        return [str(row[0]) for row in self._rows(VENUES_SQL)]
 
     def arrivals(self) -> list[tuple[str, str, int, float]]:
         rows = self._rows("SELECT id, table_id, hand, received FROM records ORDER BY seq")

@@ -68,9 +68,23 @@ def search_sql(query: HandQuery, venue: str | None, dialect: Dialect
     return sql, params
 
 
+# Each venue once, by a walk down the (venue, id) index: one look-up per venue, however many
+# hands each keeps (SELECT DISTINCT would read every row). SQLite and PostgreSQL alike.
+VENUES_SQL = """
+WITH RECURSIVE walk(venue) AS (
+    SELECT min(venue) FROM records
+    UNION ALL
+    SELECT (SELECT min(r.venue) FROM records r WHERE r.venue > walk.venue) FROM walk
+    WHERE walk.venue IS NOT NULL
+)
+SELECT venue FROM walk WHERE venue IS NOT NULL
+"""
+
+
 def players_of(record_players: dict[int, str]) -> list[str]:
     """The names in a record, each once (the side table's rows for one hand)."""
     return sorted(set(record_players.values()))
 
 
-__all__ = ["COLUMNS", "POSTGRES", "SQLITE", "STREAM_BATCH", "Dialect", "players_of", "search_sql"]
+__all__ = ["COLUMNS", "POSTGRES", "SQLITE", "STREAM_BATCH", "VENUES_SQL", "Dialect", "players_of",
+           "search_sql"]

@@ -94,8 +94,11 @@ class Recorder:
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = lambda *_: self.connected.clear()
         self._client.on_message = self._guarded
-        self._client.on_publish = self._on_publish
-        self._refused_said = 0.0
+        # A venue's broker bridged to a league says so on bridge/status (retained); the ACL of
+        # a bridged venue lets its recorder read it, and write no acknowledgement.
+        self._bridge_status = self.topics.service("bridge", "status")
+        self._bridged = False
+        diagnosis_of(self._client).explain_refusal = self._why_refused
         # Mosquitto grants a subscription its ACL refuses, and delivers nothing: a recorder
         # with the wrong venue would keep nothing, quietly. Its silence is said instead.
         self._subscriptions = tuple(topic for venue in self.venues for topic in (
@@ -143,10 +146,12 @@ class Recorder:
                     properties: Any) -> None:
         if reason.is_failure:  # its diagnosis says why (client.py)
             return
-        client.subscribe([(topic, 1) for topic in self._subscriptions])
+        client.subscribe([(topic, 1) for topic in self._subscriptions] +
+                         ([(self._bridge_status, 1)] if self.keeper else []))
         # Subscribed first (the broker keeps one client's packets in order), then online: the
         # tables answer it by sending again whatever the recorder has not confirmed, which a
-        # broker that lost its persistence no longer holds.
+        # broker that lost its persistence no longer holds. (And a bridged venue's retained
+        # bridge status has come before the broker refuses that online: `_why_refused`.)
         self._say_online()
         try:
             kept = f"{self.store.count()} records kept so far"
@@ -158,18 +163,16 @@ class Recorder:
                  ", ".join(self.venues), kept)
         self.connected.set()
 
-    def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason: ReasonCode,
-                    properties: Any) -> None:
-        if not reason.is_failure or not self.keeper:
-            return
-        now = time.monotonic()
-        if now - self._refused_said >= 60:  # at most once a minute while it lasts
-            self._refused_said = now
-            log.error("recorder: the broker refused this recorder's acknowledgement or status "
-                      "(%s): on this venue another recorder is the keeper (a venue bridged to "
-                      "a league: the league's recorder, docs/league.md). The tables keep their "
-                      "records; run this one as a copy: keeper = false in recorder.toml "
-                      "(--copy)", reason)
+    def _why_refused(self, reason: ReasonCode) -> str | None:
+        """A keeper refused at a venue bridged to a league: the league's recorder is the keeper
+        there (said once a minute by the client's diagnosis while it lasts). Anywhere else a
+        refusal means a wrong venue, which the diagnosis says itself."""
+        if not (self.keeper and self._bridged):
+            return None
+        return (f"the broker refused this recorder's acknowledgement or status ({reason}): "
+                "this venue is bridged to a league, whose recorder is the keeper "
+                "(docs/league.md). The tables keep their records; run this one as a copy: "
+                "keeper = false in recorder.toml (--copy)")
 
     def _say_online(self) -> None:
         if self.keeper:
@@ -198,6 +201,9 @@ class Recorder:
                 self._say_online()
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        if message.topic == self._bridge_status:
+            self._bridged = True  # "1" or "0": the bridge is configured, up or not
+            return
         try:
             if message.topic.endswith("/secure/record"):
                 self._record(message)

@@ -13,7 +13,13 @@ from typing import Any
 from controller.engine.records import HandRecord
 from controller.history.query import HandQuery
 from controller.mqtt.messages import EventMessage, SecureRecordMessage
-from controller.room.recorder.search import SQLITE, STREAM_BATCH, players_of, search_sql
+from controller.room.recorder.search import (
+    SQLITE,
+    STREAM_BATCH,
+    VENUES_SQL,
+    players_of,
+    search_sql,
+)
 from controller.room.recorder.store import KeptHand, StoreUnavailable
 from controller.session.outputs import PublicEvent
 from controller.sqlite_store import StoreKind, add_columns, chain, open_store, statements
@@ -152,16 +158,20 @@ class SqliteRecordStore:
                          record=HandRecord.model_validate_json(text))
                 for v, i, r, s, text in self._read(sql, tuple(params))]
 
-    def stream(self, query: HandQuery, venue: str | None = None) -> Iterator[HandRecord]:
+    def stream(self, query: HandQuery, venue: str | None = None) -> Iterator[KeptHand]:
         sql, params = search_sql(query, venue, SQLITE)
         with self._lock:
             try:
                 cursor = self._db.execute(sql, tuple(params))
                 while rows := cursor.fetchmany(STREAM_BATCH):
-                    for row in rows:
-                        yield HandRecord.model_validate_json(row[-1])
+                    for v, i, r, s, text in rows:
+                        yield KeptHand(venue=v, id=i, received=r, sent=s,
+                                       record=HandRecord.model_validate_json(text))
             except sqlite3.OperationalError as exc:
                 raise StoreUnavailable(f"{self.path}: {exc}") from exc
+
+    def venues(self) -> list[str]:
+        return [str(row[0]) for row in self._read(VENUES_SQL)]
 
     def arrivals(self) -> list[tuple[str, str, int, float]]:
         rows = self._read("SELECT id, table_id, hand, received FROM records ORDER BY seq")

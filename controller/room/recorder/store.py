@@ -77,9 +77,13 @@ class RecordStore(Protocol):
         """As `search`, with each record's venue, id and times."""
         ...
 
-    def stream(self, query: HandQuery, venue: str | None = None) -> Iterator[HandRecord]:
-        """As `search`, a record at a time: a room's 100,000 hands exported without holding
+    def stream(self, query: HandQuery, venue: str | None = None) -> Iterator[KeptHand]:
+        """As `hands`, a hand at a time: a room's 100,000 hands exported without holding
         them all. The store answers nothing else until the stream is read or closed."""
+        ...
+
+    def venues(self) -> list[str]:
+        """The venues whose hands are kept, in order (a room's store: its one venue)."""
         ...
 
     def arrivals(self) -> list[tuple[str, str, int, float]]:
