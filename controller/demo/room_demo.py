@@ -196,12 +196,13 @@ def _last_line(path: Path) -> str:
 
 
 def _watch_tables(processes: dict[int, subprocess.Popen[bytes]], logs: dict[int, Path],
-                  hands: int, stop: threading.Event, out: TextIO) -> int:
-    """Until ``stop`` (or, with ``hands``, until every table played them). A table that stops
-    on its own (someone stopped its process) is said in one line; the others play on."""
+                  hands: int, stop: threading.Event, out: TextIO, serve_on: bool = False) -> int:
+    """Until ``stop`` (or, with ``hands``, until every table played them; ``serve_on``: until
+    ``stop`` even when no table plays any more). A table that stops on its own (someone
+    stopped its process) is said in one line; the others play on."""
     failed = 0
     running = dict(processes)
-    while running and not stop.is_set():
+    while (running or serve_on) and not stop.is_set():
         for n, process in list(running.items()):
             code = process.poll()
             if code is None:
@@ -256,10 +257,14 @@ def _run_tournament(broker: LocalBroker, server: FloorServer, tables: int, work:
     return service, store
 
 
-def _until_a_winner(service: TournamentService, stop: threading.Event) -> None:
+def _until_a_winner(service: TournamentService, stop: threading.Event, out: TextIO) -> None:
+    """Says the end once; the room serves on (the standings on the floor) until Ctrl-C."""
     while not stop.wait(1.0):
         if service.state().status == "finished":
-            stop.set()
+            out.write("[room] the tournament has its winner: its standings stay on the floor "
+                      "display (/tournament, /seats) until Ctrl-C\n")
+            out.flush()
+            return
 
 
 @contextlib.contextmanager
@@ -297,9 +302,9 @@ def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout, port: in
              stop: threading.Event | None = None, tournament: bool = False,
              keep: Path | None = None) -> int:
     """The room on this machine. ``hands``: each table plays that many and the room stops;
-    0: it plays on until ``stop`` is set (Ctrl-C or SIGTERM in `pokertable room`), or with
-    ``tournament`` until the tournament has its winner. ``keep``: the directory its work stays
-    in (else a temporary one)."""
+    0: it plays on until ``stop`` is set (Ctrl-C or SIGTERM in `pokertable room`), with
+    ``tournament`` past its winner (the standings stay on the floor). ``keep``: the directory
+    its work stays in (else a temporary one)."""
     with _workplace(keep) as work, LocalBroker(VENUE, tables=tables) as broker:
         out.write(f"broker: Mosquitto on 127.0.0.1:{broker.port} (venue {VENUE!r}, "
                   f"{tables} tables, ACL and passwords from `pokertable broker init`)\n")
@@ -348,12 +353,13 @@ def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout, port: in
                     stdout=subprocess.DEVNULL, stderr=log_file, start_new_session=True)
         stop = stop or threading.Event()
         if hands == 0 and running is not None:
-            threading.Thread(target=_until_a_winner, args=(running[0], stop),
+            threading.Thread(target=_until_a_winner, args=(running[0], stop, out),
                              daemon=True).start()
         elif hands == 0:
             threading.Thread(target=_demo_director, args=(server, clock, stop),
                              daemon=True).start()
-        failed = _watch_tables(processes, tables_out, hands, stop, out)
+        failed = _watch_tables(processes, tables_out, hands, stop, out,
+                               serve_on=hands == 0 and running is not None)
         _stop_tables(processes, out)
         # Each table's clean stop seals its last hand (RULES H3) and waits for the recorder.
         if hands:
