@@ -473,3 +473,22 @@ def test_i4_pvb_33_void_hand_returns_every_chip_and_the_same_button_deals_again(
     assert len(table.records) == 2 and table.records[0].status == "complete"
     table.apply(StartHand())
     assert table.positions == positions  # the button does not move for a void hand
+
+
+def test_b4_pvb_33_a_newcomer_after_a_void_hand_waits_for_it_to_be_dealt_again() -> None:
+    """Decided: the void hand is dealt again by the same button to the same seats (PVB 30, 33);
+    a player who sat down in between waits for it, says why, and plays the hand after."""
+    from controller.engine.table import VoidHand
+
+    table = seated(1, 2, 3, 4)
+    assert play_hand(table) == (1, 2, 3)
+    table.apply(StartHand())
+    voided = table.positions
+    table.apply(VoidHand(reason="two cards exposed", rule="PVB 30(2)", status="misdeal"))
+    table.apply(SitDown(seat=6, player="from table 9", stack=8_000))
+    table.apply(StartHand())
+    assert table.positions == voided and table.sitting_out() == {6: "PVB 33"}
+    fold_around(table)
+    table.apply(StartHand())
+    p = table.positions
+    assert p is not None and (p.button, p.sb, p.bb) == (3, 4, 6) and 6 in p.dealt
