@@ -379,15 +379,17 @@ class Table:
         return set(order[: order.index(sb) + (0 if sb_live else 1)])
 
     def sitting_out(self) -> dict[int, str]:
-        """Players with chips the hand in play (or the last one) does not deal in, each with
+        """Players with chips the hand in play (or the last one) did not deal in, each with
         the rule: a newcomer between the button and the small blind (PVB 10(1)), or one who
-        sat down after a void hand that is dealt again to its seats (PVB 33)."""
+        sat down after a void hand that is dealt again to its seats (PVB 33). Those who sat
+        down since it began are not named: it was not their hand."""
         p = self.positions
         if p is None:
             return {}
         waiting = self._waiting_seats(p.button, p.sb, p.sb_live)
         return {s: "PVB 10(1)" if s in waiting else "PVB 33"
-                for s in sorted(self.seats) if s not in p.dealt and self.seats[s].stack > 0}
+                for s, state in sorted(self.seats.items())
+                if s not in p.dealt and state.stack > 0 and not state.new}
 
     # ---------------------------------------------------------------- a hand
 

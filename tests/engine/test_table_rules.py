@@ -311,8 +311,13 @@ def test_b2_b4_pvb_10_1_27_1_newcomers_sit_out_one_hand_and_the_button_moves_on_
 
 def test_b4_pvb_10_1_the_engine_says_who_sits_out_and_why() -> None:
     table = broken_table_arrives()
+    assert table.sitting_out() == {}  # hand 20 dealt everyone; the newcomers came after it
     table.apply(StartHand())
     assert table.sitting_out() == {2: "PVB 10(1)", 3: "PVB 10(1)"}
+    fold_around(table)
+    assert table.sitting_out() == {2: "PVB 10(1)", 3: "PVB 10(1)"}  # in the last hand
+    table.apply(StartHand())
+    assert table.sitting_out() == {}
 
 
 def test_b2_apsa_5_3_the_button_cannot_stay_where_the_big_blind_went_round_it() -> None:
