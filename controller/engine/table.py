@@ -179,7 +179,9 @@ class SeatState(BaseModel):
 
     player: str
     stack: int
-    new: bool = True  # sat down since the last hand: B4 applies
+    # Sat down since the last hand began: for the next hand alone he is a newcomer (B4, PVB
+    # 27(1)); one hand later he is a player of the table, dealt in or not (APSA 3.1.2.5).
+    new: bool = True
 
 
 class TableSnapshot(BaseModel):
@@ -280,6 +282,16 @@ class Table:
         state = self.seats.get(seat)
         return state is not None and state.stack > 0
 
+    def _settled(self, seat: int) -> bool:
+        """A player with chips who was at the table for the last hand (not a newcomer)."""
+        state = self.seats.get(seat)
+        return state is not None and state.stack > 0 and not state.new
+
+    def _between(self, seat: int, after: int, before: int) -> bool:
+        """Whether ``seat`` lies clockwise strictly after ``after`` and before ``before``."""
+        order = self._clockwise(after)
+        return order.index(seat) < order.index(before)
+
     def next_positions(self) -> Positions:
         """Button, blinds and the seats dealt in for the next hand (RULES B1 to B4)."""
         players = [s for s in range(1, self.seat_count + 1) if self._in_play(s)]
@@ -287,7 +299,9 @@ class Table:
             raise HandStateError("a hand needs at least two players with chips", "PVB 27")
         redeal = self._redeal_positions
         if redeal is not None and all(self._in_play(s) for s in redeal.dealt):
-            return redeal  # a void hand is dealt again by the same button (PVB 30, 33)
+            # A void hand is dealt again by the same button to the same seats (PVB 30, 33); a
+            # player who sat down since waits for it (`sitting_out` says why).
+            return redeal
         last = None if redeal is not None else self.positions
         if last is None:  # B1: seat 1 (PVB 26a) or the high-card draw (PVB 26b)
             start = 1
@@ -307,39 +321,75 @@ class Table:
             bb = next(s for s in self._clockwise(sb) if self._in_play(s))
             return self._positions(button, sb, True, bb)
         # B2: the big blind moves exactly one player clockwise; nobody skips it or pays it twice.
+        # A newcomer is a player here: on the seat it reaches he posts it at once (B4).
         bb = next(s for s in self._clockwise(last.bb) if self._in_play(s))
         if len(players) == 2:
             # B3: heads-up the button posts the small blind; the big blind has moved on, so
             # nobody posts it twice in a row (PVB 28(2)).
             (other,) = [s for s in players if s != bb]
             return self._positions(other, other, True, bb)
-        old_bb = self.seats.get(last.bb)
-        sb_live = self._in_play(last.bb) and old_bb is not None and not old_bb.new
+        # The small blind is the last big blind's seat: live if he is still there to post it.
+        sb = last.bb
+        sb_live = self._settled(sb)
         button = last.sb
-        new_on_big_blind = self.seats[bb].new  # arrived since the last hand, on the bb's seat
+        # The dead button is obligatory, the button stays a second hand where it was, when the
+        # last small blind busted (or left: a newcomer on his seat did not post it), after a
+        # dead small blind, and when a newcomer arrived on the big blind's position (PVB 27(1);
+        # APSA 5.3; BPS 6). A newcomer is one who sat down since the last hand: one who sat
+        # out that hand between the button and the small blind arrived before it.
         if self.profile.dead_button == "stays" and (
-                not (last.sb_live and self._in_play(last.sb)) or new_on_big_blind):
-            # The last small blind busted, or was dead, or a new player arrived on the big
-            # blind's position: the dead button is obligatory, it stays a second hand where it
-            # was (PVB 27(1); APSA 5.3; BPS 6). The big blind's move is the same either way:
-            # the new player posts it at once.
+                not (last.sb_live and self._settled(last.sb)) or self.seats[bb].new):
             button = last.button
-        return self._positions(button, last.bb, sb_live, bb)
+        if not self._between(button, bb, sb):
+            # The big blind has gone round past the button (the seats after the small blind
+            # up to it are empty): it cannot stay, for the small blind and the big blind must
+            # follow it in this order. The big blind's order comes first and the button is
+            # adapted (APSA 5.3): it moves to the last small blind's seat as B2 moves it, or,
+            # where that is the big blind's seat, to the first player before the small blind.
+            if self._between(last.sb, bb, sb):
+                button = last.sb
+            else:
+                order = self._clockwise(bb)
+                button = [s for s in order[: order.index(sb)] if self._in_play(s)][-1]
+        return self._positions(button, sb, sb_live, bb)
 
     def _positions(self, button: int, sb: int, sb_live: bool, bb: int) -> Positions:
-        """Seats dealt in: everyone with chips, except a new player sitting between the button
-        and the small blind (RULES B4, PVB 10(1)) unless that left fewer than two to deal; in
-        action order from left of the button."""
+        """Seats dealt in: everyone with chips, except a newcomer sitting between the button
+        and the small blind, or on a dead small blind's seat (RULES B4, PVB 10(1)), unless
+        that left fewer than two to deal; in action order from left of the button. The big
+        blind is always dealt in (he posts it, or is all-in for less: R4)."""
         order = self._clockwise(button)
-        blocked = set(order[: order.index(sb) + 1]) if button != sb else set()
+        waiting = self._waiting_seats(button, sb, sb_live)
+        assert bb not in waiting, "the big blind lies between the button and the small blind"
         dealt = tuple(
             s for s in order
-            if self._in_play(s)
-            and not (s in blocked and self.seats[s].new and not (s == sb and sb_live))
+            if self._in_play(s) and not (s in waiting and self.seats[s].new)
         )
         if len(dealt) < 2:  # sitting out would leave no hand to play: the new player plays
             dealt = tuple(s for s in order if self._in_play(s))
         return Positions(button=button, sb=sb, sb_live=sb_live, bb=bb, dealt=dealt)
+
+    def _waiting_seats(self, button: int, sb: int, sb_live: bool) -> set[int]:
+        """Where a newcomer gets no cards (PVB 10(1); BPS 23; APSA 3.1.2.5): the seats
+        clockwise after the button and before the small blind, and the small blind's own seat
+        when it is dead (he would play without posting it). Heads-up there are none."""
+        if button == sb:
+            return set()
+        order = self._clockwise(button)
+        return set(order[: order.index(sb) + (0 if sb_live else 1)])
+
+    def sitting_out(self) -> dict[int, str]:
+        """Players with chips the hand in play (or the last one) did not deal in, each with
+        the rule: a newcomer between the button and the small blind (PVB 10(1)), or one who
+        sat down after a void hand that is dealt again to its seats (PVB 33). Those who sat
+        down since it began are not named: it was not their hand."""
+        p = self.positions
+        if p is None:
+            return {}
+        waiting = self._waiting_seats(p.button, p.sb, p.sb_live)
+        return {s: "PVB 10(1)" if s in waiting else "PVB 33"
+                for s, state in sorted(self.seats.items())
+                if s not in p.dealt and state.stack > 0 and not state.new}
 
     # ---------------------------------------------------------------- a hand
 
@@ -373,8 +423,8 @@ class Table:
         self.positions = positions
         self._redeal_positions = None
         self.forced_button = None
-        for seat in positions.dealt:
-            self.seats[seat].new = False
+        for state in self.seats.values():  # dealt in or sitting out: newcomers no more
+            state.new = False
         self._after_hand_step()
 
     def _index(self, seat: int) -> int:

@@ -64,6 +64,11 @@ class SeatView(BaseModel):
                                  description="A player who sat down: whether his chips were "
                                  "read at this seat (between hands, on its zone); absent for "
                                  "those who sat before tables counted")
+    sits_out: str | None = Field(default=None, exclude_if=lambda v: v is None,
+                                 description="A newcomer dealt out of the hand in play: the "
+                                 "rule, 'PVB 10(1)' (between the button and the small blind) "
+                                 "or 'PVB 33' (a void hand dealt again to its seats); absent "
+                                 "otherwise")
 
 
 class ClockView(BaseModel):

@@ -145,6 +145,13 @@ class TableSession(CardReading, BettingActions, FloorCommands, TimeAndPenalties,
                   f"big blind seat {p.bb}; {blinds_text(level)}", rule="PVB 14(3)",
                   button=p.button, sb=p.sb if p.sb_live else None, bb=p.bb,
                   dealt=list(p.dealt), level=level.level)
+        for seat, rule in table.sitting_out().items():
+            player = table.seats[seat].player
+            why = ("a newcomer between the button and the small blind is dealt in from the "
+                   "next hand") if rule == "PVB 10(1)" else (
+                "the void hand is dealt again to its seats; he is dealt in from the next hand")
+            self._say("seat", f"seat {seat}: {player} sits out this hand ({rule}): {why}",
+                      rule=rule, seat=seat, player=player, sits_out=True)
         if self.penalties:
             self._serve_penalties()
         self._after_step()

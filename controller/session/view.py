@@ -25,12 +25,14 @@ class PublicView(SessionBase):
         track = self.track
         level = table.level if hand is None else table.hand_level
         p = table.positions
+        live = hand is not None and hand.stage is not Stage.OVER and track is not None
+        sitting_out = table.sitting_out() if live else {}
         seats: dict[int, SeatView] = {}
         for seat, s in sorted(table.seats.items()):
             seats[seat] = SeatView(player=s.player, stack=s.stack, absent=seat in self.absent,
                                    penalty=self.penalties.get(s.player, 0),
-                                   counted=self.counted.get(seat))
-        live = hand is not None and hand.stage is not Stage.OVER and track is not None
+                                   counted=self.counted.get(seat),
+                                   sits_out=sitting_out.get(seat))
         stage: Any = "waiting"
         street = None
         pots: list[PotView] = []

@@ -15,6 +15,7 @@ from controller.engine.table import (
     Fold,
     Leave,
     Level,
+    MoveButton,
     SetLevel,
     SitDown,
     StartHand,
@@ -241,6 +242,138 @@ def test_b4_tda_a_new_player_on_the_big_blind_position_and_the_button_moves_on()
     assert play_hand(table) == (3, 5, 6)
 
 
+def bust(table: Table, loser: int, winner: int) -> None:
+    """Start a hand in which ``loser`` goes all-in first and ``winner`` calls with aces and wins;
+    everyone else folds."""
+    from controller.engine.table import DealBoard, DealHole, Settle
+
+    table.apply(StartHand())
+    while table.hand is not None and table.hand.stage is Stage.BETTING:
+        seat = table.actor_seat()
+        assert seat is not None
+        if seat == loser:
+            table.apply(BetOrRaise(seat=seat, to=table.seats[seat].stack))
+        elif seat == winner and table.hand.current_bet > table.hand_level.bb:
+            table.apply(Call(seat=seat))
+        else:
+            table.apply(Fold(seat=seat))
+    table.apply(DealHole(seat=loser, cards="7c2d"))
+    table.apply(DealHole(seat=winner, cards="AsAh"))
+    for cards in ("Kd9c4h", "3s", "Jd"):
+        table.apply(DealBoard(cards=cards))
+    table.apply(Settle())
+    assert loser not in table.seats
+
+
+def broken_table_arrives() -> Table:
+    """The outside check of table 1 (6 seats): Cem (1), Dan (4) and Uta (5) play hand 20 at
+    800/1,600 with a big-blind ante of 1,600; table 2 breaks and Pia, Xena and Ole sit down at
+    seats 2, 3 and 6 before hand 21."""
+    table = Table(level=Level(level=5, sb=800, bb=1_600, bb_ante=1_600), seats=6)
+    for seat, name, stack in ((1, "Cem", 5_000), (4, "Dan", 20_000), (5, "Uta", 20_000)):
+        table.apply(SitDown(seat=seat, player=name, stack=stack))
+    table.apply(MoveButton(seat=1))
+    assert play_hand(table) == (1, 4, 5)  # hand 20 (here hand 1)
+    for seat, name in ((2, "Pia"), (3, "Xena"), (6, "Ole")):
+        table.apply(SitDown(seat=seat, player=name, stack=9_000))
+    return table
+
+
+def test_b2_b4_pvb_10_1_27_1_newcomers_sit_out_one_hand_and_the_button_moves_on_after_it() -> None:
+    """Hand 21: Ole arrived on the big blind's seat: he posts it and the button stays on seat
+    1 (PVB 27(1)); Pia and Xena sit between the button and the small blind: no cards this
+    hand (PVB 10(1)). Cem busts. Hand 22: Uta posted the small blind and plays on, so the
+    button moves onto her seat; the big blind reaches Pia, who posts it with its ante and
+    is dealt in, Xena with her (APSA 3.1.2.5: from the hand after, a newcomer gets cards
+    wherever he sits). The check found the button left on Cem's empty seat for hands 22-24,
+    Pia named big blind in hand 22 but neither dealt in nor charged, and Pia out until hand
+    24, Xena until 22."""
+    table = broken_table_arrives()
+    bust(table, loser=1, winner=6)  # hand 21
+    first = table.records[-1]
+    assert (first.button, first.sb, first.bb) == (1, 5, 6)
+    assert set(first.players) == {1, 4, 5, 6}
+    assert table.eliminated == [(2, "Cem")]
+    table.apply(StartHand())  # hand 22
+    p = table.positions
+    assert p is not None and (p.button, p.sb, p.sb_live, p.bb) == (5, 6, True, 2)
+    assert p.dealt == (6, 2, 3, 4, 5) and table.sitting_out() == {}
+    hand = table.hand
+    assert hand is not None
+    assert hand.bets[p.dealt.index(2)] == 1_600 and hand.dead_money == 1_600  # Pia's blind, ante
+    assert hand.bets[p.dealt.index(6)] == 800
+    fold_around(table)
+    assert play_hand(table) == (6, 2, 3)  # hand 23: Xena's big blind
+    assert play_hand(table) == (2, 3, 4)  # hand 24
+    assert play_hand(table) == (3, 4, 5)  # every player one big blind: 2, 3, 4, 5 and 6 before
+    assert [r.bb for r in table.records] == [5, 6, 2, 3, 4, 5]
+
+
+def test_b4_pvb_10_1_the_engine_says_who_sits_out_and_why() -> None:
+    table = broken_table_arrives()
+    assert table.sitting_out() == {}  # hand 20 dealt everyone; the newcomers came after it
+    table.apply(StartHand())
+    assert table.sitting_out() == {2: "PVB 10(1)", 3: "PVB 10(1)"}
+    fold_around(table)
+    assert table.sitting_out() == {2: "PVB 10(1)", 3: "PVB 10(1)"}  # in the last hand
+    table.apply(StartHand())
+    assert table.sitting_out() == {}
+
+
+def test_b2_apsa_5_3_the_button_cannot_stay_where_the_big_blind_went_round_it() -> None:
+    """As the check's hand 21, but Cem (the button) and Uta (the small blind) both bust: the
+    button would stay on seat 1 (PVB 27(1)), yet the big blind has gone round past it to Pia
+    on seat 2, after the small blind Ole on seat 6. The big blind's order comes first and the
+    button is adapted (APSA 5.3): it goes onto Uta's empty seat, before the small blind, and
+    every player is dealt in."""
+    table = broken_table_arrives()
+    table.apply(StartHand())  # hand 21: Dan and Ole fold, Cem and Uta bust to him... by leaving
+    fold_around(table)
+    table.apply(Leave(seat=1))
+    table.apply(Leave(seat=5))
+    table.apply(StartHand())
+    p = table.positions
+    assert p is not None and (p.button, p.sb, p.sb_live, p.bb) == (5, 6, True, 2)
+    assert p.dealt == (6, 2, 3, 4)
+    fold_around(table)
+    assert play_hand(table) == (6, 2, 3)
+
+
+def test_b3_b4_from_heads_up_to_three_the_newcomer_may_get_the_button() -> None:
+    """Heads-up the button posts the small blind (seat 1) and seat 5 the big blind; a newcomer
+    sits on seat 3. The big blind moves on to seat 1, seat 5 posts the small blind, and the
+    button goes before it, to the newcomer, who is dealt in (PVB 10(1): "am Button
+    einsteigen")."""
+    table = seated(1, 5)
+    assert play_hand(table) == (1, 1, 5)
+    table.apply(SitDown(seat=3, player="new", stack=8_000))
+    table.apply(StartHand())
+    p = table.positions
+    assert p is not None and (p.button, p.sb, p.bb) == (3, 5, 1) and 3 in p.dealt
+    fold_around(table)
+    assert play_hand(table) == (5, 1, 3)
+
+
+def test_b4_apsa_3_1_2_5_a_newcomer_sits_out_one_hand_even_when_the_button_stays() -> None:
+    """Seat 2 arrives between the button and the small blind and sits out; the small blind
+    busts, so the button stays (PVB 27(1)) and seat 2 is still behind it: he is dealt in now
+    ("ab diesem Zeitpunkt erhält der neue Spieler auch Karten", APSA 3.1.2.5), and as no
+    newcomer he does not hold the button back."""
+    table = seated(1, 3, 5, 7)
+    assert play_hand(table) == (1, 3, 5)
+    table.apply(SitDown(seat=4, player="new", stack=8_000))
+    table.apply(StartHand())
+    p = table.positions
+    assert p is not None and (p.button, p.sb, p.bb) == (3, 5, 7) and 4 not in p.dealt
+    fold_around(table)
+    table.apply(Leave(seat=5))  # the small blind busts: the button stays on 3
+    table.apply(StartHand())
+    p = table.positions
+    assert p is not None and (p.button, p.sb, p.bb) == (3, 7, 1) and 4 in p.dealt
+    fold_around(table)
+    assert play_hand(table) == (7, 1, 3)
+
+
 def test_b6_apsa_3_1_2_8_button_stays_over_a_break() -> None:
     table = seated(1, 2, 3, 4)
     assert play_hand(table) == (1, 2, 3)
@@ -345,3 +478,22 @@ def test_i4_pvb_33_void_hand_returns_every_chip_and_the_same_button_deals_again(
     assert len(table.records) == 2 and table.records[0].status == "complete"
     table.apply(StartHand())
     assert table.positions == positions  # the button does not move for a void hand
+
+
+def test_b4_pvb_33_a_newcomer_after_a_void_hand_waits_for_it_to_be_dealt_again() -> None:
+    """Decided: the void hand is dealt again by the same button to the same seats (PVB 30, 33);
+    a player who sat down in between waits for it, says why, and plays the hand after."""
+    from controller.engine.table import VoidHand
+
+    table = seated(1, 2, 3, 4)
+    assert play_hand(table) == (1, 2, 3)
+    table.apply(StartHand())
+    voided = table.positions
+    table.apply(VoidHand(reason="two cards exposed", rule="PVB 30(2)", status="misdeal"))
+    table.apply(SitDown(seat=6, player="from table 9", stack=8_000))
+    table.apply(StartHand())
+    assert table.positions == voided and table.sitting_out() == {6: "PVB 33"}
+    fold_around(table)
+    table.apply(StartHand())
+    p = table.positions
+    assert p is not None and (p.button, p.sb, p.bb) == (3, 4, 6) and 6 in p.dealt

@@ -4,12 +4,15 @@ between hands and only the one named (PVB 09, 10), a newcomer's chips are counte
 
 from __future__ import annotations
 
+from controller.session import SessionConfig
 from tests.session.helpers import (
     HOLE,
+    board,
     chips,
     command,
     deal,
     declare,
+    level,
     seat,
     shuffle,
     start,
@@ -61,3 +64,55 @@ def test_pvb_09_3_the_seating_hold_stops_the_table_until_the_tournament_lifts_it
     assert run.session.state().holds == {"seating": "seating: 2 player(s) on their way"}
     run.feed(command("release", by="tournament", kind="seating"))
     assert run.feed(shuffle()).accepted
+
+
+def test_b2_b4_pvb_10_1_newcomers_from_a_broken_table_and_a_bust_at_the_button() -> None:
+    """The outside check of table 1 at the table itself: Cem (1), Dan (4) and Uta (5) play at
+    800/1,600 with a big-blind ante; the tournament seats Pia, Xena and Ole (2, 3, 6) from a
+    broken table while a hand is in play. The next hand Ole posts the big blind at once and
+    the button stays on Cem (PVB 27(1)); Pia and Xena sit between the button and the small
+    blind: they sit out this hand, and the table says so in its events and its state (PVB
+    10(1)). Cem busts; the hand after, the button moves on to Uta, Pia posts the big blind
+    with its ante and is dealt in with Xena (APSA 3.1.2.5). The check found Pia named big
+    blind but neither dealt in nor charged, and both of them sitting out for hands on end
+    without a word to the floor."""
+    run = start(seat(1, "Cem", 5_000), seat(4, "Dan", 20_000), seat(5, "Uta", 20_000),
+                level(5, 800, 1_600, bb_ante=1_600), shuffle(), config=SessionConfig(seats=6))
+    run.feed(deal({4: "2c3c", 5: "4c5c", 1: "6c7c"}),
+             seat(2, "Pia", 9_000), seat(3, "Xena", 9_000), seat(6, "Ole", 9_000),
+             declare(1, "fold"), declare(4, "fold"))
+    assert run.session.state().stage == "over" and set(run.session.state().seats) == {
+        1, 2, 3, 4, 5, 6}
+    step = run.feed(shuffle())
+    (started,) = [e for e in step.events if e.kind == "hand_started"]
+    assert started.data == {"button": 1, "sb": 5, "bb": 6, "dealt": [4, 5, 6, 1], "level": 5}
+    out = [e for e in step.events if e.kind == "seat"]
+    assert [(e.seat, e.rule, e.data["sits_out"]) for e in out] == [
+        (2, "PVB 10(1)", True), (3, "PVB 10(1)", True)]
+    assert out[0].text.startswith("seat 2: Pia sits out this hand (PVB 10(1))")
+    state = run.session.state()
+    assert {s: v.sits_out for s, v in state.seats.items()} == {
+        1: None, 2: "PVB 10(1)", 3: "PVB 10(1)", 4: None, 5: None, 6: None}
+    assert state.seats[6].bet == 1_600 and state.seats[5].bet == 800
+    assert "sits_out" not in state.seats[4].model_dump()  # said only where it applies
+    run.feed(deal({4: "2d3d", 5: "4d5d", 6: "AsAd", 1: "7h2h"}, [4, 5, 6, 1]),
+             declare(1, "allin"), declare(4, "fold"), declare(5, "fold"), declare(6, "call"),
+             board("Ks8d4h3c9s"))
+    assert [e.data["player"] for e in run.events if e.kind == "elimination"] == ["Cem"]
+    assert run.session.state().seats[2].sits_out is None  # the hand is over
+    step = run.feed(shuffle())
+    (started,) = [e for e in step.events if e.kind == "hand_started"]
+    assert started.data == {"button": 5, "sb": 6, "bb": 2, "dealt": [6, 2, 3, 4, 5],
+                            "level": 5}
+    assert not [e for e in step.events if e.kind == "seat"]
+    state = run.session.state()
+    assert state.seats[2].in_hand and state.seats[2].bet == 1_600
+    assert state.seats[2].stack == 9_000 - 1_600 - 1_600  # the big blind and its ante
+    assert state.seats[3].in_hand and state.seats[6].bet == 800
+    run.feed(deal({6: "2s3s", 2: "4s5s", 3: "6s7s", 4: "8s9s", 5: "TsJs"}, [6, 2, 3, 4, 5]),
+             declare(3, "fold"), declare(4, "fold"), declare(5, "fold"), declare(6, "fold"))
+    run.feed(shuffle())
+    assert (run.session.state().button, run.session.state().sb,
+            run.session.state().bb) == (6, 2, 3)
+    assert [(r.hand, r.button, r.sb, r.bb) for r in run.sealed] == [
+        (1, 1, 4, 5), (2, 1, 5, 6), (3, 5, 6, 2)]

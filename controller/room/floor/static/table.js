@@ -27,6 +27,7 @@
     if (state.sb === number) marks.push(el("span", { class: "mark" }, "SB"));
     if (state.bb === number) marks.push(el("span", { class: "mark" }, "BB"));
     const flags = [seat.folded && "folded", seat.all_in && "all-in", seat.absent && "absent",
+      seat.sits_out && `sits out this hand (${seat.sits_out})`,
       seat.penalty ? `penalty ${seat.penalty}` : null].filter(Boolean);
     return el("div", {
       class: `seat seat-${number} ${state.actor === number ? "acting" : ""} ${seat.folded ? "folded" : ""}`,
