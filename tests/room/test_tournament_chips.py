@@ -218,3 +218,18 @@ def test_a_rebuy_is_void_when_the_player_goes_out_before_it_reaches_him() -> Non
                           "it is void; 20 EUR back")
     assert chips(room) == (40_000, 0) and room.core.state().prize_pool == 8 * 20
     assert "rebuy:1" not in room.state("1").stack_refs
+
+
+def test_rules_t5_two_breaks_without_a_hand_between_them() -> None:
+    """The second colour-up ends the first one's race at a table that dealt no hand since."""
+    room = room_of(colour_up="chip-up")
+    room.on_break(1)
+    room.play_level(2)
+    room.on_break(2)  # the 100s go: every stack to whole 500s, a chip for each leftover
+    assert all(v.stack % 500 == 0 for t in room.tables for v in room.state(t).seats.values())
+    in_play = chips(room)[0]
+    assert in_play == room.chips_at_tables() and chips(room)[1] == 0
+    room.play_level(3)
+    room.fold("1")
+    room.fold("2")
+    assert chips(room) == (in_play, 0) and room.core.ledger.alerts == []

@@ -104,9 +104,12 @@ class ChipCount(BaseModel):
         """Chips sold that never reached a table (the player went out first)."""
         self.issued -= chips
 
-    def colouring(self, table: str, pending: PendingColourUp) -> None:
-        """The table made a colour-up: its chip count follows the race until its next hand."""
+    def colouring(self, table: str, pending: PendingColourUp) -> Difference | None:
+        """The table made a colour-up: its chip count follows the race until its next hand.
+        One still racing (two breaks without a hand between them) ends first."""
+        difference = self.end_colour_up(table)
         self.tables.setdefault(table, TableChips()).colour_up = pending
+        return difference
 
     def counted(self, table: str, hand: int, held: int) -> Difference | None:
         """The table's stacks at the end of ``hand`` (between hands): a difference from what it

@@ -48,10 +48,12 @@ def on_its_break(up: ColourUpDue, clock: ClockState | None) -> bool:
     return clock is not None and clock.on_break and clock.level == up.after_level + 1
 
 
-def taken(ledger: Ledger, tables: dict[str, TableSeen]) -> bool:
+def taken(ledger: Ledger, tables: dict[str, TableSeen]) -> tuple[bool, list[Difference]]:
     """Tables whose state shows the colour-up made: their chip count follows the race, within
-    what the rules let leave play there. A table out of play has nothing to colour up."""
+    what the rules let leave play there (the differences of an earlier race that this one
+    ended). A table out of play has nothing to colour up."""
     changed = False
+    differences = []
     for up in ledger.colour_ups:
         for table, status in up.tables.items():
             if status != "due":
@@ -73,10 +75,12 @@ def taken(ledger: Ledger, tables: dict[str, TableSeen]) -> bool:
                                           words=words)
             else:  # made while the tournament was away: whatever left is taken
                 pending = PendingColourUp(ref=up.ref, hand=state.hand, words=words)
-            ledger.chips.colouring(table, pending)
+            difference = ledger.chips.colouring(table, pending)
+            if difference is not None:
+                differences.append(difference)
             up.tables[table] = "racing"
             changed = True
-    return changed
+    return changed, differences
 
 
 def ended(ledger: Ledger) -> list[Difference]:

@@ -487,8 +487,10 @@ class TournamentCore:
                         purchases.RULE)
         changed |= before != [p.status for p in ledger.purchases]
         changed |= colour_ups.due(self.settings, ledger, self.clock)
-        changed |= colour_ups.taken(ledger, self.tables)
-        return changed
+        taken, differences = colour_ups.taken(ledger, self.tables)
+        for difference in differences:
+            self._alert(now, difference.words(), "RULES T5", difference.table, difference.hand)
+        return changed or taken
 
     def _settle(self) -> bool:
         """Groups whose places can be given: a hand once everyone out in it is heard (or its
