@@ -9,20 +9,25 @@ table that raced right and says once, naming the table and hand, what the other 
 from __future__ import annotations
 
 import contextlib
+import json
+import time
 from pathlib import Path
+from typing import Any
 
 from controller.mqtt.local_broker import LocalBroker
+from controller.mqtt.messages import ClockState, CommandReply, decode
+from controller.mqtt.topics import Topics
 from controller.room.clock.service import ClockService
 from controller.room.clock.store import ClockStore
 from controller.room.clock.structure import Structure
 from controller.room.tournament.ledger import Settings, TableSpec
+from controller.room.tournament.view import PublishedState
 from controller.session import SessionConfig
 from tests.mqtt.helpers import LinkedTable, linked_table, wait_until
 from tests.room import tournament_helpers as hands
-from tests.room.test_clock_service import Floor as ClockFloor
 from tests.room.test_tournament_service import Floor, Room, counts, feeder, shuffle, state_of
 from tests.room.test_tournament_service import start_service as start_tournament
-from tests.venue import address, login
+from tests.venue import VenueClient, address, login
 
 STRUCTURE = Structure.model_validate({
     "name": "breaks", "chips": [25, 100, 500], "late_registration_ends": 1,
@@ -34,6 +39,37 @@ SETTINGS = Settings(name="break test", structure=STRUCTURE, seats=4,
                     tables=[TableSpec(table=t, seats=4) for t in ("1", "2")])
 
 
+class Staff(Floor):
+    """The floor's one login (the broker knows a client by its login) for the clock's commands
+    and the tournament's."""
+
+    def __init__(self, broker: LocalBroker) -> None:
+        self.client = VenueClient(broker, "floor", ("tournament/reply", "tournament/state",
+                                                    "clock/reply", "clock/state"))
+        self.topics = Topics(broker.plan.venue)
+        self.sent = 0
+
+    def state(self) -> PublishedState:
+        assert self.client.wait(lambda ms: any(m.topic.endswith("/tournament/state")
+                                               for m in ms))
+        return PublishedState.model_validate_json(self.client.on("tournament/state")[-1].payload)
+
+    def clock(self, command: str, **args: Any) -> CommandReply:
+        self.sent += 1
+        correlation = f"c-{self.sent}-{time.monotonic_ns()}".encode()
+        payload = {"v": 1, "id": f"clock-{time.monotonic_ns()}", "by": "floor:anna",
+                   "args": args}
+        assert not self.client.publish(self.topics.clock(f"cmd/{command}"),
+                                       json.dumps(payload).encode(), correlation).is_failure
+        assert self.client.wait(lambda ms: any(m.correlation == correlation for m in ms))
+        found = next(m for m in self.client.on("clock/reply") if m.correlation == correlation)
+        return decode(CommandReply, found.payload)
+
+    def clock_state(self) -> ClockState:
+        assert self.client.wait(lambda ms: any(m.topic.endswith("/clock/state") for m in ms))
+        return decode(ClockState, self.client.on("clock/state")[-1].payload)
+
+
 def fold(table: LinkedTable) -> None:
     assert shuffle(table), table.memory.last.waiting_for
     hands.fold_around(feeder(table), state_of(table))
@@ -42,17 +78,15 @@ def fold(table: LinkedTable) -> None:
 def test_a_break_colours_up_and_an_add_on_is_taken(broker: LocalBroker, tmp_path: Path) -> None:
     clock_store = ClockStore(tmp_path / "clock.db")
     clock = ClockService(address(broker), login(broker, "clock"), STRUCTURE, clock_store).start()
-    clock_floor = ClockFloor(broker)
     with contextlib.ExitStack() as stack:
         stack.callback(clock_store.close)
         stack.callback(clock.close)
-        stack.callback(clock_floor.client.close)
         tables = {t.table: stack.enter_context(linked_table(
             broker, tmp_path / f"t{t.table}", table=t.table,
             config=SessionConfig(table_id=t.table, seats=t.seats))) for t in SETTINGS.tables}
         running = Room(*start_tournament(broker, tmp_path, SETTINGS))
         stack.callback(lambda: running.close())
-        floor = Floor(broker)
+        floor = Staff(broker)
         stack.callback(floor.client.close)
 
         for k in range(6):
@@ -60,7 +94,7 @@ def test_a_break_colours_up_and_an_add_on_is_taken(broker: LocalBroker, tmp_path
         assert floor.command("draw", seed=9).status == "ok"
         assert wait_until(lambda: counts(tables) == {"1": 3, "2": 3})
         assert wait_until(lambda: all(not t.memory.last.holds for t in tables.values()))
-        assert clock_floor.command("start").status == "ok"
+        assert floor.clock("start").status == "ok"
         assert wait_until(lambda: all(t.memory.last.pending_level == 1 for t in tables.values()))
         for table in tables.values():
             fold(table)  # 25/50: the blinds leave 4,975 and 5,025 at each table
@@ -69,8 +103,8 @@ def test_a_break_colours_up_and_an_add_on_is_taken(broker: LocalBroker, tmp_path
         assert refused.status == "error" and "the break after level 1" in (refused.reason or "")
 
         # The break: the tables hold, and each makes the colour-up between hands
-        assert clock_floor.command("remove_time", seconds=3600).status == "ok"
-        assert wait_until(lambda: clock_floor.state().on_break)
+        assert floor.clock("remove_time", seconds=3600).status == "ok"
+        assert wait_until(lambda: floor.clock_state().on_break)
         assert wait_until(lambda: all(
             t.memory.last.colour_up is not None
             and t.memory.last.colour_up.ref == "colour-up:1" for t in tables.values()), 15)
@@ -105,7 +139,7 @@ def test_a_break_colours_up_and_an_add_on_is_taken(broker: LocalBroker, tmp_path
         assert state.colour_up.tables == {"1": "racing", "2": "racing"}
 
         # The break ends: each table's next hand ends its colour-up
-        assert clock_floor.command("remove_time", seconds=3600).status == "ok"
+        assert floor.clock("remove_time", seconds=3600).status == "ok"
         assert wait_until(lambda: all(not t.memory.last.holds for t in tables.values()), 15)
         for table in tables.values():
             fold(table)
