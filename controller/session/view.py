@@ -148,7 +148,8 @@ class PublicView(SessionBase):
 
     def chips_on_table(self) -> int:
         """Every chip at the table: stacks plus the pot of the hand running. Constant except
-        for players sitting down or leaving (docs/design.md "Reliability")."""
+        for players sitting down or leaving and stacks changed between hands by the tournament
+        or the floor (chips bought, a colour-up) (docs/design.md "Reliability")."""
         table = self.table
         hand = table.hand
         total = sum(s.stack for s in table.seats.values())

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from controller.room.tournament.chip_count import ChipCount, PendingColourUp
 from controller.room.tournament.draw import Refused
 from tests.room import tournament_helpers as hands
 from tests.room.tournament_room import BREAKS, SimRoom, settings
@@ -233,3 +234,34 @@ def test_rules_t5_two_breaks_without_a_hand_between_them() -> None:
     room.fold("1")
     room.fold("2")
     assert chips(room) == (in_play, 0) and room.core.ledger.alerts == []
+
+
+def test_rules_t5_the_chip_count_follows_a_race_within_its_bounds() -> None:
+    """Pure: a table of 20,000 whose leftovers allow 25 to 125 chips into play (a race of two
+    chips of 100 among three racers, one of whom had only leftovers)."""
+    count = ChipCount(issued=20_000)
+    count.arrived("1", 20_000)  # the draw seated four players with 5,000
+    assert count.counted("1", 4, 20_000) is None
+    count.colouring("1", PendingColourUp(ref="colour-up:1", hand=4, least=-125, most=-25,
+                                         words="the colour-up"))
+    assert count.counted("1", 4, 19_900) is None  # the race's chips not yet handed out
+    assert count.in_play() == 20_025 and count.room_difference(0) == -125
+    assert count.counted("1", 4, 20_100) is None  # one chip won, and the sure one
+    assert count.in_play() == 20_100 and count.room_difference(0) == 0
+    count.issue(5_000)  # an add-on during the break, at the table
+    count.arrived("1", 5_000)
+    assert count.counted("1", 4, 25_100) is None and count.room_difference(0) == 0
+    assert count.end_colour_up("1", 5) is None  # hand 5 begins: the race is over
+    assert count.tables["1"].colour_up is None and count.coloured_up == -100
+    difference = count.counted("1", 5, 25_000)  # a chip gone in hand 5: all of it is said
+    assert difference is not None and difference.amount == -100
+    assert difference.words() == ("table 1, hand 5: the stacks add up to 25,000, 100 chips "
+                                  "fewer than the table should hold (25,100); count the table")
+    assert count.counted("1", 6, 25_000) is None  # said once
+    # A race that lost a chip: said when the next hand begins, with the colour-up's words
+    count.colouring("1", PendingColourUp(ref="colour-up:2", hand=6, least=0, most=0,
+                                         words="the colour-up"))
+    assert count.counted("1", 6, 24_900) is None
+    late = count.end_colour_up("1", 7)
+    assert late is not None and (late.hand, late.amount) == (7, -100)
+    assert "100 chips fewer than the table should hold after the colour-up" in late.words()

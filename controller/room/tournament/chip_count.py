@@ -15,9 +15,10 @@ equal the chips in play; `room_difference` says by how much it does not.
 play and the race (or the chip-up) brings chips of the next value in. The rules bound what may
 leave at a table (`controller.session.colour_up.chips_leaving`: who wins the race is the
 cards'), so while the table races, what left is taken as the part of its difference within those
-bounds (its chips in play follow the race as it is read, silently); when the table plays its
-next hand the colour-up is over, and whatever is beyond the bounds (a chip lost in the race, one
-too many) is a difference like any other, said once with the table and the hand.
+bounds (its chips in play follow the race as it is read, silently). When the table begins its
+next hand the colour-up is over: its stacks as last counted between hands are what the race
+left, and whatever is beyond the bounds (a chip lost in the race, one too many) is a difference
+like any other, said once with the table and that hand.
 """
 
 from __future__ import annotations
@@ -114,7 +115,8 @@ class ChipCount(BaseModel):
     def counted(self, table: str, hand: int, held: int) -> Difference | None:
         """The table's stacks at the end of ``hand`` (between hands): a difference from what it
         should hold, once. While it races, what left play follows the race within the rules'
-        bounds, silently; its next hand ends the colour-up."""
+        bounds, silently; a count after its next hand ends the colour-up first (when its
+        beginning was not seen)."""
         chips = self.tables.setdefault(table, TableChips())
         chips.held, chips.hand = held, hand
         pending = chips.colour_up
@@ -125,9 +127,10 @@ class ChipCount(BaseModel):
             return self.end_colour_up(table)
         return self._compare(table, chips)
 
-    def end_colour_up(self, table: str) -> Difference | None:
-        """The colour-up is over (the table played on, or was broken): what left within the
-        bounds left play; anything beyond them is a difference."""
+    def end_colour_up(self, table: str, hand: int | None = None) -> Difference | None:
+        """The colour-up is over (the table began ``hand``, its next; or it was broken): its
+        stacks as last counted are what the race left; what left within the bounds left play,
+        anything beyond them is a difference (named with ``hand``)."""
         chips = self.tables.get(table)
         pending = chips.colour_up if chips is not None else None
         if chips is None or pending is None:
@@ -135,7 +138,7 @@ class ChipCount(BaseModel):
         self._follow_race(chips, pending)
         chips.colour_up = None
         chips.expected -= pending.left
-        return self._compare(table, chips, pending.words)
+        return self._compare(table, chips, pending.words, hand)
 
     def _follow_race(self, chips: TableChips, pending: PendingColourUp) -> None:
         left = pending.bounded(chips.expected - chips.held)
@@ -143,10 +146,12 @@ class ChipCount(BaseModel):
         pending.left = left
 
     @staticmethod
-    def _compare(table: str, chips: TableChips, after: str = "") -> Difference | None:
+    def _compare(table: str, chips: TableChips, after: str = "",
+                 hand: int | None = None) -> Difference | None:
         if chips.held == chips.expected:
             return None
-        difference = Difference(table, chips.hand, chips.held, chips.expected, after)
+        difference = Difference(table, chips.hand if hand is None else hand, chips.held,
+                                chips.expected, after)
         chips.expected = chips.held
         return difference
 

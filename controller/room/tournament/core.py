@@ -557,7 +557,10 @@ class TournamentCore:
         changed = False
         for name, seen in sorted(self.tables.items()):
             state = seen.state
-            if name not in news or state is None or state.stage not in ("waiting", "over"):
+            if name not in news or state is None:
+                continue
+            if state.stage not in ("waiting", "over"):
+                changed |= self._colour_up_over(name, state.hand, now)
                 continue
             key = (state.hand, tuple(sorted((s, v.player, v.stack)
                                             for s, v in state.seats.items())))
@@ -571,6 +574,18 @@ class TournamentCore:
                 self._alert(now, difference.words(), "RULES T5" if difference.after
                             else "RULES T6", name, state.hand)
         return changed
+
+    def _colour_up_over(self, table: str, hand: int, now: float) -> bool:
+        """The table began its first hand since its colour-up (RULES T5): the race is over, its
+        stacks as last counted between hands are what it left."""
+        chips = self.ledger.chips.tables.get(table)
+        pending = chips.colour_up if chips is not None else None
+        if pending is None or hand <= pending.hand:
+            return False
+        difference = self.ledger.chips.end_colour_up(table, hand)
+        if difference is not None:
+            self._alert(now, difference.words(), "RULES T5", table, hand)
+        return True
 
     def _strangers(self, now: float, news: set[str]) -> bool:
         """A player the tables show who is not in the tournament (or is out): said once."""
