@@ -126,12 +126,14 @@ class TableState(BaseModel):
     clock: ClockView | None = None
     pot_zone: int | None = Field(default=None, description="Chips the pot zone reads")
     devices: dict[str, str] = Field(default_factory=dict)
-    colour_up: ColourUp | None = Field(default=None, description="The last colour-up (RULES "
-                                       "T5): the stacks before it, the seats with leftover "
-                                       "chips and the race (open until the next hand)")
-    stack_refs: list[str] = Field(default_factory=list, description="The refs of the latest "
-                                  "stack changes and colour-ups made: a requester sees its "
-                                  "change was made")
+    # (both absent until the tournament or the floor changes a stack: a state reads as before)
+    colour_up: ColourUp | None = Field(default=None, exclude_if=lambda v: v is None,
+                                       description="The last colour-up (RULES T5): the stacks "
+                                       "before it, the seats with leftover chips and the race "
+                                       "(open until the next hand)")
+    stack_refs: list[str] = Field(default_factory=list, exclude_if=lambda v: not v,
+                                  description="The refs of the latest stack changes and "
+                                  "colour-ups made: a requester sees its change was made")
 
 
 class Leds(BaseModel):
