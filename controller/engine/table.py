@@ -50,6 +50,16 @@ class Leave(_Op):
     seat: int = Field(ge=1, le=MAX_SEATS)
 
 
+class SetStack(_Op):
+    """A seat's stack changed between hands by the tournament or the floor: chips bought (an
+    add-on, a rebuy), a colour-up (RULES T5), a count. Never during a hand (CG "Table Stake":
+    the stake grows between hands, never during one)."""
+
+    op: Literal["set_stack"] = "set_stack"
+    seat: int = Field(ge=1, le=MAX_SEATS)
+    stack: int = Field(gt=0, description="Nobody leaves a tournament by a count (PVB 15b(2))")
+
+
 class SetLevel(_Op):
     """The clock announced a level: it applies from the next hand (RULES H2)."""
 
@@ -157,8 +167,9 @@ class MoveButton(_Op):
 
 
 Operation = Annotated[
-    SitDown | Leave | SetLevel | DrawForButton | StartHand | DealHole | DealBoard | Fold | Check
-    | Call | BetOrRaise | Show | Muck | Settle | KillHand | VoidHand | MoveButton | DrawHoleCard,
+    SitDown | Leave | SetStack | SetLevel | DrawForButton | StartHand | DealHole | DealBoard
+    | Fold | Check | Call | BetOrRaise | Show | Muck | Settle | KillHand | VoidHand | MoveButton
+    | DrawHoleCard,
     Field(discriminator="op"),
 ]
 OPERATION = TypeAdapter(Operation)
@@ -257,6 +268,12 @@ class Table:
         if op.seat not in self.seats:
             raise RuleViolation(f"seat {op.seat} is empty", "PVB 09")
         del self.seats[op.seat]
+
+    def _op_set_stack(self, op: SetStack) -> None:
+        self._between_hands("a stack change")
+        if op.seat not in self.seats:
+            raise RuleViolation(f"seat {op.seat} is empty", "PVB 09")
+        self.seats[op.seat].stack = op.stack
 
     def _op_set_level(self, op: SetLevel) -> None:
         self.pending_level = op.level  # H2: from the next shuffle, never mid-hand

@@ -43,8 +43,9 @@ from controller.private_files import private_dir, write_private
 SERVICE_CLIENTS = ("clock", "floor", "recorder", "tournament", "display")
 CLOCK_COMMANDS = ("level", "hold", "release")  # the table commands the clock may send
 # The tournament seats players and lets them go between hands, holds a table for its newcomers
-# and closes a broken one (PVB 08a, 09, 10); no decision about a hand.
-TOURNAMENT_COMMANDS = ("seat", "unseat", "hold", "release", "close")
+# and closes a broken one (PVB 08a, 09, 10), adds the chips a player bought and colours up at a
+# break (RULES T5), all between hands; no decision about a hand.
+TOURNAMENT_COMMANDS = ("seat", "unseat", "hold", "release", "close", "stack", "colour_up")
 HASH_ITERATIONS = 101  # what mosquitto_passwd 2.0 uses
 STATE_FILE = "broker.json"
 TABLE_ID = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$"  # one topic level: no / + # or spaces

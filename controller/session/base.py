@@ -57,6 +57,8 @@ class SessionBase:
         self.penalties = dict(snapshot.penalties)
         self.command_ids = list(snapshot.command_ids)
         self.counted = dict(snapshot.counted)
+        self.colour_up = snapshot.colour_up
+        self.stack_refs = list(snapshot.stack_refs)
         self.track: HandTrack | None = None
         self.snapshot = snapshot
         self.events: list[TableEvent] = []  # accepted since the snapshot: the hand's story
@@ -73,6 +75,8 @@ class SessionBase:
             penalties=dict(getattr(self, "penalties", {})),
             command_ids=list(getattr(self, "command_ids", [])),
             counted=dict(getattr(self, "counted", {})),
+            colour_up=getattr(self, "colour_up", None),
+            stack_refs=list(getattr(self, "stack_refs", [])),
         )
 
     def checkpoint(self, event: TableEvent) -> SessionSnapshot | None:
@@ -180,6 +184,14 @@ class SessionBase:
 
     def _seat_now(self, event: SeatEvent, words: str | None = None) -> None:
         """A player sits down or leaves, between hands (``words``: what the leaving says)."""
+        raise NotImplementedError
+
+    def _race_reading(self, seat: int, total: int) -> bool:
+        """Between hands, a racing seat's stack read on its zone (RULES T5)."""
+        raise NotImplementedError
+
+    def _close_colour_up(self) -> None:
+        """The next hand begins: the colour-up's race is over."""
         raise NotImplementedError
 
     def _betting(self, op: Fold | Check | Call | BetOrRaise, seat: int, words: str,

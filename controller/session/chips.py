@@ -116,15 +116,18 @@ class ChipZones(SessionBase):
         track.extra[seat] = max(0, sum(zone) - hand.bets[index] - self._ante_held(seat))
 
     def _count(self, event: ChipsEvent) -> bool:
-        """Between hands, a newly seated player's stack laid on his seat's zone: when the chips
-        read are his stack, it is counted (DFO §2(2)(3): the start stack checked at the seat;
+        """Between hands, a racer's stack after a colour-up's chip race (`StackCommands`), or
+        a newly seated player's stack laid on his seat's zone: when the chips read are his
+        stack, it is counted (DFO §2(2)(3): the start stack checked at the seat;
         PVB 09: a moved player's chips at his new seat). A partial reading (the chips still
         being laid down) says nothing."""
         seat = int(event.zone[5:])
         state = self.table.seats.get(seat)
+        total = sum(event.chips)
+        if self._race_reading(seat, total):  # a racer's stack after the chip race (RULES T5)
+            return True
         if self.counted.get(seat) is not False or state is None:
             return False
-        total = sum(event.chips)
         if total != state.stack:
             return False
         self.counted[seat] = True

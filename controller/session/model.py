@@ -14,6 +14,7 @@ from controller.engine.table import Level, TableSnapshot
 from controller.errors import RuleViolation
 from controller.events import DeclareEvent, SeatEvent
 from controller.session.chip_reading import Announced, Doubt
+from controller.session.colour_up import ColourUp
 from controller.session.holds import TableHolds, kind_of
 from controller.session.outputs import PublicEvent
 
@@ -58,6 +59,12 @@ class SessionSnapshot(BaseModel):
                                      description="Seat -> whether the chips of the player who "
                                      "sat there were read on its zone (absent when none sat "
                                      "since: a journal reads as it did before the count)")
+    colour_up: ColourUp | None = Field(default=None, exclude_if=lambda v: v is None,
+                                       description="The last colour-up (RULES T5): its race "
+                                       "is open until the next hand begins")
+    stack_refs: list[str] = Field(default_factory=list, exclude_if=lambda v: not v,
+                                  description="The refs of the latest stack changes and "
+                                  "colour-ups made (`stack`, `colour_up`): each is made once")
 
     @model_validator(mode="before")
     @classmethod
@@ -77,12 +84,15 @@ class SessionSnapshot(BaseModel):
 
 # How many remote command ids a table remembers: far more than any redelivery can reach back.
 COMMAND_IDS_KEPT = 500
+# How many refs of stack changes a table remembers and shows: a tournament's add-ons of a break.
+STACK_REFS_KEPT = 200
 
 
 # The floor's commands (`command` events; over MQTT ``table/<id>/cmd/<name>``).
 FLOOR_COMMANDS = frozenset({
     "void", "misdeal", "kill", "move_button", "award", "correct", "show", "hold", "release",
-    "absent", "present", "note", "time", "penalty", "close", "draw", "unseat",
+    "absent", "present", "note", "time", "penalty", "close", "draw", "unseat", "stack",
+    "colour_up",
 })
 
 

@@ -12,6 +12,7 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from controller.engine.records import Blinds, HandRecord
+from controller.session.colour_up import ColourUp
 
 EventKind = Literal[
     "hand_started", "action", "street", "show", "muck", "showdown", "payout", "hand_over",
@@ -130,6 +131,14 @@ class TableState(BaseModel):
     clock: ClockView | None = None
     pot_zone: int | None = Field(default=None, description="Chips the pot zone reads")
     devices: dict[str, str] = Field(default_factory=dict)
+    # (both absent until the tournament or the floor changes a stack: a state reads as before)
+    colour_up: ColourUp | None = Field(default=None, exclude_if=lambda v: v is None,
+                                       description="The last colour-up (RULES T5): the stacks "
+                                       "before it, the seats with leftover chips and the race "
+                                       "(open until the next hand)")
+    stack_refs: list[str] = Field(default_factory=list, exclude_if=lambda v: not v,
+                                  description="The refs of the latest stack changes and "
+                                  "colour-ups made: a requester sees its change was made")
 
 
 class Leds(BaseModel):

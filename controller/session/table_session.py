@@ -43,11 +43,13 @@ from controller.session.clock import TimeAndPenalties
 from controller.session.floor import FloorCommands
 from controller.session.holds import HoldKind
 from controller.session.model import HandTrack, Refused
+from controller.session.stacks import StackCommands
 from controller.session.view import PublicView
 from controller.session.words import blinds_text, card_text_list, spaced
 
 
-class TableSession(CardReading, BettingActions, FloorCommands, TimeAndPenalties, PublicView):
+class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, TimeAndPenalties,
+                   PublicView):
     """One table, from its first seat event on: the hand's life, cards, chips, actions and
     showdown here; the floor, the clock and the public view in their own parts. Not
     thread-safe: one loop owns it."""
@@ -115,6 +117,7 @@ class TableSession(CardReading, BettingActions, FloorCommands, TimeAndPenalties,
         held = self.holds.first()
         if held is not None:  # refused before anything moves: the last hand stays shown
             raise Refused(*_refusal(*held))
+        self._close_colour_up()  # the race's readings end with the break (RULES T5)
         # Checkpoint first, whatever comes of the press: the journal stores the same snapshot
         # with it, so a restarted table and this one tell the same story.
         self.snapshot = self._make_snapshot()

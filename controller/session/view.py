@@ -80,7 +80,8 @@ class PublicView(SessionBase):
             floor_called=bool(track and track.floor_called and live),
             clock=self._clock_view() if live else None,
             pot_zone=track.pot_zone if track and live else None,
-            devices=dict(self.devices),
+            devices=dict(self.devices), colour_up=self.colour_up,
+            stack_refs=list(self.stack_refs),
         )
 
     def _clock_view(self) -> ClockView | None:
@@ -93,17 +94,7 @@ class PublicView(SessionBase):
     def _waiting_for(self) -> str:
         hand = self._hand()
         if hand is None:
-            held = self.holds.first()
-            if held is not None:
-                kind, reason = held
-                if kind == "break":
-                    return f"the break: wait for the clock ({reason})"
-                if kind == "floor":
-                    return f"the floor holds the table: wait for the floor ({reason})"
-                return f"hand-for-hand: wait for the tournament director ({reason})"
-            if self.pending_record is not None:
-                return "push the pots, then press shuffle for the next hand"
-            return "press shuffle to start a hand"
+            return self._between_hands_words() + self._race_words()
         track = self.track
         assert track is not None
         if hand.stage is Stage.BETTING:
@@ -129,6 +120,28 @@ class PublicView(SessionBase):
             return f"seat {shower} shows (or mucks)"
         return "the floor awards the pot (cards were not read)"
 
+    def _between_hands_words(self) -> str:
+        held = self.holds.first()
+        if held is not None:
+            kind, reason = held
+            if kind == "break":
+                return f"the break: wait for the clock ({reason})"
+            if kind == "floor":
+                return f"the floor holds the table: wait for the floor ({reason})"
+            return f"hand-for-hand: wait for the tournament director ({reason})"
+        if self.pending_record is not None:
+            return "push the pots, then press shuffle for the next hand"
+        return "press shuffle to start a hand"
+
+    def _race_words(self) -> str:
+        up = self.colour_up
+        if up is None or not up.open or up.method != "race" or not up.race:
+            return ""
+        won = ", ".join(map(str, up.winners())) or "none yet"
+        return (f"; the chip race: {up.race_chips} chip(s) of {up.unit:,} among seats "
+                f"{', '.join(map(str, sorted(up.race)))}; read with a chip: {won} "
+                "(APSA 2.1.18)")
+
     def leds(self) -> Leds:
         live = self._hand() is not None and self.track is not None
         return Leds(hand_for_hand=not self.holds.may_shuffle and not live,
@@ -137,7 +150,8 @@ class PublicView(SessionBase):
 
     def chips_on_table(self) -> int:
         """Every chip at the table: stacks plus the pot of the hand running. Constant except
-        for players sitting down or leaving (docs/design.md "Reliability")."""
+        for players sitting down or leaving and stacks changed between hands by the tournament
+        or the floor (chips bought, a colour-up) (docs/design.md "Reliability")."""
         table = self.table
         hand = table.hand
         total = sum(s.stack for s in table.seats.values())

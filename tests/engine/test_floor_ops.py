@@ -15,11 +15,13 @@ from controller.engine.table import (
     KillHand,
     Level,
     MoveButton,
+    SetStack,
     Settle,
     Show,
     SitDown,
     StartHand,
     Table,
+    rebuild,
 )
 from controller.errors import HandStateError, RuleViolation
 from tests.engine.helpers import make_hand, run
@@ -131,3 +133,19 @@ def test_snapshot_restores_the_table_between_hands() -> None:
     copy.apply(StartHand())
     table.apply(StartHand())
     assert copy.positions == table.positions
+
+
+def test_cg_table_stake_a_stack_is_set_between_hands_only_and_never_to_nothing() -> None:
+    table = seated(1, 2, 3)
+    table.apply(SetStack(seat=2, stack=15_000))  # an add-on, between hands
+    assert table.stacks() == {1: 10_000, 2: 15_000, 3: 10_000}
+    table.apply(StartHand())
+    with pytest.raises(HandStateError, match="a stack change waits until the hand is over"):
+        table.apply(SetStack(seat=2, stack=20_000))
+    assert table.seats[2].stack == 15_000
+    with pytest.raises(RuleViolation):
+        seated(1, 2).apply(SetStack(seat=5, stack=100))
+    with pytest.raises(ValueError):
+        SetStack(seat=1, stack=0)  # nobody leaves a tournament by a count (PVB 15b(2))
+    again = rebuild(table.log, level=Level(sb=50, bb=100))  # replayed from its operations
+    assert again.hand is not None and sorted(again.hand.starting_stacks) == [10_000, 10_000, 15_000]

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from controller.room.clock.structure import Structure
+
 ROOT = Path(__file__).resolve().parents[2]
 STRUCTURES = sorted((ROOT / "deploy" / "structures").glob("*.toml"))
 
@@ -72,6 +74,27 @@ BAD = {
         'name = "x"\nchips = [25]\nlate_registration_ends = 3\n'
         '[[levels]]\nsb = 25\nbb = 50\nminutes = 20\n', "late_registration_ends: level 3"),
     "TOML syntax": ('name = "x\n', "not valid TOML"),
+    "a colour-up leaving a chip its leftovers cannot be told in": (
+        'name = "x"\nchips = [25, 100, 250]\n[[levels]]\nsb = 25\nbb = 50\nminutes = 20\n'
+        '[[levels]]\nsb = 100\nbb = 200\nminutes = 20\n'
+        '[[breaks]]\nafter_level = 1\nminutes = 10\ncolour_up = [25]\n',
+        "the break after level 1: 250 is no multiple of 100, the smallest chip left"),
+    "an add-on at no break": (
+        'name = "x"\nchips = [25]\nlate_registration_ends = 1\n'
+        '[[levels]]\nsb = 25\nbb = 50\nminutes = 20\n[[levels]]\nsb = 50\nbb = 100\n'
+        'minutes = 20\n[entry]\nstack = 5000\n[entry.add_on]\nchips = 5000\n',
+        "entry.add_on: the add-on is taken at the break after level 1, and the structure has "
+        "no break there"),
+    "an add-on in chips gone at its break": (
+        'name = "x"\nchips = [25, 100]\n[[levels]]\nsb = 25\nbb = 50\nminutes = 20\n'
+        '[[levels]]\nsb = 100\nbb = 200\nminutes = 20\n'
+        '[[breaks]]\nafter_level = 1\nminutes = 10\ncolour_up = [25]\n'
+        '[entry]\nstack = 5000\n[entry.add_on]\nchips = 5050\nafter_level = 1\n',
+        "entry.add_on: 5,050 chips cannot be given in chips of 100"),
+    "a rebuy past the last level": (
+        'name = "x"\nchips = [25]\n[[levels]]\nsb = 25\nbb = 50\nminutes = 20\n'
+        '[entry]\nstack = 5000\n[entry.rebuy]\nchips = 5000\nuntil_level = 4\n',
+        "entry.rebuy: level 4 does not exist"),
 }
 
 
@@ -84,3 +107,22 @@ def test_a_mistake_in_a_structure_is_one_line_naming_it(tmp_path: Path, name: st
     assert done.returncode == 2 and done.stdout == ""
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "structure.toml" in lines[0] and says in lines[0], lines
+
+
+def test_add_ons_rebuys_and_the_chips_left_after_each_colour_up() -> None:
+    """The structure says whether and when chips can be bought (PVB 20(1): not in the PVB's
+    own tournaments, so only when it says so), and which chips are left after each break."""
+    structure = Structure.model_validate({
+        "name": "x", "chips": [25, 100, 500], "late_registration_ends": 2,
+        "levels": [{"sb": 25, "bb": 50, "minutes": 20}, {"sb": 100, "bb": 200, "minutes": 20},
+                   {"sb": 500, "bb": 1000, "minutes": 20}],
+        "breaks": [{"after_level": 1, "minutes": 5, "colour_up": [25]},
+                   {"after_level": 2, "minutes": 10, "colour_up": [100]}],
+        "entry": {"stack": 5_000, "add_on": {"chips": 10_000, "price": 10},
+                  "rebuy": {"chips": 5_000, "price": 10, "at_most": 2}}})
+    assert structure.add_on_level() == 2 and structure.rebuy_until() == 2
+    assert structure.in_play_after(1) == [100, 500] and structure.in_play_after(2) == [500]
+    assert structure.break_after(2) is not None and structure.break_after(3) is None
+    plain = structure.model_copy(update={"entry": structure.entry.model_copy(
+        update={"add_on": None, "rebuy": None})})
+    assert plain.add_on_level() is None and plain.rebuy_until() is None

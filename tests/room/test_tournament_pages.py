@@ -2,7 +2,8 @@
 with the real tournament service, real tables and the real broker: the floor registers players
 and draws the seats from the page, the printable seat list shows everyone, a bust appears in the
 standings and is taken back from the page (journaled with who), the chip count's alert shows,
-the standings download as CSV and JSON, and a screen without a login can only watch."""
+the standings download as CSV and JSON, an add-on is sold at its break, and a screen without a
+login can only watch."""
 
 from __future__ import annotations
 
@@ -13,6 +14,10 @@ from pathlib import Path
 from playwright.sync_api import Browser, expect
 
 from controller.mqtt.local_broker import LocalBroker
+from controller.mqtt.messages import ClockState, encode
+from controller.mqtt.topics import Topics
+from controller.room.clock.structure import Structure
+from controller.room.tournament.ledger import Settings, TableSpec
 from controller.session import SessionConfig
 from tests.mqtt.helpers import linked_table, wait_until
 from tests.room.floor_helpers import floor_server, get, log_in, new_page, post
@@ -23,6 +28,16 @@ from tests.room.test_tournament_service import (
     players,
     start_service,
 )
+from tests.venue import VenueClient
+
+SETTINGS_WITH_BREAK = Settings(
+    name="add-on test", seats=4, tables=[TableSpec(table="1", seats=4)],
+    structure=Structure.model_validate({
+        "name": "with an add-on", "chips": [25, 100], "late_registration_ends": 1,
+        "levels": [{"sb": 25, "bb": 50, "minutes": 60}, {"sb": 100, "bb": 200, "minutes": 60}],
+        "breaks": [{"after_level": 1, "minutes": 15, "colour_up": [25]}],
+        "entry": {"stack": 5_000, "buy_in": 10, "add_on": {"chips": 5_000, "price": 10}},
+        "prizes": {"payouts": [{"percent": [100]}]}}))
 
 
 def test_the_floor_runs_the_tournament_from_its_pages(broker: LocalBroker, browser: Browser,
@@ -96,4 +111,62 @@ def test_the_floor_runs_the_tournament_from_its_pages(broker: LocalBroker, brows
         assert "attachment" in headers.get("content-disposition", "")
         status, body, _ = get(f"{server.url}/api/tournament/standings.json")
         assert status == 200 and json.loads(body)["tournament"] == "service test"
+        assert staff.errors == [] and wall.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_floor_sells_an_add_on_from_the_page_at_the_break(broker: LocalBroker,
+                                                              browser: Browser,
+                                                              tmp_path: Path) -> None:
+    """At the break that offers it the standings offer each player still in an add-on (behind
+    the login); the page shows the chips on their way and the break's colour-up table by
+    table (RULES T5)."""
+    settings = SETTINGS_WITH_BREAK
+    with contextlib.ExitStack() as stack:
+        tables = {t.table: stack.enter_context(linked_table(
+            broker, tmp_path / f"t{t.table}", table=t.table,
+            config=SessionConfig(table_id=t.table, seats=t.seats))) for t in settings.tables}
+        service, store = start_service(broker, tmp_path, settings)
+        stack.callback(store.close)
+        stack.callback(service.close)
+        server = stack.enter_context(floor_server(broker, tmp_path / "floor"))
+        staff = new_page(browser)
+        log_in(staff, server.url)
+        staff.goto(f"{server.url}/tournament")
+        for k in range(4):
+            staff.fill("#t-register input[name=name]", f"Player {k}")
+            staff.click("#t-register button[type=submit]")
+            expect(staff.locator("#t-reply")).to_contain_text(f"done: Player {k}")
+        staff.click("#t-draw")
+        expect(staff.locator("#t-reply")).to_contain_text("done: the draw")
+        assert wait_until(lambda: sum(counts(tables).values()) == 4)
+        row = staff.locator("#t-standings tr[data-player='Player 0']")
+        expect(row).to_be_visible()
+        expect(row.locator("button.add-on")).to_have_count(0)  # not before its break
+        clock = VenueClient(broker, "clock", ())
+        stack.callback(clock.close)
+        clock.publish(Topics(broker.plan.venue).clock("state"), encode(ClockState(
+            level=2, sb=100, bb=200, status="on_break", on_break=True, colour_up=[25])),
+            retain=True)
+        expect(staff.locator("#t-summary")).to_contain_text("add-on open")
+        expect(staff.locator("#t-colour-up")).to_contain_text("the 25 chips leave play")
+        expect(staff.locator("#t-colour-up")).to_contain_text("table 1: racing")
+        row.locator("button.add-on").click()
+        expect(staff.locator("#t-reply")).to_contain_text("done: Player 0 takes the add-on: "
+                                                          "5,000 chips to his stack")
+        purchase = staff.locator("#t-purchases tr[data-purchase='1']")
+        expect(purchase).to_contain_text("on his stack")
+        expect(staff.locator("#t-summary")).to_contain_text("prize pool 50 EUR")
+        row.locator("button.add-on").click()
+        expect(staff.locator("#t-reply")).to_contain_text("refused: Player 0 has taken his "
+                                                          "add-on")
+        audit = [(c["name"], c["by"], c["args"]) for c in store.commands()]
+        assert ("add_on", "floor:anna", {"player": "Player 0"}) in audit
+
+        wall = new_page(browser)  # without a login: it only watches
+        wall.goto(f"{server.url}/tournament")
+        expect(wall.locator("#t-purchases")).to_contain_text("Player 0")
+        assert not wall.locator("#t-standings button.add-on").first.is_visible()
+        status, answer = post(f"{server.url}/api/tournament/command",
+                              {"name": "add_on", "args": {"player": "Player 1"}})
+        assert status == 403 and "log in" in answer["reason"]
         assert staff.errors == [] and wall.errors == []  # type: ignore[attr-defined]

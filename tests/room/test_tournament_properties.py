@@ -1,16 +1,18 @@
 """The tournament over random sequences (Hypothesis stateful testing): registrations before the
 draw and late, eliminations at any table (one player, or two in the same hand, with equal stacks
-or not), hands folded around, hand-for-hand rounds across the tables, re-entries, the floor
+or not), hands folded around, hand-for-hand rounds across the tables, re-entries, rebuys, the
+breaks with their colour-ups and chip races (RULES T5) and the add-ons taken at one, the floor
 undoing a bust, chip counts at the seats, and the service restarted at any point from its
 ledger as the store gives it back, also right after a hand when only some of its requests went
-out. The tables are real sessions (tests/room/tournament_room.py).
+out, and in the middle of a chip race. The tables are real sessions
+(tests/room/tournament_room.py).
 
 After every step, with the tables between hands and the requests carried out:
 - every player is either seated exactly once (or on his way to one seat) or placed exactly
   once (or waiting for his hand-for-hand round), never both;
 - the places are a permutation of the places below the players still in, ties sharing a range;
-- the chips are conserved: the tables' stacks and the stacks on their way are the start stacks
-  issued;
+- the chips are conserved: the tables' stacks and the stacks on their way are the chips issued
+  (start stacks, add-ons, rebuys) less what left play at the colour-ups, and the count says so;
 - balancing has settled: no two open tables differ by more than one player, and no table that
   could break is left standing.
 
@@ -25,28 +27,38 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from controller.events import parse_event
+from controller.room.tournament import purchases
 from controller.room.tournament.draw import Refused
 from tests.room import tournament_helpers as hands
-from tests.room.tournament_room import SimRoom
+from tests.room.tournament_room import BREAKS, SimRoom
 from tests.room.tournament_room import settings as room_settings
 from tests.session.helpers import command
 
 EXAMPLES = int(os.environ.get("TOURNAMENT_EXAMPLES", "100"))
+# What the floor may be told when it registers, re-enters or sells chips at a random moment
+EXPECTED_REFUSALS = ("every seat in the room is taken", "registration closed",
+                     "a rebuy while the stack is at most", "rebuys closed",
+                     "rebuy(s), all the structure allows", "has taken his add-on")
 
 
 class TournamentMachine(RuleBasedStateMachine):
     room: SimRoom
     names = 0
     round = 0
+    level = 1
 
     @initialize(tables=st.integers(2, 4), seats=st.integers(4, 7), data=st.data(),
-                balancing=st.sampled_from(["pvb-2020", "apsa-2010"]))
-    def draw(self, tables: int, seats: int, data: st.DataObject, balancing: str) -> None:
-        self.room = SimRoom(room_settings(tables=tables, seats=seats, balancing=balancing))
+                balancing=st.sampled_from(["pvb-2020", "apsa-2010"]),
+                colour_up=st.sampled_from(["race", "chip-up"]))
+    def draw(self, tables: int, seats: int, data: st.DataObject, balancing: str,
+             colour_up: str) -> None:
+        self.room = SimRoom(room_settings(tables=tables, seats=seats, balancing=balancing,
+                                          structure=BREAKS, colour_up=colour_up))
         players = data.draw(st.integers(2, tables * seats), label="players")
         for _ in range(players):
             self._register(data.draw(st.sampled_from(["Asse", "Bluff", None]), label="club"))
         self.room.command("draw", seed=data.draw(st.integers(0, 2**32), label="seed"))
+        self.room.clock(level=1, status="running")
 
     def _register(self, club: str | None) -> str:
         self.names += 1
@@ -123,7 +135,8 @@ class TournamentMachine(RuleBasedStateMachine):
             return
         self.round += 1
         room = self.room
-        room.clock(hand_for_hand=True, round=self.round, playing=tables, status="running")
+        room.clock(hand_for_hand=True, round=self.round, playing=tables, status="running",
+                   level=self.level)
         for table in tables:
             for raw in (command("hold", by="clock", kind="hand_for_hand",
                                 reason="hand-for-hand"),
@@ -132,7 +145,7 @@ class TournamentMachine(RuleBasedStateMachine):
                 room.handle(table, parse_event(raw))
         for table in tables:
             self._hand(table, data, 1 if data.draw(st.booleans(), label="bust") else 0)
-        room.clock(hand_for_hand=False, round=self.round, status="running")
+        room.clock(hand_for_hand=False, round=self.round, status="running", level=self.level)
         for table in tables:
             room.handle(table, parse_event(command("release", by="clock",
                                                    kind="hand_for_hand")))
@@ -143,7 +156,7 @@ class TournamentMachine(RuleBasedStateMachine):
         try:
             self._register(club)
         except Refused as refused:
-            assert "every seat in the room is taken" in refused.reason
+            assert any(why in refused.reason for why in EXPECTED_REFUSALS), refused.reason
 
     @rule(data=st.data())
     def reenter(self, data: st.DataObject) -> None:
@@ -153,7 +166,43 @@ class TournamentMachine(RuleBasedStateMachine):
             try:
                 self.room.command("reenter", name=name)
             except Refused as refused:
-                assert "every seat in the room is taken" in refused.reason
+                assert any(why in refused.reason for why in EXPECTED_REFUSALS), refused.reason
+
+    @precondition(lambda self: self.room.core.ledger.status == "running")
+    @rule(data=st.data())
+    def rebuy(self, data: st.DataObject) -> None:
+        name = data.draw(st.sampled_from(self.room.core.ledger.players_in()), label="rebuy")
+        try:
+            self.room.command("rebuy", player=name)
+        except Refused as refused:
+            assert any(why in refused.reason for why in EXPECTED_REFUSALS), refused.reason
+
+    @precondition(lambda self: self.room.core.ledger.status == "running" and self.level < 3)
+    @rule(data=st.data(), restart=st.booleans())
+    def a_break(self, data: st.DataObject, restart: bool) -> None:
+        """The break after this level: its colour-up made at every table, the races run by
+        the book, the add-on taken by some at the break that offers it (and the service
+        restarted in the middle of it all); then the next level."""
+        room = self.room
+        after = self.level
+        room.on_break(after)
+        if restart:
+            room.restart()
+            room.settle()
+        if room.settings.structure.add_on_level() == after:
+            for name in room.core.ledger.players_in():
+                if data.draw(st.booleans(), label=f"{name} takes the add-on"):
+                    room.command("add_on", player=name)
+
+        def pick(options: list[object], k: int) -> list[object]:
+            return data.draw(st.permutations(options), label="race")[:k]
+
+        for table in sorted(room.tables):
+            up = room.state(table).colour_up
+            if up is not None and up.ref == f"colour-up:{after}" and up.open:
+                room.race_right(table, pick)
+        self.level = after + 1
+        room.play_level(self.level)
 
     @rule(data=st.data())
     def count(self, data: st.DataObject) -> None:
@@ -205,9 +254,12 @@ class TournamentMachine(RuleBasedStateMachine):
     def chips_are_conserved(self) -> None:
         ledger = self.room.core.ledger
         arriving = sum(m.stack for m in ledger.moves if m.status == "arriving")
-        assert self.room.chips_at_tables() + arriving == ledger.chips.in_play()
+        owed = purchases.owed(ledger)
+        assert self.room.chips_at_tables() + arriving + owed == ledger.chips.in_play()
+        assert ledger.chips.in_play() == ledger.chips.issued - ledger.chips.coloured_up
         state = self.room.core.state()
         assert state.chips is not None and state.chips.difference == 0, ledger.alerts
+        assert not any(a.rule in ("RULES T5", "RULES T6") for a in ledger.alerts), ledger.alerts
 
     @invariant()
     def balancing_has_settled(self) -> None:

@@ -11,7 +11,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from controller.events import CommandEvent, SeatEvent, TableEvent, parse_event
+from controller.events import CommandEvent, LevelEvent, SeatEvent, TableEvent, parse_event
 from controller.mqtt.messages import ClockState
 from controller.room.clock.structure import Structure
 from controller.room.tournament.core import TournamentCore
@@ -31,8 +31,24 @@ SMALL = Structure.model_validate({
                                       {"percent": [50, 30, 20]}]}})
 
 
-def settings(tables: int = 3, seats: int = 6, **kw: Any) -> Settings:
-    return Settings(name="test", structure=SMALL, seats=seats,
+# Breaks that colour up (RULES T5), an add-on at the break that ends late registration and
+# rebuys until then: not in a PVB tournament (PVB 20(1)), as a structure may offer them.
+BREAKS = Structure.model_validate({
+    "name": "breaks", "chips": [25, 100, 500], "late_registration_ends": 2,
+    "levels": [{"sb": 50, "bb": 100, "minutes": 20}, {"sb": 100, "bb": 200, "minutes": 20},
+               {"sb": 500, "bb": 1000, "minutes": 20}, {"sb": 1000, "bb": 2000, "minutes": 20}],
+    "breaks": [{"after_level": 1, "minutes": 10, "colour_up": [25]},
+               {"after_level": 2, "minutes": 10, "colour_up": [100]}],
+    "entry": {"stack": 5_000, "reentry": True, "buy_in": 20, "currency": "EUR",
+              "add_on": {"chips": 5_000, "price": 10},
+              "rebuy": {"chips": 5_000, "price": 20, "at_most": 2}},
+    "prizes": {"unit": 5, "payouts": [{"up_to": 10, "percent": [65, 35]},
+                                      {"percent": [50, 30, 20]}]}})
+
+
+def settings(tables: int = 3, seats: int = 6, structure: Structure = SMALL,
+             **kw: Any) -> Settings:
+    return Settings(name="test", structure=structure, seats=seats,
                     tables=[TableSpec(table=str(n), seats=seats) for n in range(1, tables + 1)],
                     **kw)
 
@@ -125,6 +141,54 @@ class SimRoom:
         self.core.clock_state(ClockState.model_validate({"level": 1, "sb": 50, "bb": 100,
                                                          **fields}))
         self.settle()
+
+    def on_break(self, after_level: int) -> None:
+        """The clock's break after ``after_level`` (its state names the level that follows);
+        the tables hold for it as the clock would have them."""
+        structure = self.settings.structure
+        brk = structure.break_after(after_level)
+        assert brk is not None
+        for table in self.tables:
+            self.handle(table, parse_event(command("hold", by="clock", kind="break",
+                                                   reason="break")))
+        self.clock(level=after_level + 1, status="on_break", on_break=True,
+                   colour_up=brk.colour_up)
+
+    def play_level(self, level: int) -> None:
+        """The clock runs ``level``: the tables are released and take its blinds, in the
+        smallest chip then in play, from their next hand (RULES H2, T5)."""
+        spec = self.settings.structure.levels[level - 1]
+        smallest = self.settings.structure.in_play_after(level - 1)[0]
+        for table in self.tables:
+            self.handle(table, LevelEvent(level=level, sb=spec.sb, bb=spec.bb,
+                                          smallest_chip=smallest))
+            self.handle(table, parse_event(command("release", by="clock", kind="break")))
+        self.clock(level=level, sb=spec.sb, bb=spec.bb, status="running")
+
+    def race(self, table: str, winners: list[int]) -> None:
+        """The dealer lays each racer's stack on his zone after the chip race (RULES T5):
+        ``winners`` with the chip they won, the others with what they keep."""
+        up = self.state(table).colour_up
+        assert up is not None and up.open, table
+        for seat, racer in sorted(up.race.items()):
+            if not racer.sure:
+                total = racer.keeps + (up.unit if seat in winners else 0)
+                self.handle(table, parse_event(chips(f"seat:{seat}", total)))
+        self.settle()
+
+    def race_right(self, table: str, pick: Any) -> list[int]:
+        """A race the dealer runs by the book (APSA 2.1.18): ``pick(options, k)`` chooses
+        which racers win; a player whose stack was all leftover may win a chip too, leaving
+        one fewer for the others. Returns the winners read."""
+        up = self.state(table).colour_up
+        assert up is not None
+        sure = [s for s, r in up.race.items() if r.sure]
+        others = sorted(s for s, r in up.race.items() if not r.sure)
+        least = max(0, up.race_chips - len(others))
+        sure_winners = pick(list(range(least, min(up.race_chips, len(sure)) + 1)), 1)[0]
+        winners = sorted(pick(others, up.race_chips - sure_winners))
+        self.race(table, winners)
+        return winners
 
     # ---------------------------------------------------------------- the dealers
 

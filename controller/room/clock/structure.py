@@ -48,8 +48,43 @@ class BreakSpec(BaseModel):
                                  "up at this break and leave play (RULES T5, PVB 15b)")
 
 
+class AddOnSpec(BaseModel):
+    """``[entry.add_on]``: chips every player still in may buy at the break after
+    ``after_level`` (default: the level late registration ends with), ``per_player`` times.
+    PVB 20(1) allows no add-on in the PVB's own tournaments: a structure offers one by saying so.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    chips: int = Field(gt=0, le=MAX_CHIP, description="The chips an add-on brings")
+    price: int = Field(default=0, ge=0, le=MAX_CHIP, description="What it adds to the prize "
+                       "pool")
+    after_level: int | None = Field(default=None, ge=1, description="Taken at the break after "
+                                    "this level (default: late_registration_ends)")
+    per_player: int = Field(default=1, ge=1, le=10, description="Add-ons each player may take")
+
+
+class RebuySpec(BaseModel):
+    """``[entry.rebuy]``: chips a player still in may buy while his stack is at or below
+    ``below`` (default: the start stack), until the end of level ``until_level`` (default: the
+    level late registration ends with), at most ``at_most`` times (default: no limit). Not in
+    the PVB's own tournaments either (PVB 20(1))."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    chips: int = Field(gt=0, le=MAX_CHIP, description="The chips a rebuy brings")
+    price: int = Field(default=0, ge=0, le=MAX_CHIP, description="What it adds to the prize "
+                       "pool")
+    until_level: int | None = Field(default=None, ge=1, description="Offered until the end of "
+                                    "this level (default: late_registration_ends)")
+    below: int | None = Field(default=None, gt=0, le=MAX_CHIP, description="Offered while the "
+                              "player's stack is at most this (default: the start stack)")
+    at_most: int | None = Field(default=None, ge=1, le=100, description="Rebuys each player "
+                                "may take (default: no limit)")
+
+
 class EntrySpec(BaseModel):
-    """``[entry]``: what a player gets and pays for an entry."""
+    """``[entry]``: what a player gets and pays for an entry, and the chips he may buy later."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -62,6 +97,10 @@ class EntrySpec(BaseModel):
     buy_in: int = Field(default=0, ge=0, le=MAX_CHIP, description="What each entry adds to "
                         "the prize pool")
     currency: str = Field(default="EUR", min_length=1, max_length=8)
+    add_on: AddOnSpec | None = Field(default=None, description="Chips every player may buy "
+                                     "at a break")
+    rebuy: RebuySpec | None = Field(default=None, description="Chips a short stack may buy "
+                                    "while the rebuy period lasts")
 
     @model_validator(mode="after")
     def _a_stack(self) -> EntrySpec:
@@ -173,13 +212,67 @@ class Structure(BaseModel):
                     if not in_play:
                         raise ValueError(f"the break after level {k - 1}: no chip would be "
                                          "left")
+                    odd = [c for c in in_play if c % in_play[0]]
+                    if brk.colour_up and odd:
+                        # A stack's leftover is its value modulo the smallest chip only when
+                        # every chip left is a multiple of it (RULES T5)
+                        raise ValueError(f"the break after level {k - 1}: {odd[0]} is no "
+                                         f"multiple of {in_play[0]}, the smallest chip left: "
+                                         "the leftover chips of the colour-up cannot be told")
             smallest = in_play[0]
             for name in ("sb", "bb", "ante", "bb_ante"):
                 amount = getattr(level, name)
                 if amount % smallest:
                     raise ValueError(f"level {k}: {name} {amount} cannot be "
                                      f"paid in chips of {smallest}, the smallest in play")
+        self._purchases_fit(count)
         return self
+
+    def _purchases_fit(self, count: int) -> None:
+        add_on, rebuy = self.entry.add_on, self.entry.rebuy
+        if add_on is not None:
+            level = self.add_on_level()
+            if level is None:
+                raise ValueError("entry.add_on: at which break? after_level, or "
+                                 "late_registration_ends")
+            if not any(b.after_level == level for b in self.breaks):
+                raise ValueError(f"entry.add_on: the add-on is taken at the break after level "
+                                 f"{level}, and the structure has no break there")
+            smallest = self.in_play_after(level)[0]
+            if add_on.chips % smallest:
+                raise ValueError(f"entry.add_on: {add_on.chips:,} chips cannot be given in "
+                                 f"chips of {smallest:,}, the smallest in play after that break")
+        if rebuy is not None:
+            until = self.rebuy_until()
+            if until is None:
+                raise ValueError("entry.rebuy: until which level? until_level, or "
+                                 "late_registration_ends")
+            if until > count:
+                raise ValueError(f"entry.rebuy: level {until} does not exist (the structure "
+                                 f"has {count} levels)")
+
+    def add_on_level(self) -> int | None:
+        """The level after whose break the add-on is taken."""
+        add_on = self.entry.add_on
+        if add_on is None:
+            return None
+        return add_on.after_level or self.late_registration_ends
+
+    def rebuy_until(self) -> int | None:
+        """The last level in which a rebuy may be bought."""
+        rebuy = self.entry.rebuy
+        if rebuy is None:
+            return None
+        return rebuy.until_level or self.late_registration_ends
+
+    def in_play_after(self, level: int) -> list[int]:
+        """The denominations in play once the break after ``level`` is over (and every break
+        before it): the smallest of them is the unit of its colour-up (RULES T5)."""
+        gone = {c for b in self.breaks if b.after_level <= level for c in b.colour_up}
+        return sorted(set(self.chips) - gone)
+
+    def break_after(self, level: int) -> BreakSpec | None:
+        return next((b for b in self.breaks if b.after_level == level), None)
 
 
 class Slot(BaseModel):
@@ -269,5 +362,5 @@ def _in_directors_words(exc: ValidationError) -> str:
     return first_error(exc, "")
 
 
-__all__ = ["BreakSpec", "EntrySpec", "LevelSpec", "PayoutBracket", "PrizeSpec", "Slot", "Structure",
-           "load_structure", "schedule"]
+__all__ = ["AddOnSpec", "BreakSpec", "EntrySpec", "LevelSpec", "PayoutBracket", "PrizeSpec",
+           "RebuySpec", "Slot", "Structure", "load_structure", "schedule"]

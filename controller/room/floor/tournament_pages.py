@@ -1,7 +1,8 @@
 """The tournament's pages on the floor display: the standings (players left, places, prizes,
-points), the moves to make, the tables, the chip count's alerts, and a printable seat list; and
-the floor's tournament decisions (register, draw, re-entry, undo a wrong bust, a move's chips
-counted) behind the floor login, like every other decision.
+points), the moves to make, the tables, the colour-up, the add-ons and rebuys, the chip count's
+alerts, and a printable seat list; and the floor's tournament decisions (register, draw,
+re-entry, undo a wrong bust, a move's chips counted, an add-on or rebuy sold) behind the floor
+login, like every other decision.
 
 The pages read the tournament's retained state as the hub last received it (``/api/tournament``,
 fetched every two seconds: the service publishes it at most twice a second); the standings

@@ -13,6 +13,7 @@ from controller.room.clock.structure import load_structure
 from controller.room.tournament.balance import BalanceProfile
 from controller.room.tournament.ledger import Settings, TableSpec
 from controller.room.tournament.prizes import PointsProfile, payouts, prize_pool
+from controller.session.colour_up import ColourUpMethod
 from controller.text_files import read_toml_model
 
 
@@ -36,6 +37,9 @@ class TournamentSection(BaseModel):
                                       "apsa-2010: the next big blind (APSA 3.1.2.4)")
     points: PointsProfile = Field(default="none", description="apsa-ranking (APSA 4.1.1.2), "
                                   "apsa-sit-and-go (APSA 3.1.1.3) or none")
+    colour_up: ColourUpMethod = Field(default="race", description="The leftover chips at a "
+                                      "colour-up: race (APSA 2.1.18, BPS 2) or chip-up (PVB "
+                                      "15b(1))")
 
 
 class TournamentMqtt(BrokerAddress):
@@ -60,7 +64,8 @@ class TournamentConfig(BaseModel):
         try:
             return Settings(name=section.name, structure=structure, tables=tables,
                             break_order=section.break_order, seats=section.seats,
-                            balancing=section.balancing, points=section.points)
+                            balancing=section.balancing, points=section.points,
+                            colour_up=section.colour_up)
         except ValidationError as exc:
             raise ConfigError(f"{self._source}: {first_error(exc, 'the file')}") from None
 
@@ -72,12 +77,18 @@ class TournamentConfig(BaseModel):
         entries = sum(t.seats for t in settings.tables)
         prizes = payouts(structure.prizes, prize_pool(entries, structure.entry.buy_in), entries)
         paid = ", ".join(f"{p:,}" for p in prizes) or "no payout table"
+        add_on, rebuy = structure.entry.add_on, structure.entry.rebuy
+        bought = (f"; add-on {add_on.chips:,} chips at the break after level "
+                  f"{structure.add_on_level()}" if add_on else "; no add-on") + (
+            f"; rebuys of {rebuy.chips:,} chips to level {structure.rebuy_until()}" if rebuy
+            else "; no rebuy")
         return (f"{settings.name}: structure {structure.name!r} ({len(structure.levels)} "
                 f"levels, late registration to level {structure.late_registration_ends}); "
                 f"tables {tables}, breaking {', '.join(settings.order_of_breaking())}; start "
                 f"stack {settings.start_stack():,} (tables of {settings.seats}); re-entry "
-                f"{'yes' if structure.entry.reentry else 'no'}; balancing {settings.balancing}; "
-                f"points {settings.points}; a full room of {entries} entries pays {paid} "
+                f"{'yes' if structure.entry.reentry else 'no'}{bought}; balancing "
+                f"{settings.balancing}; colour-ups by {settings.colour_up}; points "
+                f"{settings.points}; a full room of {entries} entries pays {paid} "
                 f"{structure.entry.currency}")
 
 

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from controller.engine.records import HandRecord
 from controller.mqtt.messages import ClockState
-from controller.room.tournament import seating
+from controller.room.tournament import colour_ups, purchases, seating
 from controller.room.tournament.balance import RandomSource, Spot, plan
 from controller.room.tournament.draw import (
     Entrant,
@@ -29,7 +29,16 @@ from controller.room.tournament.draw import (
     draw,
     late_seat,
 )
-from controller.room.tournament.ledger import Alert, Ledger, Move, Out, Player, Settings, Undone
+from controller.room.tournament.ledger import (
+    Alert,
+    Ledger,
+    Move,
+    Out,
+    Player,
+    Purchase,
+    Settings,
+    Undone,
+)
 from controller.room.tournament.places import Bust, GroupKey, group_words
 from controller.room.tournament.prizes import payouts, prize_pool
 from controller.room.tournament.seating import Ask, TableSeen
@@ -45,7 +54,7 @@ from controller.room.tournament.view import (
 from controller.session.outputs import TableState
 
 COMMANDS = frozenset({"register", "reenter", "unregister", "draw", "undo_bust", "move_done",
-                      "export"})
+                      "add_on", "rebuy", "export"})
 RETRY_SECONDS = 2.0  # a request not yet shown in the table's state goes again after this
 ALERTS_KEPT = 200
 
@@ -100,17 +109,20 @@ class TournamentCore:
         last = self.settings.structure.late_registration_ends
         return last is not None and clock.level <= last and clock.status != "finished"
 
-    def payout_table(self) -> list[int]:
+    def prize_pool(self) -> int:
+        """Every entry's buy-in and the price of every add-on and rebuy."""
         entry = self.settings.structure.entry
-        return payouts(self.settings.structure.prizes,
-                       prize_pool(self.ledger.entries, entry.buy_in), self.ledger.entries)
+        return prize_pool(self.ledger.entries, entry.buy_in) + purchases.prices(self.ledger)
+
+    def payout_table(self) -> list[int]:
+        return payouts(self.settings.structure.prizes, self.prize_pool(), self.ledger.entries)
 
     def standings(self) -> list[Standing]:
         """Everyone's place, prize and points (computed again only when an elimination, a
         registration or a settled group changed them: a thousand rows)."""
         ledger = self.ledger
         key = (ledger.entries, tuple(ledger.players), tuple(o.id for o in ledger.outs),
-               len(ledger.settled), ledger.status, ledger.in_time)
+               len(ledger.settled), ledger.status, ledger.in_time, self.prize_pool())
         if self._standings is None or self._standings[0] != key:
             rows = standings(ledger.players_in(), ledger.busts(), ledger.settled_keys(),
                              self.payout_table(), self.settings.points, len(ledger.players),
@@ -261,6 +273,25 @@ class TournamentCore:
 
     def _cmd_export(self, args: dict[str, Any], by: str, now: float) -> str:
         return "the standings are written as CSV and JSON"
+
+    def _cmd_add_on(self, args: dict[str, Any], by: str, now: float) -> str:
+        name = checked_name(args.get("player"), "player")
+        bought = purchases.add_on(self.settings, self.ledger, self.clock, name, by, now)
+        return self._bought(bought)
+
+    def _cmd_rebuy(self, args: dict[str, Any], by: str, now: float) -> str:
+        name = checked_name(args.get("player"), "player")
+        bought = purchases.rebuy(self.settings, self.ledger, self.clock, name, by, now)
+        return self._bought(bought)
+
+    def _bought(self, bought: Purchase) -> str:
+        player = self.ledger.players[bought.player]
+        where = (f"table {player.spot.table}, seat {player.spot.seat}" if player.spot
+                 else "his seat")
+        price = f"; {bought.price:,} {self.settings.structure.entry.currency} to the prize " \
+            f"pool" if bought.price else ""
+        return (f"{bought.player} takes the {purchases.WORDS[bought.kind]}: {bought.chips:,} "
+                f"chips to his stack at {where}, between hands{price} ({purchases.RULE})")
 
     # ---------------------------------------------------------------- seating decisions
 
@@ -422,11 +453,16 @@ class TournamentCore:
         news, self.news = self.news, set()
         changed = seating.follow_moves(self.settings, self.ledger, self.tables, news)
         changed |= seating.follow_players(self.ledger, self.tables, news)
+        changed |= self._chips_changed(now)
         changed |= self._settle()
         changed |= self._strangers(now, news)
         if self.ledger.status == "running":
             changed |= self._decide(now)
             changed |= self._count_chips(now, news)
+            for difference in colour_ups.ended(self.ledger):
+                self._alert(now, difference.words(), "RULES T5", difference.table,
+                            difference.hand)
+                changed = True
             changed |= self._finish(now)
         if changed or self.dirty:
             outcome.save = True
@@ -435,6 +471,26 @@ class TournamentCore:
         outcome.finished = self.ledger.status == "finished" and changed
         outcome.asks = self._asks(now)
         return outcome
+
+    def _chips_changed(self, now: float) -> bool:
+        """What changes the chips a table must hold without a hand, before they are counted:
+        chips bought that reached a stack (or are void, the player out first), and colour-ups
+        due or made (RULES T5)."""
+        ledger = self.ledger
+        changed = False
+        before = [p.status for p in ledger.purchases]
+        for void in purchases.follow(ledger, self.tables):
+            price = f"; {void.price:,} {self.settings.structure.entry.currency} back" \
+                if void.price else ""
+            self._alert(now, f"{void.player} went out before the chips of his "
+                        f"{purchases.WORDS[void.kind]} reached his table: it is void{price}",
+                        purchases.RULE)
+        changed |= before != [p.status for p in ledger.purchases]
+        changed |= colour_ups.due(self.settings, ledger, self.clock)
+        taken, differences = colour_ups.taken(ledger, self.tables)
+        for difference in differences:
+            self._alert(now, difference.words(), "RULES T5", difference.table, difference.hand)
+        return changed or taken
 
     def _settle(self) -> bool:
         """Groups whose places can be given: a hand once everyone out in it is heard (or its
@@ -473,15 +529,18 @@ class TournamentCore:
         order = [t for t in self.settings.order_of_breaking() if t in ledger.open_tables]
         decided = plan(room, order, self.settings.balancing, self.random_source(seed))
         changed = False
+        # A player carries his chips to his new seat: no move while either table colours up
+        colouring = colour_ups.colouring(ledger, self.clock)
         for brk in decided.breaks:
-            if not self.between_hands(brk.table):
+            if not self.between_hands(brk.table) or brk.table in colouring:
                 return changed
             ledger.open_tables.remove(brk.table)
             ledger.broken.append(brk.table)
             changed = True
         hands = {t: (s.state.hand if s.state else 0) for t, s in self.tables.items()}
         for move in decided.moves:
-            if move.reason == "balance" and not self.between_hands(move.source.table):
+            if (move.reason == "balance" and not self.between_hands(move.source.table)) or {
+                    move.source.table, move.to.table} & colouring:
                 break
             self._new_move(move.player, move.source, move.to, self._stack_of(move.player),
                            move.rule, move.reason, now, seed=seed,
@@ -498,7 +557,10 @@ class TournamentCore:
         changed = False
         for name, seen in sorted(self.tables.items()):
             state = seen.state
-            if name not in news or state is None or state.stage not in ("waiting", "over"):
+            if name not in news or state is None:
+                continue
+            if state.stage not in ("waiting", "over"):
+                changed |= self._colour_up_over(name, state.hand, now)
                 continue
             key = (state.hand, tuple(sorted((s, v.player, v.stack)
                                             for s, v in state.seats.items())))
@@ -509,8 +571,21 @@ class TournamentCore:
             difference = self.ledger.chips.counted(name, state.hand, held)
             changed = True
             if difference is not None:
-                self._alert(now, difference.words(), "RULES T6", name, state.hand)
+                self._alert(now, difference.words(), "RULES T5" if difference.after
+                            else "RULES T6", name, state.hand)
         return changed
+
+    def _colour_up_over(self, table: str, hand: int, now: float) -> bool:
+        """The table began its first hand since its colour-up (RULES T5): the race is over, its
+        stacks as last counted between hands are what it left."""
+        chips = self.ledger.chips.tables.get(table)
+        pending = chips.colour_up if chips is not None else None
+        if pending is None or hand <= pending.hand:
+            return False
+        difference = self.ledger.chips.end_colour_up(table, hand)
+        if difference is not None:
+            self._alert(now, difference.words(), "RULES T5", table, hand)
+        return True
 
     def _strangers(self, now: float, news: set[str]) -> bool:
         """A player the tables show who is not in the tournament (or is out): said once."""
@@ -555,7 +630,7 @@ class TournamentCore:
                                 ledger.players[n].stack) for n in players_in}, ledger.moves)
         entry = settings.structure.entry
         going = [m for m in ledger.moves if m.status in ("leaving", "arriving")]
-        transit = sum(m.stack for m in going if m.status == "arriving")
+        transit = sum(m.stack for m in going if m.status == "arriving") + purchases.owed(ledger)
         in_play = ledger.chips.in_play()
         started = ledger.status != "registration"
         tables = []
@@ -573,7 +648,7 @@ class TournamentCore:
             name=settings.name, entries=ledger.entries, players_left=len(players_in),
             average_stack=in_play // len(players_in) if started and players_in else None,
             chip_leader=chip_leader(seats),
-            prize_pool=prize_pool(ledger.entries, entry.buy_in), currency=entry.currency,
+            prize_pool=self.prize_pool(), currency=entry.currency,
             payouts=payout_lines(self.payout_table()), status=ledger.status,
             registration_open=self.registration_open(),
             late_registration_ends=settings.structure.late_registration_ends, seed=ledger.seed,
@@ -582,12 +657,20 @@ class TournamentCore:
             chips=ChipLine(in_play=in_play, counted=in_play + ledger.chips.room_difference(
                 transit), difference=ledger.chips.room_difference(transit))
             if started else None,
-            alerts=ledger.alerts[-50:])
+            alerts=ledger.alerts[-50:],
+            add_on_open=ledger.status == "running" and purchases.add_on_open(settings,
+                                                                             self.clock),
+            rebuy_open=ledger.status == "running" and purchases.rebuy_open(settings, self.clock),
+            purchases=[p for p in ledger.purchases if p.status == "owed"]
+            + [p for p in ledger.purchases if p.status != "owed"][-20:],
+            colour_up=ledger.colour_ups[-1] if ledger.colour_ups else None)
 
     # ---------------------------------------------------------------- requests to the tables
 
     def _asks(self, now: float) -> list[Ask]:
-        wanted = seating.wanted(self.settings, self.ledger, self.tables)
+        wanted = [*seating.wanted(self.settings, self.ledger, self.tables),
+                  *colour_ups.asks(self.ledger, self.tables),
+                  *purchases.asks(self.ledger, self.tables)]
         keys = {(a.table, a.key) for a in wanted}
         for key in [k for k in self.asked if k not in keys]:
             del self.asked[key]  # shown, or no longer wanted

@@ -18,6 +18,7 @@ from controller.room.tournament.balance import BalanceProfile, Spot
 from controller.room.tournament.chip_count import ChipCount
 from controller.room.tournament.places import Bust, GroupKey
 from controller.room.tournament.prizes import PointsProfile
+from controller.session.colour_up import ColourUpMethod
 
 
 class TableSpec(BaseModel):
@@ -43,6 +44,9 @@ class Settings(BaseModel):
                        "follows it (DFO §2(2))")
     balancing: BalanceProfile = "pvb-2020"
     points: PointsProfile = "none"
+    colour_up: ColourUpMethod = Field(default="race", description="The leftover chips at a "
+                                      "colour-up: race (APSA 2.1.18, BPS 2) or chip-up (PVB "
+                                      "15b(1))")
     _seats: dict[str, int] = PrivateAttr(default_factory=dict)
 
     @model_validator(mode="after")
@@ -136,6 +140,50 @@ class Move(BaseModel):
     seed: int | None = Field(default=None, description="The seed of the draw that chose it")
 
 
+PurchaseKind = Literal["add_on", "rebuy"]
+PurchaseStatus = Literal["owed", "given", "void"]
+
+
+class Purchase(BaseModel):
+    """Chips a player bought (an add-on, a rebuy): ``owed`` until his table's state shows them
+    added to his stack (between hands), then ``given``; ``void`` if he went out first."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: int
+    kind: PurchaseKind
+    player: str
+    chips: int = Field(gt=0)
+    price: int = Field(ge=0, description="What it adds to the prize pool")
+    by: str
+    at: float
+    status: PurchaseStatus = "owed"
+    table: str | None = Field(default=None, description="The table that added the chips")
+
+    @property
+    def ref(self) -> str:
+        """The table's key for it (``stack`` command's ``ref``): added once."""
+        return f"{self.kind}:{self.id}"
+
+
+ColourUpStatus = Literal["due", "racing", "done"]
+
+
+class ColourUpDue(BaseModel):
+    """A break's colour-up (RULES T5) at each table in play: ``due`` until the table made it,
+    ``racing`` while its chip count waits for the race (until the table's next hand), ``done``.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    ref: str
+    after_level: int
+    chips: list[int]
+    unit: int
+    method: ColourUpMethod
+    tables: dict[str, ColourUpStatus] = Field(default_factory=dict)
+
+
 class Alert(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -177,6 +225,10 @@ class Ledger(BaseModel):
     strangers: list[str] = Field(default_factory=list, description="table:player of players "
                                  "the tables showed who are not in the tournament (told once)")
     in_time: bool = True
+    purchases: list[Purchase] = Field(default_factory=list, description="Add-ons and rebuys")
+    next_purchase: int = 1
+    colour_ups: list[ColourUpDue] = Field(default_factory=list, description="The breaks' "
+                                          "colour-ups at the tables (RULES T5)")
 
     def settled_keys(self) -> set[GroupKey]:
         return {tuple(k) for k in self.settled}
@@ -192,5 +244,6 @@ class Ledger(BaseModel):
                      ("leaving", "arriving")), None)
 
 
-__all__ = ["Alert", "Ledger", "Move", "MoveReason", "MoveStatus", "Out", "Player", "Settings",
-           "Status", "TableSpec", "Undone"]
+__all__ = ["Alert", "ColourUpDue", "ColourUpStatus", "Ledger", "Move", "MoveReason", "MoveStatus",
+           "Out", "Player", "Purchase", "PurchaseKind", "PurchaseStatus", "Settings", "Status",
+           "TableSpec", "Undone"]

@@ -190,7 +190,7 @@ class TournamentService:
         texts = {"standings.csv": standings_csv(rows, entry.currency),
                  "standings.json": standings_json(
                      rows, name=settings.name, entries=ledger.entries,
-                     players=len(ledger.players), prize_pool=ledger.entries * entry.buy_in,
+                     players=len(ledger.players), prize_pool=self.core.prize_pool(),
                      currency=entry.currency)}
         written = []
         try:

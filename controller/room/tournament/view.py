@@ -8,7 +8,14 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from controller.mqtt.messages import ChipLeader, Payout, TournamentState
 from controller.room.tournament.balance import Spot
-from controller.room.tournament.ledger import Alert, Move, MoveStatus, Status
+from controller.room.tournament.ledger import (
+    Alert,
+    ColourUpDue,
+    Move,
+    MoveStatus,
+    Purchase,
+    Status,
+)
 from controller.room.tournament.standings import Standing
 
 
@@ -39,9 +46,11 @@ class TableLine(BaseModel):
 class ChipLine(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    in_play: int = Field(description="Issued (entries, re-entries) less colour-ups")
-    counted: int = Field(description="Every table's stacks at the end of its last hand, and "
-                         "the stacks on their way between tables")
+    in_play: int = Field(description="Issued (entries, re-entries, add-ons, rebuys) less what "
+                         "left play at colour-ups")
+    counted: int = Field(description="Every table's stacks at the end of its last hand, the "
+                         "stacks on their way between tables and chips bought on their way to "
+                         "a stack")
     difference: int
 
 
@@ -63,6 +72,12 @@ class PublishedState(TournamentState):
     tables: list[TableLine] = Field(default_factory=list)
     chips: ChipLine | None = None
     alerts: list[Alert] = Field(default_factory=list)
+    add_on_open: bool = Field(default=False, description="The structure's add-on break is on")
+    rebuy_open: bool = Field(default=False, description="The structure's rebuy period lasts")
+    purchases: list[Purchase] = Field(default_factory=list, description="Add-ons and rebuys "
+                                      "on their way to a stack, then the latest")
+    colour_up: ColourUpDue | None = Field(default=None, description="The latest break's "
+                                          "colour-up, table by table (RULES T5)")
 
 
 def chip_leader(seats: list[SeatLine]) -> ChipLeader | None:

@@ -28,7 +28,8 @@
       t.chip_leader ? figure("chip leader",
         `${t.chip_leader.player} ${chips(t.chip_leader.stack)}`) : null,
       figure("prize pool", `${chips(t.prize_pool)} ${t.currency}`),
-      figure("status", t.status + (t.registration_open ? " · registration open" : "")),
+      figure("status", t.status + (t.registration_open ? " · registration open" : "")
+        + (t.add_on_open ? " · add-on open" : "") + (t.rebuy_open ? " · rebuys open" : "")),
       t.chips ? figure("chips", t.chips.difference === 0 ? `${chips(t.chips.in_play)} ✓`
         : `${chips(t.chips.counted)} of ${chips(t.chips.in_play)}`) : null,
     ];
@@ -50,7 +51,11 @@
         el("td", {}, s.place !== null && s.place > 1 || (s.place === 1 && t.players_left > 1)
           ? el("button", { class: "staff-only undo", onclick: () => {
             if (confirm(`Take back ${s.player}'s elimination?`)) send("undo_bust", { player: s.player });
-          } }, "Undo bust") : null));
+          } }, "Undo bust") : null,
+          s.place === null && t.add_on_open ? el("button", { class: "staff-only add-on",
+            onclick: () => send("add_on", { player: s.player }) }, "Add-on") : null,
+          s.place === null && t.rebuy_open ? el("button", { class: "staff-only rebuy",
+            onclick: () => send("rebuy", { player: s.player }) }, "Rebuy") : null));
     });
     return [head, ...rows];
   }
@@ -67,6 +72,32 @@
         el("td", {}, m.status === "seated" ? "seated, chips not counted yet" : m.status),
         el("td", {}, m.status === "seated" ? el("button", { class: "staff-only",
           onclick: () => send("move_done", { player: m.player }) }, "Chips counted") : null)))];
+  }
+
+  // Chips bought (add-ons, rebuys): on their way to a stack, then the latest given
+  function purchaseRows(t) {
+    const bought = t.purchases || [];
+    if (!bought.length) return [el("tr", {}, el("td", { class: "muted" }, "none"))];
+    const words = { add_on: "add-on", rebuy: "rebuy" };
+    const state = { owed: "to his stack between hands", given: "on his stack", void: "void (out first)" };
+    return [el("tr", {}, ...["player", "", "chips", "price", ""].map((h) => el("th", {}, h))),
+      ...bought.slice().reverse().map((p) => el("tr", { "data-purchase": p.id },
+        el("td", {}, p.player), el("td", {}, words[p.kind] || p.kind),
+        el("td", { class: "num" }, chips(p.chips)),
+        el("td", { class: "num" }, `${chips(p.price)} ${t.currency}`),
+        el("td", {}, (state[p.status] || p.status) + (p.table ? ` (table ${p.table})` : ""))))];
+  }
+
+  // The latest break's colour-up, table by table (RULES T5)
+  function colourUp(t) {
+    const up = t.colour_up;
+    if (!up) return [el("span", { class: "muted" }, "none yet")];
+    const how = up.method === "race" ? "chip race (APSA 2.1.18)" : "chip-up (PVB 15b(1))";
+    const words = { due: "to be made", racing: "racing until its next hand", done: "done" };
+    return [el("p", {}, `Break after level ${up.after_level}: the ${up.chips.map(chips).join(", ")} `
+      + `chips leave play, the smallest left is ${chips(up.unit)}; ${how}.`),
+      el("ul", {}, ...Object.entries(up.tables).map(([table, status]) =>
+        el("li", { "data-table": table }, `table ${table}: ${words[status] || status}`)))];
   }
 
   function tableRows(t) {
@@ -91,6 +122,8 @@
       : [el("li", { class: "muted" }, "none")]));
     document.getElementById("t-moves").replaceChildren(...moveRows(t));
     document.getElementById("t-tables").replaceChildren(...tableRows(t));
+    document.getElementById("t-purchases").replaceChildren(...purchaseRows(t));
+    document.getElementById("t-colour-up").replaceChildren(...colourUp(t));
     document.getElementById("t-standings").replaceChildren(...standingsRows(t));
     document.getElementById("t-payouts").replaceChildren(
       el("tr", {}, el("th", {}, "place"), el("th", {}, "prize")),
