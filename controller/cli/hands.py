@@ -245,8 +245,8 @@ def _journal_export(args: argparse.Namespace) -> int:
         kind = None
     if kind != "journal":
         raise ConfigError(f"{path} is not a table journal")
-    table, snapshot, events = journal_start(path, configured=session is not None)
-    head = StreamHead(session=session or SessionConfig(table_id=table), snapshot=snapshot)
+    inferred, snapshot, events = journal_start(path, configured=session is not None)
+    head = StreamHead(session=session or SessionConfig(**inferred), snapshot=snapshot)
     print("pokertable journal export: the table events hold every card the antennas read, "
           "hole cards too; keep the file private", file=sys.stderr)
     with _output(args.out, private=True) as target:
@@ -291,8 +291,8 @@ def replay_events_command(args: argparse.Namespace) -> int:
             raise ConfigError(f"{path} is the recorder's store of hand records: pokertable "
                               f"hands list {path}")
         if kind == "journal":
-            table, snapshot, events = journal_start(path, configured="profile" in given)
-            session = SessionConfig(**{"table_id": table, **given})
+            inferred, snapshot, events = journal_start(path, configured="profile" in given)
+            session = SessionConfig(**{**inferred, **given})
             records = replay_table_events(events, session, snapshot, sys.stderr,
                                           where=str(path), give_profile=give)
         else:

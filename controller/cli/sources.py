@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from datetime import datetime
 from itertools import chain
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from controller.errors import ConfigError
 
@@ -184,8 +184,9 @@ def record_lines(lines: Iterable[str], where: str) -> Iterator[Placed]:
 
 
 def journal_start(path: Path, configured: bool = False
-                  ) -> tuple[str, SessionSnapshot | None, list[tuple[int, TableEvent]]]:
-    """A journal's table (as its records name it), its replay's checkpoint and its events.
+                  ) -> tuple[dict[str, Any], SessionSnapshot | None, list[tuple[int, TableEvent]]]:
+    """What a journal says of its session (the table's id and size, as its records name them:
+    fields for `SessionConfig`), its replay's checkpoint and its events.
     Without its table's configuration (``configured``), an Omaha table's journal is refused:
     the default rule profile would replay it as hold'em."""
     from controller.table.journal import Journal
@@ -202,7 +203,11 @@ def journal_start(path: Path, configured: bool = False
     if not configured and any(r.game != "NT" for r in kept):
         raise ConfigError(f"{path}: its table plays pot-limit Omaha: give --config table.toml "
                           "(the table's configuration names its rule profile)")
-    return table or "1", snapshot, events
+    session: dict[str, Any] = {"table_id": table or "1"}
+    seat_count = next((r.seat_count for r in reversed(kept) if r.seat_count is not None), None)
+    if seat_count is not None:
+        session["seats"] = seat_count
+    return session, snapshot, events
 
 
 def event_stream(lines: Iterable[str], where: str, config: SessionConfig | None,
@@ -264,8 +269,8 @@ def read_hands(source: str, query: HandQuery, config: SessionConfig | None = Non
         raise ConfigError(f"--venue: {where} is {what}, whose hands name no venue; --venue "
                           "picks a venue's hands from the recorder's store or its JSON export")
     if kind == "journal" and path is not None:
-        table, snapshot, events = journal_start(path, configured=config is not None)
-        session = config or SessionConfig(table_id=table)
+        inferred, snapshot, events = journal_start(path, configured=config is not None)
+        session = config or SessionConfig(**inferred)
         hands = _unplaced(replay_table_events(events, session, snapshot))
     else:
         hands = _unplaced(event_stream(lines, where, config, errors=True))

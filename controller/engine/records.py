@@ -91,6 +91,10 @@ class HandRecord(BaseModel):
         default=None, ge=1, exclude_if=lambda v: v is None,
         description="The clock's hand-for-hand round the hand was dealt in; absent outside "
         "hand-for-hand. Every hand of one round counts as one hand for placing (PVB 64b(3))")
+    seat_count: int | None = Field(
+        default=None, ge=2, le=10, exclude_if=lambda v: v is None,
+        description="The seats the table has (its size, not the players dealt in); absent in "
+        "records from before it was kept")
 
     @model_serializer(mode="wrap")
     def _unit_only_when_kept(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
@@ -133,8 +137,10 @@ def build_record(
     players: dict[int, str],
     status: Status = "complete",
     irregularities: list[Irregularity] | None = None,
+    seat_count: int | None = None,
 ) -> HandRecord:
-    """The record of ``hand``, whose player ``k`` sits in ``seats[k]``."""
+    """The record of ``hand``, whose player ``k`` sits in ``seats[k]``; ``seat_count`` is the
+    table's size."""
     actions = [
         ActionRecord(
             street=STREET_NAMES[a.street],
@@ -169,4 +175,5 @@ def build_record(
         irregularities=irregularities or [],
         status=status,
         odd_chip_unit=hand.setup.odd_chip_unit,
+        seat_count=seat_count,
     )

@@ -559,6 +559,7 @@ class Table:
             blinds=Blinds(sb=level.sb, bb=level.bb, ante=level.ante, bb_ante=level.bb_ante),
             button=p.button, sb=p.sb if p.sb_live else None, bb=p.bb, seats=list(p.dealt),
             players=names, status=status, irregularities=irregularities,
+            seat_count=self.seat_count,
         )
 
     # ---------------------------------------------------------------- snapshots

@@ -153,6 +153,7 @@ def phh_document(record: HandRecord, venue: str | None = None) -> dict[str, obje
         "hand": record.hand,
         "level": record.level,
         "seats": seats,
+        **({} if record.seat_count is None else {"seat_count": record.seat_count}),
         "players": [record.players[s] for s in seats],
         "finishing_stacks": [record.finishing_stacks[s] for s in seats],
     }

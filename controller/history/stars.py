@@ -134,7 +134,8 @@ class _Text:
             f"PokerStars Hand #{hand_number(r)}: Tournament #{tournament}, Freeroll "
             f"{GAMES[r.game]} - Level {roman(r.level)} ({r.blinds.sb}/{r.blinds.bb}) - "
             f"{_moments(r.started)}")
-        largest = 10 if 10 in r.players else 9
+        # The table's size as the record keeps it; older records only say whether seat 10 played.
+        largest = r.seat_count or (10 if 10 in r.players else 9)
         # Two venues' table 1 are two tables: a tracker keeps tables apart by this name.
         table = r.table if self.venue is None else f"{self.venue} {r.table}"
         self.lines.append(f"Table '{tournament} {table}' {largest}-max "

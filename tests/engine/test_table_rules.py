@@ -497,3 +497,11 @@ def test_b4_pvb_33_a_newcomer_after_a_void_hand_waits_for_it_to_be_dealt_again()
     table.apply(StartHand())
     p = table.positions
     assert p is not None and (p.button, p.sb, p.bb) == (3, 4, 6) and 6 in p.dealt
+
+
+def test_a_record_keeps_the_tables_size_not_the_players_dealt() -> None:
+    # The exports say "6-max" from it (a tracker groups hands by table size).
+    table = seated(1, 2, 4, seats=6)
+    play_hand(table)
+    assert table.records[-1].seat_count == 6
+    assert table.records[-1].model_dump()["seat_count"] == 6

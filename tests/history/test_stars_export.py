@@ -274,3 +274,18 @@ def test_heads_up_posts_the_antes_then_the_small_blind_then_the_big_blind() -> N
     posts = [line for line in lines if ": posts " in line]
     assert posts == ["ben: posts the ante 25", "anna: posts the ante 25",
                      "anna: posts small blind 100", "ben: posts big blind 200"]
+
+
+def test_the_table_size_is_the_tables_not_the_players() -> None:
+    # A 10-seat table with seat 10 empty is still "10-max" to a tracker (it groups hands and
+    # players by table size); a 6-seat table is "6-max". Older records without the table's size
+    # fall back to what the seats played say.
+    record = record_of(SIDE_POTS, board="2c7h9dJc3s", pots=[
+        PotRecord(amount=600, eligible=[6, 9, 2], winners=[6], shares={6: 600}),
+        PotRecord(amount=1500, eligible=[6, 2], winners=[6], shares={6: 1500}),
+    ], finishing_stacks={6: 6225, 9: 0, 2: 0, 4: 7975})
+    for seat_count, expected in [(10, "10-max"), (9, "9-max"), (None, "9-max")]:
+        sized = record.model_copy(update={"seat_count": seat_count})
+        header = stars_hand(sized, 1).splitlines()[1]
+        assert header == f"Table '1 3' {expected} Seat #4 is the button"
+
