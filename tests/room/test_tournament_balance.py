@@ -147,8 +147,9 @@ def played_table(draw: st.DrawFn, name: str, full: bool) -> Table:
     busts and newcomers between them and after the last."""
     seats = draw(st.integers(4, 10), label=f"{name} seats")
     every = list(range(1, seats + 1))
-    first = draw(st.sets(st.sampled_from(every), min_size=max(2, seats - 1) if full else 2,
-                         max_size=seats if full else max(2, seats // 2)), label=f"{name} first")
+    size = draw(st.integers(seats - 1, seats) if full else st.integers(2, max(2, seats // 2)),
+                label=f"{name} players")
+    first = set(draw(st.permutations(every), label=f"{name} order")[:size])
     names = (f"{name}-{k}" for k in range(100))
     table = new_table(name, seats, {s: next(names) for s in first})
     hands = draw(st.integers(0, 6), label=f"{name} hands")
