@@ -61,11 +61,12 @@ class _Bad(Exception):
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    keys = [k for k, _ in pairs]
-    twice = next((k for k in keys if keys.count(k) > 1), None)
-    if twice is not None:
-        raise _Bad(f"the key {twice!r} is given twice in one object")
-    return dict(pairs)
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _Bad(f"the key {key!r} is given twice in one object")
+        seen[key] = value
+    return seen
 
 
 def read_seating(path: Path) -> tuple[list[TableSeating], list[str]]:
