@@ -35,7 +35,8 @@ def test_balance_prints_the_break_the_moves_and_the_hold_in_order(tmp_path: Path
          "players": {str(s): f"p{s:02d}" for s in range(1, 10)}},
         {"table": "2", "button": 2, "big_blind": 4,
          "players": {str(s): f"q{s:02d}" for s in range(1, 6)}},
-        {"table": "3", "button": 1, "big_blind": 3, "players": {"2": "r02"}}]}
+        # (table 3's button and big blind went out in the hand just played)
+        {"table": "3", "button": 1, "big_blind": 3, "players": {"2": "r02"}, "out": [1, 3]}]}
     path = tmp_path / "seating.json"
     path.write_text(json.dumps(seating))
     out = lines(pokertable("balance", "--seating", str(path), "--profile", "apsa-2010"))
@@ -103,7 +104,8 @@ def test_payouts_for_n_entries() -> None:
 @pytest.mark.parametrize(("args", "says"), [
     (["balance", "--seating", "missing.json"], "missing.json: cannot read it"),
     (["balance", "--seating", "{bad}"], "not JSON"),
-    (["balance", "--seating", "{seat9}"], "file: table 1: seat 9 does not exist (seats 1 to 8)"),
+    (["balance", "--seating", "{seat9}"],
+     "file: table 1, players: seat 9 does not exist (seats 1 to 8)"),
     (["standings", "--entries", "4", "{record}"], "line 1: not a hand record: hand: missing"),
     (["standings", "--entries", "0", "{record}"], "must be at least 1"),
     (["payouts", "--structure", "{notoml}", "--entries", "5"], "not valid TOML"),

@@ -143,9 +143,11 @@ def two_tables() -> list[TableSeating]:
 
 
 def test_pvb_09_1_the_player_in_the_free_seats_position_moves() -> None:
-    """The free seat the short table's big blind reaches first is 8; counted from its button
-    (seat 2) it is the sixth position. At the long table the sixth occupied seat from the
-    button (seat 4) is seat 1: that player moves."""
+    """ "Der Spieler, der am alten Tisch dieselbe Position zum Button hat wie (der freie Platz)
+    am neuen Tisch": the free seat the short table's big blind reaches first is 8, whose
+    newcomer posts it in the fourth hand (after 5, 6 and 7). At the long table the player who
+    posts it in the fourth hand (after 7, 8 and 9) is seat 1: that player moves, no worse and
+    no better off (tests/room/test_tournament_balance.py has the rest)."""
     result = plan(two_tables(), ["2", "1"], "pvb-2020")
     assert result.lines() == [{"move": "a1", "from": {"table": "1", "seat": 1},
                                "to": {"table": "2", "seat": 8}, "rule": "PVB 09(1)"}]

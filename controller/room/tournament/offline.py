@@ -2,8 +2,8 @@
 audit and for anyone checking us (`pokertable tournament balance | standings | payouts`). A file
 that cannot be read is one line naming it and what is wrong (`ConfigError`).
 
-- ``balance --seating FILE``: the tables as they sit after a hand (`SeatingFile`); prints the
-  breaks, the moves and the holds, in that order (`balance.plan`).
+- ``balance --seating FILE``: the tables as they sit after a hand (`balance_input`); prints
+  the breaks, the moves and the holds, in that order (`balance.plan`, as the service).
 - ``standings --entries N RECORDS...``: hand records as the tables (``records.jsonl``) and the
   recorder write them, one JSON object a line, of several tables at once; the players out in
   each hand place by their stacks at its start, hands in the order of their ``started``, a
@@ -19,66 +19,17 @@ import random
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ValidationError
 
 from controller.engine.records import HandRecord
 from controller.errors import ConfigError, first_error
 from controller.json_input import BadJson, loads_bounded
 from controller.room.clock.structure import Structure
-from controller.room.tournament.balance import BalanceProfile, TableSeating, plan
+from controller.room.tournament.balance import BalanceProfile, plan
+from controller.room.tournament.balance_input import SeatingFile, read_seating
 from controller.room.tournament.places import Bust, placings
 from controller.room.tournament.prizes import payouts, prize_pool
 from controller.text_files import read_text_file
-
-
-class SeatingTable(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    table: str = Field(min_length=1, max_length=32)
-    button: int | None = Field(default=None, ge=1, le=10)
-    small_blind: int | None = Field(default=None, ge=1, le=10)
-    big_blind: int | None = Field(default=None, ge=1, le=10)
-    seats: int | None = Field(default=None, ge=2, le=10, description="This table's own size")
-    players: dict[int, str] = Field(default_factory=dict)
-
-
-class SeatingFile(BaseModel):
-    """``{"seats": 9, "break_order": ["3", "2", "1"], "tables": [{"table": "1", "button": 4,
-    "big_blind": 6, "players": {"1": "p01", ...}}]}``: the seats of the hand just played."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    seats: int = Field(ge=2, le=10)
-    break_order: list[str] = Field(default_factory=list)
-    tables: list[SeatingTable] = Field(min_length=1)
-
-
-def read_seating(path: Path) -> tuple[list[TableSeating], list[str]]:
-    text = read_text_file(path, "a seating file (JSON)")
-    try:
-        seating = SeatingFile.model_validate(loads_bounded(text))
-    except BadJson as exc:
-        raise ConfigError(f"{path}: not JSON: {exc}") from None
-    except ValidationError as exc:
-        raise ConfigError(f"{path}: {first_error(exc, 'the file')}") from None
-    try:
-        tables = [TableSeating(table=t.table, seats=t.seats or seating.seats, button=t.button,
-                               small_blind=t.small_blind, big_blind=t.big_blind,
-                               players=t.players) for t in seating.tables]
-    except ValidationError as exc:  # a seat the table does not have
-        raise ConfigError(f"{path}: {first_error(exc, 'the file').split(': ', 1)[-1]}"
-                          ) from None
-    names = [t.table for t in tables]
-    if len(set(names)) != len(names):
-        raise ConfigError(f"{path}: a table is listed twice")
-    players = [p for t in tables for p in t.players.values()]
-    if len(set(players)) != len(players):
-        raise ConfigError(f"{path}: a player sits at two seats")
-    unknown = [n for n in seating.break_order if n not in names]
-    if unknown:
-        raise ConfigError(f"{path}: break_order names table {unknown[0]!r}, which is not in "
-                          "tables")
-    return tables, list(seating.break_order)
 
 
 def balance_lines(path: Path, profile: BalanceProfile, seed: int = 0) -> list[dict[str, Any]]:
