@@ -179,8 +179,8 @@ class TournamentCore:
         if not self.registration_open():
             last = self.settings.structure.late_registration_ends
             when = f"at the end of level {last}" if last else "when the clock started"
-            raise Refused(f"registration closed {when} (the structure's "
-                          "late_registration_ends)", "RULES T6")
+            raise Refused(f"late registration closed {when}, as the structure has it "
+                          "(late_registration_ends)", "RULES T6")
 
     def _registered(self, name: str) -> Player:
         player = self.ledger.players.get(name)
@@ -240,8 +240,8 @@ class TournamentCore:
         name = args.name
         self._registered(name)
         if self.ledger.status != "registration":
-            raise Refused(f"{name} has a seat: the draw was made; a player who leaves is "
-                          "blinded off or busts (PVB 12)", "PVB 12")
+            raise Refused(f"{name} has a seat: the draw was made; a player who leaves now is "
+                          "blinded off or busts", "PVB 12")
         del self.ledger.players[name]
         self.ledger.entries -= 1
         return f"{name} is no longer registered: {len(self.ledger.players)} players"
