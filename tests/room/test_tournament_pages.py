@@ -103,6 +103,7 @@ def test_the_floor_runs_the_tournament_from_its_pages(broker: LocalBroker, brows
         expect(staff.locator("#t-reply")).to_contain_text("taken back by floor:anna")
         expect(staff.locator("#t-reply")).to_contain_text("4,500 chips the floor gives back")
         expect(staff.locator("#t-summary")).to_contain_text("players left 6 / 6")
+        expect(staff.locator("#t-summary")).to_contain_text("4,500 given back")
         audit = [(c["name"], c["by"], c["args"]) for c in store.commands()]
         assert ("undo_bust", "floor:anna", {"player": loser, "stack": 4_500}) in audit
         assert wait_until(lambda: loser in {p for t in tables.values()

@@ -30,8 +30,9 @@
       figure("prize pool", `${chips(t.prize_pool)} ${t.currency}`),
       figure("status", t.status + (t.registration_open ? " · registration open" : "")
         + (t.add_on_open ? " · add-on open" : "") + (t.rebuy_open ? " · rebuys open" : "")),
-      t.chips ? figure("chips", t.chips.difference === 0 ? `${chips(t.chips.in_play)} ✓`
-        : `${chips(t.chips.counted)} of ${chips(t.chips.in_play)}`) : null,
+      t.chips ? figure("chips", (t.chips.difference === 0 ? `${chips(t.chips.in_play)} ✓`
+        : `${chips(t.chips.counted)} of ${chips(t.chips.in_play)}`)
+        + (t.chips.given_back ? ` (${chips(t.chips.given_back)} given back with busts taken back)` : "")) : null,
     ];
   }
 
