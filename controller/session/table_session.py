@@ -176,20 +176,35 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
             raise Refused(f"seat {event.seat}: a player sits down with chips", "PVB 12")
         if not self._between_hands():
             # Judge the change against the seats as they will be after the queued ones.
-            occupied = event.seat in self.table.seats
+            view = self.table.seats.get(event.seat)
+            sitting = view.player if view is not None else None
+            waiting = False
             for queued in self.queued_seats:
                 if queued.seat == event.seat:
-                    occupied = queued.player is not None
-            if event.player is not None and occupied:
+                    sitting, waiting = queued.player, True
+            if event.player is not None and sitting == event.player:
+                return self._seated_already(event, "sits down after this hand, as asked "
+                                            "already" if waiting else "sits there already")
+            if event.player is not None and sitting is not None:
                 raise Refused(f"seat {event.seat} is taken", "PVB 09")
-            if event.player is None and not occupied:
+            if event.player is None and sitting is None:
                 raise Refused(f"seat {event.seat} is already empty", "PVB 09")
             self.queued_seats.append(event)
             what = f"{event.player} sits down" if event.player else "the player leaves"
             self._say("seat", f"seat {event.seat}: {what} after this hand", seat=event.seat)
             return True
+        current = self.table.seats.get(event.seat)
+        if event.player is not None and current is not None and current.player == event.player:
+            return self._seated_already(event, "sits there already")
         self._seat_now(event)
         return True
+
+    def _seated_already(self, event: SeatEvent, words: str) -> bool:
+        """The same seat asked again for the same player (a requester that has not yet seen
+        it in the state, a command sent twice): said, not refused; nothing changes."""
+        self._say("seat", f"seat {event.seat}: {event.player} {words}; nothing changes",
+                  seat=event.seat)
+        return False
 
     def _seat_now(self, event: SeatEvent, words: str | None = None) -> None:
         table = self.table

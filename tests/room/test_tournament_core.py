@@ -12,7 +12,7 @@ import pytest
 
 from controller.room.tournament.balance import TableSeating, plan
 from controller.room.tournament.draw import Refused
-from controller.room.tournament.standings import standings_csv, standings_json
+from controller.room.tournament.export import standings_csv, standings_json
 from tests.room import tournament_helpers as hands
 from tests.room.tournament_room import SimRoom, settings
 from tests.session.helpers import command
@@ -209,33 +209,49 @@ def test_a_late_registration_and_a_re_entry_take_the_shortest_tables_free_seat()
 def test_the_floor_undoes_a_wrong_bust_and_is_named() -> None:
     room = drawn()
     room.knock_out("p03")
-    said = room.command("undo_bust", player="p03")
+    said = room.command("undo_bust", player="p03", stack=4_000)
     assert "taken back by floor:test" in said
     (undone,) = room.core.ledger.undone
-    assert undone.by == "floor:test" and undone.bust.player == "p03"
+    assert undone.by == "floor:test" and undone.bust.player == "p03" and undone.stack == 4_000
     assert room.core.state().players_left == 14
 
 
-@pytest.mark.parametrize(("command", "args", "reason"), [
-    ("register", {"name": "p01"}, "p01 is registered already"),
-    ("register", {"name": "P01"}, "p01 is registered already"),
-    ("register", {"name": ""}, "args.name"),
-    ("register", {"name": "x" * 41}, "1 to 40 printable characters"),
-    ("register", {"name": "ok", "club": 7}, "args.club"),
-    ("draw", {}, "the draw was made already"),
-    ("reenter", {"name": "p01"}, "still in the tournament"),
-    ("reenter", {"name": "nobody"}, "not registered"),
-    ("unregister", {"name": "p01"}, "the draw was made"),
-    ("undo_bust", {"player": "p01"}, "p01 is not out"),
-    ("explode", {}, "unknown tournament command 'explode'"),
+@pytest.mark.parametrize(("command", "args", "reason", "rule"), [
+    ("register", {"name": "p01"}, "p01 is registered already", "PVB 13"),
+    ("register", {"name": "P01"}, "p01 is registered already", "PVB 13"),
+    ("register", {"name": ""}, "args.name", "PVB 13"),
+    ("register", {}, "args.name: the player's name", "PVB 13"),
+    ("register", {"name": "x" * 41}, "1 to 40 printable characters", "PVB 13"),
+    ("register", {"name": "ok", "club": 7}, "args.club", "PVB 08a(1)"),
+    ("draw", {}, "the draw was made already", "PVB 08a(1)"),
+    ("reenter", {"name": "p01"}, "still in the tournament: only a player who is out",
+     "APSA 3.1.2.7"),
+    ("reenter", {"name": "nobody"}, "nobody is not registered", "PVB 13"),
+    ("unregister", {"name": "p01"}, "the draw was made", "PVB 12"),
+    ("undo_bust", {"player": "p01"}, "p01 is not out", "PVB 64a(1)"),
+    ("undo_bust", {"player": "nobody"}, "nobody is not registered", "PVB 13"),
+    ("undo_bust", {"player": "p01", "stack": -5}, "args.stack: the chips he gets back",
+     "PVB 64a(1)"),
+    ("move_done", {"player": "nobody"}, "nobody is not registered", "PVB 13"),
+    ("explode", {}, "unknown tournament command 'explode'", "DFO"),
+    # An argument the command does not take is refused, not ignored (a misspelt club would
+    # register a player without his club)
+    ("register", {"name": "new", "clb": "Asse"}, "register does not take args.clb (it takes "
+     "name, club)", "DFO"),
+    ("undo_bust", {"player": "p01", "chips": 5_000}, "undo_bust does not take args.chips "
+     "(it takes player, stack)", "DFO"),
+    ("move_done", {"player": "p01", "seat": 3}, "does not take args.seat", "DFO"),
+    ("export", {"now": True}, "export does not take args.now (it takes no arguments)", "DFO"),
+    ("draw", {"sed": 4}, "does not take args.sed", "DFO"),
+    ("add_on", {"player": "p01", "chips": 1}, "does not take args.chips", "DFO"),
 ])
 def test_bad_commands_are_refused_with_the_reason_and_change_nothing(
-        command: str, args: dict[str, object], reason: str) -> None:
+        command: str, args: dict[str, object], reason: str, rule: str) -> None:
     room = drawn()
     before = room.core.ledger.model_dump_json()
     with pytest.raises(Refused) as refused:
         room.core.command(command, args, "floor:test", room.now)
-    assert reason in refused.value.reason and refused.value.rule
+    assert reason in refused.value.reason and refused.value.rule == rule, refused.value
     assert room.core.ledger.model_dump_json() == before
 
 
@@ -302,10 +318,11 @@ def test_a_whole_small_tournament_to_one_winner() -> None:
     assert [r.place for r in rows] == list(range(1, 15))
     assert sum(r.prize for r in rows) == state.prize_pool
     assert rows[0].points == pytest.approx(9 * 14 ** 0.5 + 5, abs=0.005)
-    text = standings_csv(rows, "EUR")
+    text = standings_csv(rows, "EUR", room.now)
     assert text.splitlines()[1].startswith("1,1,")
     document = json.loads(standings_json(rows, name="test", entries=14, players=14,
-                                         prize_pool=state.prize_pool, currency="EUR"))
+                                         prize_pool=state.prize_pool, currency="EUR",
+                                         exported=room.now))
     assert [r["place"] for r in document["standings"]] == list(range(1, 15))
 
 

@@ -92,6 +92,28 @@ def test_standings_from_two_tables_records(tmp_path: Path) -> None:
     ]
 
 
+def test_standings_check_the_entries_against_the_players_in_the_records(tmp_path: Path
+                                                                        ) -> None:
+    """--entries counts every player who took part: the records of two tables show eight, so
+    seven entries is a mistake (one line, exit 2), as is a count the records eliminate
+    entirely; more entries than the records show is the final table's records alone."""
+    path = tmp_path / "records.jsonl"
+    path.write_text("".join(r.model_dump_json() + "\n" for r in played_records()))
+    done = pokertable("standings", "--entries", "7", str(path))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines() == [
+        "pokertable tournament standings: --entries 7: the records show 8 players; --entries "
+        "counts every player who took part"], done.stderr
+    more = lines(pokertable("standings", "--entries", "20", str(path)))
+    assert [(line["place"], line["player"]) for line in more][:2] == [(20, "ben"), (19, "cem")]
+    from controller.errors import ConfigError
+    from controller.room.tournament.offline import standings_lines
+    first = played_records()[0]  # a record spoilt: everyone at the table ends with nothing
+    spoilt = first.model_copy(update={"finishing_stacks": dict.fromkeys(first.players, 0)})
+    with pytest.raises(ConfigError, match="eliminate 4 players, and one is left"):
+        standings_lines(4, [spoilt])
+
+
 def test_payouts_for_n_entries() -> None:
     out = lines(pokertable("payouts", "--structure", "deploy/structures/turbo.toml",
                            "--entries", "27"))

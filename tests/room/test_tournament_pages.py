@@ -91,12 +91,23 @@ def test_the_floor_runs_the_tournament_from_its_pages(broker: LocalBroker, brows
         knock_out(busted, [loser_seat])
         row = staff.locator(f"#t-standings tr[data-player='{loser}']")
         expect(row).to_contain_text("6")
-        staff.once("dialog", lambda dialog: dialog.accept())
+        # His draw's move (chips not yet counted at the seat) is no move to make any more
+        expect(staff.locator("#t-moves")).not_to_contain_text(loser)
+        expect(staff.locator("#t-moves")).to_contain_text("seated, chips not counted yet")
+        # He lost his seat: taken back without the chips he gets back, it is refused
+        staff.once("dialog", lambda dialog: dialog.accept(""))
+        row.locator("button.undo").click()
+        expect(staff.locator("#t-reply")).to_contain_text("has no seat")
+        staff.once("dialog", lambda dialog: dialog.accept("4,500"))
         row.locator("button.undo").click()
         expect(staff.locator("#t-reply")).to_contain_text("taken back by floor:anna")
+        expect(staff.locator("#t-reply")).to_contain_text("4,500 chips the floor gives back")
         expect(staff.locator("#t-summary")).to_contain_text("players left 6 / 6")
-        audit = [(c["name"], c["by"]) for c in store.commands()]
-        assert ("undo_bust", "floor:anna") in audit
+        expect(staff.locator("#t-summary")).to_contain_text("4,500 given back")
+        audit = [(c["name"], c["by"], c["args"]) for c in store.commands()]
+        assert ("undo_bust", "floor:anna", {"player": loser, "stack": 4_500}) in audit
+        assert wait_until(lambda: loser in {p for t in tables.values()
+                                            for p in players(t).values()})
 
         # The chip count: a player the floor seats by hand with chips of his own
         other = tables[where]

@@ -12,7 +12,8 @@ After every step, with the tables between hands and the requests carried out:
   once (or waiting for his hand-for-hand round), never both;
 - the places are a permutation of the places below the players still in, ties sharing a range;
 - the chips are conserved: the tables' stacks and the stacks on their way are the chips issued
-  (start stacks, add-ons, rebuys) less what left play at the colour-ups, and the count says so;
+  (start stacks, add-ons, rebuys, chips the floor gave back with a bust it took back) less what
+  left play at the colour-ups, and the count says so;
 - balancing has settled: no two open tables differ by more than one player, and no table that
   could break is left standing.
 
@@ -203,6 +204,21 @@ class TournamentMachine(RuleBasedStateMachine):
                 room.race_right(table, pick)
         self.level = after + 1
         room.play_level(self.level)
+
+    @precondition(lambda self: bool(self.room.core.ledger.outs))
+    @rule(data=st.data())
+    def undo_bust(self, data: st.DataObject) -> None:
+        """The floor takes back a bust (PVB 64a(1)): the player gets the chips it names
+        (issued) and a drawn free seat, or it is refused when the room has none."""
+        out = sorted(o.bust.player for o in self.room.core.ledger.outs)
+        name = data.draw(st.sampled_from(out), label="bust taken back")
+        # (a start stack or more: the dealing helpers need every stack to cover the blinds)
+        stack = 2_500 * data.draw(st.integers(2, 8), label="chips given back, in 2,500s")
+        try:
+            self.room.command("undo_bust", player=name, stack=stack)
+        except Refused as refused:
+            assert any(why in refused.reason for why in (
+                "every seat in the room is taken", "more than every chip in play")), refused
 
     @rule(data=st.data())
     def count(self, data: st.DataObject) -> None:

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from collections import Counter
@@ -13,9 +14,10 @@ import pytest
 from controller.room.clock.structure import EntrySpec, PrizeSpec, Structure
 from controller.room.tournament.balance import Spot, TableSeating, plan
 from controller.room.tournament.draw import Entrant, Refused, draw, late_seat, table_sizes
+from controller.room.tournament.export import standings_csv, standings_json
 from controller.room.tournament.places import Bust, placings
 from controller.room.tournament.prizes import payouts, points, shared_points, shared_prize
-from controller.room.tournament.standings import standings, standings_csv
+from controller.room.tournament.standings import standings
 from controller.session import SessionConfig, TableSession
 from tests.session.helpers import Run, declare, seat, shuffle
 
@@ -103,6 +105,25 @@ def test_pvb_64b_2_shared_places_split_their_prizes_and_points_evenly() -> None:
     assert [(r.player, r.place, r.prize, r.points) for r in rows] == [
         ("w", 1, 501, 10.0), ("x", 2, 250, 6.0), ("y", 2, 250, 6.0)]
     assert sum(r.prize for r in rows) == sum(table)  # the pool is paid out exactly
+
+
+def test_pvb_64b_2_a_shared_prize_is_rounded_down_to_the_unit_the_rest_to_first_place() -> None:
+    """The structure pays in units of 5: places 2 and 3 (80 and 55) shared are 135 between two,
+    67.50 each in whole currency; each share is 65, and the 5 the split leaves goes to first
+    place, as the payout table's remainder does (never a share that is no multiple of the
+    unit)."""
+    table = [145, 80, 55]  # SMALL's payouts for 14 entries: 280 in units of 5
+    assert shared_prize(table, 2, 3, unit=5) == (65, 5)
+    assert shared_prize(table, 2, 3) == (67, 1)  # (a structure paying in units of 1)
+    rows = standings(["w"], [bust("x", 1_000, 1), bust("y", 1_000, 2)], None, table, "none", 3,
+                     unit=5)
+    assert [(r.player, r.place, r.prize) for r in rows] == [("w", 1, 150), ("x", 2, 65),
+                                                            ("y", 2, 65)]
+    assert sum(r.prize for r in rows) == sum(table)
+    assert all(r.prize % 5 == 0 for r in rows[1:])
+    # Three sharing places 1-3 cannot happen (one player is left with every chip); three
+    # sharing 2nd to 4th of [100, 60, 25, 15]: 100 between three, 30 each, 10 to first
+    assert shared_prize([100, 60, 25, 15], 2, 4, unit=5) == (30, 10)
 
 
 def test_bps_44_eliminations_in_different_hands_place_in_the_order_they_happened() -> None:
@@ -269,9 +290,15 @@ def test_payouts_are_rounded_to_the_unit_and_the_remainder_goes_to_first_place()
     assert payouts(None, 1000, 10) == [] and payouts(PRIZES, 0, 10) == []
     # Exact arithmetic: 35% of 1,000 is 350, not 345 from a float a hair below 350
     assert payouts(PRIZES, 1000, 10) == [650, 350]
-    # A field smaller than its bracket's places: the places there are share all of the pool
+    # A field smaller than its bracket's places: only its places are paid, each its own
+    # percentage; the money of the places nobody can take is left over and goes to first
+    # place with the rest of the remainder (the payout table's own rule)
     assert payouts(PrizeSpec.model_validate({"payouts": [{"percent": [50, 30, 20]}]}), 100,
-                   2) == [63, 37]
+                   2) == [70, 30]
+    four = PrizeSpec.model_validate({"unit": 5, "payouts": [{"percent": [40, 30, 20, 10]}]})
+    assert payouts(four, 3 * 50, 3) == [75, 45, 30]  # 4th's 10% to first: 40% + 10%
+    # Re-entries add money, not places: five entries of three players pay three places
+    assert payouts(four, 5 * 50, 5, places=3) == [125, 75, 50]
 
 
 def test_a_payout_table_that_does_not_add_up_is_refused_naming_the_bracket() -> None:
@@ -300,12 +327,26 @@ def test_apsa_3_1_1_3_the_sit_and_go_table() -> None:
 
 
 def test_final_standings_as_csv() -> None:
-    rows = standings(["w"], [bust("x", 1_000, 1), bust("y", 900, 2)], None, [300, 200, 100],
-                     "none", 3, clubs={"w": "Asse"})
-    text = standings_csv(rows, "EUR")
+    """What a director's export has: the place, prize and points, and for each player out the
+    time he went out, the table and the hand (its number and id) and his chips at its start;
+    the export's own time on every row."""
+    rows = standings(["w"], [bust("x", 1_000, 2, hand=7), bust("y", 900, 1, hand=3)], None,
+                     [300, 200, 100], "none", 3, clubs={"w": "Asse"},
+                     out_at={"x": 1_740_855_845.4, "y": 1_740_855_000.0})
+    text = standings_csv(rows, "EUR", exported=1_740_859_200.0)
     assert text.splitlines() == [
-        "place,last,player,club,shared_with,prize,currency,points",
-        "1,1,w,Asse,,300,EUR,0.00", "2,2,x,,,200,EUR,0.00", "3,3,y,,,100,EUR,0.00"]
+        "place,last,player,club,shared_with,prize,currency,points,out_at,out_table,out_hand,"
+        "out_hand_id,out_stack,exported_at",
+        "1,1,w,Asse,,300,EUR,0.00,,,,,,2025-03-01T20:00:00Z",
+        "2,2,x,,,200,EUR,0.00,2025-03-01T19:04:05Z,1,7,1:7:7000,1000,2025-03-01T20:00:00Z",
+        "3,3,y,,,100,EUR,0.00,2025-03-01T18:50:00Z,1,3,1:3:3000,900,2025-03-01T20:00:00Z"]
+    document = json.loads(standings_json(rows, name="t", entries=3, players=3, prize_pool=600,
+                                         currency="EUR", exported=1_740_859_200.0))
+    assert document["exported_at"] == "2025-03-01T20:00:00Z"
+    x = document["standings"][1]
+    assert (x["out_at"], x["out_table"], x["out_hand"], x["out_hand_id"], x["out_stack"]) == (
+        "2025-03-01T19:04:05Z", "1", 7, "1:7:7000", 1_000)
+    assert document["standings"][0]["out_at"] is None
 
 
 def test_the_shipped_structures_carry_an_entry_and_a_payout_table() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import signal
 import subprocess
 import sys
@@ -236,6 +237,46 @@ def test_the_draw_a_shared_place_a_broken_table_and_a_restart(broker: LocalBroke
         assert wait_until(lambda: floor.state().players_left == 7)
         assert counts(tables) == {"1": 4, "2": 3, "3": 0}
         assert len([m for m in running.service.core.ledger.moves if m.reason == "break"]) == 3
+
+
+def test_a_table_in_a_hand_is_not_asked_again_and_again_to_seat_a_newcomer(
+        broker: LocalBroker, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Table 1 breaks while table 2 is in a hand: table 2 queues the newcomer's seat for the
+    end of its hand. Neither side logs a refusal while the hand lasts (the tournament asking
+    every few tenths of a second here), and he sits when it is over."""
+    caplog.set_level(logging.INFO)
+    settings = SETTINGS.model_copy(update={"tables": SETTINGS.tables[:2],
+                                           "break_order": ["1", "2"]})
+    with contextlib.ExitStack() as stack:
+        tables = {t.table: stack.enter_context(linked_table(
+            broker, tmp_path / f"t{t.table}", table=t.table,
+            config=SessionConfig(table_id=t.table, seats=t.seats))) for t in settings.tables}
+        store = TournamentStore(tmp_path / "tournament.db")
+        stack.callback(store.close)
+        service = TournamentService(address(broker), login(broker, "tournament"), settings,
+                                    store, retry_seconds=0.2).start()
+        stack.callback(service.close)
+        assert service.connected.wait(5)
+        floor = Floor(broker)
+        stack.callback(floor.client.close)
+        for k in range(6):
+            assert floor.command("register", name=f"n{k}").status == "ok"
+        assert floor.command("draw", seed=5).status == "ok"
+        assert wait_until(lambda: counts(tables) == {"1": 3, "2": 3})
+        assert wait_until(lambda: all(not t.memory.last.holds for t in tables.values()))
+        one, two = tables["1"], tables["2"]
+        assert shuffle(two)  # table 2 in a hand
+        knock_out(one, sorted(players(one))[:2])
+        moving = next(iter(players(one).values()))
+        assert wait_until(lambda: any(m.player == moving and m.status == "arriving"
+                                      for m in service.core.ledger.moves), 10)
+        time.sleep(1.5)  # the hand at table 2 goes on
+        hands.fold_around(feeder(two), state_of(two))
+        assert wait_until(lambda: moving in players(two).values() and counts(tables)["1"] == 0)
+        assert wait_until(lambda: all(m.status not in ("leaving", "arriving")
+                                      for m in service.core.ledger.moves))
+    refusals = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+    assert refusals == []
 
 
 def tournament_config(broker: LocalBroker, tmp_path: Path) -> Path:

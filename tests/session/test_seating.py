@@ -116,3 +116,34 @@ def test_b2_b4_pvb_10_1_newcomers_from_a_broken_table_and_a_bust_at_the_button()
             run.session.state().bb) == (6, 2, 3)
     assert [(r.hand, r.button, r.sb, r.bb) for r in run.sealed] == [
         (1, 1, 4, 5), (2, 1, 5, 6), (3, 5, 6, 2)]
+
+
+def test_the_same_seat_asked_again_for_the_same_player_is_no_refusal() -> None:
+    """The tournament asks for a seat until the table's state shows the player there: a
+    request that crosses the state on its way (or comes while the hand it is queued behind
+    lasts) changes nothing and is not refused, so the table logs no error for it. Another
+    player on that seat is still refused."""
+    run = start(three_players(), shuffle())
+    queued = run.feed(seat(5, "dan", 7_000))
+    assert queued.accepted and queued.events[0].text == "seat 5: dan sits down after this hand"
+    before = run.session.state()
+    again = run.feed(seat(5, "dan", 7_000))
+    assert again.accepted and run.session.state() == before
+    assert [(e.seat, e.player) for e in run.session.queued_seats] == [(5, "dan")]  # once
+    assert [e.text for e in again.events] == [
+        "seat 5: dan sits down after this hand, as asked already; nothing changes"]
+    other = run.feed(seat(5, "eve", 7_000))
+    assert not other.accepted and other.events[0].text == "seat 5 is taken"
+    # A player seated already, asked for again during a hand and between hands
+    same = run.feed(seat(2, "ben", 10_000))
+    assert same.accepted and same.events[0].text == "seat 2: ben sits there already; nothing " \
+        "changes"
+    run.feed(deal(HOLE), declare(1, "fold"), declare(2, "fold"))
+    assert run.session.state().stage == "over" and run.session.state().seats[5].player == "dan"
+    before = run.session.state()
+    after = run.feed(seat(5, "dan", 7_000))
+    assert after.accepted and run.session.state() == before
+    assert after.events[0].text == "seat 5: dan sits there already; nothing changes"
+    assert run.session.state().seats[5].stack == 7_000
+    taken = run.feed(seat(5, "eve", 7_000))
+    assert not taken.accepted and "taken by dan" in taken.events[0].text

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -23,8 +24,8 @@ from starlette.routing import BaseRoute, Route
 
 from controller.room.floor.auth import LoggedIn
 from controller.room.floor.hub import Hub
-from controller.room.tournament.core import COMMANDS
-from controller.room.tournament.standings import standings_csv, standings_json
+from controller.room.tournament.commands import COMMANDS
+from controller.room.tournament.export import standings_csv, standings_json
 from controller.room.tournament.view import PublishedState
 
 log = logging.getLogger(__name__)
@@ -66,13 +67,14 @@ def tournament_routes(hub_of: HubOf, guard: Guard, read_body: Any, error: Refuse
         if kind not in ("csv", "json"):
             return error(404, "the standings come as .csv or .json")
         name = "".join(c if c.isalnum() else "-" for c in found.name)[:60] or "tournament"
+        now = time.time()  # (the export's time: this download)
         if kind == "csv":
-            body = standings_csv(found.standings, found.currency)
+            body = standings_csv(found.standings, found.currency, now)
             media = "text/csv"
         else:
             body = standings_json(found.standings, name=found.name, entries=found.entries,
                                   players=found.players, prize_pool=found.prize_pool,
-                                  currency=found.currency)
+                                  currency=found.currency, exported=now)
             media = "application/json"
         return Response(body, media_type=media, headers={
             "content-disposition": f'attachment; filename="{name}-standings.{kind}"'})

@@ -1,7 +1,8 @@
 """The room's chips, counted live (RULES T5, T6), pure.
 
 The chips in play are what the tournament issued (a start stack for every entry and re-entry,
-the chips of every add-on and rebuy) less what left play at colour-ups. Hands move chips between
+the chips of every add-on and rebuy, the chips the floor gave back to a player whose bust it
+took back) less what left play at colour-ups. Hands move chips between
 players and never make or lose any, so after every hand each table must hold what it held
 before, plus the stacks of the players the tournament seated there and the chips it sold them,
 less the stacks of those who left for another table. `ChipCount` keeps that expectation per
@@ -82,7 +83,9 @@ class ChipCount(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     issued: int = Field(default=0, ge=0, description="Start stacks of every entry, chips of "
-                        "every add-on and rebuy (RULES T6)")
+                        "every add-on and rebuy, chips the floor gave back (RULES T6)")
+    given_back: int = Field(default=0, ge=0, description="Of those issued: the chips the floor "
+                            "gave back to players whose busts it took back")
     coloured_up: int = Field(default=0, description="Chips that left play at colour-ups, less "
                              "those the races' rounding up brought in (T5)")
     tables: dict[str, TableChips] = Field(default_factory=dict)
@@ -92,6 +95,12 @@ class ChipCount(BaseModel):
 
     def issue(self, chips: int) -> None:
         self.issued += chips
+
+    def give_back(self, chips: int) -> None:
+        """The floor took back a bust and gave the player ``chips`` with a new seat: they come
+        into play as issued chips (the chips he lost stay with those who won them)."""
+        self.issue(chips)
+        self.given_back += chips
 
     def arrived(self, table: str, chips: int) -> None:
         """A player the tournament seated there sat down with ``chips``."""

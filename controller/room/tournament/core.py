@@ -21,14 +21,20 @@ from controller.engine.records import HandRecord
 from controller.mqtt.messages import ClockState
 from controller.room.tournament import colour_ups, purchases, seating
 from controller.room.tournament.balance import RandomSource, Spot, plan
-from controller.room.tournament.draw import (
-    Entrant,
-    Refused,
-    checked_club,
-    checked_name,
-    draw,
-    late_seat,
+from controller.room.tournament.commands import (
+    COMMANDS,
+    AddOnArgs,
+    DrawArgs,
+    ExportArgs,
+    MoveDoneArgs,
+    RebuyArgs,
+    ReenterArgs,
+    RegisterArgs,
+    UndoBustArgs,
+    UnregisterArgs,
+    parse,
 )
+from controller.room.tournament.draw import Entrant, Refused, draw, late_seat
 from controller.room.tournament.ledger import (
     Alert,
     Ledger,
@@ -53,10 +59,13 @@ from controller.room.tournament.view import (
 )
 from controller.session.outputs import TableState
 
-COMMANDS = frozenset({"register", "reenter", "unregister", "draw", "undo_bust", "move_done",
-                      "add_on", "rebuy", "export"})
 RETRY_SECONDS = 2.0  # a request not yet shown in the table's state goes again after this
 ALERTS_KEPT = 200
+# The rules the floor's commands are refused by (docs/tournament.md, "Refusals")
+OVER = "APSA 3.1.2.1"  # a freeze-out is played until one player has every chip
+REENTRY = "APSA 3.1.2.7"  # a player who is out enters again, where the tournament offers it
+UNDO = "PVB 64a(1)"  # the floor sets a busted player's place
+COUNTED = "DFO §2(3)"  # a newcomer's chips are checked at his seat
 
 
 class EliminationData(BaseModel):
@@ -115,7 +124,10 @@ class TournamentCore:
         return prize_pool(self.ledger.entries, entry.buy_in) + purchases.prices(self.ledger)
 
     def payout_table(self) -> list[int]:
-        return payouts(self.settings.structure.prizes, self.prize_pool(), self.ledger.entries)
+        """The prize of each place (places run 1..players: a re-entry adds money and no
+        place)."""
+        return payouts(self.settings.structure.prizes, self.prize_pool(), self.ledger.entries,
+                       places=len(self.ledger.players))
 
     def standings(self) -> list[Standing]:
         """Everyone's place, prize and points (computed again only when an elimination, a
@@ -124,10 +136,13 @@ class TournamentCore:
         key = (ledger.entries, tuple(ledger.players), tuple(o.id for o in ledger.outs),
                len(ledger.settled), ledger.status, ledger.in_time, self.prize_pool())
         if self._standings is None or self._standings[0] != key:
+            prizes = self.settings.structure.prizes
             rows = standings(ledger.players_in(), ledger.busts(), ledger.settled_keys(),
                              self.payout_table(), self.settings.points, len(ledger.players),
                              clubs={n: p.club for n, p in ledger.players.items()},
-                             in_time=ledger.in_time)
+                             in_time=ledger.in_time, unit=prizes.unit if prizes else 1,
+                             out_at={o.bust.player: o.at for o in ledger.outs
+                                     if o.at is not None})
             self._standings = (key, rows)
         return self._standings[1]
 
@@ -144,12 +159,10 @@ class TournamentCore:
     def command(self, name: str, args: dict[str, Any], by: str, now: float) -> str:
         """Carry out a floor command; returns what it did in the floor's words, or raises
         `Refused` and changes nothing."""
-        if name not in COMMANDS:
-            raise Refused(f"unknown tournament command {name!r}; the tournament knows: "
-                          f"{', '.join(sorted(COMMANDS))}", "PVB 08a")
+        parsed = parse(name, args)  # (a stray argument is refused, not ignored)
         before = self.ledger.model_copy(deep=True)
         try:
-            said: str = getattr(self, f"_cmd_{name}")(args, by, now)
+            said: str = getattr(self, f"_cmd_{name}")(parsed, by, now)
         except BaseException:
             self.ledger = before
             raise
@@ -158,19 +171,26 @@ class TournamentCore:
 
     def _not_finished(self) -> None:
         if self.ledger.status == "finished":
-            raise Refused("the tournament is over", "PVB 64b")
+            winner = self.ledger.players_in()
+            who = f": {winner[0]} has every chip" if len(winner) == 1 else ""
+            raise Refused(f"the tournament is over{who}", OVER)
 
     def _registration(self) -> None:
         if not self.registration_open():
             last = self.settings.structure.late_registration_ends
             when = f"at the end of level {last}" if last else "when the clock started"
-            raise Refused(f"registration closed {when} (the structure's "
-                          "late_registration_ends)", "RULES T6")
+            raise Refused(f"late registration closed {when}, as the structure has it "
+                          "(late_registration_ends)", "RULES T6")
 
-    def _cmd_register(self, args: dict[str, Any], by: str, now: float) -> str:
+    def _registered(self, name: str) -> Player:
+        player = self.ledger.players.get(name)
+        if player is None:
+            raise Refused(f"{name} is not registered", "PVB 13")
+        return player
+
+    def _cmd_register(self, args: RegisterArgs, by: str, now: float) -> str:
         self._not_finished()
-        name = checked_name(args.get("name"))
-        club = checked_club(args.get("club"))
+        name, club = args.name, args.club
         known = next((p for p in self.ledger.players.values()
                       if p.name.casefold() == name.casefold()), None)
         if known is not None:
@@ -191,17 +211,18 @@ class TournamentCore:
         of = f" ({club})" if club else ""
         return f"{name}{of} registered: {len(ledger.players)} players"
 
-    def _cmd_reenter(self, args: dict[str, Any], by: str, now: float) -> str:
+    def _cmd_reenter(self, args: ReenterArgs, by: str, now: float) -> str:
         self._not_finished()
-        name = checked_name(args.get("name"))
+        name = args.name
         player = self.ledger.players.get(name)
         if player is None:
-            raise Refused(f"{name} is not registered: register", "PVB 13")
+            raise Refused(f"{name} is not registered: a first entry is register", "PVB 13")
         if not self.settings.structure.entry.reentry:
-            raise Refused(f"the structure {self.settings.structure.name!r} allows no re-entry",
-                          "RULES T6")
+            raise Refused(f"the structure {self.settings.structure.name!r} offers no re-entry",
+                          REENTRY)
         if not player.out:
-            raise Refused(f"{name} is still in the tournament", "RULES T6")
+            raise Refused(f"{name} is still in the tournament: only a player who is out enters "
+                          "again", REENTRY)
         self._registration()
         spot, seed = self._late_spot(now)
         ledger = self.ledger
@@ -215,30 +236,24 @@ class TournamentCore:
         return (f"{name} enters again (entry {player.entries}) and draws table {spot.table}, "
                 f"seat {spot.seat} with {self.settings.start_stack():,}")
 
-    def _cmd_unregister(self, args: dict[str, Any], by: str, now: float) -> str:
-        name = checked_name(args.get("name"))
-        if name not in self.ledger.players:
-            raise Refused(f"{name} is not registered", "PVB 13")
+    def _cmd_unregister(self, args: UnregisterArgs, by: str, now: float) -> str:
+        name = args.name
+        self._registered(name)
         if self.ledger.status != "registration":
-            raise Refused(f"{name} has a seat: the draw was made; a player who leaves is "
-                          "blinded off or busts (PVB 12)", "PVB 12")
+            raise Refused(f"{name} has a seat: the draw was made; a player who leaves now is "
+                          "blinded off or busts", "PVB 12")
         del self.ledger.players[name]
         self.ledger.entries -= 1
         return f"{name} is no longer registered: {len(self.ledger.players)} players"
 
-    def _cmd_draw(self, args: dict[str, Any], by: str, now: float) -> str:
+    def _cmd_draw(self, args: DrawArgs, by: str, now: float) -> str:
         ledger = self.ledger
         if ledger.status != "registration":
             raise Refused("the draw was made already", "PVB 08a(1)")
         if len(ledger.players) < 2:
             raise Refused(f"{len(ledger.players)} player(s) registered: a tournament needs two",
                           "PVB 08a(1)")
-        seed = args.get("seed")
-        if seed is None:
-            seed = self.new_seed()
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
-            raise Refused("args.seed: a whole number from 0 (to draw again from a seed)",
-                          "PVB 08a(1)")
+        seed = self.new_seed() if args.seed is None else args.seed
         entrants = [Entrant(name=p.name, club=p.club) for p in ledger.players.values()]
         spots = draw(entrants, seating.filling_order(self.settings), self.random_source(seed))
         stack = self.settings.start_stack()
@@ -252,36 +267,71 @@ class TournamentCore:
         return (f"the draw (seed {seed}): {len(spots)} players at {len(used)} tables "
                 f"({', '.join(ledger.open_tables)}), {stack:,} chips each (RULES T6)")
 
-    def _cmd_undo_bust(self, args: dict[str, Any], by: str, now: float) -> str:
-        name = checked_name(args.get("player"), "player")
-        out = next((o for o in self.ledger.outs if o.bust.player == name), None)
+    def _cmd_undo_bust(self, args: UndoBustArgs, by: str, now: float) -> str:
+        """A wrong elimination taken back (PVB 64a(1): the floor sets a busted player's place).
+        He must play on with a seat and chips: one the tables still show with his chips plays
+        on there; one who lost his seat gets the chips the floor names (``stack``, issued: the
+        chips in play grow by them, RULES T6) and a drawn free seat, as a late registration
+        (PVB 08a(1)). Anything short of that is refused."""
+        name = args.player
+        self._registered(name)
+        ledger = self.ledger
+        out = next((o for o in ledger.outs if o.bust.player == name), None)
         if out is None:
-            raise Refused(f"{name} is not out", "PVB 64b")
-        self._undo(out, by, now, "a wrong bust, taken back by the floor")
+            raise Refused(f"{name} is not out: there is no elimination of his to take back",
+                          UNDO)
         where = group_words(out.bust.group())
-        return (f"{name}'s elimination ({where}) is taken back by {by}: {name} plays on; seat "
-                "him with his chips at his table")
+        why = "a wrong bust, taken back by the floor"
+        spot = seating.where(self.tables, name)
+        seen = self.tables[spot.table].state if spot is not None else None
+        sits = seen.seats[spot.seat].stack if seen is not None and spot is not None else 0
+        if spot is not None and sits > 0:
+            if args.stack is not None:
+                raise Refused(f"{name} still sits at table {spot.table}, seat {spot.seat} with "
+                              f"{sits:,} chips: he plays on with them; no chips are given "
+                              "back (leave out args.stack)", UNDO)
+            self._undo(out, by, now, why)
+            return (f"{name}'s elimination ({where}) is taken back by {by}: he plays on at "
+                    f"table {spot.table}, seat {spot.seat} with his {sits:,} chips")
+        if args.stack is None:
+            raise Refused(f"{name} went out ({where}) and has no seat: to take the bust back, "
+                          "name the chips he gets back (args.stack); he is seated at a drawn "
+                          "free seat", UNDO)
+        in_play = ledger.chips.in_play()
+        if args.stack > in_play:
+            raise Refused(f"args.stack: {args.stack:,} chips is more than every chip in play "
+                          f"({in_play:,})", UNDO)
+        seat, seed = self._late_spot(now)  # (refused when every seat in the room is taken)
+        self._undo(out, by, now, why, stack=args.stack, spot=seat)
+        ledger.chips.give_back(args.stack)
+        self._new_move(name, None, seat, args.stack, "PVB 08a(1)", "undo", now, seed=seed)
+        return (f"{name}'s elimination ({where}) is taken back by {by}: he plays on and draws "
+                f"table {seat.table}, seat {seat.seat} with {args.stack:,} chips the floor "
+                f"gives back, issued: {ledger.chips.in_play():,} chips in play (RULES T6)")
 
-    def _cmd_move_done(self, args: dict[str, Any], by: str, now: float) -> str:
-        name = checked_name(args.get("player"), "player")
+    def _cmd_move_done(self, args: MoveDoneArgs, by: str, now: float) -> str:
+        name = args.player
+        player = self._registered(name)
+        out = next((o for o in self.ledger.outs if o.bust.player == name), None)
+        if player.out and out is not None:
+            raise Refused(f"{name} is out ({group_words(out.bust.group())}): there are no "
+                          "chips of his to count, his move is cancelled", COUNTED)
         move = next((m for m in self.ledger.moves if m.player == name and m.status == "seated"),
                     None)
         if move is None:
-            raise Refused(f"{name} has no move waiting for his chips to be counted", "PVB 09")
+            raise Refused(f"{name} has no move waiting for his chips to be counted", COUNTED)
         move.status = "done"
         return f"{name}'s chips are counted at table {move.to.table}, seat {move.to.seat}"
 
-    def _cmd_export(self, args: dict[str, Any], by: str, now: float) -> str:
+    def _cmd_export(self, args: ExportArgs, by: str, now: float) -> str:
         return "the standings are written as CSV and JSON"
 
-    def _cmd_add_on(self, args: dict[str, Any], by: str, now: float) -> str:
-        name = checked_name(args.get("player"), "player")
-        bought = purchases.add_on(self.settings, self.ledger, self.clock, name, by, now)
+    def _cmd_add_on(self, args: AddOnArgs, by: str, now: float) -> str:
+        bought = purchases.add_on(self.settings, self.ledger, self.clock, args.player, by, now)
         return self._bought(bought)
 
-    def _cmd_rebuy(self, args: dict[str, Any], by: str, now: float) -> str:
-        name = checked_name(args.get("player"), "player")
-        bought = purchases.rebuy(self.settings, self.ledger, self.clock, name, by, now)
+    def _cmd_rebuy(self, args: RebuyArgs, by: str, now: float) -> str:
+        bought = purchases.rebuy(self.settings, self.ledger, self.clock, args.player, by, now)
         return self._bought(bought)
 
     def _bought(self, bought: Purchase) -> str:
@@ -327,10 +377,12 @@ class TournamentCore:
         ledger.moves.append(move)
         return move
 
-    def _undo(self, out: Out, by: str, now: float, why: str) -> None:
+    def _undo(self, out: Out, by: str, now: float, why: str, stack: int | None = None,
+              spot: Spot | None = None) -> None:
         ledger = self.ledger
         ledger.outs.remove(out)
-        ledger.undone.append(Undone(bust=out.bust, by=by, at=now, why=why))
+        ledger.undone.append(Undone(bust=out.bust, by=by, at=now, why=why, stack=stack,
+                                    spot=spot))
         player = ledger.players.get(out.bust.player)
         if player is not None:
             player.out = False
@@ -352,9 +404,10 @@ class TournamentCore:
         seen.online = True
         self.news.add(state.table)
 
-    def elimination(self, table: str, event_id: str, data: dict[str, Any], now: float) -> bool:
+    def elimination(self, table: str, event_id: str, data: dict[str, Any], now: float,
+                    at: float | None = None) -> bool:
         """A table's elimination event (durable, so it may come twice): True if it changed
-        anything."""
+        anything. ``at``: when the table said it (the end of the hand), else ``now``."""
         ledger = self.ledger
         if any(o.id == event_id for o in ledger.outs):
             return False
@@ -374,15 +427,18 @@ class TournamentCore:
         bust = Bust(player=said.player, table=table, hand=said.hand, started=said.started,
                     round=said.round, stack=said.stack, seq=ledger.seq)
         ledger.seq += 1
-        ledger.outs.append(Out(id=event_id, bust=bust, busted=sorted(said.busted)))
+        ledger.outs.append(Out(id=event_id, bust=bust, busted=sorted(said.busted),
+                               at=now if at is None else at))
         self._out(player)
         return True
 
     def _out(self, player: Player) -> None:
+        """He is out: his seat and stack are gone, and a move of his not yet done is cancelled
+        (nothing more is asked of the tables for it, and no chips of his are left to count)."""
         player.out, player.spot, player.stack = True, None, 0
-        for move in [m for m in self.ledger.moves if m.player == player.name
-                     and m.status in ("leaving", "arriving")]:
-            self.ledger.moves.remove(move)
+        for move in self.ledger.moves:
+            if move.player == player.name and move.status in ("leaving", "arriving", "seated"):
+                move.status = "cancelled"
 
     def record(self, table: str, record: HandRecord, now: float) -> bool:
         """A table's sealed hand record (public part): the truth of who went out in that hand
@@ -412,7 +468,7 @@ class TournamentCore:
                         round=number, stack=stack, seq=ledger.seq)
             ledger.seq += 1
             ledger.outs.append(Out(id=f"record:{table}:{record.hand}:{player}", bust=bust,
-                                   busted=sorted(busted)))
+                                   busted=sorted(busted), at=now))
             self._out(known)
             changed = True
         for out in [o for o in ledger.outs if o.bust.table == table
@@ -643,7 +699,7 @@ class TournamentCore:
                                     players=len(state.seats) if state else 0, status=status,
                                     held=bool(state and "seating" in state.holds),
                                     online=bool(seen and seen.online)))
-        done = [m for m in ledger.moves if m.status in ("seated", "done")]
+        done = [m for m in ledger.moves if m.status in ("seated", "done", "cancelled")]
         return PublishedState(
             name=settings.name, entries=ledger.entries, players_left=len(players_in),
             average_stack=in_play // len(players_in) if started and players_in else None,
@@ -655,7 +711,8 @@ class TournamentCore:
             players=len(ledger.players), balancing=settings.balancing, points=settings.points,
             standings=self.standings(), seats=seats, moves=going + done[-20:], tables=tables,
             chips=ChipLine(in_play=in_play, counted=in_play + ledger.chips.room_difference(
-                transit), difference=ledger.chips.room_difference(transit))
+                transit), difference=ledger.chips.room_difference(transit),
+                given_back=ledger.chips.given_back)
             if started else None,
             alerts=ledger.alerts[-50:],
             add_on_open=ledger.status == "running" and purchases.add_on_open(settings,
@@ -680,7 +737,10 @@ class TournamentCore:
             if seen is None or not seen.online or seen.state is None:
                 continue  # (after a restart: nothing asked before the table's state is in)
             last = self.asked.get((ask.table, ask.key))
-            if last is None or now - last >= self.retry_seconds:
+            # Again only between hands: during one the table has queued a seat for its end (its
+            # state shows him when that hand is over) or refuses to let a player go
+            if last is None or (now - last >= self.retry_seconds
+                                and seating.between_hands(seen.state)):
                 self.asked[(ask.table, ask.key)] = now
                 out.append(ask)
                 if ask.command == "close":  # once: its effect is not in the table's state

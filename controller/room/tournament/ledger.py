@@ -80,8 +80,8 @@ class Settings(BaseModel):
 
 
 Status = Literal["registration", "running", "finished"]
-MoveStatus = Literal["leaving", "arriving", "seated", "done"]
-MoveReason = Literal["draw", "late", "reentry", "balance", "break"]
+MoveStatus = Literal["leaving", "arriving", "seated", "done", "cancelled"]
+MoveReason = Literal["draw", "late", "reentry", "balance", "break", "undo"]
 
 
 class Player(BaseModel):
@@ -105,6 +105,8 @@ class Out(BaseModel):
     bust: Bust
     busted: list[str] = Field(default_factory=list, description="Everyone the table said went "
                               "out in that hand")
+    at: float | None = Field(default=None, description="When he went out: the table's time of "
+                             "its elimination event (or when its sealed record was heard)")
 
 
 class Undone(BaseModel):
@@ -114,13 +116,17 @@ class Undone(BaseModel):
     by: str
     at: float
     why: str
+    stack: int | None = Field(default=None, description="The chips the floor gave back to a "
+                              "player who had lost his seat (issued, RULES T6)")
+    spot: Spot | None = Field(default=None, description="The seat drawn for him then")
 
 
 class Move(BaseModel):
-    """A player on his way to a seat: from the draw (no source), a late entry, balancing or a
-    broken table. ``leaving`` until the old table shows his seat empty, ``arriving`` until the
-    new one shows him there, ``seated``, and ``done`` when his chips were read at the new seat
-    (or the floor said so)."""
+    """A player on his way to a seat: from the draw (no source), a late entry, balancing, a
+    broken table or a bust the floor took back. ``leaving`` until the old table shows his seat
+    empty, ``arriving`` until the new one shows him there, ``seated``, and ``done`` when his
+    chips were read at the new seat (or the floor said so); ``cancelled`` when he went out
+    before."""
 
     model_config = ConfigDict(extra="forbid")
 

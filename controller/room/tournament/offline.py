@@ -8,7 +8,8 @@ that cannot be read is one line naming it and what is wrong (`ConfigError`).
   recorder write them, one JSON object a line, of several tables at once; the players out in
   each hand place by their stacks at its start, hands in the order of their ``started``, a
   hand-for-hand round as one hand (`places.placings`). Prints each place from the last given
-  upward.
+  upward. N is every player who took part: refused when the records show more players than N,
+  or eliminate N or more (someone is left with every chip).
 - ``payouts --structure FILE --entries N``: the structure's payout table for N entries.
 """
 
@@ -82,9 +83,17 @@ def busts_from_records(records: list[HandRecord]) -> list[Bust]:
 
 
 def standings_lines(entries: int, records: list[HandRecord]) -> list[dict[str, Any]]:
+    """``entries``: the players who took part (places run 1..entries; the records may show
+    fewer, the final table's alone, never more). Someone is left with every chip: the records
+    cannot eliminate them all."""
     busts = busts_from_records(records)
-    if len(busts) > entries:
-        raise ConfigError(f"--entries {entries}: the records eliminate {len(busts)} players")
+    seen = {player for record in records for player in record.players.values()}
+    if len(seen) > entries:
+        raise ConfigError(f"--entries {entries}: the records show {len(seen)} players; "
+                          "--entries counts every player who took part")
+    if len(busts) >= entries:
+        raise ConfigError(f"--entries {entries}: the records eliminate {len(busts)} players, "
+                          "and one is left with every chip")
     placed = placings(entries - len(busts), busts)
     placed.sort(key=lambda p: (-p.place, p.player))
     return [{"place": p.place, "player": p.player, "shared_with": list(p.shared_with)}

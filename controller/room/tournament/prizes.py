@@ -3,8 +3,12 @@
 **Payouts.** The structure's payout table gives each paid place a percentage of the prize pool
 for the number of entries (re-entries counted). Every place but the first is rounded down to the
 structure's unit; what is left goes to first place, so the prizes add up to the pool exactly.
-Players sharing places (PVB 64b(2)) share the prizes of those places evenly, in whole units of
-the currency; the few units an even split cannot give go to first place as well.
+A field with fewer places than the bracket pays (fewer entries, or fewer players than entries
+with re-entries: places run 1..players) pays only the places it has, each its own percentage;
+the money of the places nobody can take is left over like any remainder, and goes to first
+place by the same rule (the percentages are not stretched over the places paid).
+Players sharing places (PVB 64b(2)) share the prizes of those places evenly: each share rounded
+down to the unit, and what the split leaves goes to first place as well.
 
 **Points**, a profile choice:
 
@@ -37,26 +41,28 @@ def prize_pool(entries: int, buy_in: int) -> int:
     return entries * buy_in
 
 
-def payouts(prizes: PrizeSpec | None, pool: int, entries: int) -> list[int]:
+def payouts(prizes: PrizeSpec | None, pool: int, entries: int,
+            places: int | None = None) -> list[int]:
     """The prize of each paid place, first place first: rounded down to the unit, the
-    remainder to first place."""
+    remainder to first place. ``places``: how many places the field has (the players; by
+    default the entries): a place beyond them is not paid, its money is remainder."""
     if prizes is None or pool <= 0 or entries <= 0:
         return []
+    paid = min(entries, entries if places is None else places)
     # Exact fractions: 35% of 1,000 is 350 and not a float a hair below it, rounded to 345.
-    percent = [Fraction(str(p)) for p in prizes.bracket(entries).percent[:entries]]
-    whole = sum(percent)  # a bracket cut short by a small field pays out all the same
+    percent = [Fraction(str(p)) for p in prizes.bracket(entries).percent[:max(paid, 1)]]
     unit = prizes.unit
-    rest = [math.floor(pool * p / whole / unit) * unit for p in percent[1:]]
+    rest = [math.floor(pool * p / 100 / unit) * unit for p in percent[1:]]
     return [pool - sum(rest), *rest]
 
 
-def shared_prize(table: list[int], first: int, last: int) -> tuple[int, int]:
+def shared_prize(table: list[int], first: int, last: int, unit: int = 1) -> tuple[int, int]:
     """Places ``first``..``last`` shared (PVB 64b(2)): what each player takes (their prizes
-    added up and split evenly in whole units), and what the split cannot give (for first
-    place)."""
+    added up and split evenly, each share rounded down to the ``unit``), and what the split
+    leaves (for first place, as the payout table's remainder)."""
     count = last - first + 1
     total = sum(table[p - 1] for p in range(first, min(last, len(table)) + 1))
-    each = total // count
+    each = total // count // unit * unit
     return each, total - each * count
 
 

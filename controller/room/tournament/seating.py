@@ -16,7 +16,7 @@ from controller.room.tournament.balance import Spot, TableSeating
 from controller.room.tournament.ledger import Ledger, Move, Settings
 from controller.session.outputs import TableState
 
-DONE_KEPT = 100  # moves done that the floor still sees
+DONE_KEPT = 100  # moves done (or cancelled) that the floor still sees
 HOLD_EMPTY = 3  # PVB 09(3): a table with this many empty seats or more stops for its newcomers
 
 
@@ -90,8 +90,9 @@ def follow_moves(settings: Settings, ledger: Ledger, tables: dict[str, TableSeen
     changed can have carried one); True if any changed."""
     changed = False
     for move in list(ledger.moves):
-        if move.status == "done" or (news is not None and move.to.table not in news and (
-                move.source is None or move.source.table not in news)):
+        if move.status in ("done", "cancelled") or (
+                news is not None and move.to.table not in news
+                and (move.source is None or move.source.table not in news)):
             continue
         if move.status == "leaving":
             changed |= _leaving(ledger, tables, move)
@@ -99,7 +100,7 @@ def follow_moves(settings: Settings, ledger: Ledger, tables: dict[str, TableSeen
             changed |= _arriving(settings, ledger, tables, move)
         if move.status == "seated":
             changed |= _seated(tables, move)
-    done = [m for m in ledger.moves if m.status == "done"]
+    done = [m for m in ledger.moves if m.status in ("done", "cancelled")]
     if len(done) > DONE_KEPT:
         for move in done[:-DONE_KEPT]:
             ledger.moves.remove(move)

@@ -57,9 +57,9 @@ from controller.private_files import private_dir
 from controller.room.commands import incoming, repeated, reply
 from controller.room.tournament.core import TournamentCore
 from controller.room.tournament.draw import Refused
+from controller.room.tournament.export import standings_csv, standings_json
 from controller.room.tournament.ledger import Settings
 from controller.room.tournament.seating import Ask
-from controller.room.tournament.standings import standings_csv, standings_json
 from controller.room.tournament.store import TournamentStore
 from controller.room.tournament.view import PublishedState
 from controller.service_manager import Loop
@@ -187,11 +187,12 @@ class TournamentService:
         rows = self.core.standings()
         ledger, settings = self.core.ledger, self.core.settings
         entry = settings.structure.entry
-        texts = {"standings.csv": standings_csv(rows, entry.currency),
+        now = self._now()
+        texts = {"standings.csv": standings_csv(rows, entry.currency, now),
                  "standings.json": standings_json(
                      rows, name=settings.name, entries=ledger.entries,
                      players=len(ledger.players), prize_pool=self.core.prize_pool(),
-                     currency=entry.currency)}
+                     currency=entry.currency, exported=now)}
         written = []
         try:
             private_dir(self.export, 0o750)
@@ -283,7 +284,7 @@ class TournamentService:
             if self.store.heard(message.id):
                 return  # delivered again (the outbox sends until the recorder keeps it)
             now = self._now()
-            if self.core.elimination(table, message.id, event.data, now):
+            if self.core.elimination(table, message.id, event.data, now, at=message.sent):
                 log.info("tournament: table %s: %s", table, event.text)
             self.store.save(self.core.ledger, heard=(message.id, "elimination", now))
             self._reconcile(urgent=True)

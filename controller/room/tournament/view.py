@@ -46,12 +46,14 @@ class TableLine(BaseModel):
 class ChipLine(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    in_play: int = Field(description="Issued (entries, re-entries, add-ons, rebuys) less what "
-                         "left play at colour-ups")
+    in_play: int = Field(description="Issued (entries, re-entries, add-ons, rebuys, chips the "
+                         "floor gave back) less what left play at colour-ups")
     counted: int = Field(description="Every table's stacks at the end of its last hand, the "
                          "stacks on their way between tables and chips bought on their way to "
                          "a stack")
     difference: int
+    given_back: int = Field(default=0, description="Of the chips issued: those the floor gave "
+                            "back with busts it took back")
 
 
 class PublishedState(TournamentState):
@@ -68,7 +70,7 @@ class PublishedState(TournamentState):
     standings: list[Standing] = Field(default_factory=list)
     seats: list[SeatLine] = Field(default_factory=list)
     moves: list[Move] = Field(default_factory=list, description="Moves under way, then the "
-                              "latest done")
+                              "latest seated, done or cancelled")
     tables: list[TableLine] = Field(default_factory=list)
     chips: ChipLine | None = None
     alerts: list[Alert] = Field(default_factory=list)

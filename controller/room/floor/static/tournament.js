@@ -30,8 +30,9 @@
       figure("prize pool", `${chips(t.prize_pool)} ${t.currency}`),
       figure("status", t.status + (t.registration_open ? " · registration open" : "")
         + (t.add_on_open ? " · add-on open" : "") + (t.rebuy_open ? " · rebuys open" : "")),
-      t.chips ? figure("chips", t.chips.difference === 0 ? `${chips(t.chips.in_play)} ✓`
-        : `${chips(t.chips.counted)} of ${chips(t.chips.in_play)}`) : null,
+      t.chips ? figure("chips", (t.chips.difference === 0 ? `${chips(t.chips.in_play)} ✓`
+        : `${chips(t.chips.counted)} of ${chips(t.chips.in_play)}`)
+        + (t.chips.given_back ? ` (${chips(t.chips.given_back)} given back with busts taken back)` : "")) : null,
     ];
   }
 
@@ -49,9 +50,8 @@
         el("td", { class: "num" }, s.prize ? `${chips(s.prize)} ${t.currency}` : ""),
         el("td", { class: "num" }, s.points ? s.points.toFixed(2) : ""),
         el("td", {}, s.place !== null && s.place > 1 || (s.place === 1 && t.players_left > 1)
-          ? el("button", { class: "staff-only undo", onclick: () => {
-            if (confirm(`Take back ${s.player}'s elimination?`)) send("undo_bust", { player: s.player });
-          } }, "Undo bust") : null,
+          ? el("button", { class: "staff-only undo", onclick: () => undoBust(s.player) },
+            "Undo bust") : null,
           s.place === null && t.add_on_open ? el("button", { class: "staff-only add-on",
             onclick: () => send("add_on", { player: s.player }) }, "Add-on") : null,
           s.place === null && t.rebuy_open ? el("button", { class: "staff-only rebuy",
@@ -60,8 +60,23 @@
     return [head, ...rows];
   }
 
+  // A wrong bust taken back: a player who lost his seat needs the chips he gets back (the
+  // tournament draws him a free seat); one still seated with his chips needs none
+  function undoBust(player) {
+    const answer = prompt(`Take back ${player}'s elimination? The chips he gets back `
+      + "(leave empty if he still sits at his table with his chips):", "");
+    if (answer === null) return;
+    const text = answer.replace(/[\s.,]/g, "");
+    if (text !== "" && !/^[0-9]+$/.test(text)) {
+      alert("The chips he gets back: a whole number");
+      return;
+    }
+    send("undo_bust", text === "" ? { player } : { player, stack: Number(text) });
+  }
+
   function moveRows(t) {
-    const moves = t.moves.filter((m) => m.status !== "done");
+    // Moves to make: not those done, nor those cancelled (the player went out first)
+    const moves = t.moves.filter((m) => m.status !== "done" && m.status !== "cancelled");
     if (!moves.length) return [el("tr", {}, el("td", { class: "muted" }, "no move to make"))];
     return [el("tr", {}, ...["player", "from", "to", "chips", "why", "state", ""].map((h) => el("th", {}, h))),
       ...moves.map((m) => el("tr", { "data-move": m.id },
