@@ -485,3 +485,24 @@ def test_the_offline_tool_names_the_move_the_service_makes(tmp_path: Path) -> No
              "to": {"table": m.to.table, "seat": m.to.seat}, "rule": m.rule}
             | ({"sits_out": True} if m.sits_out else {})
             for m in made if m.source is not None]
+
+
+def test_the_service_counts_players_on_their_way_as_newcomers() -> None:
+    """A player moved to a table has not played there yet: the plan's sits-out hint (PVB 10(1))
+    must know him as a newcomer, whether he sits there already or is still on his way."""
+    from controller.room.tournament.balance import Spot
+    from controller.room.tournament.ledger import Ledger
+    from controller.room.tournament.ledger import Move as Moved
+    from controller.room.tournament.seating import seating
+    from tests.room.tournament_room import settings as room_settings
+
+    ledger = Ledger(open_tables=["1", "2"], moves=[
+        Moved(id=1, player="ada", source=Spot(table="2", seat=3), to=Spot(table="1", seat=5),
+              stack=5_000, rule="PVB 09(1)", reason="balance", status="arriving", decided=0.0),
+        Moved(id=2, player="bob", source=Spot(table="2", seat=4), to=Spot(table="1", seat=6),
+              stack=5_000, rule="PVB 09(1)", reason="balance", status="done", decided=0.0),
+    ])
+    by_table = {t.table: t for t in seating(room_settings(tables=2), ledger, {})}
+    assert by_table["1"].newcomers == {5}
+    assert by_table["1"].players == {5: "ada"}
+    assert by_table["2"].newcomers == frozenset()

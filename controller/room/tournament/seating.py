@@ -70,7 +70,10 @@ def seating(settings: Settings, ledger: Ledger, tables: dict[str, TableSeen]
         out.append(TableSeating(
             table=name, seats=settings.seats_of(name),
             button=state.button if state else None, small_blind=state.sb if state else None,
-            big_blind=state.bb if state else None, players=players))
+            big_blind=state.bb if state else None, players=players,
+            # Players on their way here have not played a hand at this table yet: a newcomer
+            # between the button and the small blind sits out a hand (PVB 10(1)).
+            newcomers=frozenset(m.to.seat for m in going.values() if m.to.table == name)))
     return out
 
 
