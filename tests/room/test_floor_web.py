@@ -67,6 +67,12 @@ def test_the_room_screen_follows_a_hand_without_a_reload(broker: LocalBroker, br
         assert "ana" in page.inner_text("#seat-1")
         expect(page.locator("#table-status")).to_contain_text("3 of 10 seats")
         assert "PVB 14(3)" in page.inner_text("#story")
+        # Every line of the story lies in the list, whatever its kind: a line's kind is never
+        # a class the seat map uses (a "seat" line drawn as a seat box lay over the others).
+        positions = page.eval_on_selector_all(
+            "#story li", "lines => lines.map(l => [l.className, getComputedStyle(l).position])")
+        assert positions and all(re.fullmatch(r"ev ev-[a-z_]+", name) and where == "static"
+                                 for name, where in positions), positions
         assert page.errors == []  # type: ignore[attr-defined]
 
 

@@ -67,7 +67,7 @@
         `seat ${s} ${r.players[s]}: ${chips(r.starting_stacks[s])} → ${chips(r.finishing_stacks[s])}`,
         r.hole_cards[s] ? [" · showed ", ...cards(r.hole_cards[s])] : ""))),
       el("p", {}, "board ", ...(r.board ? cards(r.board) : ["none"])),
-      el("ol", { class: "story" }, r.story.map((line) => el("li", { class: `ev ${line.kind}` },
+      el("ol", { class: "story" }, r.story.map((line) => el("li", { class: `ev ev-${line.kind}` },
         line.text, line.rule ? el("span", { class: "rule" }, line.rule) : null))));
     if (!panel.open) panel.showModal();
     panel.scrollTop = 0;

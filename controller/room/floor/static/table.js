@@ -69,7 +69,7 @@
       el("div", { class: "middle" }, el("div", { class: "board", id: "board" }, cards(s.board)), pots),
       ...Object.entries(s.seats).map(([n, seat]) => place(seatBox(Number(n), seat, s), Number(n))));
     const story = floor.stories.get(key) || [];
-    $("story").replaceChildren(...story.map((e) => el("li", { class: `ev ${e.kind}` },
+    $("story").replaceChildren(...story.map((e) => el("li", { class: `ev ev-${e.kind}` },
       e.text, e.rule ? el("span", { class: "rule" }, e.rule) : null)));
   }
 
