@@ -333,6 +333,56 @@ def test_the_tournaments_latest_state_goes_to_the_screens_and_can_go_away() -> N
     assert room.snapshot().tournament is None
 
 
+def _tournament(alerts: list[dict[str, object]]) -> TournamentState:
+    return TournamentState(name="Berlin Open", entries=12, players_left=9,  # type: ignore[call-arg]
+                           alerts=alerts)
+
+
+CHIP_ALERT = {"id": 3, "at": 1_000.25, "rule": "RULES T5", "table": "2", "hand": 14,
+              "text": "table 2, hand 14: the stacks add up to 59,900, 100 chips fewer than the "
+                      "table should hold after the colour-up (60,000); count the table"}
+VOID_ALERT = {"id": 4, "at": 1_001.0, "rule": "RULES T6", "text": "Player 7 went out before "
+              "the chips of his rebuy reached his table: it is void; 20 EUR back"}
+
+
+def test_the_tournaments_alerts_are_the_floors_by_table_with_severity_and_what_to_do() -> None:
+    """RULES T5, T6: a chip count that does not add up names its table and hand, is urgent (the
+    floor counts the table) and shows on the table's card; a void rebuy with money back is the
+    tournament's own (no table), a warning; each raised once, however often the state comes."""
+    room = Room()
+    room.take_state(_state("2"), now=900.0)
+    updates = room.take_tournament(_tournament([CHIP_ALERT, VOID_ALERT]))
+    raised = {u.alert.table: u.alert for u in updates if u.alert is not None}
+    chips, void = raised["2"], raised["tournament"]
+    assert (chips.kind, chips.severity, chips.hand, chips.rule) == ("chips", "urgent", 14,
+                                                                    "RULES T5")
+    assert chips.text.startswith("the stacks add up to 59,900")  # the table named once
+    assert chips.todo is not None and "count every stack" in chips.todo
+    assert chips.at == 1_000.25 and chips.id == "tournament:1000250:3"
+    assert (void.kind, void.severity, void.hand) == ("tournament", "warning", 0)
+    assert void.todo is not None and "money back" in void.todo
+    card = room.tables["2"]
+    assert card.severity == "urgent" and "59,900" in card.attention[0].text
+    assert [a.table for a in room.open_alerts()] == ["tournament", "2"]  # newest first
+    again = room.take_tournament(_tournament([CHIP_ALERT, VOID_ALERT]))
+    assert [u.kind for u in again] == ["tournament"]  # nothing raised twice
+    assert room.acknowledge(chips.id, "floor:anna", 1_010.0)
+    assert room.take_tournament(_tournament([CHIP_ALERT, VOID_ALERT]))[1:] == []
+    assert [a.id for a in room.open_alerts()] == [void.id] and room.tables["2"].severity is None
+    # a new tournament counts its alerts from 1 again: another time, another alert
+    later = room.take_tournament(_tournament([{**CHIP_ALERT, "at": 5_000.0}]))
+    assert [u.alert.id for u in later if u.alert] == ["tournament:5000000:3"]
+
+
+def test_a_tournament_alert_the_floor_cannot_read_is_left_out() -> None:
+    room = Room()
+    updates = room.take_tournament(_tournament(
+        [{"id": "x"}, {"id": 1, "at": 2.0, "text": "y" * 3000}, VOID_ALERT, "garbage"]))
+    assert [u.alert.text[:7] for u in updates if u.alert] == ["Player "]
+    bare = TournamentState(name="no alerts field", entries=0, players_left=0)
+    assert [u.kind for u in room.take_tournament(bare)] == ["tournament"]
+
+
 # ---------------------------------------------------------------- a floor following several venues
 
 def test_a_league_keeps_each_venues_tables_clock_and_alerts_apart() -> None:

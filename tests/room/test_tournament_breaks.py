@@ -120,6 +120,8 @@ def test_a_break_colours_up_and_an_add_on_is_taken(broker: LocalBroker, tmp_path
         assert taken.status == "ok" and "5,000 chips to his stack" in (taken.reason or "")
         assert wait_until(lambda: tables["1"].memory.last.seats[seat].stack == before + 5_000)
         assert wait_until(lambda: floor.state().prize_pool == 6 * 10 + 10)
+        state = floor.state()  # the page offers him no second add-on (the structure's one)
+        assert state.add_on_per_player == 1 and state.add_ons == {player: 1}
         # The service restarted in the middle of the break: nothing twice, nothing lost
         running.restart(broker, tmp_path, SETTINGS)
         assert wait_until(lambda: floor.state().chips is not None)
@@ -158,3 +160,7 @@ def test_a_break_colours_up_and_an_add_on_is_taken(broker: LocalBroker, tmp_path
         assert state.colour_up.tables == {"1": "done", "2": "done"}
         assert state.chips is not None and state.chips.difference == -100
         assert state.chips.in_play == 6 * 5_000 + 5_000
+        # The average stack is the chips the players have: not the race's chip table 2's dealer
+        # never handed out (the TV clock shows it)
+        assert state.chips.counted == 6 * 5_000 + 5_000 - 100
+        assert state.average_stack == (6 * 5_000 + 5_000 - 100) // state.players_left

@@ -91,9 +91,15 @@ def test_the_floor_runs_the_tournament_from_its_pages(broker: LocalBroker, brows
         knock_out(busted, [loser_seat])
         row = staff.locator(f"#t-standings tr[data-player='{loser}']")
         expect(row).to_contain_text("6")
-        # His draw's move (chips not yet counted at the seat) is no move to make any more
-        expect(staff.locator("#t-moves")).not_to_contain_text(loser)
-        expect(staff.locator("#t-moves")).to_contain_text("seated, chips not counted yet")
+        # The draw's seats are no moves to make (the seat list's): nothing for the floor there,
+        # and a busted player's move least of all
+        expect(staff.locator("#t-moves")).to_have_text("no move to make")
+        state = json.loads(get(f"{server.url}/api/tournament")[1])
+        assert any(m["reason"] == "draw" and m["status"] == "seated" for m in state["moves"])
+        unread = [s["player"] for s in state["seats"] if not s["chips_read"]]
+        assert unread  # (the simulated tables read no chips at a new seat)
+        expect(wall.locator(f"#s-by-name tr[data-player='{unread[0]}']")).to_contain_text(
+            "chips not read yet")
         # He lost his seat: taken back without the chips he gets back, it is refused
         staff.once("dialog", lambda dialog: dialog.accept(""))
         row.locator("button.undo").click()
@@ -167,9 +173,13 @@ def test_the_floor_sells_an_add_on_from_the_page_at_the_break(broker: LocalBroke
         purchase = staff.locator("#t-purchases tr[data-purchase='1']")
         expect(purchase).to_contain_text("on his stack")
         expect(staff.locator("#t-summary")).to_contain_text("prize pool 50 EUR")
-        row.locator("button.add-on").click()
-        expect(staff.locator("#t-reply")).to_contain_text("refused: Player 0 has taken his "
-                                                          "add-on")
+        # He has taken the structure's one add-on: the page offers him none (the others still)
+        expect(row.locator("button.add-on")).to_have_count(0)
+        expect(staff.locator("#t-standings tr[data-player='Player 1'] button.add-on")
+               ).to_have_count(1)
+        answer = staff.evaluate("() => window.floorApp.post('/api/tournament/command', "
+                                "{name: 'add_on', args: {player: 'Player 0'}})")
+        assert answer["status"] == "error" and "has taken his add-on" in answer["reason"]
         audit = [(c["name"], c["by"], c["args"]) for c in store.commands()]
         assert ("add_on", "floor:anna", {"player": "Player 0"}) in audit
 

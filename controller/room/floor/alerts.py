@@ -9,13 +9,18 @@ Severity ranks the room's attention strip and the alerts screen:
   chips out of turn), a misdeal or void, a player who has not acted for longer than the time
   rules allow, a reader or the recorder gone;
 - **notice**: the floor already acts: time called on a seat.
+
+The tournament's alerts (``tournament/state`` carries its latest) join them, each under its
+table ("tournament" when it names none): a chip count that does not add up is urgent (the floor
+counts the table before play goes on, RULES T5, T6); the rest are warnings.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+import re
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from controller.mqtt.messages import EventMessage
 
@@ -25,8 +30,9 @@ RANK: dict[str, int] = {"urgent": 3, "warning": 2, "notice": 1}
 # What makes an alert (RULES: the floor is called for irregularities, DFO): the table's durable
 # alerts, a misdeal or void, a time call, a table or reader that went offline, a hand-for-hand
 # round held up, a player who has not acted for longer than the time rules allow.
+# The tournament's: its chip count ("chips"), and the rest of what it tells the floor.
 AlertKind = Literal["irregularity", "misdeal", "time", "offline", "reader", "floor", "round",
-                    "stalled"]
+                    "stalled", "chips", "tournament"]
 
 
 class Alert(BaseModel):
@@ -36,7 +42,8 @@ class Alert(BaseModel):
 
     id: str = Field(description="Unique on the floor: on a floor following several venues, "
                     "the venue's name and a slash before the venue's own id")
-    table: str = Field(description="A table's id, or 'clock', 'recorder' or 'bridge'")
+    table: str = Field(description="A table's id, or 'clock', 'recorder', 'bridge' or "
+                       "'tournament'")
     venue: str | None = Field(default=None, description="Whose venue, on a floor following "
                               "several (a league's); None on a venue's own floor")
     hand: int
@@ -81,6 +88,15 @@ TODO_BRIDGE = ("check the venue's broker and its link to the league (its bridge 
                "itself); the venue's own floor sees its tables, which keep every hand")
 TODO_STALLED = ("ask the dealer; call time on the seat from the table's screen if the wait is "
                 "not reasonable (PVB 21)")
+TODO_CHIPS = ("stop the table between hands and count every stack; correct a wrong read at the "
+              "table, and compare with the chip count on the tournament page (RULES T5, T6)")
+TODO_VOID = ("give the player his money back at the desk; the chips never reached his stack "
+             "and leave the prize pool")
+TODO_STRANGER = ("go to the table: a player who is not in the tournament leaves the seat; one "
+                 "who went out by mistake is taken back on the tournament page (PVB 13)")
+TODO_TAKEN_BACK = ("check the table's hand: the player keeps his seat and chips; the standings "
+                   "no longer count him out (PVB 64)")
+TODO_TOURNAMENT = "check the table and the tournament page"
 
 
 def event_alert(table: str, message: EventMessage, now: float) -> Alert | None:
@@ -108,6 +124,66 @@ def event_alert(table: str, message: EventMessage, now: float) -> Alert | None:
                  text=event.text, at=now, severity=severity, todo=todo)
 
 
+class TournamentAlert(BaseModel):
+    """An alert in ``tournament/state`` as the floor reads it (fields it does not know are
+    ignored: the tournament may say more)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    id: int
+    at: float
+    text: str = Field(max_length=2000)
+    rule: str | None = Field(default=None, max_length=40)
+    table: str | None = Field(default=None, max_length=40)
+    hand: int | None = None
+
+
+# What the text says before the words the screens show under the table's name
+_WHERE = re.compile(r"^table (?P<table>[^,:]{1,40})(?:, hand (?P<hand>\d+))?[:,] ")
+
+
+def tournament_alert_id(alert: TournamentAlert) -> str:
+    """Its id on the floor: the tournament's own number with the time it was raised (a new
+    tournament counts from 1 again). The tournament page finds it by the same."""
+    return f"tournament:{int(alert.at * 1000)}:{alert.id}"
+
+
+def tournament_alerts(raw: Any) -> list[TournamentAlert]:
+    """The alerts of a ``tournament/state``'s ``alerts`` field; one the floor cannot read is
+    left out (the tournament page still lists it)."""
+    found = []
+    for item in raw if isinstance(raw, list) else []:
+        try:
+            found.append(TournamentAlert.model_validate(item))
+        except ValidationError:
+            continue
+    return found
+
+
+def tournament_alert(alert: TournamentAlert) -> Alert:
+    """The floor's alert for one of the tournament's, in the floor's words."""
+    text = alert.text
+    where = _WHERE.match(text)
+    if where is not None and where["table"] == alert.table:
+        text = text[where.end():]  # the screens name the table (and the hand) already
+    rule = alert.rule or ""
+    severity: Severity = "warning"
+    kind: AlertKind = "tournament"
+    if rule in ("RULES T5", "RULES T6") and "count the table" in alert.text:  # (chip_count)
+        kind, severity, todo = "chips", "urgent", TODO_CHIPS
+    elif "void" in alert.text and "went out before the chips" in alert.text:
+        todo = TODO_VOID if " back" in alert.text else TODO_TOURNAMENT
+    elif rule == "PVB 13":
+        todo = TODO_STRANGER
+    elif "taken back" in alert.text:
+        todo = TODO_TAKEN_BACK
+    else:
+        todo = TODO_TOURNAMENT
+    return Alert(id=tournament_alert_id(alert), table=alert.table or "tournament",
+                 hand=alert.hand or 0, kind=kind, text=text, rule=alert.rule, at=alert.at,
+                 severity=severity, todo=todo)
+
+
 def worst(severities: list[Severity]) -> Severity | None:
     found: Severity | None = None
     for severity in severities:
@@ -116,4 +192,5 @@ def worst(severities: list[Severity]) -> Severity | None:
     return found
 
 
-__all__ = ["RANK", "Alert", "AlertKind", "Reason", "Severity", "event_alert", "worst"]
+__all__ = ["RANK", "Alert", "AlertKind", "Reason", "Severity", "TournamentAlert", "event_alert",
+           "tournament_alert", "tournament_alert_id", "tournament_alerts", "worst"]

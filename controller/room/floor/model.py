@@ -32,6 +32,9 @@ from controller.room.floor.alerts import (
     Reason,
     Severity,
     event_alert,
+    tournament_alert,
+    tournament_alert_id,
+    tournament_alerts,
     worst,
 )
 from controller.session.outputs import PublicEvent, TableState
@@ -256,9 +259,19 @@ class Room:
         return updates
 
     def take_tournament(self, tournament: TournamentState | None) -> list[RoomUpdate]:
-        """The tournament's latest state (None: its retained state was cleared)."""
+        """The tournament's latest state (None: its retained state was cleared), and its alerts
+        that are new to the floor: each one open until a floor login acknowledges it, like a
+        table's (the floor's journal keeps who did; the tournament keeps saying it, for its
+        own page, and an acknowledged one is not raised again)."""
         self.tournament = tournament
-        return [RoomUpdate(kind="tournament", tournament=tournament, venue=self.venue)]
+        updates = [RoomUpdate(kind="tournament", tournament=tournament, venue=self.venue)]
+        raw = (tournament.model_extra or {}).get("alerts") if tournament is not None else None
+        prefix = f"{self.venue}/" if self.venue is not None else ""
+        for said in tournament_alerts(raw):
+            key = prefix + tournament_alert_id(said)
+            if key not in self.alerts and key not in self.closed:  # (twice a second: cheap)
+                updates += self._raise(tournament_alert(said))
+        return updates
 
     def take_recorder_status(self, online: bool, now: float) -> list[RoomUpdate]:
         """The recorder away: nothing is lost (each table keeps its records until the recorder

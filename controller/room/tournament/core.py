@@ -688,6 +688,7 @@ class TournamentCore:
         going = [m for m in ledger.moves if m.status in ("leaving", "arriving")]
         transit = sum(m.stack for m in going if m.status == "arriving") + purchases.owed(ledger)
         in_play = ledger.chips.in_play()
+        counted = in_play + ledger.chips.room_difference(transit)
         started = ledger.status != "registration"
         tables = []
         for spec in settings.tables:
@@ -702,7 +703,9 @@ class TournamentCore:
         done = [m for m in ledger.moves if m.status in ("seated", "done", "cancelled")]
         return PublishedState(
             name=settings.name, entries=ledger.entries, players_left=len(players_in),
-            average_stack=in_play // len(players_in) if started and players_in else None,
+            # The chips the players have: what the tables hold (and on their way), so that a
+            # race's chips are counted once handed out, never before (RULES T5)
+            average_stack=counted // len(players_in) if started and players_in else None,
             chip_leader=chip_leader(seats),
             prize_pool=self.prize_pool(), currency=entry.currency,
             payouts=payout_lines(self.payout_table()), status=ledger.status,
@@ -710,13 +713,15 @@ class TournamentCore:
             late_registration_ends=settings.structure.late_registration_ends, seed=ledger.seed,
             players=len(ledger.players), balancing=settings.balancing, points=settings.points,
             standings=self.standings(), seats=seats, moves=going + done[-20:], tables=tables,
-            chips=ChipLine(in_play=in_play, counted=in_play + ledger.chips.room_difference(
-                transit), difference=ledger.chips.room_difference(transit),
+            chips=ChipLine(in_play=in_play, counted=counted,
+                           difference=ledger.chips.room_difference(transit),
                 given_back=ledger.chips.given_back)
             if started else None,
             alerts=ledger.alerts[-50:],
             add_on_open=ledger.status == "running" and purchases.add_on_open(settings,
                                                                              self.clock),
+            add_on_per_player=entry.add_on.per_player if entry.add_on else None,
+            add_ons=purchases.add_ons_taken(ledger),
             rebuy_open=ledger.status == "running" and purchases.rebuy_open(settings, self.clock),
             purchases=[p for p in ledger.purchases if p.status == "owed"]
             + [p for p in ledger.purchases if p.status != "owed"][-20:],

@@ -34,6 +34,15 @@ def taken(ledger: Ledger, player: str, kind: PurchaseKind) -> int:
                and p.status != "void")
 
 
+def add_ons_taken(ledger: Ledger) -> dict[str, int]:
+    """Add-ons each player has taken (void ones not counted): the page offers no more."""
+    count: dict[str, int] = {}
+    for p in ledger.purchases:
+        if p.kind == "add_on" and p.status != "void":
+            count[p.player] = count.get(p.player, 0) + 1
+    return count
+
+
 def add_on_open(settings: Settings, clock: ClockState | None) -> bool:
     """During the break after the structure's add-on level (the clock's state names the level
     that follows a break)."""

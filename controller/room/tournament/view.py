@@ -30,6 +30,8 @@ class SeatLine(BaseModel):
     seat: int | None = None
     stack: int = 0
     moving: MoveStatus | None = Field(default=None, description="On his way to table/seat")
+    chips_read: bool = Field(default=True, description="False: seated by the draw or a move, "
+                             "his chips not yet read at this seat")
 
 
 class TableLine(BaseModel):
@@ -75,6 +77,10 @@ class PublishedState(TournamentState):
     chips: ChipLine | None = None
     alerts: list[Alert] = Field(default_factory=list)
     add_on_open: bool = Field(default=False, description="The structure's add-on break is on")
+    add_on_per_player: int | None = Field(default=None, description="Add-ons each player may "
+                                          "take (None: the structure offers none)")
+    add_ons: dict[str, int] = Field(default_factory=dict, description="Add-ons each player "
+                                    "has taken (void ones not counted), those who took any")
     rebuy_open: bool = Field(default=False, description="The structure's rebuy period lasts")
     purchases: list[Purchase] = Field(default_factory=list, description="Add-ons and rebuys "
                                       "on their way to a stack, then the latest")
@@ -96,6 +102,7 @@ _SEAT_LINES = TypeAdapter(list[SeatLine])
 def seat_lines(players: dict[str, tuple[str | None, Spot | None, int]],
                moves: list[Move]) -> list[SeatLine]:
     going = {m.player: m for m in moves if m.status in ("leaving", "arriving")}
+    unread = {m.player for m in moves if m.status == "seated"}
     out = []
     for name, (club, spot, stack) in players.items():
         move = going.get(name)
@@ -103,7 +110,8 @@ def seat_lines(players: dict[str, tuple[str | None, Spot | None, int]],
         out.append({"player": name, "club": club, "table": where.table if where else None,
                     "seat": where.seat if where else None,
                     "stack": move.stack if move is not None else stack,
-                    "moving": move.status if move is not None else None})
+                    "moving": move.status if move is not None else None,
+                    "chips_read": name not in unread})
     out.sort(key=lambda s: (s["table"] is None, s["table"] or "", s["seat"] or 0, s["player"]))
     return _SEAT_LINES.validate_python(out)  # (in one go: a thousand lines after every hand)
 

@@ -6,6 +6,7 @@
 (() => {
   const { floor, el, renderClockStrip, post, start, domKey } = window.floorApp;
   const RANK = { urgent: 3, warning: 2, notice: 1 };
+  const SERVICES = ["clock", "recorder", "bridge", "tournament"];  // no hand of their own
 
   function when(at) {
     return window.floorApp.when(at);
@@ -26,6 +27,9 @@
     if (table === "clock") return el("a", { href: `/clock${at}` }, named("the clock"));
     if (table === "recorder") return named("the recorder");
     if (table === "bridge") return named("the link to the league");
+    if (table === "tournament") {
+      return venue ? named("the tournament") : el("a", { href: "/tournament" }, named("the tournament"));
+    }
     return el("a", { href: `/table/${encodeURIComponent(table)}${at}` }, named(`Table ${table}`));
   }
 
@@ -34,7 +38,7 @@
       el("span", { class: `sev ${a.severity}` }, a.severity),
       el("span", {},
         el("span", { class: "at" }, when(a.at)),
-        ["clock", "recorder", "bridge"].includes(a.table) ? " · " : ` · hand ${a.hand} · `,
+        SERVICES.includes(a.table) || !a.hand ? " · " : ` · hand ${a.hand} · `,
         el("span", { class: "text" }, a.text), a.rule ? el("span", { class: "rule" }, a.rule) : null),
       el("button", { class: "staff-only ack", onclick: () => acknowledge([a.id]) }, "Acknowledge"),
       a.todo ? el("span", { class: "todo" }, `what to do: ${a.todo}`) : null);

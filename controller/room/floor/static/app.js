@@ -217,6 +217,7 @@ function connect(kinds, table, render) {
     floor.tables = new Map(snap.tables.map((t) => [keyOf(t.venue, t.table), t]));
     floor.stories = new Map(Object.entries(snap.stories));
     floor.alerts = new Map(snap.alerts.map((a) => [a.id, a]));
+    floor.alertsKnown = true;  // (before the first snapshot no alert is known open or not)
     floor.clock = snap.clock;
     floor.clockOnline = snap.clock_online;
     floor.tournament = snap.tournament || null;

@@ -6,7 +6,7 @@
 "use strict";
 (() => {
   const { floor, el, setText, chips, short, mmss, clockNow, renderClockStrip, decide,
-    start, domKey, venueState, venueWords } = window.floorApp;
+    start, domKey, keyOf, venueState, venueWords } = window.floorApp;
   const grid = document.getElementById("tables");
   const strip = document.getElementById("attention");
   const cards = new Map();  // table's key -> its card's nodes
@@ -217,8 +217,26 @@
         items.unshift({ table: "bridge", venue, severity: "warning", text: "down: what shows of it may be old" });
       }
     }
-    for (const a of floor.alerts.values()) {  // the recorder's, until acknowledged
-      if (a.table === "recorder") items.push({ table: a.table, severity: a.severity, text: a.text });
+    // The recorder's and the tournament's own, and those of a table without a card (one the
+    // tournament names that never said a word), until acknowledged: the worst, the newest first
+    const loose = new Map();
+    for (const a of floor.alerts.values()) {
+      const known = floor.tables.has(keyOf(a.venue, a.table));
+      if (a.table !== "recorder" && a.table !== "tournament" && (known || ["clock", "bridge"].includes(a.table))) continue;
+      const key = domKey(a.venue, a.table);
+      const was = loose.get(key);
+      if (!was || RANK[a.severity] > RANK[was.top.severity] ||
+          (RANK[a.severity] === RANK[was.top.severity] && a.at > was.top.at)) {
+        loose.set(key, { top: a, count: (was ? was.count : 0) + 1 });
+      } else was.count += 1;
+    }
+    const looseItems = [...loose.values()].map(({ top, count }) => ({ table: top.table,
+      venue: top.venue, severity: top.severity,
+      text: top.text + (count > 1 ? ` (+${count - 1} more)` : "") }));
+    looseItems.sort((a, b) => RANK[b.severity] - RANK[a.severity]);
+    for (const item of looseItems) {  // urgent ones with the worst tables, the rest after them
+      const at = items.findIndex((i) => RANK[i.severity] < RANK[item.severity]);
+      if (at < 0) items.push(item); else items.splice(at, 0, item);
     }
     const c = floor.clock;
     if (!floor.tv && floor.user && !floor.readOnly && c && c.hand_for_hand) {  // PVB 35a: the floor may go on
@@ -252,10 +270,11 @@
     if (key === stripKey) return;
     stripKey = key;
     const nodes = items.map((item) => {
-      const service = ["clock", "recorder", "bridge"].includes(item.table);
+      const service = ["clock", "recorder", "bridge", "tournament"].includes(item.table);
       const label = (item.venue ? `${item.venue} ` : "") + (item.table === "bridge"
         ? "link to the league" : service ? `the ${item.table}` : `table ${item.table}`);
-      const href = floor.tv || service ? null : tableLink(item.venue, item.table);
+      const href = floor.tv ? null : item.table === "tournament" && !item.venue ? "/tournament"
+        : service ? null : tableLink(item.venue, item.table);
       const answer = item.venue ? null : said(item.table);
       return el("span", { class: "need-item", id: `need-${domKey(item.venue, item.table)}` },
         el(href ? "a" : "span", { class: `need ${item.severity}`, href },

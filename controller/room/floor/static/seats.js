@@ -12,7 +12,8 @@
         const cells = first === "table" ? [...where, s.player] : [s.player, ...where];
         return el("tr", { "data-player": s.player },
           ...cells.map((c) => el("td", {}, c)), el("td", {}, s.club || ""),
-          el("td", { class: "num" }, chips(s.stack) + (s.moving ? " (moving)" : "")));
+          el("td", { class: "num" }, chips(s.stack) + (s.moving ? " (moving)"
+            : s.chips_read === false ? " (chips not read yet)" : "")));
       })];
   }
 

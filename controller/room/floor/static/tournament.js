@@ -2,7 +2,7 @@
 // the floor's tournament decisions behind the floor login. Every text goes in as text.
 "use strict";
 (() => {
-  const { el, chips, post, renderClockStrip, start } = window.floorApp;
+  const { floor, el, chips, post, renderClockStrip, start } = window.floorApp;
   let latest = null;
 
   async function send(name, args) {
@@ -52,12 +52,18 @@
         el("td", {}, s.place !== null && s.place > 1 || (s.place === 1 && t.players_left > 1)
           ? el("button", { class: "staff-only undo", onclick: () => undoBust(s.player) },
             "Undo bust") : null,
-          s.place === null && t.add_on_open ? el("button", { class: "staff-only add-on",
+          s.place === null && t.add_on_open && addOnsLeft(t, s.player) ? el("button", { class: "staff-only add-on",
             onclick: () => send("add_on", { player: s.player }) }, "Add-on") : null,
           s.place === null && t.rebuy_open ? el("button", { class: "staff-only rebuy",
             onclick: () => send("rebuy", { player: s.player }) }, "Rebuy") : null));
     });
     return [head, ...rows];
+  }
+
+  // The structure's add-ons per player (by default one): none offered once he has them all
+  function addOnsLeft(t, player) {
+    const limit = t.add_on_per_player === undefined ? 1 : t.add_on_per_player;
+    return limit !== null && ((t.add_ons || {})[player] || 0) < limit;
   }
 
   // A wrong bust taken back: a player who lost his seat needs the chips he gets back (the
@@ -75,8 +81,12 @@
   }
 
   function moveRows(t) {
-    // Moves to make: not those done, nor those cancelled (the player went out first)
-    const moves = t.moves.filter((m) => m.status !== "done" && m.status !== "cancelled");
+    // Moves to make: those the floor makes (a balancing move, a broken table's players) and
+    // only while they are under way or their chips wait to be counted; never the draw's (its
+    // seats are the seat list's) nor a player's who is out
+    const playing = new Set(t.seats.map((s) => s.player));
+    const moves = t.moves.filter((m) => ["leaving", "arriving", "seated"].includes(m.status)
+      && m.reason !== "draw" && playing.has(m.player));
     if (!moves.length) return [el("tr", {}, el("td", { class: "muted" }, "no move to make"))];
     return [el("tr", {}, ...["player", "from", "to", "chips", "why", "state", ""].map((h) => el("th", {}, h))),
       ...moves.map((m) => el("tr", { "data-move": m.id },
@@ -130,10 +140,16 @@
     if (!t) return;
     document.getElementById("t-name").textContent = t.name;
     document.getElementById("t-summary").replaceChildren(...summary(t).filter(Boolean));
+    // Each alert is the floor's too (/alerts): open until a floor login acknowledges it there
     document.getElementById("t-alerts").replaceChildren(...(t.alerts.length
-      ? t.alerts.slice().reverse().map((a) => el("li", { class: "alert" },
-        new Date(a.at * 1000).toLocaleTimeString(), " · ", a.text,
-        a.rule ? el("span", { class: "rule" }, a.rule) : null))
+      ? t.alerts.slice().reverse().map((a) => {
+        const open = floor.alerts.has(`tournament:${Math.trunc(a.at * 1000)}:${a.id}`);
+        return el("li", { class: `alert${open ? " open" : " done"}`, "data-alert": a.id },
+          new Date(a.at * 1000).toLocaleTimeString(), " · ", a.text,
+          a.rule ? el("span", { class: "rule" }, a.rule) : null,
+          !floor.alertsKnown ? null : open ? el("a", { class: "floor-alert", href: "/alerts" },
+            "open: acknowledge it on Alerts") : el("span", { class: "muted floor-alert" }, "acknowledged"));
+      })
       : [el("li", { class: "muted" }, "none")]));
     document.getElementById("t-moves").replaceChildren(...moveRows(t));
     document.getElementById("t-tables").replaceChildren(...tableRows(t));
@@ -167,7 +183,7 @@
     send("reenter", { name: form.name.value });
   });
   document.getElementById("t-draw").addEventListener("click", () => send("draw", {}));
-  start(["clock", "broker"], null, render);
+  start(["clock", "broker", "alert"], null, render);
   refresh();
   setInterval(refresh, 2000);
 })();
