@@ -470,3 +470,36 @@ def test_pokertable_tournament_tells_systemd_ready_pings_and_stopping(
         sock.close()
     assert process.returncode == 0, stderr[-2000:]
     assert any(s.startswith("STOPPING=1") for s in said), said
+
+
+def test_rules_t3_restarted_it_waits_for_every_tables_retained_state_before_deciding(
+        broker: LocalBroker, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Mosquitto gives the retained states back in the order the tables first published them:
+    tables started 3, 2, 1, a restarted tournament hears table 3 first. Three players each at
+    three tables of four do not fit at two (PVB 10): nothing breaks, before or after."""
+    caplog.set_level(logging.INFO, logger="controller.room.tournament.service")
+    with contextlib.ExitStack() as stack:
+        tables: dict[str, LinkedTable] = {}
+        for t in ("3", "2", "1"):
+            tables[t] = stack.enter_context(linked_table(
+                broker, tmp_path / f"t{t}", table=t, config=SessionConfig(table_id=t, seats=4)))
+        running = Room(*start_service(broker, tmp_path, SETTINGS))
+        stack.callback(running.close)
+        floor = Floor(broker)
+        stack.callback(floor.client.close)
+        for k in range(9):
+            assert floor.command("register", name=f"p{k}").status == "ok"
+        assert floor.command("draw", seed=7).status == "ok"
+        assert wait_until(lambda: counts(tables) == {"3": 3, "2": 3, "1": 3})
+        assert wait_until(lambda: not any(m.status in ("leaving", "arriving")
+                                          for m in running.service.core.ledger.moves))
+        seated = {t: players(table) for t, table in tables.items()}
+        running.restart(broker, tmp_path, SETTINGS)
+        core = running.service.core
+        assert wait_until(lambda: floor.state().waiting_for == [] and all(
+            core.tables.get(t) and core.tables[t].state for t in tables))
+        time.sleep(2.5)  # a retry's time: a wrong decision would have gone out by now
+        assert core.ledger.broken == [] and {t: players(table) for t, table in
+                                             tables.items()} == seated
+        assert core.ledger.alerts == []
+        assert not [r for r in caplog.records if "refused" in r.getMessage()]

@@ -235,6 +235,11 @@ class Ledger(BaseModel):
     next_purchase: int = 1
     colour_ups: list[ColourUpDue] = Field(default_factory=list, description="The breaks' "
                                           "colour-ups at the tables (RULES T5)")
+    clock_heard: bool = Field(default=False, description="The room has a clock: its state "
+                              "came once (after a restart the tournament waits for it again)")
+    gone: list[str] = Field(default_factory=list, description="Open tables whose state has "
+                            "not come, that the director told the tournament to go on without "
+                            "(until their state comes)")
 
     def settled_keys(self) -> set[GroupKey]:
         return {tuple(k) for k in self.settled}

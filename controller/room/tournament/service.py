@@ -217,13 +217,15 @@ class TournamentService:
         if reason.is_failure:  # its diagnosis says why (client.py)
             return
         t = self.topics
-        client.subscribe([command_subscription(t.service(SERVICE, "cmd/+")),
+        # (the clock's first: its retained state comes before the tables'; the core decides
+        # nothing until it has the clock's and every open table's, `waiting_for`)
+        client.subscribe([subscription(t.clock("state"), 1),
+                          command_subscription(t.service(SERVICE, "cmd/+")),
                           subscription(t.table("+", "status"), 1),
                           subscription(t.table("+", "state"), 1),
                           subscription(t.table("+", "event"), 1),
                           subscription(t.table("+", "record"), 1),
-                          subscription(t.table("+", "reply"), 0),
-                          subscription(t.clock("state"), 1)])
+                          subscription(t.table("+", "reply"), 0)])
         with self._lock:
             self._publish_state(force=True)
         client.publish(self._status, encode(ServiceStatus(service=SERVICE, status="online")),
