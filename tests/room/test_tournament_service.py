@@ -161,7 +161,8 @@ def fold(table: LinkedTable) -> None:
 
 
 def test_commands_answered_with_their_correlation_data_once_and_never_retained(
-        broker: LocalBroker, tmp_path: Path) -> None:
+        broker: LocalBroker, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="controller.room.tournament.service")
     with room(broker, tmp_path) as (running, floor, _tables):
         service = running.service
         first = floor.command("register", command_id="reg-1", name="ana", club="Asse")
@@ -192,6 +193,14 @@ def test_commands_answered_with_their_correlation_data_once_and_never_retained(
         assert wait_until(lambda: floor.state().players == 1)
         assert [s.player for s in state.seats] == ["ana"] and state.status == "registration"
         assert service.store.said("reg-1") is not None
+        # Each refusal is one log line: the command, its id and the reason with the rule
+        refusals = [r.getMessage() for r in caplog.records if "refused:" in r.getMessage()]
+        assert len(refusals) == 7, refusals
+        assert any(line.startswith("tournament: command 'register' (id '") and
+                   "ana is registered already" in line and line.endswith("(PVB 13)")
+                   for line in refusals), refusals
+        assert any("'draw' (id 'reg-1') refused: command id reg-1 was already used" in line
+                   for line in refusals), refusals
         audit = service.store.commands()
         assert [(c["name"], c["by"]) for c in audit] == [("register", "floor:anna")]
 
