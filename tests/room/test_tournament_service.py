@@ -429,7 +429,7 @@ def test_pvb_64b_3_two_out_in_one_hand_for_hand_round_at_different_tables(
     ('[tournament]\nname = "x"\nstructure = "none.toml"\ntables = ["1"]\n\n[mqtt]\n'
      'venue = "hall"\ncredentials = "c.json"\n', "none.toml"),
     ('[tournament]\nname = "x"\nstructure = "s.toml"\ntables = ["1", "1"]\n\n[mqtt]\n'
-     'venue = "hall"\ncredentials = "c.json"\n', "a table is listed twice"),
+     'venue = "hall"\ncredentials = "c.json"\n', "table '1' is listed twice"),
     ('[tournament]\nname = "x"\nstructure = "s.toml"\ntables = ["1"]\nbalancing = "tda"\n\n'
      '[mqtt]\nvenue = "hall"\ncredentials = "c.json"\n', "tournament.balancing"),
     ('[tournament]\nname = "x"\nstructure = "s.toml"\ntables = ["1"]\nseats = 7\n\n'

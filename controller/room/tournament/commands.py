@@ -50,7 +50,7 @@ def _stack(value: object) -> int | None:
     if value is None:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or not 0 < value <= MAX_CHIPS:
-        raise Refused(f"args.stack: the chips he gets back, a whole number from 1 to "
+        raise Refused(f"args.stack: the chips the player gets back, a whole number from 1 to "
                       f"{MAX_CHIPS:,}", "PVB 64a(1)")
     return value
 

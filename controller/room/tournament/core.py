@@ -299,7 +299,8 @@ class TournamentCore:
         ledger.open_tables = [t.table for t in self.settings.tables if t.table in used]
         ledger.status = "running"
         ledger.seed = seed
-        return (f"the draw (seed {seed}): {len(spots)} players at {len(used)} tables "
+        return (f"the draw (seed {seed}): {len(spots)} players at {len(used)} "
+                f"table{'' if len(used) == 1 else 's'} "
                 f"({', '.join(ledger.open_tables)}), {stack:,} chips each (RULES T6)")
 
     def _cmd_undo_bust(self, args: UndoBustArgs, by: str, now: float) -> str:
@@ -313,7 +314,7 @@ class TournamentCore:
         ledger = self.ledger
         out = next((o for o in ledger.outs if o.bust.player == name), None)
         if out is None:
-            raise Refused(f"{name} is not out: there is no elimination of his to take back",
+            raise Refused(f"{name} is not out: there is no elimination to take back",
                           UNDO)
         self._ready(UNDO)  # (where he sits, if anywhere, is the tables' to say)
         where = group_words(out.bust.group())
@@ -324,14 +325,14 @@ class TournamentCore:
         if spot is not None and sits > 0:
             if args.stack is not None:
                 raise Refused(f"{name} still sits at table {spot.table}, seat {spot.seat} with "
-                              f"{sits:,} chips: he plays on with them; no chips are given "
+                              f"{sits:,} chips: they play on with them; no chips are given "
                               "back (leave out args.stack)", UNDO)
             self._undo(out, by, now, why)
-            return (f"{name}'s elimination ({where}) is taken back by {by}: he plays on at "
-                    f"table {spot.table}, seat {spot.seat} with his {sits:,} chips")
+            return (f"{name}'s elimination ({where}) is taken back by {by}: {name} plays on at "
+                    f"table {spot.table}, seat {spot.seat} with their {sits:,} chips")
         if args.stack is None:
             raise Refused(f"{name} went out ({where}) and has no seat: to take the bust back, "
-                          "name the chips he gets back (args.stack); he is seated at a drawn "
+                          "name the chips they get back (args.stack); they are seated at a drawn "
                           "free seat", UNDO)
         in_play = ledger.chips.in_play()
         if args.stack > in_play:
@@ -341,7 +342,7 @@ class TournamentCore:
         self._undo(out, by, now, why, stack=args.stack, spot=seat)
         ledger.chips.give_back(args.stack)
         self._new_move(name, None, seat, args.stack, "PVB 08a(1)", "undo", now, seed=seed)
-        return (f"{name}'s elimination ({where}) is taken back by {by}: he plays on and draws "
+        return (f"{name}'s elimination ({where}) is taken back by {by}: {name} plays on and draws "
                 f"table {seat.table}, seat {seat.seat} with {args.stack:,} chips the floor "
                 f"gives back, issued: {ledger.chips.in_play():,} chips in play (RULES T6)")
 
@@ -351,11 +352,11 @@ class TournamentCore:
         out = next((o for o in self.ledger.outs if o.bust.player == name), None)
         if player.out and out is not None:
             raise Refused(f"{name} is out ({group_words(out.bust.group())}): there are no "
-                          "chips of his to count, his move is cancelled", COUNTED)
+                          "chips to count, the move is cancelled", COUNTED)
         move = next((m for m in self.ledger.moves if m.player == name and m.status == "seated"),
                     None)
         if move is None:
-            raise Refused(f"{name} has no move waiting for his chips to be counted", COUNTED)
+            raise Refused(f"{name} has no move waiting for a chip count", COUNTED)
         move.status = "done"
         return f"{name}'s chips are counted at table {move.to.table}, seat {move.to.seat}"
 
@@ -405,11 +406,11 @@ class TournamentCore:
     def _bought(self, bought: Purchase) -> str:
         player = self.ledger.players[bought.player]
         where = (f"table {player.spot.table}, seat {player.spot.seat}" if player.spot
-                 else "his seat")
+                 else "their seat")
         price = f"; {bought.price:,} {self.settings.structure.entry.currency} to the prize " \
             f"pool" if bought.price else ""
         return (f"{bought.player} takes the {purchases.WORDS[bought.kind]}: {bought.chips:,} "
-                f"chips to his stack at {where}, between hands{price} ({purchases.RULE})")
+                f"chips to their stack at {where}, between hands{price} ({purchases.RULE})")
 
     # ---------------------------------------------------------------- seating decisions
 
@@ -659,9 +660,11 @@ class TournamentCore:
         for void in purchases.follow(ledger, self.tables):
             price = f"; {void.price:,} {self.settings.structure.entry.currency} back" \
                 if void.price else ""
-            self._alert(now, f"{void.player} went out before the chips of his "
-                        f"{purchases.WORDS[void.kind]} reached his table: it is void{price}",
-                        purchases.RULE)
+            out = next((o.bust for o in ledger.outs if o.bust.player == void.player), None)
+            where = f" (table {out.table}, hand {out.hand})" if out is not None else ""
+            self._alert(now, f"{void.player} went out{where} before the chips of their "
+                        f"{purchases.WORDS[void.kind]} reached the table: it is void{price}",
+                        purchases.RULE, out.table if out else None, out.hand if out else None)
         changed |= before != [p.status for p in ledger.purchases]
         changed |= colour_ups.due(self.settings, ledger, self.clock)
         taken, differences = colour_ups.taken(ledger, self.tables)

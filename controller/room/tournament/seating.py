@@ -253,7 +253,7 @@ def wanted(settings: Settings, ledger: Ledger, tables: dict[str, TableSeen]) -> 
         if move.status == "leaving" and move.source is not None:
             asks.append(Ask(move.source.table, "unseat", {
                 "seat": move.source.seat, "player": move.player,
-                "reason": f"to table {move.to.table}, seat {move.to.seat} ({move.rule})"},
+                "reason": f"table {move.to.table}, seat {move.to.seat} ({move.rule})"},
                 f"unseat:{move.id}"))
         elif move.status == "arriving":
             asks.append(Ask(move.to.table, "seat", {
