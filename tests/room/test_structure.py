@@ -95,6 +95,18 @@ BAD = {
         'name = "x"\nchips = [25]\n[[levels]]\nsb = 25\nbb = 50\nminutes = 20\n'
         '[entry]\nstack = 5000\n[entry.rebuy]\nchips = 5000\nuntil_level = 4\n',
         "entry.rebuy: level 4 does not exist"),
+    "a rebuy in chips smaller than any in play": (
+        'name = "x"\nchips = [25]\n[[levels]]\nsb = 25\nbb = 50\nminutes = 20\n'
+        '[entry]\nstack = 5000\n[entry.rebuy]\nchips = 3010\nuntil_level = 1\n',
+        "entry.rebuy: 3,010 chips cannot be given in chips of 25, the smallest in play in "
+        "level 1"),
+    "a rebuy in chips gone before its last level": (
+        'name = "x"\nchips = [25, 100]\n[[levels]]\nsb = 25\nbb = 50\nminutes = 20\n'
+        '[[levels]]\nsb = 100\nbb = 200\nminutes = 20\n'
+        '[[breaks]]\nafter_level = 1\nminutes = 10\ncolour_up = [25]\n'
+        '[entry]\nstack = 5000\n[entry.rebuy]\nchips = 3025\nuntil_level = 2\n',
+        "entry.rebuy: 3,025 chips cannot be given in chips of 100, the smallest in play in "
+        "level 2"),
 }
 
 

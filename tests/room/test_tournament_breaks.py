@@ -117,7 +117,7 @@ def test_a_break_colours_up_and_an_add_on_is_taken(broker: LocalBroker, tmp_path
         seat = next(s for s, v in tables["1"].memory.last.seats.items() if v.player == player)
         before = tables["1"].memory.last.seats[seat].stack
         taken = floor.command("add_on", player=player)
-        assert taken.status == "ok" and "5,000 chips to his stack" in (taken.reason or "")
+        assert taken.status == "ok" and "5,000 chips to their stack" in (taken.reason or "")
         assert wait_until(lambda: tables["1"].memory.last.seats[seat].stack == before + 5_000)
         assert wait_until(lambda: floor.state().prize_pool == 6 * 10 + 10)
         state = floor.state()  # the page offers him no second add-on (the structure's one)

@@ -142,7 +142,7 @@ def test_an_add_on_at_the_break_that_ends_late_registration() -> None:
     before = room.state(table).seats[seat].stack
     in_play = chips(room)[0]
     said = room.command("add_on", player="p0")
-    assert said == (f"p0 takes the add-on: 5,000 chips to his stack at table {table}, seat "
+    assert said == (f"p0 takes the add-on: 5,000 chips to their stack at table {table}, seat "
                     f"{seat}, between hands; 10 EUR to the prize pool (RULES T6)")
     assert room.state(table).seats[seat].stack == before + 5_000
     state = room.core.state()
@@ -150,7 +150,7 @@ def test_an_add_on_at_the_break_that_ends_late_registration() -> None:
     assert state.prize_pool == 8 * 20 + 10  # the payouts count it; the bracket counts entries
     assert [(p.place, p.amount) for p in state.payouts] == [(1, 115), (2, 55)]
     assert [(p.player, p.status, p.table) for p in state.purchases] == [("p0", "given", table)]
-    with pytest.raises(Refused, match="p0 has taken his add-on"):
+    with pytest.raises(Refused, match="p0 has taken their add-on"):
         room.command("add_on", player="p0")
     # Sold and the service killed before it asked the table: the chips reach it once
     room.core.command("add_on", {"player": "p1"}, "floor:test", room.now)
@@ -215,8 +215,10 @@ def test_a_rebuy_is_void_when_the_player_goes_out_before_it_reaches_him() -> Non
     (purchase,) = room.core.state().purchases
     assert purchase.status == "void"
     (alert,) = room.core.ledger.alerts
-    assert alert.text == (f"{name} went out before the chips of his rebuy reached his table: "
-                          "it is void; 20 EUR back")
+    hand = room.state("1").hand
+    assert alert.text == (f"{name} went out (table 1, hand {hand}) before the chips of their "
+                          "rebuy reached the table: it is void; 20 EUR back")
+    assert (alert.table, alert.hand) == ("1", hand)
     assert chips(room) == (40_000, 0) and room.core.state().prize_pool == 8 * 20
     assert "rebuy:1" not in room.state("1").stack_refs
 

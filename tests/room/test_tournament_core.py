@@ -220,7 +220,7 @@ def test_the_floor_undoes_a_wrong_bust_and_is_named() -> None:
     ("register", {"name": "p01"}, "p01 is registered already", "PVB 13"),
     ("register", {"name": "P01"}, "p01 is registered already", "PVB 13"),
     ("register", {"name": ""}, "args.name", "PVB 13"),
-    ("register", {}, "args.name: the player's name", "PVB 13"),
+    ("register", {}, "args.name: missing; give the player's name", "PVB 13"),
     ("register", {"name": "x" * 41}, "1 to 40 printable characters", "PVB 13"),
     ("register", {"name": "ok", "club": 7}, "args.club", "PVB 08a(1)"),
     ("draw", {}, "the draw was made already", "PVB 08a(1)"),
@@ -230,7 +230,7 @@ def test_the_floor_undoes_a_wrong_bust_and_is_named() -> None:
     ("unregister", {"name": "p01"}, "the draw was made", "PVB 12"),
     ("undo_bust", {"player": "p01"}, "p01 is not out", "PVB 64a(1)"),
     ("undo_bust", {"player": "nobody"}, "nobody is not registered", "PVB 13"),
-    ("undo_bust", {"player": "p01", "stack": -5}, "args.stack: the chips he gets back",
+    ("undo_bust", {"player": "p01", "stack": -5}, "args.stack: the chips the player gets back",
      "PVB 64a(1)"),
     ("move_done", {"player": "nobody"}, "nobody is not registered", "PVB 13"),
     ("explode", {}, "unknown tournament command 'explode'", "DFO"),
@@ -368,3 +368,10 @@ def test_pvb_35a_a_table_the_tournament_emptied_holds_up_no_hand_for_hand_round(
     room.fold("2")  # table 2 deals its hand of the round: now its players may leave it
     assert [m.status for m in room.core.ledger.moves if m.reason == "break"] == ["seated"] * 4
     assert room.counts() == {"1": 6, "2": 0}
+
+
+def test_the_draws_words_count_one_table_as_one() -> None:
+    room = SimRoom(settings(tables=2, seats=6))
+    for k in range(3):
+        room.command("register", name=f"p{k}")
+    assert "3 players at 1 table (1)" in room.command("draw", seed=1)

@@ -83,10 +83,10 @@ def test_a_bust_the_tables_never_made_is_taken_back_at_his_own_seat_without_chip
         "player": "p05", "hand": hand, "stack": 5_000, "busted": {"p05": 5_000}}, room.now)
     room.settle()
     assert room.core.state().players_left == 13
-    with pytest.raises(Refused, match=r"still sits at table .* with 5,000 chips: he plays on"):
+    with pytest.raises(Refused, match=r"still sits at table .* with 5,000 chips: they play on"):
         room.command("undo_bust", player="p05", stack=5_000)
     said = room.command("undo_bust", player="p05")
-    assert f"plays on at table {table}, seat {seat} with his 5,000 chips" in said
+    assert f"plays on at table {table}, seat {seat} with their 5,000 chips" in said
     state = room.core.state()
     assert state.players_left == 14 and state.chips is not None
     assert state.chips.given_back == 0 and state.chips.in_play == 14 * 5_000

@@ -169,7 +169,7 @@ def test_the_floor_sells_an_add_on_from_the_page_at_the_break(broker: LocalBroke
         expect(staff.locator("#t-colour-up")).to_contain_text("table 1: racing")
         row.locator("button.add-on").click()
         expect(staff.locator("#t-reply")).to_contain_text("done: Player 0 takes the add-on: "
-                                                          "5,000 chips to his stack")
+                                                          "5,000 chips to their stack")
         purchase = staff.locator("#t-purchases tr[data-purchase='1']")
         expect(purchase).to_contain_text("on his stack")
         expect(staff.locator("#t-summary")).to_contain_text("prize pool 50 EUR")
@@ -179,7 +179,7 @@ def test_the_floor_sells_an_add_on_from_the_page_at_the_break(broker: LocalBroke
                ).to_have_count(1)
         answer = staff.evaluate("() => window.floorApp.post('/api/tournament/command', "
                                 "{name: 'add_on', args: {player: 'Player 0'}})")
-        assert answer["status"] == "error" and "has taken his add-on" in answer["reason"]
+        assert answer["status"] == "error" and "has taken their add-on" in answer["reason"]
         audit = [(c["name"], c["by"], c["args"]) for c in store.commands()]
         assert ("add_on", "floor:anna", {"player": "Player 0"}) in audit
 

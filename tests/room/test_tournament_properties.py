@@ -39,7 +39,7 @@ EXAMPLES = int(os.environ.get("TOURNAMENT_EXAMPLES", "100"))
 # What the floor may be told when it registers, re-enters or sells chips at a random moment
 EXPECTED_REFUSALS = ("every seat in the room is taken", "registration closed",
                      "a rebuy while the stack is at most", "rebuys closed",
-                     "rebuy(s), all the structure allows", "has taken his add-on")
+                     "rebuy(s), all the structure allows", "has taken their add-on")
 
 
 class TournamentMachine(RuleBasedStateMachine):

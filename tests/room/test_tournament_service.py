@@ -161,7 +161,8 @@ def fold(table: LinkedTable) -> None:
 
 
 def test_commands_answered_with_their_correlation_data_once_and_never_retained(
-        broker: LocalBroker, tmp_path: Path) -> None:
+        broker: LocalBroker, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="controller.room.tournament.service")
     with room(broker, tmp_path) as (running, floor, _tables):
         service = running.service
         first = floor.command("register", command_id="reg-1", name="ana", club="Asse")
@@ -192,6 +193,14 @@ def test_commands_answered_with_their_correlation_data_once_and_never_retained(
         assert wait_until(lambda: floor.state().players == 1)
         assert [s.player for s in state.seats] == ["ana"] and state.status == "registration"
         assert service.store.said("reg-1") is not None
+        # Each refusal is one log line: the command, its id and the reason with the rule
+        refusals = [r.getMessage() for r in caplog.records if "refused:" in r.getMessage()]
+        assert len(refusals) == 7, refusals
+        assert any(line.startswith("tournament: command 'register' (id '") and
+                   "ana is registered already" in line and line.endswith("(PVB 13)")
+                   for line in refusals), refusals
+        assert any("'draw' (id 'reg-1') refused: command id reg-1 was already used" in line
+                   for line in refusals), refusals
         audit = service.store.commands()
         assert [(c["name"], c["by"]) for c in audit] == [("register", "floor:anna")]
 
@@ -420,7 +429,7 @@ def test_pvb_64b_3_two_out_in_one_hand_for_hand_round_at_different_tables(
     ('[tournament]\nname = "x"\nstructure = "none.toml"\ntables = ["1"]\n\n[mqtt]\n'
      'venue = "hall"\ncredentials = "c.json"\n', "none.toml"),
     ('[tournament]\nname = "x"\nstructure = "s.toml"\ntables = ["1", "1"]\n\n[mqtt]\n'
-     'venue = "hall"\ncredentials = "c.json"\n', "a table is listed twice"),
+     'venue = "hall"\ncredentials = "c.json"\n', "table '1' is listed twice"),
     ('[tournament]\nname = "x"\nstructure = "s.toml"\ntables = ["1"]\nbalancing = "tda"\n\n'
      '[mqtt]\nvenue = "hall"\ncredentials = "c.json"\n', "tournament.balancing"),
     ('[tournament]\nname = "x"\nstructure = "s.toml"\ntables = ["1"]\nseats = 7\n\n'
@@ -470,3 +479,36 @@ def test_pokertable_tournament_tells_systemd_ready_pings_and_stopping(
         sock.close()
     assert process.returncode == 0, stderr[-2000:]
     assert any(s.startswith("STOPPING=1") for s in said), said
+
+
+def test_rules_t3_restarted_it_waits_for_every_tables_retained_state_before_deciding(
+        broker: LocalBroker, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Mosquitto gives the retained states back in the order the tables first published them:
+    tables started 3, 2, 1, a restarted tournament hears table 3 first. Three players each at
+    three tables of four do not fit at two (PVB 10): nothing breaks, before or after."""
+    caplog.set_level(logging.INFO, logger="controller.room.tournament.service")
+    with contextlib.ExitStack() as stack:
+        tables: dict[str, LinkedTable] = {}
+        for t in ("3", "2", "1"):
+            tables[t] = stack.enter_context(linked_table(
+                broker, tmp_path / f"t{t}", table=t, config=SessionConfig(table_id=t, seats=4)))
+        running = Room(*start_service(broker, tmp_path, SETTINGS))
+        stack.callback(running.close)
+        floor = Floor(broker)
+        stack.callback(floor.client.close)
+        for k in range(9):
+            assert floor.command("register", name=f"p{k}").status == "ok"
+        assert floor.command("draw", seed=7).status == "ok"
+        assert wait_until(lambda: counts(tables) == {"3": 3, "2": 3, "1": 3})
+        assert wait_until(lambda: not any(m.status in ("leaving", "arriving")
+                                          for m in running.service.core.ledger.moves))
+        seated = {t: players(table) for t, table in tables.items()}
+        running.restart(broker, tmp_path, SETTINGS)
+        core = running.service.core
+        assert wait_until(lambda: floor.state().waiting_for == [] and all(
+            core.tables.get(t) and core.tables[t].state for t in tables))
+        time.sleep(2.5)  # a retry's time: a wrong decision would have gone out by now
+        assert core.ledger.broken == [] and {t: players(table) for t, table in
+                                             tables.items()} == seated
+        assert core.ledger.alerts == []
+        assert not [r for r in caplog.records if "refused" in r.getMessage()]

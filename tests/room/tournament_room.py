@@ -120,15 +120,25 @@ class SimRoom:
         for ask in outcome.asks[:asks]:
             self.apply(ask)
 
-    def restart(self) -> None:
-        """The service killed and started again: the ledger as stored, the retained states."""
+    def restart(self, order: list[str] | None = None, clock_last: bool = False,
+                with_clock: bool = True) -> None:
+        """The service killed and started again: the ledger as stored, the retained states.
+        ``order``: the tables' retained states come one by one in this order, the core
+        reconciling after each as the service does (and its requests reaching the tables);
+        ``clock_last``: the clock's retained state comes after them (else first);
+        ``with_clock``: False, it does not come (yet)."""
         stored = Ledger.model_validate_json(self.core.ledger.model_dump_json())
-        clock = self.core.clock
+        clock = self.core.clock if with_clock else None
         self.core = self._core(stored)
-        if clock is not None:
+        if clock is not None and not clock_last:
             self.core.clock_state(clock)
-        for name in self.tables:
+        for name in list(self.tables) if order is None else order:
             self.publish(name, None)
+            if order is not None:
+                self.partly(10**6)
+        if clock is not None and clock_last:
+            self.core.clock_state(clock)
+            self.partly(10**6)
 
     # ---------------------------------------------------------------- the floor and the clock
 

@@ -250,6 +250,13 @@ class Structure(BaseModel):
             if until > count:
                 raise ValueError(f"entry.rebuy: level {until} does not exist (the structure "
                                  f"has {count} levels)")
+            # The smallest chip in play shrinks only at breaks: the last rebuy level's is the
+            # largest of the period, and a rebuy's chips must be paid in it (as the add-on's)
+            smallest = self.in_play_after(until - 1)[0]
+            if rebuy.chips % smallest:
+                raise ValueError(f"entry.rebuy: {rebuy.chips:,} chips cannot be given in chips "
+                                 f"of {smallest:,}, the smallest in play in level {until}, the "
+                                 "last a rebuy may be bought in")
 
     def add_on_level(self) -> int | None:
         """The level after whose break the add-on is taken."""

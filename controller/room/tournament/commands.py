@@ -14,7 +14,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, ValidationInfo
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    ValidationError,
+    ValidationInfo,
+    model_validator,
+)
 
 from controller.room.tournament.draw import Refused, checked_club, checked_name
 
@@ -43,12 +50,29 @@ def _stack(value: object) -> int | None:
     if value is None:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or not 0 < value <= MAX_CHIPS:
-        raise Refused(f"args.stack: the chips he gets back, a whole number from 1 to "
+        raise Refused(f"args.stack: the chips the player gets back, a whole number from 1 to "
                       f"{MAX_CHIPS:,}", "PVB 64a(1)")
     return value
 
 
+def _table(value: object) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not 1 <= len(value) <= 32 or not value.isprintable():
+        raise Refused("args.table: the table's id, as in the configuration's [[tables]]",
+                      "RULES T3")
+    return value
+
+
+def _flag(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise Refused("args.clock: true or false", "RULES T3")
+    return value
+
+
 PlayerName = Annotated[str, BeforeValidator(_name)]
+TableId = Annotated[str | None, BeforeValidator(_table)]
+Flag = Annotated[bool, BeforeValidator(_flag)]
 Club = Annotated[str | None, BeforeValidator(_club)]
 Seed = Annotated[int | None, BeforeValidator(_seed)]
 Stack = Annotated[int | None, BeforeValidator(_stack)]
@@ -110,9 +134,25 @@ class ExportArgs(CommandArgs):
     command = "export"
 
 
+class GoOnWithoutArgs(CommandArgs):
+    """A table whose state has not come since the tournament started (``table``), or the
+    clock's (``clock``: true): the director tells the tournament to go on without it."""
+
+    command = "go_on_without"
+    table: TableId = None
+    clock: Flag = False
+
+    @model_validator(mode="after")
+    def _one(self) -> GoOnWithoutArgs:
+        if (self.table is None) == (not self.clock):
+            raise Refused("go_on_without: name one table (args.table) or the clock "
+                          "(args.clock: true)", "RULES T3")
+        return self
+
+
 ARGS: dict[str, type[CommandArgs]] = {model.command: model for model in (
     RegisterArgs, ReenterArgs, UnregisterArgs, DrawArgs, UndoBustArgs, MoveDoneArgs, AddOnArgs,
-    RebuyArgs, ExportArgs)}
+    RebuyArgs, ExportArgs, GoOnWithoutArgs)}
 COMMANDS = frozenset(ARGS)
 
 
@@ -150,5 +190,6 @@ def _refusal(name: str, model: type[CommandArgs], exc: ValidationError) -> Refus
 
 
 __all__ = ["ARGS", "COMMANDS", "AddOnArgs", "CommandArgs", "DrawArgs", "ExportArgs",
-           "MoveDoneArgs", "RebuyArgs", "ReenterArgs", "RegisterArgs", "UndoBustArgs",
+           "GoOnWithoutArgs", "MoveDoneArgs", "RebuyArgs", "ReenterArgs", "RegisterArgs",
+           "UndoBustArgs",
            "UnregisterArgs", "parse"]

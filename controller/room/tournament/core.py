@@ -20,12 +20,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from controller.engine.records import HandRecord
 from controller.mqtt.messages import ClockState
 from controller.room.tournament import colour_ups, purchases, seating
-from controller.room.tournament.balance import RandomSource, Spot, plan
+from controller.room.tournament.balance import RandomSource, Spot, TableSeating, plan
 from controller.room.tournament.commands import (
     COMMANDS,
     AddOnArgs,
     DrawArgs,
     ExportArgs,
+    GoOnWithoutArgs,
     MoveDoneArgs,
     RebuyArgs,
     ReenterArgs,
@@ -60,6 +61,9 @@ from controller.room.tournament.view import (
 from controller.session.outputs import TableState
 
 RETRY_SECONDS = 2.0  # a request not yet shown in the table's state goes again after this
+# An open table's state (or the clock's) that has not come this long after the tournament
+# started is named on the floor (it still waits for it: the director may go on without it)
+MISSING_SECONDS = 10.0
 ALERTS_KEPT = 200
 # The rules the floor's commands are refused by (docs/tournament.md, "Refusals")
 OVER = "APSA 3.1.2.1"  # a freeze-out is played until one player has every chip
@@ -104,6 +108,8 @@ class TournamentCore:
         self.dirty = False  # the ledger changed since the last save
         self.news: set[str] = set()  # tables whose state changed since the last reconcile
         self._standings: tuple[tuple[Any, ...], list[Standing]] | None = None
+        self._waiting_since: float | None = None  # when it began to wait (its start)
+        self._missing_said: set[str] = set()
 
     # ---------------------------------------------------------------- reading
 
@@ -145,6 +151,35 @@ class TournamentCore:
                                      if o.at is not None})
             self._standings = (key, rows)
         return self._standings[1]
+
+    def waiting_for(self) -> list[str]:
+        """What the tournament must hear before it decides anything about seats or chips: the
+        state of every open table (after a restart they come back one by one; a table not yet
+        heard is not an empty table) and, where the room has a clock, the clock's state (the
+        breaks' guards follow it). Tables the director went on without are not waited for."""
+        ledger = self.ledger
+        if ledger.status != "running":
+            return []
+        out = [f"table {t}'s state" for t in self._missing_tables()]
+        if ledger.clock_heard and self.clock is None:
+            out.append("the clock's state")
+        return out
+
+    def _missing_tables(self) -> list[str]:
+        return [t for t in self.ledger.open_tables if t not in self.ledger.gone
+                and self._no_state(t)]
+
+    def _no_state(self, table: str) -> bool:
+        seen = self.tables.get(table)
+        return seen is None or seen.state is None
+
+    def _ready(self, rule: str) -> None:
+        """Refused while the tournament waits for the room (`waiting_for`)."""
+        waiting = self.waiting_for()
+        if waiting:
+            raise Refused(f"the tournament waits for {_and(waiting)}: no seat is drawn, no "
+                          "player moves and no chips are counted before it knows the room",
+                          rule)
 
     def between_hands(self, table: str) -> bool:
         """Between hands, online, and not released for a hand-for-hand round it has yet to
@@ -264,7 +299,8 @@ class TournamentCore:
         ledger.open_tables = [t.table for t in self.settings.tables if t.table in used]
         ledger.status = "running"
         ledger.seed = seed
-        return (f"the draw (seed {seed}): {len(spots)} players at {len(used)} tables "
+        return (f"the draw (seed {seed}): {len(spots)} players at {len(used)} "
+                f"table{'' if len(used) == 1 else 's'} "
                 f"({', '.join(ledger.open_tables)}), {stack:,} chips each (RULES T6)")
 
     def _cmd_undo_bust(self, args: UndoBustArgs, by: str, now: float) -> str:
@@ -278,8 +314,9 @@ class TournamentCore:
         ledger = self.ledger
         out = next((o for o in ledger.outs if o.bust.player == name), None)
         if out is None:
-            raise Refused(f"{name} is not out: there is no elimination of his to take back",
+            raise Refused(f"{name} is not out: there is no elimination to take back",
                           UNDO)
+        self._ready(UNDO)  # (where he sits, if anywhere, is the tables' to say)
         where = group_words(out.bust.group())
         why = "a wrong bust, taken back by the floor"
         spot = seating.where(self.tables, name)
@@ -288,14 +325,14 @@ class TournamentCore:
         if spot is not None and sits > 0:
             if args.stack is not None:
                 raise Refused(f"{name} still sits at table {spot.table}, seat {spot.seat} with "
-                              f"{sits:,} chips: he plays on with them; no chips are given "
+                              f"{sits:,} chips: they play on with them; no chips are given "
                               "back (leave out args.stack)", UNDO)
             self._undo(out, by, now, why)
-            return (f"{name}'s elimination ({where}) is taken back by {by}: he plays on at "
-                    f"table {spot.table}, seat {spot.seat} with his {sits:,} chips")
+            return (f"{name}'s elimination ({where}) is taken back by {by}: {name} plays on at "
+                    f"table {spot.table}, seat {spot.seat} with their {sits:,} chips")
         if args.stack is None:
             raise Refused(f"{name} went out ({where}) and has no seat: to take the bust back, "
-                          "name the chips he gets back (args.stack); he is seated at a drawn "
+                          "name the chips they get back (args.stack); they are seated at a drawn "
                           "free seat", UNDO)
         in_play = ledger.chips.in_play()
         if args.stack > in_play:
@@ -305,7 +342,7 @@ class TournamentCore:
         self._undo(out, by, now, why, stack=args.stack, spot=seat)
         ledger.chips.give_back(args.stack)
         self._new_move(name, None, seat, args.stack, "PVB 08a(1)", "undo", now, seed=seed)
-        return (f"{name}'s elimination ({where}) is taken back by {by}: he plays on and draws "
+        return (f"{name}'s elimination ({where}) is taken back by {by}: {name} plays on and draws "
                 f"table {seat.table}, seat {seat.seat} with {args.stack:,} chips the floor "
                 f"gives back, issued: {ledger.chips.in_play():,} chips in play (RULES T6)")
 
@@ -315,33 +352,65 @@ class TournamentCore:
         out = next((o for o in self.ledger.outs if o.bust.player == name), None)
         if player.out and out is not None:
             raise Refused(f"{name} is out ({group_words(out.bust.group())}): there are no "
-                          "chips of his to count, his move is cancelled", COUNTED)
+                          "chips to count, the move is cancelled", COUNTED)
         move = next((m for m in self.ledger.moves if m.player == name and m.status == "seated"),
                     None)
         if move is None:
-            raise Refused(f"{name} has no move waiting for his chips to be counted", COUNTED)
+            raise Refused(f"{name} has no move waiting for a chip count", COUNTED)
         move.status = "done"
         return f"{name}'s chips are counted at table {move.to.table}, seat {move.to.seat}"
 
     def _cmd_export(self, args: ExportArgs, by: str, now: float) -> str:
         return "the standings are written as CSV and JSON"
 
+    def _cmd_go_on_without(self, args: GoOnWithoutArgs, by: str, now: float) -> str:
+        """The director goes on without a table whose state has not come (its Pi is gone for
+        good) or without the clock's: the tournament stops waiting for it. A table gone on
+        without keeps its players, counted where the tournament last saw them; no player
+        moves to or from it and it is not broken until its state comes, which ends this."""
+        ledger = self.ledger
+        if ledger.status != "running":
+            now_is = "in registration" if ledger.status == "registration" else "over"
+            raise Refused(f"the tournament is {now_is}: it waits for no table", "RULES T3")
+        if args.clock:
+            if not ledger.clock_heard or self.clock is not None:
+                raise Refused("the tournament is not waiting for the clock's state", "RULES T3")
+            ledger.clock_heard = False  # (heard again, it is followed again)
+            return (f"{by}: the tournament goes on without the clock's state; breaks and "
+                    "late registration follow the clock again when its state comes")
+        table = args.table
+        assert table is not None
+        if table not in ledger.open_tables:
+            raise Refused(f"table {table} is not a table in play (in play: "
+                          f"{', '.join(ledger.open_tables)})", "RULES T3")
+        if not self._no_state(table):
+            raise Refused(f"table {table}'s state is in: the tournament follows it", "RULES T3")
+        if table not in ledger.gone:
+            ledger.gone.append(table)
+        there = [p.name for p in ledger.players.values()
+                 if not p.out and p.spot is not None and p.spot.table == table]
+        return (f"{by}: the tournament goes on without table {table}: its {_players(len(there))} "
+                "stay in, where it last saw them; no player moves to or from it until its state "
+                "comes (RULES T3)")
+
     def _cmd_add_on(self, args: AddOnArgs, by: str, now: float) -> str:
+        self._ready(purchases.RULE)
         bought = purchases.add_on(self.settings, self.ledger, self.clock, args.player, by, now)
         return self._bought(bought)
 
     def _cmd_rebuy(self, args: RebuyArgs, by: str, now: float) -> str:
+        self._ready(purchases.RULE)
         bought = purchases.rebuy(self.settings, self.ledger, self.clock, args.player, by, now)
         return self._bought(bought)
 
     def _bought(self, bought: Purchase) -> str:
         player = self.ledger.players[bought.player]
         where = (f"table {player.spot.table}, seat {player.spot.seat}" if player.spot
-                 else "his seat")
+                 else "their seat")
         price = f"; {bought.price:,} {self.settings.structure.entry.currency} to the prize " \
             f"pool" if bought.price else ""
         return (f"{bought.player} takes the {purchases.WORDS[bought.kind]}: {bought.chips:,} "
-                f"chips to his stack at {where}, between hands{price} ({purchases.RULE})")
+                f"chips to their stack at {where}, between hands{price} ({purchases.RULE})")
 
     # ---------------------------------------------------------------- seating decisions
 
@@ -349,8 +418,9 @@ class TournamentCore:
         """A free seat at the shortest table in play; a new table is opened when every seat
         is taken."""
         ledger = self.ledger
+        self._ready("PVB 08a(1)")
         seed = self.new_seed()
-        room = seating.seating(self.settings, ledger, self.tables)
+        room = self._seats_to_draw()
         if all(t.empty() == 0 for t in room):
             closed = [t for t in seating.filling_order(self.settings)
                       if t.table not in ledger.open_tables and t.table not in ledger.broken]
@@ -358,8 +428,13 @@ class TournamentCore:
                 raise Refused("every seat in the room is taken", "PVB 08a(1)")
             ledger.open_tables = [t.table for t in self.settings.tables
                                   if t.table in {*ledger.open_tables, closed[0].table}]
-            room = seating.seating(self.settings, ledger, self.tables)
+            room = self._seats_to_draw()
         return late_seat(room, self.random_source(seed)), seed
+
+    def _seats_to_draw(self) -> list[TableSeating]:
+        """The open tables a late seat may be drawn at: not one gone on without."""
+        return [t for t in seating.seating(self.settings, self.ledger, self.tables)
+                if t.table not in self.ledger.gone]
 
     def _seat_late(self, name: str, spot: Spot, seed: int, reason: str, now: float) -> None:
         stack = self.settings.start_stack()
@@ -491,6 +566,9 @@ class TournamentCore:
         """The clock's state: the registration window, and for hand-for-hand which tables
         each round released (PVB 64b(3): a round's places wait for all of them)."""
         self.clock = clock
+        if not self.ledger.clock_heard:
+            self.ledger.clock_heard = True
+            self.dirty = True
         if clock.hand_for_hand and clock.playing and clock.round:
             playing = sorted(clock.playing)
             if self.ledger.rounds.get(clock.round) != playing:
@@ -506,11 +584,19 @@ class TournamentCore:
         ``retry_seconds`` until their states show it)."""
         outcome = Outcome()
         before_alerts = self.ledger.next_alert
+        changed = self._back(now)
+        changed |= self._settle()
+        if self._waiting(now):
+            # Nothing follows from a partial room: a table not heard yet is not an empty table,
+            # and a break's guard needs the clock. Its news waits (RULES T3, T5).
+            if changed or self.dirty:
+                outcome.save, self.dirty = True, False
+            outcome.alerts = [a for a in self.ledger.alerts if a.id >= before_alerts]
+            return outcome
         news, self.news = self.news, set()
-        changed = seating.follow_moves(self.settings, self.ledger, self.tables, news)
+        changed |= seating.follow_moves(self.settings, self.ledger, self.tables, news)
         changed |= seating.follow_players(self.ledger, self.tables, news)
         changed |= self._chips_changed(now)
-        changed |= self._settle()
         changed |= self._strangers(now, news)
         if self.ledger.status == "running":
             changed |= self._decide(now)
@@ -528,6 +614,42 @@ class TournamentCore:
         outcome.asks = self._asks(now)
         return outcome
 
+    def _waiting(self, now: float) -> bool:
+        """Whether the tournament waits (`waiting_for`); what it has waited for too long is
+        named once on the floor, with what the director can do."""
+        waiting = self.waiting_for()
+        if not waiting:
+            self._waiting_since = None
+            return False
+        if self._waiting_since is None:
+            self._waiting_since = now
+        elif now - self._waiting_since >= MISSING_SECONDS:
+            for what in waiting:
+                if what in self._missing_said:
+                    continue
+                self._missing_said.add(what)
+                table = next((t for t in self._missing_tables()
+                              if what == f"table {t}'s state"), None)
+                fix = (f"the floor checks table {table} (powered, online), or if it is gone "
+                       f"for good tells the tournament to go on without it (go_on_without, "
+                       f"args.table {table!r})" if table is not None else
+                       "the floor checks the clock service, or tells the tournament to go on "
+                       "without it (go_on_without, args.clock true)")
+                self._alert(now, f"{what} has not come {now - self._waiting_since:.0f} s "
+                            "after the tournament started: it waits for it (no seat, move, "
+                            f"break or chip count until then); {fix}", "RULES T3", table)
+        return True
+
+    def _back(self, now: float) -> bool:
+        """A table gone on without whose state came after all: followed again."""
+        changed = False
+        for table in [t for t in self.ledger.gone if not self._no_state(t)]:
+            self.ledger.gone.remove(table)
+            self._alert(now, f"table {table}'s state came: the tournament follows it again",
+                        "RULES T3", table)
+            changed = True
+        return changed
+
     def _chips_changed(self, now: float) -> bool:
         """What changes the chips a table must hold without a hand, before they are counted:
         chips bought that reached a stack (or are void, the player out first), and colour-ups
@@ -538,9 +660,11 @@ class TournamentCore:
         for void in purchases.follow(ledger, self.tables):
             price = f"; {void.price:,} {self.settings.structure.entry.currency} back" \
                 if void.price else ""
-            self._alert(now, f"{void.player} went out before the chips of his "
-                        f"{purchases.WORDS[void.kind]} reached his table: it is void{price}",
-                        purchases.RULE)
+            out = next((o.bust for o in ledger.outs if o.bust.player == void.player), None)
+            where = f" (table {out.table}, hand {out.hand})" if out is not None else ""
+            self._alert(now, f"{void.player} went out{where} before the chips of their "
+                        f"{purchases.WORDS[void.kind]} reached the table: it is void{price}",
+                        purchases.RULE, out.table if out else None, out.hand if out else None)
         changed |= before != [p.status for p in ledger.purchases]
         changed |= colour_ups.due(self.settings, ledger, self.clock)
         taken, differences = colour_ups.taken(ledger, self.tables)
@@ -585,10 +709,14 @@ class TournamentCore:
         order = [t for t in self.settings.order_of_breaking() if t in ledger.open_tables]
         decided = plan(room, order, self.settings.balancing, self.random_source(seed))
         changed = False
-        # A player carries his chips to his new seat: no move while either table colours up
-        colouring = colour_ups.colouring(ledger, self.clock)
+        # A player carries his chips to his new seat: no move while either table colours up;
+        # none to or from a table the tournament goes on without (its seats are unknown)
+        colouring = colour_ups.colouring(ledger, self.clock) | set(ledger.gone)
         for brk in decided.breaks:
-            if not self.between_hands(brk.table) or brk.table in colouring:
+            # (a break waits until each of its players can go: broken, none may stay behind)
+            if not self.between_hands(brk.table) or brk.table in colouring or any(
+                    m.to.table in colouring for m in decided.moves
+                    if m.source.table == brk.table):
                 return changed
             ledger.open_tables.remove(brk.table)
             ledger.broken.append(brk.table)
@@ -696,10 +824,12 @@ class TournamentCore:
             state = seen.state if seen else None
             status = ("broken" if spec.table in ledger.broken else "open"
                       if spec.table in ledger.open_tables else "not in use")
+            gone = spec.table in ledger.gone
             tables.append(TableLine(table=spec.table, seats=spec.seats,
                                     players=len(state.seats) if state else 0, status=status,
                                     held=bool(state and "seating" in state.holds),
-                                    online=bool(seen and seen.online)))
+                                    online=bool(seen and seen.online),
+                                    missing=status == "open" and state is None, gone=gone))
         done = [m for m in ledger.moves if m.status in ("seated", "done", "cancelled")]
         return PublishedState(
             name=settings.name, entries=ledger.entries, players_left=len(players_in),
@@ -725,7 +855,8 @@ class TournamentCore:
             rebuy_open=ledger.status == "running" and purchases.rebuy_open(settings, self.clock),
             purchases=[p for p in ledger.purchases if p.status == "owed"]
             + [p for p in ledger.purchases if p.status != "owed"][-20:],
-            colour_up=ledger.colour_ups[-1] if ledger.colour_ups else None)
+            colour_up=ledger.colour_ups[-1] if ledger.colour_ups else None,
+            waiting_for=self.waiting_for())
 
     # ---------------------------------------------------------------- requests to the tables
 
@@ -754,4 +885,12 @@ class TournamentCore:
         return out
 
 
-__all__ = ["COMMANDS", "EliminationData", "Outcome", "TournamentCore"]
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _players(count: int) -> str:
+    return f"{count} player{'' if count == 1 else 's'}"
+
+
+__all__ = ["COMMANDS", "MISSING_SECONDS", "EliminationData", "Outcome", "TournamentCore"]

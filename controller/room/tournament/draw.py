@@ -44,7 +44,10 @@ def checked_name(raw: object, what: str = "name") -> str:
     """A player's name as the tables show it: 1 to 40 printable characters (the tables'
     limit), spaces at either end dropped."""
     if not isinstance(raw, str) or not raw.strip():
-        raise Refused(f"args.{what}: the player's name, as the tables will show it", "PVB 13")
+        fault = ("missing" if raw is None else "empty" if isinstance(raw, str)
+                 else f"not text ({type(raw).__name__})")
+        raise Refused(f"args.{what}: {fault}; give the player's name, as the tables will show "
+                      "it", "PVB 13")
     name = raw.strip()
     if len(name) > 40 or any(ord(c) < 32 or ord(c) == 127 for c in name):
         raise Refused(f"args.{what}: a name is 1 to 40 printable characters", "PVB 13")

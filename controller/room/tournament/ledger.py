@@ -52,13 +52,15 @@ class Settings(BaseModel):
     @model_validator(mode="after")
     def _consistent(self) -> Settings:
         names = [t.table for t in self.tables]
-        if len(set(names)) != len(names):
-            raise ValueError("tables: a table is listed twice")
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise ValueError(f"tables: table {twice[0]!r} is listed twice")
         unknown = [t for t in self.break_order if t not in names]
         if unknown:
             raise ValueError(f"break_order: table {unknown[0]!r} is not among the tables")
-        if len(set(self.break_order)) != len(self.break_order):
-            raise ValueError("break_order: a table is listed twice")
+        twice = sorted({n for n in self.break_order if self.break_order.count(n) > 1})
+        if twice:
+            raise ValueError(f"break_order: table {twice[0]!r} is listed twice")
         if self.structure.entry.start_stack(self.seats) is None:
             raise ValueError(f"the structure {self.structure.name!r} names no start stack for "
                              f"tables of {self.seats} ([entry] stack or stacks, RULES T6)")
@@ -235,6 +237,11 @@ class Ledger(BaseModel):
     next_purchase: int = 1
     colour_ups: list[ColourUpDue] = Field(default_factory=list, description="The breaks' "
                                           "colour-ups at the tables (RULES T5)")
+    clock_heard: bool = Field(default=False, description="The room has a clock: its state "
+                              "came once (after a restart the tournament waits for it again)")
+    gone: list[str] = Field(default_factory=list, description="Open tables whose state has "
+                            "not come, that the director told the tournament to go on without "
+                            "(until their state comes)")
 
     def settled_keys(self) -> set[GroupKey]:
         return {tuple(k) for k in self.settled}

@@ -73,7 +73,7 @@ def add_on(settings: Settings, ledger: Ledger, clock: ClockState | None, name: s
     if not add_on_open(settings, clock):
         raise Refused(_add_on_window(level, clock), RULE)
     if taken(ledger, name, "add_on") >= spec.per_player:
-        times = "his add-on" if spec.per_player == 1 else f"{spec.per_player} add-ons"
+        times = "their add-on" if spec.per_player == 1 else f"{spec.per_player} add-ons"
         raise Refused(f"{name} has taken {times} (the structure allows {spec.per_player})",
                       RULE)
     return _buy(ledger, "add_on", name, spec, by, now)

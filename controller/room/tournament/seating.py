@@ -56,14 +56,20 @@ def empty_table(settings: Settings, table: str) -> TableSeating:
 def seating(settings: Settings, ledger: Ledger, tables: dict[str, TableSeen]
             ) -> list[TableSeating]:
     """The open tables in the configuration's order, as their states show them, with each
-    player on his way counted at the seat he is going to."""
+    player on the way counted at the seat they are going to."""
     going = {m.player: m for m in ledger.moves if m.status in ("leaving", "arriving")}
     out = []
     for name in ledger.open_tables:
         seen = tables.get(name)
         state = seen.state if seen else None
-        players = {} if state is None else {
-            s: v.player for s, v in state.seats.items() if v.player not in going}
+        if state is not None:
+            players = {s: v.player for s, v in state.seats.items() if v.player not in going}
+        elif name in ledger.gone:  # gone on without: its players where it last saw them
+            players = {p.spot.seat: p.name for p in ledger.players.values()
+                       if not p.out and p.spot is not None and p.spot.table == name
+                       and p.name not in going}
+        else:  # (not heard yet: the core decides nothing before it is, `waiting_for`)
+            players = {}
         for move in going.values():
             if move.to.table == name and move.to.seat not in players:
                 players[move.to.seat] = move.player
@@ -247,7 +253,7 @@ def wanted(settings: Settings, ledger: Ledger, tables: dict[str, TableSeen]) -> 
         if move.status == "leaving" and move.source is not None:
             asks.append(Ask(move.source.table, "unseat", {
                 "seat": move.source.seat, "player": move.player,
-                "reason": f"to table {move.to.table}, seat {move.to.seat} ({move.rule})"},
+                "reason": f"table {move.to.table}, seat {move.to.seat} ({move.rule})"},
                 f"unseat:{move.id}"))
         elif move.status == "arriving":
             asks.append(Ask(move.to.table, "seat", {

@@ -59,6 +59,7 @@ from controller.room.tournament.core import TournamentCore
 from controller.room.tournament.draw import Refused
 from controller.room.tournament.export import standings_csv, standings_json
 from controller.room.tournament.ledger import Settings
+from controller.room.tournament.refusals import RefusalLog
 from controller.room.tournament.seating import Ask
 from controller.room.tournament.store import TournamentStore
 from controller.room.tournament.view import PublishedState
@@ -92,6 +93,7 @@ class TournamentService:
         self._stop = threading.Event()
         self._ticker: threading.Thread | None = None
         self.loop = Loop("tournament ticker")  # systemd's watchdog
+        self._refusals = RefusalLog(log)
         self._status = self.topics.service(SERVICE, "status")
         self._client = new_client(login.username, login, address, will=(
             self._status, ServiceStatus(service=SERVICE, status="offline")))
@@ -136,6 +138,7 @@ class TournamentService:
     def _tick(self) -> None:
         while not self._stop.wait(TICK_SECONDS):
             self.loop.beat()
+            self._refusals.flush()
             if not self.connected.is_set():
                 continue
             try:
@@ -217,13 +220,15 @@ class TournamentService:
         if reason.is_failure:  # its diagnosis says why (client.py)
             return
         t = self.topics
-        client.subscribe([command_subscription(t.service(SERVICE, "cmd/+")),
+        # (the clock's first: its retained state comes before the tables'; the core decides
+        # nothing until it has the clock's and every open table's, `waiting_for`)
+        client.subscribe([subscription(t.clock("state"), 1),
+                          command_subscription(t.service(SERVICE, "cmd/+")),
                           subscription(t.table("+", "status"), 1),
                           subscription(t.table("+", "state"), 1),
                           subscription(t.table("+", "event"), 1),
                           subscription(t.table("+", "record"), 1),
-                          subscription(t.table("+", "reply"), 0),
-                          subscription(t.clock("state"), 1)])
+                          subscription(t.table("+", "reply"), 0)])
         with self._lock:
             self._publish_state(force=True)
         client.publish(self._status, encode(ServiceStatus(service=SERVICE, status="online")),
@@ -295,11 +300,15 @@ class TournamentService:
             return
         name, request = command.name, command.request
         if request is None:
-            self._reply(name, None, command.correlation, False, command.error or "malformed")
+            why = command.error or "malformed"
+            self._refusals.refused(name, None, why)
+            self._reply(name, None, command.correlation, False, why)
             return
         with self._lock:
             again = repeated(name, request.id, self.store.said(request.id))
             if again is not None:
+                if not again[0]:
+                    self._refusals.refused(name, request.id, again[1])
                 self._reply(name, request.id, command.correlation, *again)
                 return
             now = self._now()
@@ -307,6 +316,7 @@ class TournamentService:
             try:
                 said = self.core.command(name, request.args, by, now)
             except Refused as exc:
+                self._refusals.refused(name, request.id, exc.reason, exc.rule)
                 self._reply(name, request.id, command.correlation, False, exc.reason, exc.rule)
                 return
             self.store.save(self.core.ledger, (request.id, name, request.args, by, now, said))

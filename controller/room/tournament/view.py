@@ -43,6 +43,10 @@ class TableLine(BaseModel):
     status: str = Field(description="open, broken, or not in use")
     held: bool = Field(default=False, description="Stopped for its newcomers (PVB 09(3))")
     online: bool = False
+    missing: bool = Field(default=False, description="Open, and its state has not come (since "
+                          "the tournament started): the tournament waits for it")
+    gone: bool = Field(default=False, description="Missing, and the director told the "
+                       "tournament to go on without it")
 
 
 class ChipLine(BaseModel):
@@ -74,6 +78,9 @@ class PublishedState(TournamentState):
     moves: list[Move] = Field(default_factory=list, description="Moves under way, then the "
                               "latest seated, done or cancelled")
     tables: list[TableLine] = Field(default_factory=list)
+    waiting_for: list[str] = Field(default_factory=list, description="What the tournament "
+                                   "waits for before it seats, moves, breaks or counts anything "
+                                   "(after a restart: every open table's state, the clock's)")
     chips: ChipLine | None = None
     alerts: list[Alert] = Field(default_factory=list)
     add_on_open: bool = Field(default=False, description="The structure's add-on break is on")

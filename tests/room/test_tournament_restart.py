@@ -1,0 +1,121 @@
+"""The tournament restarted while tables still have players: the retained states come back one
+by one (Mosquitto gives them in the order the tables first published them) and the clock's
+after them. Until it has the state of every open table, and the clock's where the room has a
+clock, the core decides nothing about seats (breaks, balancing, late seats, a bust taken back)
+and judges no chip count (RULES T3, T5, T6); its state says what it waits for. A table that
+never comes back: the floor says so after a while, and the director goes on without it."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.room.tournament.core import MISSING_SECONDS
+from controller.room.tournament.draw import Refused
+from tests.room.tournament_room import BREAKS, SimRoom, settings
+
+
+def drawn(**kw: object) -> SimRoom:
+    room = SimRoom(settings(tables=3, seats=6, **kw))  # type: ignore[arg-type]
+    for k in range(14):
+        room.command("register", name=f"p{k:02d}")
+    room.command("draw", seed=42)
+    return room
+
+
+def unchanged_after(room: SimRoom, order: list[str], clock_last: bool = False) -> None:
+    seated = room.seated()
+    alerts = len(room.core.ledger.alerts)
+    moves = len(room.core.ledger.moves)
+    chips = room.core.state().chips
+    room.restart(order=order, clock_last=clock_last)
+    room.settle()
+    assert room.core.ledger.broken == [] and room.core.ledger.open_tables == ["1", "2", "3"]
+    assert room.seated() == seated
+    assert len(room.core.ledger.moves) == moves  # nothing decided
+    assert room.core.ledger.alerts[alerts:] == [] and room.refused == []
+    state = room.core.state()
+    assert state.waiting_for == [] and state.chips == chips  # (mid-break: the race's own)
+
+
+def test_rules_t3_a_restart_mid_level_waits_for_every_table_before_it_seats_anyone() -> None:
+    room = drawn()
+    room.clock(level=1, status="running")
+    room.fold_all()
+    room.fold_all()
+    assert room.counts() == {"1": 5, "2": 5, "3": 4}
+    unchanged_after(room, ["3", "2", "1"])
+
+
+def test_rules_t5_a_restart_mid_break_waits_for_the_clock_before_anyone_moves() -> None:
+    room = drawn(structure=BREAKS)
+    room.clock(level=1, status="running")
+    room.fold_all()
+    room.on_break(1)
+    colour_up = room.core.ledger.colour_ups[-1]
+    assert set(colour_up.tables.values()) == {"racing"}  # made at every table, racing
+    unchanged_after(room, ["3", "2", "1"], clock_last=True)
+
+
+def test_the_state_says_what_the_restarted_tournament_waits_for() -> None:
+    room = drawn()
+    room.clock(level=1, status="running")
+    room.fold_all()
+    clock = room.core.clock
+    assert clock is not None
+    room.restart(order=[], with_clock=False)  # the ledger is back; nothing retained came yet
+    core = room.core
+    assert core.state().waiting_for == ["table 1's state", "table 2's state", "table 3's state",
+                                        "the clock's state"]
+    core.table_state(room.state("3"))
+    core.table_state(room.state("2"))
+    outcome = core.reconcile(room.now)
+    assert outcome.asks == [] and core.ledger.broken == []
+    state = core.state()
+    assert state.waiting_for == ["table 1's state", "the clock's state"]
+    assert [(t.table, t.missing) for t in state.tables] == [("1", True), ("2", False),
+                                                            ("3", False)]
+    # A late registration draws no seat before the room is known
+    with pytest.raises(Refused, match="waits for table 1's state"):
+        core.command("register", {"name": "late"}, "floor:test", room.now)
+    core.clock_state(clock)
+    core.table_state(room.state("1"))
+    core.reconcile(room.now)
+    assert core.state().waiting_for == []
+    assert "registered late" in core.command("register", {"name": "late"}, "floor:test",
+                                             room.now)
+
+
+def test_a_table_gone_for_good_is_named_and_the_director_goes_on_without_it() -> None:
+    room = drawn()
+    room.clock(level=1, status="running")
+    room.fold_all()
+    lost = {p for p, (t, _) in room.seated().items() if t == "1"}
+    room.restart(order=["3", "2"])  # table 1's state never comes (its Pi burnt out)
+    core = room.core
+    core.reconcile(room.now)
+    assert not any("table 1" in a.text for a in core.ledger.alerts)
+    room.now += MISSING_SECONDS + 1
+    core.reconcile(room.now)
+    said = [a.text for a in core.ledger.alerts if "has not come" in a.text]
+    assert len(said) == 1 and "go_on_without" in said[0] and "table 1" in said[0]
+    core.reconcile(room.now + 5)  # said once
+    assert len([a for a in core.ledger.alerts if "has not come" in a.text]) == 1
+    with pytest.raises(Refused, match="table 4 is not"):
+        core.command("go_on_without", {"table": "4"}, "floor:test", room.now)
+    words = core.command("go_on_without", {"table": "1"}, "floor:test", room.now)
+    assert "without table 1" in words and "5 players" in words
+    state = core.state()
+    assert state.waiting_for == [] and state.players_left == 14
+    # The others play on: a late entry gets a seat at table 2 or 3, never at table 1
+    before = core.ledger.next_move
+    room.command("register", name="late")
+    assert room.seat_of("late")[0] in ("2", "3")
+    room.fold_all()
+    assert all(m.to.table != "1" and (m.source is None or m.source.table != "1")
+               for m in core.ledger.moves if m.id >= before)
+    assert "1" in core.ledger.open_tables and {p for p in lost} <= set(core.ledger.players_in())
+    # Table 1 comes back after all: the tournament follows it again
+    room.publish("1", None)
+    room.settle()
+    assert core.ledger.gone == [] and core.state().waiting_for == []
+    assert room.refused == []
