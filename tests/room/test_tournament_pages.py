@@ -128,6 +128,27 @@ def test_the_floor_runs_the_tournament_from_its_pages(broker: LocalBroker, brows
         assert "attachment" in headers.get("content-disposition", "")
         status, body, _ = get(f"{server.url}/api/tournament/standings.json")
         assert status == 200 and json.loads(body)["tournament"] == "service test"
+
+        # Restarted while a table's state is gone (its Pi off for good: no retained state):
+        # the page says the tournament waits for it, and the director goes on without it
+        service.close()
+        store.close()
+        gone = next(n for n, t in tables.items() if players(t))
+        tables[gone].link.close()  # (one connection per login: the Pi goes first)
+        pi = VenueClient(broker, f"table-{gone}", ())
+        stack.callback(pi.close)
+        assert pi.publish(Topics(broker.plan.venue).table(gone, "state"), b"", retain=True) == 0
+        service, store = start_service(broker, tmp_path, SETTINGS)
+        stack.callback(store.close)
+        stack.callback(service.close)
+        line = staff.locator(f"#t-tables tr[data-table='{gone}']")
+        expect(line).to_contain_text("its state has not come", timeout=10_000)
+        expect(staff.locator("#t-summary")).to_contain_text(f"waits for table {gone}'s state")
+        staff.once("dialog", lambda dialog: dialog.accept())
+        line.locator("button.go-on").click()
+        expect(staff.locator("#t-reply")).to_contain_text(f"goes on without table {gone}")
+        expect(line).to_contain_text("gone on without it")
+        expect(staff.locator("#t-summary")).not_to_contain_text("waits for")
         assert staff.errors == [] and wall.errors == []  # type: ignore[attr-defined]
 
 

@@ -30,6 +30,9 @@
       figure("prize pool", `${chips(t.prize_pool)} ${t.currency}`),
       figure("status", t.status + (t.registration_open ? " · registration open" : "")
         + (t.add_on_open ? " · add-on open" : "") + (t.rebuy_open ? " · rebuys open" : "")),
+      (t.waiting_for || []).length ? figure("waits for", t.waiting_for.join(", ")) : null,
+      (t.waiting_for || []).includes("the clock's state") ? el("button", { class: "staff-only go-on",
+        onclick: () => goOnWithout({ clock: true }, "the clock") }, "Go on without the clock") : null,
       t.chips ? figure("chips", (t.chips.difference === 0 ? `${chips(t.chips.in_play)} ✓`
         : `${chips(t.chips.counted)} of ${chips(t.chips.in_play)}`)
         + (t.chips.given_back ? ` (${chips(t.chips.given_back)} given back with busts taken back)` : "")) : null,
@@ -130,7 +133,19 @@
       ...t.tables.map((x) => el("tr", { "data-table": x.table },
         el("td", {}, el("a", { href: `/table/${encodeURIComponent(x.table)}` }, `table ${x.table}`)),
         el("td", { class: "num" }, `${x.players} / ${x.seats}`), el("td", {}, x.status),
-        el("td", {}, x.held ? "held for its newcomers (PVB 09(3))" : x.online ? "" : "offline")))];
+        el("td", {}, x.gone ? "gone on without it: nobody moves to or from it"
+          : x.missing ? "its state has not come: the tournament waits"
+          : x.held ? "held for its newcomers (PVB 09(3))" : x.online ? "" : "offline",
+          x.missing && !x.gone ? el("button", { class: "staff-only go-on", onclick: () => goOnWithout(
+            { table: x.table }, `table ${x.table}`) }, "Go on without it") : null)))];
+  }
+
+  // After a restart the tournament decides nothing until every table's state and the clock's
+  // are in; a table (or clock) that is off for good is the director's call to go on without
+  function goOnWithout(args, what) {
+    if (!confirm(`Go on without ${what}? Its players stay where they were last seen; nobody `
+      + "moves to or from it until its state comes back.")) return;
+    send("go_on_without", args);
   }
 
   function render() {
