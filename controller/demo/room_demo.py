@@ -67,7 +67,8 @@ TOURNAMENT_STRUCTURE = Structure.model_validate({
                *({"sb": sb, "bb": 2 * sb, "bb_ante": 2 * sb, "minutes": 0.5}
                  for sb in (200, 400, 800, 1500, 3000, 5000, 10_000)),
                {"sb": 20_000, "bb": 40_000, "bb_ante": 40_000, "minutes": 60}],
-    "breaks": [{"after_level": 2, "minutes": 0.25}],
+    # (the break colours the 1s, 5s and 25s up: the tables run a chip race, RULES T5)
+    "breaks": [{"after_level": 2, "minutes": 0.25, "colour_up": [1, 5, 25]}],
     "entry": {"stack": 3_000, "buy_in": 20},
     "prizes": {"payouts": [{"up_to": 8, "percent": [65, 35]}, {"percent": [50, 30, 20]}]}})
 DEMO_PLAYERS = ["Anna", "Ben", "Cem", "Dora", "Emil", "Fay", "Gus", "Hana", "Ivo", "Jule",

@@ -48,6 +48,8 @@ class RaceSeat(BaseModel):
                        "the unit whatever the race (APSA 2.1.18, PVB 15b(2))")
     won: bool = Field(default=False, description="Read with one chip of the unit more (the "
                       "race's, or the chip-up's)")
+    counted: bool = Field(default=False, description="The floor entered the stack (`stack`: a "
+                          "table without chip readers, or a count): readings no longer change it")
 
     def stack(self, unit: int) -> int:
         return self.keeps + unit if self.won or self.sure else self.keeps
@@ -81,6 +83,10 @@ class ColourUp(BaseModel):
     def winners(self) -> list[int]:
         return sorted(s for s, r in self.race.items() if r.won and not r.sure)
 
+    def entered(self) -> list[int]:
+        """Racing seats whose stack the floor entered."""
+        return sorted(s for s, r in self.race.items() if r.counted)
+
 
 def colour_up(ref: str, chips: list[int], unit: int, method: ColourUpMethod, hand: int,
               seats: dict[int, tuple[str, int]]) -> ColourUp:
@@ -107,7 +113,7 @@ def reading(up: ColourUp, seat: int, total: int) -> ColourUp | None:
     from the race) or one chip more (a chip won). Anything else is not this seat's stack after
     the race (chips still being laid down): None, as is a reading that changes nothing."""
     racer = up.race.get(seat)
-    if not up.open or up.method != "race" or racer is None or racer.sure:
+    if not up.open or up.method != "race" or racer is None or racer.sure or racer.counted:
         return None
     if total == racer.keeps + up.unit:
         won = True
@@ -128,13 +134,15 @@ def chips_added(up: ColourUp, seat: int, chips: int) -> ColourUp:
     return _with(up, seat, racer.model_copy(update={"keeps": racer.keeps + chips}))
 
 
-def counted_by_hand(up: ColourUp, seat: int) -> ColourUp:
-    """The floor counted the seat's stack: its count stands, the seat's readings no longer
-    change it."""
-    if seat not in up.race or not up.open:
+def counted_by_hand(up: ColourUp, seat: int, stack: int) -> ColourUp:
+    """The floor entered the seat's stack (a table without chip readers, or a count): its
+    count stands and the seat's readings no longer change it; what it keeps and one chip more
+    is a chip won in the race, as a reading of it would be."""
+    racer = up.race.get(seat)
+    if racer is None or not up.open:
         return up
-    race = {s: r for s, r in up.race.items() if s != seat}
-    return up.model_copy(update={"race": race})
+    won = racer.won if racer.sure else stack == racer.keeps + up.unit
+    return _with(up, seat, racer.model_copy(update={"won": won, "counted": True}))
 
 
 def _with(up: ColourUp, seat: int, racer: RaceSeat) -> ColourUp:

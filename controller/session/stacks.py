@@ -55,7 +55,7 @@ class StackCommands(SessionBase):
         up = self.colour_up
         if up is not None:
             self.colour_up = (rules.chips_added(up, seat, add) if add is not None
-                              else rules.counted_by_hand(up, seat))
+                              else rules.counted_by_hand(up, seat, new))
         if add is not None:
             text = f"seat {seat}: {player} gets {add:,} chips ({reason or 'chips added'}): " \
                 f"{new:,} (by {by})"
@@ -122,11 +122,15 @@ class StackCommands(SessionBase):
         self.colour_up = up.model_copy(update={"open": False})
         if up.method != "race" or not up.race:
             return
-        winners = up.winners()
+        winners, entered = up.winners(), up.entered()
         won = f"seat(s) {', '.join(map(str, winners))}" if winners else "no seat"
-        self._say("seat", f"the chip race is over: {won} read with a chip of {up.unit:,} "
-                  f"({up.race_chips} raced)", rule=rules.RACE_RULE, winners=winners,
-                  race=up.race_chips)
+        # (a stack the floor entered counts as a reading does: a table without chip readers)
+        how = "with" if entered else "read with"
+        by_floor = (f"; the floor entered seat(s) {', '.join(map(str, entered))}"
+                    if entered else "")
+        self._say("seat", f"the chip race is over: {won} {how} a chip of {up.unit:,} "
+                  f"({up.race_chips} raced{by_floor})", rule=rules.RACE_RULE, winners=winners,
+                  race=up.race_chips, entered=entered)
 
     def _no_hand(self, what: str) -> None:
         if not self._between_hands():

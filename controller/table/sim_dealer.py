@@ -27,10 +27,12 @@ from typing import Literal, Protocol
 from gpiozero.pins.mock import MockFactory
 
 from controller.engine.profiles import load_profile
-from controller.events import DeclareEvent, SeatEvent, TableEvent
+from controller.events import CommandEvent, DeclareEvent, SeatEvent, TableEvent
+from controller.session.colour_up import RACE_RULE
 from controller.session.outputs import TableState
 from controller.table.config import TableConfig
 from controller.table.service import TableService
+from controller.table.sim_race import deal_race, race_winners, stacks_after
 from controller.table.sinks import MemorySink
 from drivers.buttons import PanelConfig
 from drivers.registry import REGISTRATION_ORDER, ChipSet, Deck
@@ -101,10 +103,12 @@ class Felt:
     antes: dict[str, int] = field(default_factory=dict)
     change_due: dict[str, int] = field(default_factory=dict)
     street: str | None = None
+    raced: list[str] = field(default_factory=list)  # the colour-ups whose chip race it ran
 
     def dump(self) -> str:
         return json.dumps({"cards": self.cards, "chips": self.chips, "antes": self.antes,
-                           "change_due": self.change_due, "street": self.street})
+                           "change_due": self.change_due, "street": self.street,
+                           "raced": self.raced[-10:]})
 
     @classmethod
     def load(cls, path: Path) -> Felt:
@@ -113,7 +117,7 @@ class Felt:
             return cls(cards={z: list(c) for z, c in data["cards"].items()},
                        chips={z: [(u, int(v)) for u, v in c] for z, c in data["chips"].items()},
                        antes=dict(data["antes"]), change_due=dict(data["change_due"]),
-                       street=data["street"])
+                       street=data["street"], raced=[str(r) for r in data.get("raced", [])])
         except (OSError, ValueError, KeyError, TypeError):
             return cls()
 
@@ -258,13 +262,15 @@ class SimulatedDealer:
 
     # ------------------------------------------------------------ chips
 
-    def _pick(self, amount: int, below: int | None = None) -> list[Chip]:
+    def _pick(self, amount: int, below: int | None = None,
+              leaving: frozenset[int] = frozenset()) -> list[Chip]:
         """Chips from the case making ``amount`` exactly, largest first (``below``: only chips
-        of a smaller value)."""
+        of a smaller value; ``leaving``: none of these values, out of play since a
+        colour-up)."""
         picked: list[Chip] = []
         left = amount
         for value in sorted(self.free, reverse=True):
-            if below is not None and value >= below:
+            if (below is not None and value >= below) or value in leaving:
                 continue
             while left >= value and self.free[value]:
                 picked.append((self.free[value].pop(), value))
@@ -482,11 +488,22 @@ class SimulatedDealer:
                                   "chips left: no further hand can be dealt")
             if len(with_chips) < 2:
                 state = self._new_players(state)
-            number, stacks = state.hand, {n: v.stack for n, v in state.seats.items()}
+            number = state.hand
             while True:
+                if self._race_due(state):  # a colour-up's chip race first (RULES T5)
+                    self._race(state)
+                    state = self.hands.wait(lambda s: True)
+                    continue
                 if state.hold is not None:  # a break or hand-for-hand: the dealer waits it out
-                    self.hands.wait(lambda s: s.hold is None, timeout=24 * 3600)
+                    state = self.hands.wait(lambda s: s.hold is None or self._race_due(s),
+                                            timeout=24 * 3600)
+                    continue
                 self.hands.pause(0.35)  # the shuffle guard
+                # (the latest state: a colour-up or a hold may have come meanwhile)
+                state = self.hands.wait(lambda s: True)
+                if self._race_due(state) or state.hold is not None:
+                    continue
+                stacks = {n: v.stack for n, v in state.seats.items()}
                 self.hands.press("shuffle")
                 # A hold that arrived just before the press refuses it: wait again, no fault.
                 state = self.hands.wait(lambda s: (s.hand > number and s.stage != "waiting")
@@ -497,6 +514,55 @@ class SimulatedDealer:
                 self._post_blinds(state, stacks)
         self._play_from(state.hand)
         self.played += 1
+
+    # ------------------------------------------------------------ the chip race
+
+    def _race_due(self, state: TableState) -> bool:
+        """The table made a colour-up whose chip race the dealer has still to run (RULES T5)."""
+        up = state.colour_up
+        return (up is not None and up.open and up.method == "race" and bool(up.race)
+                and up.ref not in self.felt.raced and state.stage in ("over", "waiting"))
+
+    def _race(self, state: TableState) -> None:
+        """The chip race (APSA 2.1.18): the cards dealt face up beside the antennas, the winners
+        named, and each racer's stack after it laid on his zone for the table to read (one
+        chip of the unit more for a winner), then taken back; where no chips are read, the
+        floor enters the winners' stacks (`stack`)."""
+        up = state.colour_up
+        assert up is not None
+        cards = deal_race(up)
+        winners = race_winners(up, cards)
+        after = stacks_after(up, winners)
+        log.info("chip race for %d chip(s) of %s: %s; won by seat(s) %s", up.race_chips,
+                 f"{up.unit:,}", "; ".join(f"seat {s} {' '.join(c)}" for s, c in cards.items()),
+                 ", ".join(map(str, winners)) or "-")
+        racers = [seat for seat, racer in sorted(up.race.items())
+                  if not racer.sure and not racer.counted and seat in state.seats
+                  and state.seats[seat].player == racer.player]
+        for zone in [z for z, chips in self.felt.chips.items() if z.startswith("seat:") and chips]:
+            self._to_case(self._take(zone))  # (a race cut short by a restart: laid again)
+        self.felt.raced.append(up.ref)
+        for seat in racers:
+            won = seat in winners
+            if not self.reads_chips:
+                if won:
+                    self._floor_enters(up.ref, seat, state.seats[seat].player, after[seat])
+                continue
+            zone = f"seat:{seat}"
+            self._push(zone, self._pick(after[seat], leaving=frozenset(up.chips)))
+            if won:
+                self.hands.wait(_race_read(up.ref, seat))
+            else:  # what he keeps: the table already has it, and says nothing
+                self.hands.pause(0.3)
+            self._to_case(self._take(zone))
+
+    def _floor_enters(self, ref: str, seat: int, player: str, stack: int) -> None:
+        """A table without chip readers: the floor enters a winner's stack (docs/table.md);
+        the simulated room's floor is the dealer's own hand here."""
+        self.hands.submit(CommandEvent(name="stack", by="floor:simulated", args={
+            "seat": seat, "player": player, "stack": stack, "ref": f"{ref}:race:{seat}",
+            "rule": RACE_RULE, "reason": "won a chip in the chip race"}))
+        self.hands.wait(_race_read(ref, seat))
 
     def _new_stub(self) -> None:
         used = {card for cards in self.felt.cards.values() for card in cards}
@@ -666,6 +732,15 @@ def _zone_reads(hand: int, seat: int, amount: int) -> Test:
     """The seat's zone reads ``amount`` (or the seat is out of it)."""
     return lambda s: (s.hand != hand or seat not in s.seats or not s.seats[seat].in_hand
                       or s.seats[seat].zone == amount)
+
+
+def _race_read(ref: str, seat: int) -> Test:
+    """The table has the seat's chip from the race (or the race is over)."""
+    def read(state: TableState) -> bool:
+        up = state.colour_up
+        racer = up.race.get(seat) if up is not None else None
+        return (up is None or up.ref != ref or not up.open or racer is None or racer.won)
+    return read
 
 
 def _deal_order(dealt: list[int], button: int) -> list[int]:

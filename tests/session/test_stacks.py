@@ -140,6 +140,27 @@ def test_rules_t5_chips_bought_during_the_race_move_what_the_racer_keeps() -> No
     assert run.session.state().seats[2].stack == 10_000
 
 
+def test_rules_t5_a_winner_the_floor_entered_counts_when_the_race_is_over() -> None:
+    """A table without chip readers: the floor enters the race winners' stacks with `stack`
+    (docs/table.md); the race's end counts them as it counts a reading (it used to say "no
+    seat read with a chip" when the floor had given the chip)."""
+    run = start(*RACE, race())
+    step = run.feed(command("stack", seat=2, player="ben", stack=10_000, rule="APSA 2.1.18",
+                            reason="won a chip in the chip race"))
+    assert step.accepted and step.events[0].rule == "APSA 2.1.18"
+    up = run.session.state().colour_up
+    assert up is not None and up.winners() == [2] and up.entered() == [2]
+    run.feed(chips("seat:2", 9_900))  # a reading after the floor's entry changes nothing
+    assert run.session.state().seats[2].stack == 10_000
+    # A racer the floor counted without the chip stays a loser
+    run.feed(command("stack", seat=1, player="ana", stack=1_200, reason="counted"))
+    step = run.feed(shuffle())
+    assert ("the chip race is over: seat(s) 2 with a chip of 100 (2 raced; the floor entered "
+            "seat(s) 1, 2)") in [e.text for e in step.events]
+    closed = run.session.state().colour_up
+    assert closed is not None and closed.winners() == [2]
+
+
 def test_rules_t5_a_restarted_table_resumes_the_race_from_its_snapshot() -> None:
     run = start(*RACE, race(), chips("seat:1", 1_300))
     snapshot = SessionSnapshot.model_validate_json(

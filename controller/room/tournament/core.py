@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from controller.engine.records import HandRecord
 from controller.mqtt.messages import ClockState
-from controller.room.tournament import colour_ups, purchases, seating
+from controller.room.tournament import colour_ups, names, purchases, seating
 from controller.room.tournament.balance import RandomSource, Spot, TableSeating, plan
 from controller.room.tournament.commands import (
     COMMANDS,
@@ -226,8 +226,8 @@ class TournamentCore:
     def _cmd_register(self, args: RegisterArgs, by: str, now: float) -> str:
         self._not_finished()
         name, club = args.name, args.club
-        known = next((p for p in self.ledger.players.values()
-                      if p.name.casefold() == name.casefold()), None)
+        alike = names.same_name(name, self.ledger.players)  # (case, look-alike letters)
+        known = self.ledger.players[alike] if alike is not None else None
         if known is not None:
             again = " and out: a new entry is reenter" if known.out else ""
             raise Refused(f"{known.name} is registered already{again}; two players need names "
@@ -272,7 +272,7 @@ class TournamentCore:
                 f"seat {spot.seat} with {self.settings.start_stack():,}")
 
     def _cmd_unregister(self, args: UnregisterArgs, by: str, now: float) -> str:
-        name = args.name
+        name = names.registered_as(args.name, self.ledger.players)  # "ben" finds Ben
         self._registered(name)
         if self.ledger.status != "registration":
             raise Refused(f"{name} has a seat: the draw was made; a player who leaves now is "

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict
 
 from controller.errors import RuleViolation
+from controller.room.tournament import names
 from controller.room.tournament.balance import RandomSource, Spot, TableSeating
 
 NAME_PATTERN = r"^[^\x00-\x1f\x7f]+$"
@@ -48,8 +49,12 @@ def checked_name(raw: object, what: str = "name") -> str:
                  else f"not text ({type(raw).__name__})")
         raise Refused(f"args.{what}: {fault}; give the player's name, as the tables will show "
                       "it", "PVB 13")
-    name = raw.strip()
-    if len(name) > 40 or any(ord(c) < 32 or ord(c) == 127 for c in name):
+    unseen = names.invisible(raw)  # (zero-width spaces, controls: names.py)
+    if unseen:
+        raise Refused(f"args.{what}: a name of characters nobody sees ({', '.join(unseen[:3])})"
+                      ": the tables could not tell it apart", "PVB 13")
+    name = names.normalised(raw)
+    if not name or len(name) > 40:
         raise Refused(f"args.{what}: a name is 1 to 40 printable characters", "PVB 13")
     return name
 

@@ -68,9 +68,39 @@
     felt.replaceChildren(
       el("div", { class: "middle" }, el("div", { class: "board", id: "board" }, cards(s.board)), pots),
       ...Object.entries(s.seats).map(([n, seat]) => place(seatBox(Number(n), seat, s), Number(n))));
+    renderRace(s);
     const story = floor.stories.get(key) || [];
     $("story").replaceChildren(...story.map((e) => el("li", { class: `ev ev-${e.kind}` },
       e.text, e.rule ? el("span", { class: "rule" }, e.rule) : null)));
+  }
+
+  // A colour-up's chip race (RULES T5, APSA 2.1.18) at a table whose readers cannot read the
+  // stacks: the floor gives the race's chips, one button a racer (between hands, until the
+  // next hand begins). A racer already read or entered has none.
+  function renderRace(s) {
+    const box = $("race-controls");
+    if (!box) return;
+    const up = s.colour_up;
+    const racers = up && up.open && up.method === "race"
+      ? Object.entries(up.race).filter(([n, r]) => !r.sure && !r.won && !r.counted
+        && s.seats[n] && s.seats[n].player === r.player) : [];
+    const shown = racers.map(([n]) => n).join(",");
+    if (box.dataset.shown === shown) return;  // (a render per push: keep the buttons still)
+    box.dataset.shown = shown;
+    if (!racers.length) { box.replaceChildren(); return; }
+    box.replaceChildren(el("span", {}, `Chip race for ${up.race_chips} chip(s) of ${chips(up.unit)}:`),
+      ...racers.map(([n, r]) => {
+        const stack = r.keeps + up.unit;
+        const button = el("button", { class: "race-chip", id: `race-chip-${n}` },
+          `Seat ${n} won a race chip (${chips(stack)})`);
+        button.addEventListener("click", () => {
+          if (confirm(`Seat ${n} (${r.player}) won a chip of ${chips(up.unit)} in the chip race: stack ${chips(stack)}?`)) {
+            decide(table, "stack", { seat: Number(n), player: r.player, stack,
+              rule: "APSA 2.1.18", reason: "won a chip in the chip race" }, $("table-reply"));
+          }
+        });
+        return button;
+      }));
   }
 
   if ($("table-controls")) {  // a floor's page that decides: never a TV's, never a league's
@@ -94,6 +124,18 @@
     });
     $("misdeal").addEventListener("click", () => {
       if (confirm("Declare a misdeal? Every bet goes back.")) decide(table, "misdeal", {}, reply());
+    });
+    // The stack as the floor counted it (a table without chip readers: a race's winner, a
+    // count), for the player the table shows at the seat; between hands only (the table says so).
+    $("set-stack").addEventListener("click", () => {
+      const view = floor.tables.get(key);
+      const at = view && view.state ? view.state.seats[seat()] : null;
+      const stack = Number($("stack-chips").value);
+      if (!at) { reply().textContent = `refused: nobody sits at seat ${seat()}`; return; }
+      if (!Number.isInteger(stack) || stack < 1) { reply().textContent = "refused: the stack is a whole number of chips from 1"; return; }
+      if (confirm(`Set seat ${seat()}'s stack (${at.player}) to ${chips(stack)}? It is ${chips(at.stack)}.`)) {
+        decide(table, "stack", { seat: seat(), player: at.player, stack, reason: "the floor's count" }, reply());
+      }
     });
     $("void").addEventListener("click", () => {
       if (confirm("Void this hand? Every bet goes back.")) decide(table, "void", {}, reply());

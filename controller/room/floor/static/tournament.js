@@ -83,6 +83,16 @@
     send("undo_bust", text === "" ? { player } : { player, stack: Number(text) });
   }
 
+  // Whether a moved player sits out a hand is the new table's to say once he is there (its
+  // state's seat, PVB 10(1) or PVB 33); before that only that he may: who joins which hand
+  // depends on how many hands the table plays until he sits.
+  function sitsOut(m) {
+    const table = m.to ? window.floorApp.floor.tables.get(m.to.table) : null;
+    const at = table && table.state && table.state.seats ? table.state.seats[m.to.seat] : null;
+    if (at && at.player === m.player) return at.sits_out ? ` · sits out this hand (${at.sits_out})` : "";
+    return m.sits_out ? " · may sit out one hand (PVB 10(1))" : "";
+  }
+
   function moveRows(t) {
     // Moves to make: those the floor makes (a balancing move, a broken table's players) and
     // only while they are under way or their chips wait to be counted; never the draw's (its
@@ -95,8 +105,7 @@
       ...moves.map((m) => el("tr", { "data-move": m.id },
         el("td", {}, m.player), el("td", {}, spot(m.source)), el("td", {}, spot(m.to)),
         el("td", { class: "num" }, chips(m.stack)),
-        el("td", {}, m.reason, el("span", { class: "rule" }, m.rule),
-          m.sits_out ? " · sits out a hand" : ""),
+        el("td", {}, m.reason, el("span", { class: "rule" }, m.rule), sitsOut(m)),
         el("td", {}, m.status === "seated" ? "seated, chips not counted yet" : m.status),
         el("td", {}, m.status === "seated" ? el("button", { class: "staff-only",
           onclick: () => send("move_done", { player: m.player }) }, "Chips counted") : null)))];
@@ -198,7 +207,7 @@
     send("reenter", { name: form.name.value });
   });
   document.getElementById("t-draw").addEventListener("click", () => send("draw", {}));
-  start(["clock", "broker", "alert"], null, render);
+  start(["clock", "table", "broker", "alert"], null, render);  // (tables: a mover's seat, sitsOut)
   refresh();
   setInterval(refresh, 2000);
 })();
