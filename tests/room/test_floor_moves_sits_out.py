@@ -17,7 +17,7 @@ from controller.mqtt.messages import StateMessage, encode
 from controller.mqtt.topics import Topics
 from controller.room.tournament.balance import Spot
 from controller.room.tournament.ledger import Move
-from controller.room.tournament.view import PublishedState
+from controller.room.tournament.view import PublishedState, SeatLine
 from controller.session.outputs import SeatView, TableState
 from tests.room.floor_helpers import clear_tables, floor_server, log_in, new_page, publish_tables
 
@@ -26,8 +26,12 @@ def _tournament(broker: LocalBroker, status: str) -> None:
     move = Move(id=1, player="Ivo", source=Spot(table="1", seat=4), to=Spot(table="2", seat=3),
                 stack=4_000, rule="PVB 09(1)", reason="balance", status=status,  # type: ignore[arg-type]
                 decided=time.time(), sits_out=True)
+    # (the moves list shows only the moves of players still in: those on the seat list)
+    seat = SeatLine(player="Ivo", table="2", seat=3, stack=4_000,
+                    moving=None if status == "seated" else status,  # type: ignore[arg-type]
+                    chips_read=False)
     state = PublishedState(name="moves test", entries=12, players_left=12, status="running",
-                           moves=[move])
+                           moves=[move], seats=[seat])
     publish(broker.address(), broker.login("tournament"),
             [(Topics(broker.plan.venue).service("tournament", "state"), encode(state))])
 
