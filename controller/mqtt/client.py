@@ -160,11 +160,12 @@ def disconnect(client: mqtt.Client) -> None:
     client.loop_stop()
 
 
-def command_subscription(topic: str) -> tuple[str, SubscribeOptions]:
+def command_subscription(topic: str, qos: int = 1) -> tuple[str, SubscribeOptions]:
     """A subscription to command topics that keeps the retain flag as published (MQTT 5's
     "retain as published"): a command someone publishes retained while we listen would otherwise
-    arrive looking live, and be applied; commands are never retained (docs/mqtt.md)."""
-    return topic, SubscribeOptions(qos=1, retainAsPublished=True)
+    arrive looking live, and be applied; commands are never retained (docs/mqtt.md). ``qos`` 0
+    for a persistent session that must not be handed commands sent while it was away."""
+    return topic, SubscribeOptions(qos=qos, retainAsPublished=True)
 
 
 def subscription(topic: str, qos: int) -> tuple[str, SubscribeOptions]:

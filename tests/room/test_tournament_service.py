@@ -512,3 +512,31 @@ def test_rules_t3_restarted_it_waits_for_every_tables_retained_state_before_deci
                                              tables.items()} == seated
         assert core.ledger.alerts == []
         assert not [r for r in caplog.records if "refused" in r.getMessage()]
+
+
+def test_eliminations_while_the_tournament_is_down_are_placed_when_it_is_back(
+        broker: LocalBroker, tmp_path: Path) -> None:
+    """The service stopped; at table 1 a player goes out and the next hand seals the record,
+    both while it is away. Its persistent session has the broker keep the elimination and the
+    record (QoS 1) until it is back: the player is placed, with the table's time of the bust
+    (PVB 64b; "nothing is lost"). Before, a clean session lost both: a player 'in' at no seat."""
+    with room(broker, tmp_path) as (running, floor, tables):
+        for k in range(6):
+            assert floor.command("register", name=f"p{k}").status == "ok"
+        assert floor.command("draw", seed=3).status == "ok"
+        assert wait_until(lambda: sum(counts(tables).values()) == 6)
+        assert wait_until(lambda: all(not t.memory.last.holds for t in tables.values()))
+        busy = next(t for t in tables.values() if len(players(t)) >= 3)
+        running.close()
+        loser_seat = min(players(busy))
+        loser = players(busy)[loser_seat]
+        before = time.time()
+        knock_out(busy, [loser_seat])
+        fold(busy)  # the next shuffle seals the bust's record, still without the tournament
+        assert loser not in players(busy).values()
+        running.service, running.store = start_service(broker, tmp_path, SETTINGS)
+        assert wait_until(lambda: any(s.player == loser and s.place == 6
+                                      for s in floor.state().standings)), floor.state()
+        out = next(o for o in running.service.core.ledger.outs if o.bust.player == loser)
+        assert out.at is not None and before <= out.at < before + 5  # the table's time
+        assert floor.state().players_left == 5

@@ -70,6 +70,11 @@ log = logging.getLogger(__name__)
 TICK_SECONDS = 0.5
 PUBLISH_SECONDS = 0.5  # what the tables alone changed (stacks, seats) goes out at most this often
 SERVICE = "tournament"
+# A persistent session (as the recorder's): while the service is down the broker keeps what
+# it must not miss, the tables' eliminations and sealed records (QoS 1), for up to a week;
+# states and statuses come back retained, and a floor command is never applied late (QoS 0:
+# a floor that got no answer said so).
+SESSION_EXPIRY = 7 * 24 * 3600
 
 
 class TournamentService:
@@ -95,7 +100,8 @@ class TournamentService:
         self.loop = Loop("tournament ticker")  # systemd's watchdog
         self._refusals = RefusalLog(log)
         self._status = self.topics.service(SERVICE, "status")
-        self._client = new_client(login.username, login, address, will=(
+        self._client = new_client(login.username, login, address, clean_start=False,
+                                  session_expiry=SESSION_EXPIRY, will=(
             self._status, ServiceStatus(service=SERVICE, status="offline")))
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = lambda *_: self.connected.clear()
@@ -107,6 +113,10 @@ class TournamentService:
     # ---------------------------------------------------------------- life cycle
 
     def start(self) -> TournamentService:
+        ledger = self.core.ledger
+        log.info("tournament: starting (%s, %d players, %d left; journal %s)", ledger.status,
+                 len(ledger.players), sum(not p.out for p in ledger.players.values()),
+                 self.store.path)
         connect(self._client, self.address)
         self._ticker = threading.Thread(target=self._tick, name="tournament-ticker",
                                         daemon=True)
@@ -125,6 +135,8 @@ class TournamentService:
                 service=SERVICE, status="offline")), qos=1, retain=True)
             info.wait_for_publish(2.0)
         disconnect(self._client)
+        log.info("tournament: stopped; the broker keeps the tables' eliminations and records "
+                 "for it until it is back")
 
     def loops(self) -> list[Loop]:
         return [self.loop]
@@ -222,10 +234,11 @@ class TournamentService:
         t = self.topics
         # (the clock's first: its retained state comes before the tables'; the core decides
         # nothing until it has the clock's and every open table's, `waiting_for`)
-        client.subscribe([subscription(t.clock("state"), 1),
-                          command_subscription(t.service(SERVICE, "cmd/+")),
-                          subscription(t.table("+", "status"), 1),
-                          subscription(t.table("+", "state"), 1),
+        # (QoS 1 only for what the broker keeps while we are down: SESSION_EXPIRY)
+        client.subscribe([subscription(t.clock("state"), 0),
+                          command_subscription(t.service(SERVICE, "cmd/+"), qos=0),
+                          subscription(t.table("+", "status"), 0),
+                          subscription(t.table("+", "state"), 0),
                           subscription(t.table("+", "event"), 1),
                           subscription(t.table("+", "record"), 1),
                           subscription(t.table("+", "reply"), 0)])
