@@ -57,7 +57,7 @@
             "Undo bust") : null,
           s.place === null && t.add_on_open && addOnsLeft(t, s.player) ? el("button", { class: "staff-only add-on",
             onclick: () => send("add_on", { player: s.player }) }, "Add-on") : null,
-          s.place === null && t.rebuy_open ? el("button", { class: "staff-only rebuy",
+          s.place === null && t.rebuy_open && (t.can_rebuy || []).includes(s.player) ? el("button", { class: "staff-only rebuy",
             onclick: () => send("rebuy", { player: s.player }) }, "Rebuy") : null));
     });
     return [head, ...rows];
