@@ -110,9 +110,12 @@ def test_the_floor_runs_the_tournament_from_its_pages(broker: LocalBroker, brows
         expect(wall.locator(f"#s-by-name tr[data-player='{unread[0]}']")).to_contain_text(
             "chips not read yet")
         # He lost his seat: taken back without the chips he gets back, it is refused
-        staff.once("dialog", lambda dialog: dialog.accept(""))
+        asked: list[str] = []
+        staff.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept("")))
         row.locator("button.undo").click()
         expect(staff.locator("#t-reply")).to_contain_text("has no seat")
+        assert asked == [f"Take back {loser}'s elimination? The chips {loser} gets back (leave "
+                         "empty if they still sit at their table with their chips):"]
         staff.once("dialog", lambda dialog: dialog.accept("4,500"))
         row.locator("button.undo").click()
         expect(staff.locator("#t-reply")).to_contain_text("taken back by floor:anna")
@@ -201,7 +204,7 @@ def test_the_floor_sells_an_add_on_from_the_page_at_the_break(broker: LocalBroke
         expect(staff.locator("#t-reply")).to_contain_text("done: Player 0 takes the add-on: "
                                                           "5,000 chips to their stack")
         purchase = staff.locator("#t-purchases tr[data-purchase='1']")
-        expect(purchase).to_contain_text("on his stack")
+        expect(purchase).to_contain_text("on their stack")
         expect(staff.locator("#t-summary")).to_contain_text("prize pool 50 EUR")
         # He has taken the structure's one add-on: the page offers him none (the others still)
         expect(row.locator("button.add-on")).to_have_count(0)
@@ -258,6 +261,8 @@ def test_the_page_offers_a_rebuy_only_to_a_player_the_tournament_sells_one_to(
         row = staff.locator("#t-standings tr[data-player='Player 0']")
         row.locator("button.rebuy").click()
         expect(staff.locator("#t-reply")).to_contain_text("done: Player 0 takes the rebuy")
+        expect(staff.locator("#t-purchases tr[data-purchase='1']")).to_contain_text(
+            "on their stack")  # (the player's words: neutral)
         # 10,000 chips, under the limit of 12,000, but the one rebuy the structure allows
         expect(row.locator("button.rebuy")).to_have_count(0)
         expect(rebuy).to_have_count(2)
