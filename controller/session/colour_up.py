@@ -181,7 +181,7 @@ def race_words(up: ColourUp) -> str:
             "the race (APSA 2.1.18)") if sure else ""
     return (f"the {leaving} chips leave play; chip race for {up.race_chips} chip(s) of "
             f"{up.unit:,} among seats {seats}, at most one each (highest cards: "
-            f"{RACE_RULE}){also}; lay each racer's stack on his zone")
+            f"{RACE_RULE}){also}; lay each racer's stack on their zone")
 
 
 __all__ = ["CHIP_UP_RULE", "COLOUR_UP_METHODS", "RACE_RULE", "ColourUp", "ColourUpMethod",

@@ -152,7 +152,7 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
             player = table.seats[seat].player
             why = ("a newcomer between the button and the small blind is dealt in from the "
                    "next hand") if rule == "PVB 10(1)" else (
-                "the void hand is dealt again to its seats; he is dealt in from the next hand")
+                "the void hand is dealt again to its seats; they are dealt in from the next hand")
             self._say("seat", f"seat {seat}: {player} sits out this hand ({rule}): {why}",
                       rule=rule, seat=seat, player=player, sits_out=True)
         if self.penalties:

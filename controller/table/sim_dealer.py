@@ -509,6 +509,7 @@ class SimulatedDealer:
                 state = self.hands.wait(lambda s: (s.hand > number and s.stage != "waiting")
                                         or s.hold is not None)
                 if state.hand > number:
+                    self._race_lost(state, number)
                     break
             if self.reads_chips:
                 self._post_blinds(state, stacks)
@@ -522,6 +523,23 @@ class SimulatedDealer:
         up = state.colour_up
         return (up is not None and up.open and up.method == "race" and bool(up.race)
                 and up.ref not in self.felt.raced and state.stage in ("over", "waiting"))
+
+    def _race_lost(self, state: TableState, number: int) -> None:
+        """Checked again right after the press: a colour-up that reached the table after the
+        dealer's last look (between hands, before hand ``number + 1``) was closed unrun by the
+        shuffle (the race ends when the next hand begins, docs/table.md). Nothing the dealer can
+        undo: it says so and calls the floor, who gives the race's chips by hand after this
+        hand (``stack``), rather than dealing on as if it had been run."""
+        up = state.colour_up
+        if (up is None or up.open or up.method != "race" or not up.race or up.hand != number
+                or up.ref in self.felt.raced or up.winners() or up.entered()):
+            return
+        self.felt.raced.append(up.ref)
+        log.error("the colour-up %s reached the table as the shuffle was pressed: its chip race "
+                  "is over unrun (RULES T5; %d chip(s) of %s); the dealer calls the floor to "
+                  "give the race's chips after hand %d", up.ref, up.race_chips, f"{up.unit:,}",
+                  state.hand)
+        self.hands.press("floor")
 
     def _race(self, state: TableState) -> None:
         """The chip race (APSA 2.1.18): the cards dealt face up beside the antennas, the winners
@@ -541,7 +559,6 @@ class SimulatedDealer:
                   and state.seats[seat].player == racer.player]
         for zone in [z for z, chips in self.felt.chips.items() if z.startswith("seat:") and chips]:
             self._to_case(self._take(zone))  # (a race cut short by a restart: laid again)
-        self.felt.raced.append(up.ref)
         for seat in racers:
             won = seat in winners
             if not self.reads_chips:
@@ -552,9 +569,13 @@ class SimulatedDealer:
             self._push(zone, self._pick(after[seat], leaving=frozenset(up.chips)))
             if won:
                 self.hands.wait(_race_read(up.ref, seat))
-            else:  # what he keeps: the table already has it, and says nothing
+            else:  # what they keep: the table already has it, and says nothing
                 self.hands.pause(0.3)
             self._to_case(self._take(zone))
+        # Run only once every racer's stack is read: a table killed in the middle of the race
+        # finds it still due and deals the same race again (seeded by the colour-up); a winner
+        # read twice changes nothing, a stack the floor entered is made once per ref
+        self.felt.raced.append(up.ref)
 
     def _floor_enters(self, ref: str, seat: int, player: str, stack: int) -> None:
         """A table without chip readers: the floor enters a winner's stack (docs/table.md);

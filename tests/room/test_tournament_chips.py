@@ -199,6 +199,38 @@ def test_a_rebuy_for_a_short_stack_until_the_end_of_its_level() -> None:
         room.command("rebuy", player=other)
 
 
+def test_the_state_names_who_may_rebuy_as_the_rebuy_command_judges_it() -> None:
+    """The page's Rebuy button follows ``can_rebuy``: the players the command would sell a
+    rebuy to (RULES T6): under the stack limit, below the structure's at_most, in the
+    period; nobody before the draw."""
+    room = room_of()
+    state = room.core.state()
+    stacks = {v.player: v.stack for t in ("1", "2") for v in room.state(t).seats.values()}
+    assert state.rebuy_open
+    assert state.can_rebuy == sorted(n for n, stack in stacks.items() if stack <= 5_000)
+    short = state.can_rebuy[0]
+    room.command("rebuy", player=short)  # 4,950 + 5,000 on its way: above the limit
+    assert short not in room.core.state().can_rebuy
+    # The structure's at_most: with the limit out of the way, two rebuys and no more
+    generous = BREAKS.model_copy(update={"entry": BREAKS.entry.model_copy(update={
+        "rebuy": BREAKS.entry.rebuy.model_copy(update={"below": 100_000})})})
+    room = SimRoom(settings(tables=2, seats=4, structure=generous))
+    for k in range(8):
+        room.command("register", name=f"p{k}")
+    assert room.core.state().can_rebuy == []  # before the draw
+    room.command("draw", seed=5)
+    room.clock(level=1, status="running")
+    assert room.core.state().can_rebuy == [f"p{k}" for k in range(8)]
+    room.command("rebuy", player="p3")
+    assert "p3" in room.core.state().can_rebuy
+    room.command("rebuy", player="p3")
+    assert "p3" not in room.core.state().can_rebuy
+    with pytest.raises(Refused, match="p3 has taken 2 rebuy"):
+        room.command("rebuy", player="p3")
+    room.clock(level=3, status="running")  # after the rebuy level: nobody
+    assert room.core.state().can_rebuy == []
+
+
 def test_a_rebuy_is_void_when_the_player_goes_out_before_it_reaches_him() -> None:
     room = room_of()
     assert room.shuffle("1")  # bought while his table plays a hand: it waits for the end

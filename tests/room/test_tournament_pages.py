@@ -39,6 +39,15 @@ SETTINGS_WITH_BREAK = Settings(
         "entry": {"stack": 5_000, "buy_in": 10, "add_on": {"chips": 5_000, "price": 10}},
         "prizes": {"payouts": [{"percent": [100]}]}}))
 
+SETTINGS_WITH_REBUYS = Settings(
+    name="rebuy test", seats=4, tables=[TableSpec(table="1", seats=4)],
+    structure=Structure.model_validate({
+        "name": "with rebuys", "chips": [25, 100], "late_registration_ends": 1,
+        "levels": [{"sb": 25, "bb": 50, "minutes": 60}, {"sb": 100, "bb": 200, "minutes": 60}],
+        "entry": {"stack": 5_000, "buy_in": 10,
+                  "rebuy": {"chips": 5_000, "price": 10, "below": 12_000, "at_most": 1}},
+        "prizes": {"payouts": [{"percent": [100]}]}}))
+
 
 def test_the_floor_runs_the_tournament_from_its_pages(broker: LocalBroker, browser: Browser,
                                                       tmp_path: Path) -> None:
@@ -101,9 +110,12 @@ def test_the_floor_runs_the_tournament_from_its_pages(broker: LocalBroker, brows
         expect(wall.locator(f"#s-by-name tr[data-player='{unread[0]}']")).to_contain_text(
             "chips not read yet")
         # He lost his seat: taken back without the chips he gets back, it is refused
-        staff.once("dialog", lambda dialog: dialog.accept(""))
+        asked: list[str] = []
+        staff.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept("")))
         row.locator("button.undo").click()
         expect(staff.locator("#t-reply")).to_contain_text("has no seat")
+        assert asked == [f"Take back {loser}'s elimination? The chips {loser} gets back (leave "
+                         "empty if they still sit at their table with their chips):"]
         staff.once("dialog", lambda dialog: dialog.accept("4,500"))
         row.locator("button.undo").click()
         expect(staff.locator("#t-reply")).to_contain_text("taken back by floor:anna")
@@ -192,7 +204,7 @@ def test_the_floor_sells_an_add_on_from_the_page_at_the_break(broker: LocalBroke
         expect(staff.locator("#t-reply")).to_contain_text("done: Player 0 takes the add-on: "
                                                           "5,000 chips to their stack")
         purchase = staff.locator("#t-purchases tr[data-purchase='1']")
-        expect(purchase).to_contain_text("on his stack")
+        expect(purchase).to_contain_text("on their stack")
         expect(staff.locator("#t-summary")).to_contain_text("prize pool 50 EUR")
         # He has taken the structure's one add-on: the page offers him none (the others still)
         expect(row.locator("button.add-on")).to_have_count(0)
@@ -212,3 +224,53 @@ def test_the_floor_sells_an_add_on_from_the_page_at_the_break(broker: LocalBroke
                               {"name": "add_on", "args": {"player": "Player 1"}})
         assert status == 403 and "log in" in answer["reason"]
         assert staff.errors == [] and wall.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_page_offers_a_rebuy_only_to_a_player_the_tournament_sells_one_to(
+        broker: LocalBroker, browser: Browser, tmp_path: Path) -> None:
+    """The Rebuy button follows the tournament's own checks (its state's ``can_rebuy``, RULES
+    T6): gone for a player who has taken the structure's ``at_most``, and for everyone after
+    the rebuy level."""
+    settings = SETTINGS_WITH_REBUYS
+    with contextlib.ExitStack() as stack:
+        clock = VenueClient(broker, "clock", ())
+        stack.callback(clock.close)
+        clock_state = Topics(broker.plan.venue).clock("state")
+        # (the module's broker: an earlier test left its clock at a later level)
+        assert not clock.publish(clock_state, b"", retain=True).is_failure
+        tables = {t.table: stack.enter_context(linked_table(
+            broker, tmp_path / f"t{t.table}", table=t.table,
+            config=SessionConfig(table_id=t.table, seats=t.seats))) for t in settings.tables}
+        service, store = start_service(broker, tmp_path, settings)
+        stack.callback(store.close)
+        stack.callback(service.close)
+        server = stack.enter_context(floor_server(broker, tmp_path / "floor"))
+        staff = new_page(browser)
+        log_in(staff, server.url)
+        staff.goto(f"{server.url}/tournament")
+        for k in range(3):
+            staff.fill("#t-register input[name=name]", f"Player {k}")
+            staff.click("#t-register button[type=submit]")
+            expect(staff.locator("#t-reply")).to_contain_text(f"done: Player {k}")
+        staff.click("#t-draw")
+        expect(staff.locator("#t-reply")).to_contain_text("done: the draw")
+        assert wait_until(lambda: sum(counts(tables).values()) == 3)
+        expect(staff.locator("#t-summary")).to_contain_text("rebuys open")
+        rebuy = staff.locator("#t-standings button.rebuy")
+        expect(rebuy).to_have_count(3)
+        row = staff.locator("#t-standings tr[data-player='Player 0']")
+        row.locator("button.rebuy").click()
+        expect(staff.locator("#t-reply")).to_contain_text("done: Player 0 takes the rebuy")
+        expect(staff.locator("#t-purchases tr[data-purchase='1']")).to_contain_text(
+            "on their stack")  # (the player's words: neutral)
+        # 10,000 chips, under the limit of 12,000, but the one rebuy the structure allows
+        expect(row.locator("button.rebuy")).to_have_count(0)
+        expect(rebuy).to_have_count(2)
+        answer = staff.evaluate("() => window.floorApp.post('/api/tournament/command', "
+                                "{name: 'rebuy', args: {player: 'Player 0'}})")
+        assert answer["status"] == "error" and "has taken 1 rebuy" in answer["reason"]
+        clock.publish(clock_state, encode(ClockState(level=2, sb=100, bb=200,
+                                                     status="running")), retain=True)
+        expect(staff.locator("#t-summary")).not_to_contain_text("rebuys open")
+        expect(rebuy).to_have_count(0)
+        assert staff.errors == []  # type: ignore[attr-defined]

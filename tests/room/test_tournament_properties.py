@@ -173,10 +173,14 @@ class TournamentMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def rebuy(self, data: st.DataObject) -> None:
         name = data.draw(st.sampled_from(self.room.core.ledger.players_in()), label="rebuy")
+        offered = name in self.room.core.state().can_rebuy  # (the page's Rebuy button)
         try:
             self.room.command("rebuy", player=name)
         except Refused as refused:
             assert any(why in refused.reason for why in EXPECTED_REFUSALS), refused.reason
+            assert not offered, f"the page offers {name} a rebuy refused: {refused.reason}"
+        else:
+            assert offered, f"the page offers {name} no rebuy, and one is sold"
 
     @precondition(lambda self: self.room.core.ledger.status == "running" and self.level < 3)
     @rule(data=st.data(), restart=st.booleans())

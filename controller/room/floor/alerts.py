@@ -90,12 +90,12 @@ TODO_STALLED = ("ask the dealer; call time on the seat from the table's screen i
                 "not reasonable (PVB 21)")
 TODO_CHIPS = ("stop the table between hands and count every stack; correct a wrong read at the "
               "table, and compare with the chip count on the tournament page (RULES T5, T6)")
-TODO_VOID = ("give the player his money back at the desk; the chips never reached his stack "
+TODO_VOID = ("give the player their money back at the desk; the chips never reached their stack "
              "and leave the prize pool")
 TODO_STRANGER = ("go to the table: a player who is not in the tournament leaves the seat; one "
                  "who went out by mistake is taken back on the tournament page (PVB 13)")
-TODO_TAKEN_BACK = ("check the table's hand: the player keeps his seat and chips; the standings "
-                   "no longer count him out (PVB 64)")
+TODO_TAKEN_BACK = ("check the table's hand: the player keeps their seat and chips; the "
+                   "standings no longer count them out (PVB 64)")
 TODO_TOURNAMENT = "check the table and the tournament page"
 
 

@@ -853,6 +853,7 @@ class TournamentCore:
             add_on_per_player=entry.add_on.per_player if entry.add_on else None,
             add_ons=purchases.add_ons_taken(ledger),
             rebuy_open=ledger.status == "running" and purchases.rebuy_open(settings, self.clock),
+            can_rebuy=purchases.may_rebuy(settings, ledger, self.clock),
             purchases=[p for p in ledger.purchases if p.status == "owed"]
             + [p for p in ledger.purchases if p.status != "owed"][-20:],
             colour_up=ledger.colour_ups[-1] if ledger.colour_ups else None,

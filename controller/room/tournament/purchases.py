@@ -9,8 +9,8 @@ so a structure offers them only by saying so).
   allows. A player who is out enters again instead (re-entry, a new seat).
 
 A purchase is issued at once (the chips in play and the prize pool grow; the payout bracket
-still counts entries) and reaches the player's stack at his table between hands: a ``stack``
-request with the purchase's ref, asked again until the table's state shows the ref. If he goes
+still counts entries) and reaches the player's stack at their table between hands: a ``stack``
+request with the purchase's ref, asked again until the table's state shows the ref. If they go
 out before, it is void: the chips were never in play and the price goes back.
 """
 
@@ -90,24 +90,62 @@ def rebuy(settings: Settings, ledger: Ledger, clock: ClockState | None, name: st
     if not rebuy_open(settings, clock):
         raise Refused(f"rebuys closed at the end of level {settings.structure.rebuy_until()} "
                       "(the structure's entry.rebuy)", RULE)
-    if spec.at_most is not None and taken(ledger, name, "rebuy") >= spec.at_most:
-        raise Refused(f"{name} has taken {spec.at_most} rebuy(s), all the structure allows",
-                      RULE)
-    limit = spec.below or settings.start_stack()
-    stack = stack_of(ledger, name)
-    if stack > limit:
-        raise Refused(f"{name} has {stack:,} chips: a rebuy while the stack is at most "
-                      f"{limit:,}", RULE)
+    refused = _rebuy_refused(settings, spec, name, taken(ledger, name, "rebuy"),
+                             stack_of(ledger, name))
+    if refused is not None:
+        raise refused
     return _buy(ledger, "rebuy", name, spec, by, now)
 
 
+def may_rebuy(settings: Settings, ledger: Ledger, clock: ClockState | None) -> list[str]:
+    """The players a rebuy is sold to now (the page offers it to them alone): the checks of
+    `rebuy`, every player still in at once."""
+    spec = settings.structure.entry.rebuy
+    if spec is None or ledger.status != "running" or not rebuy_open(settings, clock):
+        return []
+    counts: dict[str, int] = {}
+    for p in ledger.purchases:
+        if p.kind == "rebuy" and p.status != "void":
+            counts[p.player] = counts.get(p.player, 0) + 1
+    stacks = stacks_of(ledger)
+    return [name for name in ledger.players_in()
+            if _rebuy_refused(settings, spec, name, counts.get(name, 0), stacks[name]) is None]
+
+
+def _rebuy_refused(settings: Settings, spec: RebuySpec, name: str, rebuys: int,
+                   stack: int) -> Refused | None:
+    """Why a player still in, during the rebuy period, who has taken ``rebuys`` and has
+    ``stack`` (`stack_of`) may not rebuy; None: they may."""
+    if spec.at_most is not None and rebuys >= spec.at_most:
+        return Refused(f"{name} has taken {spec.at_most} rebuy(s), all the structure allows",
+                       RULE)
+    limit = spec.below or settings.start_stack()
+    if stack > limit:
+        return Refused(f"{name} has {stack:,} chips: a rebuy while the stack is at most "
+                       f"{limit:,}", RULE)
+    return None
+
+
 def stack_of(ledger: Ledger, name: str) -> int:
-    """His stack as the tables last showed it between hands (or as he carries it to a new
-    seat), with the chips he bought that have not reached it."""
-    move = ledger.move_of(name)
-    player = ledger.players[name]
-    owed = sum(p.chips for p in ledger.purchases if p.player == name and p.status == "owed")
-    return (move.stack if move is not None else player.stack) + owed
+    """A player's stack as the tables last showed it between hands (or as they carry it to a
+    new seat), with the chips they bought that have not reached it."""
+    return stacks_of(ledger, [name])[name]
+
+
+def stacks_of(ledger: Ledger, names: list[str] | None = None) -> dict[str, int]:
+    """`stack_of` for ``names`` (by default every player still in), in one pass over the
+    moves and purchases."""
+    wanted = ledger.players_in() if names is None else names
+    out = {name: ledger.players[name].stack for name in wanted}
+    moving: set[str] = set()
+    for m in ledger.moves:  # (the first under way, as `Ledger.move_of`)
+        if m.player in out and m.player not in moving and m.status in ("leaving", "arriving"):
+            out[m.player] = m.stack
+            moving.add(m.player)
+    for p in ledger.purchases:
+        if p.player in out and p.status == "owed":
+            out[p.player] += p.chips
+    return out
 
 
 def _playing(ledger: Ledger, name: str, what: str) -> None:
@@ -186,5 +224,5 @@ def asks(ledger: Ledger, tables: dict[str, TableSeen]) -> list[Ask]:
     return out
 
 
-__all__ = ["NOT_OFFERED", "RULE", "WORDS", "add_on", "add_on_open", "asks", "follow", "owed",
-           "prices", "rebuy", "rebuy_open", "stack_of", "taken"]
+__all__ = ["NOT_OFFERED", "RULE", "WORDS", "add_on", "add_on_open", "asks", "follow", "may_rebuy",
+           "owed", "prices", "rebuy", "rebuy_open", "stack_of", "stacks_of", "taken"]

@@ -89,6 +89,9 @@ class PublishedState(TournamentState):
     add_ons: dict[str, int] = Field(default_factory=dict, description="Add-ons each player "
                                     "has taken (void ones not counted), those who took any")
     rebuy_open: bool = Field(default=False, description="The structure's rebuy period lasts")
+    can_rebuy: list[str] = Field(default_factory=list, description="Players a rebuy is sold "
+                                 "to now (the checks of the rebuy command: still in, the "
+                                 "period, the structure's at_most, the stack limit)")
     purchases: list[Purchase] = Field(default_factory=list, description="Add-ons and rebuys "
                                       "on their way to a stack, then the latest")
     colour_up: ColourUpDue | None = Field(default=None, description="The latest break's "

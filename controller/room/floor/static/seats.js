@@ -1,5 +1,5 @@
 // The seat list, for the wall and the printer: every player still in by table and seat, and by
-// name (PVB 08a: the draw shown; PVB 13: each player finds his seat by his name).
+// name (PVB 08a: the draw shown; PVB 13: each player finds their seat by their name).
 "use strict";
 (() => {
   const { el, chips, whoAmI } = window.floorApp;

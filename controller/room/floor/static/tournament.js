@@ -57,35 +57,35 @@
             "Undo bust") : null,
           s.place === null && t.add_on_open && addOnsLeft(t, s.player) ? el("button", { class: "staff-only add-on",
             onclick: () => send("add_on", { player: s.player }) }, "Add-on") : null,
-          s.place === null && t.rebuy_open ? el("button", { class: "staff-only rebuy",
+          s.place === null && t.rebuy_open && (t.can_rebuy || []).includes(s.player) ? el("button", { class: "staff-only rebuy",
             onclick: () => send("rebuy", { player: s.player }) }, "Rebuy") : null));
     });
     return [head, ...rows];
   }
 
-  // The structure's add-ons per player (by default one): none offered once he has them all
+  // The structure's add-ons per player (by default one): none offered once the player has them all
   function addOnsLeft(t, player) {
     const limit = t.add_on_per_player === undefined ? 1 : t.add_on_per_player;
     return limit !== null && ((t.add_ons || {})[player] || 0) < limit;
   }
 
-  // A wrong bust taken back: a player who lost his seat needs the chips he gets back (the
-  // tournament draws him a free seat); one still seated with his chips needs none
+  // A wrong bust taken back: a player who lost their seat needs the chips they get back (the
+  // tournament draws them a free seat); one still seated with their chips needs none
   function undoBust(player) {
-    const answer = prompt(`Take back ${player}'s elimination? The chips he gets back `
-      + "(leave empty if he still sits at his table with his chips):", "");
+    const answer = prompt(`Take back ${player}'s elimination? The chips ${player} gets back `
+      + "(leave empty if they still sit at their table with their chips):", "");
     if (answer === null) return;
     const text = answer.replace(/[\s.,]/g, "");
     if (text !== "" && !/^[0-9]+$/.test(text)) {
-      alert("The chips he gets back: a whole number");
+      alert(`The chips ${player} gets back: a whole number`);
       return;
     }
     send("undo_bust", text === "" ? { player } : { player, stack: Number(text) });
   }
 
-  // Whether a moved player sits out a hand is the new table's to say once he is there (its
-  // state's seat, PVB 10(1) or PVB 33); before that only that he may: who joins which hand
-  // depends on how many hands the table plays until he sits.
+  // Whether a moved player sits out a hand is the new table's to say once they are there (its
+  // state's seat, PVB 10(1) or PVB 33); before that only that they may: who joins which hand
+  // depends on how many hands the table plays until they sit.
   function sitsOut(m) {
     const table = m.to ? window.floorApp.floor.tables.get(m.to.table) : null;
     const at = table && table.state && table.state.seats ? table.state.seats[m.to.seat] : null;
@@ -116,7 +116,7 @@
     const bought = t.purchases || [];
     if (!bought.length) return [el("tr", {}, el("td", { class: "muted" }, "none"))];
     const words = { add_on: "add-on", rebuy: "rebuy" };
-    const state = { owed: "to his stack between hands", given: "on his stack", void: "void (out first)" };
+    const state = { owed: "to their stack between hands", given: "on their stack", void: "void (out first)" };
     return [el("tr", {}, ...["player", "", "chips", "price", ""].map((h) => el("th", {}, h))),
       ...bought.slice().reverse().map((p) => el("tr", { "data-purchase": p.id },
         el("td", {}, p.player), el("td", {}, words[p.kind] || p.kind),
