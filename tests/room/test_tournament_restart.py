@@ -119,3 +119,38 @@ def test_a_table_gone_for_good_is_named_and_the_director_goes_on_without_it() ->
     room.settle()
     assert core.ledger.gone == [] and core.state().waiting_for == []
     assert room.refused == []
+
+
+def test_rules_t3_without_the_first_table_to_break_the_others_still_break_and_balance() -> None:
+    """The table gone for good is the first in the break order (the last table, by default):
+    the others break and balance among themselves, and the gone table's players are shown where
+    they were last seen (not "0 / 6")."""
+    room = drawn()  # 14 players at three tables of six; table 3 breaks first
+    room.clock(level=1, status="running")
+    room.fold_all()
+    room.settle()
+    at_three = sum(1 for t, _ in room.seated().values() if t == "3")
+    room.restart(order=["1", "2"])  # table 3's state never comes
+    core = room.core
+    core.command("go_on_without", {"table": "3"}, "floor:test", room.now)
+    assert next(t for t in core.state().tables if t.table == "3").players == at_three
+    # Tables 1 and 2 lose players until they fit at one table: one of them breaks
+    while sum(room.counts()[t] for t in ("1", "2")) > 6:
+        table = max(("1", "2"), key=lambda t: room.counts()[t])
+        victim = next(p for s, p in room.players_at(table))
+        room.knock_out(victim)
+        room.settle()
+        fold_playing(room)
+    fold_playing(room)
+    assert len([t for t in ("1", "2") if t in core.ledger.broken]) == 1, core.ledger.broken
+    assert "3" in core.ledger.open_tables and "3" not in core.ledger.broken
+    assert not any(m.to.table == "3" or (m.source is not None and m.source.table == "3")
+                   for m in core.ledger.moves if m.reason != "draw")
+
+
+def fold_playing(room: SimRoom) -> None:
+    """A hand at tables 1 and 2 (table 3's Pi is gone: nothing of it may be heard)."""
+    for table in ("1", "2"):
+        if room.counts()[table] >= 2 and "seating" not in room.state(table).holds:
+            room.fold(table)
+    room.settle()

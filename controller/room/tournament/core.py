@@ -701,12 +701,16 @@ class TournamentCore:
         """Breaks and balancing moves (RULES T3), committed where the table that gives the
         players is between hands; the rest waits for the end of its hand."""
         ledger = self.ledger
-        room = seating.seating(self.settings, ledger, self.tables)
+        # A table the director went on without is out of the plan: its players stay where they
+        # were last seen, the other tables break and balance among themselves (go_on_without)
+        room = [t for t in seating.seating(self.settings, ledger, self.tables)
+                if t.table not in ledger.gone]
         if not room or any(m.status in ("leaving", "arriving") and m.reason == "draw"
                            for m in ledger.moves):
             return False  # the draw is still being seated
         seed = self.new_seed()
-        order = [t for t in self.settings.order_of_breaking() if t in ledger.open_tables]
+        order = [t for t in self.settings.order_of_breaking()
+                 if t in ledger.open_tables and t not in ledger.gone]
         decided = plan(room, order, self.settings.balancing, self.random_source(seed))
         changed = False
         # A player carries his chips to his new seat: no move while either table colours up;
@@ -826,7 +830,10 @@ class TournamentCore:
                       if spec.table in ledger.open_tables else "not in use")
             gone = spec.table in ledger.gone
             tables.append(TableLine(table=spec.table, seats=spec.seats,
-                                    players=len(state.seats) if state else 0, status=status,
+                                    players=len(state.seats) if state else sum(
+                                        1 for p in ledger.players.values() if not p.out
+                                        and p.spot is not None and p.spot.table == spec.table),
+                                    status=status,
                                     held=bool(state and "seating" in state.holds),
                                     online=bool(seen and seen.online),
                                     missing=status == "open" and state is None, gone=gone))
