@@ -358,3 +358,15 @@ def test_the_shipped_structures_carry_an_entry_and_a_payout_table() -> None:
     deep = load_structure(__import__("pathlib").Path(__file__).resolve().parents[2] /
                           "deploy" / "structures" / "pvb-deep.toml")
     assert deep.entry.start_stack(10) == 30_000 and deep.entry.start_stack(9) == 35_000
+
+
+def test_pvb_64b_hands_at_different_tables_place_in_the_order_they_began() -> None:
+    """Pia's hand at table 1 began first and ended last; Mo's at table 2 began later and ended
+    first, so the service heard Mo first. Live and offline (`tournament standings`, which has
+    only the records' starts) place them alike: by when the hands began, Pia lower."""
+    pia = Bust(player="Pia", table="1", hand=40, started=1_000.0, stack=900, seq=2)
+    mo = Bust(player="Mo", table="2", hand=31, started=1_002.0, stack=5_000, seq=1)
+    assert [(p.player, p.place) for p in placings(12, [mo, pia])] == [("Mo", 13), ("Pia", 14)]
+    # Without the hands' starts (a ledger from before they were kept): the order heard
+    old = [b.model_copy(update={"started": None}) for b in (mo, pia)]
+    assert [(p.player, p.place) for p in placings(12, old)] == [("Pia", 13), ("Mo", 14)]

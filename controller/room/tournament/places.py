@@ -16,6 +16,8 @@ registration moves every earlier place one down, as it should.
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,6 +70,11 @@ def group_words(key: GroupKey) -> str:
     return "?"
 
 
+def _began(members: list[Bust]) -> tuple[float, int]:
+    starts = [b.started for b in members if b.started is not None]
+    return (min(starts) if starts else math.inf, min(b.seq for b in members))
+
+
 def placings(players_in: int, busts: list[Bust],
              settled: frozenset[GroupKey] | set[GroupKey] | None = None) -> list[Placing]:
     """Every eliminated player's place, best first. ``players_in``: those still playing (they
@@ -76,8 +83,10 @@ def placings(players_in: int, busts: list[Bust],
     groups: dict[GroupKey, list[Bust]] = {}
     for bust in sorted(busts, key=lambda b: b.seq):
         groups.setdefault(bust.group(), []).append(bust)
-    # A group happened when its first elimination did: later groups place better.
-    order = sorted(groups, key=lambda key: min(b.seq for b in groups[key]))
+    # Hands at different tables place in the order they began (the shuffle press the records
+    # keep), as the offline standings order them; hands whose start is unknown (ledgers from
+    # before it was kept) in the order they were heard. Later groups place better.
+    order = sorted(groups, key=lambda key: _began(groups[key]))
     out: list[Placing] = []
     place = players_in + 1
     for key in reversed(order):
