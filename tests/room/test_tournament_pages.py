@@ -11,6 +11,7 @@ import contextlib
 import json
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser, expect
 
 from controller.mqtt.local_broker import LocalBroker
@@ -50,7 +51,8 @@ SETTINGS_WITH_REBUYS = Settings(
 
 
 def test_the_floor_runs_the_tournament_from_its_pages(broker: LocalBroker, browser: Browser,
-                                                      tmp_path: Path) -> None:
+                                                      tmp_path: Path,
+                                                      caplog: pytest.LogCaptureFixture) -> None:
     with contextlib.ExitStack() as stack:
         tables = {t.table: stack.enter_context(linked_table(
             broker, tmp_path / f"t{t.table}", table=t.table,
@@ -161,6 +163,9 @@ def test_the_floor_runs_the_tournament_from_its_pages(broker: LocalBroker, brows
         expect(staff.locator("#t-reply")).to_contain_text(f"goes on without table {gone}")
         expect(line).to_contain_text("gone on without it")
         expect(staff.locator("#t-summary")).not_to_contain_text("waits for")
+        # A cleared retained state is nothing said: no warning from the floor or the tournament
+        assert not [r for r in caplog.records if "cleared" not in r.getMessage()
+                    and "table/" + gone + "/state" in r.getMessage()], caplog.text[-2000:]
         assert staff.errors == [] and wall.errors == []  # type: ignore[attr-defined]
 
 

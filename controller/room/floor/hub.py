@@ -271,6 +271,9 @@ class Hub:
 
     def _take(self, topic: str, payload: bytes, now: float, correlation: bytes | None) -> None:
         self.received += 1
+        if not payload:  # a retained message cleared (a table taken out): nothing to show
+            log.debug("floor: %s cleared", topic[:200])
+            return
         try:
             if topic == self.topics.clock("time"):
                 self._clock_samples.append(decode(ClockTime, payload).now - now)

@@ -59,7 +59,7 @@ def _table(value: object) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or not 1 <= len(value) <= 32 or not value.isprintable():
-        raise Refused("args.table: the table's id, as in the configuration's [[tables]]",
+        raise Refused("args.table: the table's id, as tournament.toml's tables name it",
                       "RULES T3")
     return value
 

@@ -244,7 +244,7 @@ class TournamentCore:
         ledger.players[name] = Player(name=name, club=club)
         ledger.entries += 1
         of = f" ({club})" if club else ""
-        return f"{name}{of} registered: {len(ledger.players)} players"
+        return f"{name}{of} registered: {_players(len(ledger.players))}"
 
     def _cmd_reenter(self, args: ReenterArgs, by: str, now: float) -> str:
         self._not_finished()
@@ -279,7 +279,7 @@ class TournamentCore:
                           "blinded off or busts", "PVB 12")
         del self.ledger.players[name]
         self.ledger.entries -= 1
-        return f"{name} is no longer registered: {len(self.ledger.players)} players"
+        return f"{name} is no longer registered: {_players(len(self.ledger.players))}"
 
     def _cmd_draw(self, args: DrawArgs, by: str, now: float) -> str:
         ledger = self.ledger

@@ -17,7 +17,6 @@ registration moves every earlier place one down, as it should.
 from __future__ import annotations
 
 import math
-
 from dataclasses import dataclass
 from typing import Any
 

@@ -248,6 +248,9 @@ class TournamentService:
                        qos=1, retain=True)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        if not message.payload:  # a retained message cleared: nothing was said
+            log.debug("tournament: %s cleared", message.topic)
+            return
         try:
             self._dispatch(message)
         except BadMessage as exc:
