@@ -48,6 +48,12 @@ class StackCommands(SessionBase):
         was = current.stack
         new = was + add if add is not None else stack
         assert isinstance(new, int)
+        # A stack is made of the chips in play (RULES T5): after a colour-up, of its unit
+        unit = self.colour_up.unit if self.colour_up is not None else \
+            self.table.level.smallest_chip
+        if stack is not None and new % unit:
+            raise Refused(f"stack: {new:,} cannot be made of the chips in play (the smallest is "
+                          f"{unit:,}): count the stack again", "RULES T5")
         rule = str(args.get("rule", ""))[:40] or "DFO"
         reason = str(args.get("reason", ""))[:120]
         self.table.apply(SetStack(seat=seat, stack=new))

@@ -185,3 +185,17 @@ def test_rules_t5_the_chips_that_may_leave_play_at_a_table() -> None:
     # 21,200: the chips still to come
     up = colour_up("r", [25], 100, "race", 3, {s: (f"p{s}", v) for s, v in before.items()})
     assert sum({**before, **up.stacks()}.values()) == 21_200 and up.race_chips == 2
+
+
+def test_rules_t5_a_stack_the_chips_in_play_cannot_make_is_refused() -> None:
+    """After the 25s left play (a colour-up to a unit of 100) the floor cannot enter 9,975 or
+    99,999: no stack of the chips in play holds it; nothing changes."""
+    run = start(*RACE, race())
+    before = run.session.state().seats[2].stack  # what ben keeps in 100s, before the race
+    for bad in (9_975, 99_999):
+        step = run.feed(command("stack", seat=2, player="ben", stack=bad, reason="counted"))
+        assert not step.accepted
+        assert "cannot be made of the chips in play (the smallest is 100)" in step.events[0].text
+        assert step.events[0].rule == "RULES T5"
+    assert run.session.state().seats[2].stack == before
+    assert run.feed(command("stack", seat=2, player="ben", stack=10_000)).accepted
