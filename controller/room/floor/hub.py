@@ -271,9 +271,6 @@ class Hub:
 
     def _take(self, topic: str, payload: bytes, now: float, correlation: bytes | None) -> None:
         self.received += 1
-        if not payload:  # a retained message cleared (a table taken out): nothing to show
-            log.debug("floor: %s cleared", topic[:200])
-            return
         try:
             if topic == self.topics.clock("time"):
                 self._clock_samples.append(decode(ClockTime, payload).now - now)
@@ -281,6 +278,9 @@ class Hub:
             # Times shown on the screens are the clock's (the room's one time).
             self._dispatch(topic, payload, now + self._clock_offset(), correlation)
         except BadMessage as exc:
+            if not payload:  # a retained message cleared (a table taken out): nothing said
+                log.debug("floor: %s cleared", topic[:200])
+                return
             log.warning("floor: ignored a bad message on %s: %s", topic[:200], exc)
         except Exception:  # a bug of ours must not stop the screens' one dispatcher
             log.exception("floor: a message on %s could not be taken", topic[:200])
