@@ -11,6 +11,8 @@ import pytest
 
 from controller.room.tournament.core import MISSING_SECONDS
 from controller.room.tournament.draw import Refused
+from tests.room import tournament_helpers as hands
+from tests.room.test_tournament_core import drawn as core_drawn
 from tests.room.tournament_room import BREAKS, SimRoom, settings
 
 
@@ -154,3 +156,86 @@ def fold_playing(room: SimRoom) -> None:
         if room.counts()[table] >= 2 and "seating" not in room.state(table).holds:
             room.fold(table)
     room.settle()
+
+
+def _bust_unsettled(room: SimRoom, table: str, count: int) -> None:
+    """A hand at ``table`` in which ``count`` players go out; the tournament not yet asked."""
+    state = room.state(table)
+    seats = sorted(state.seats)
+    winner = max(seats, key=lambda s: (state.seats[s].stack, -s))
+    losers = [s for s in seats if s != winner][:count]
+    assert room.shuffle(table)
+    hands.bust(room.feeder(table), lambda: room.state(table), winner, losers)
+
+
+def test_rules_t3_a_table_does_not_break_while_a_player_is_on_his_way_to_it() -> None:
+    """Seen in a demo: a balancing move to table 3, and 40 ms later table 3 broken while the
+    player's seat request was still on its way; table 3 refused to unseat a player it did not
+    have yet, and he then sat down at the broken table, alone, for good. A break waits until
+    everyone on the way to its table has sat down (then moves them on with the others)."""
+    room = core_drawn(tables=3, seats=6, players=16)  # 6, 5, 5; table 3 breaks first
+    room.clock(level=1, status="running")
+    room.fold_all()
+    _bust_unsettled(room, "3", 2)  # 6, 5, 3: one moves from table 1 to table 3
+    for _ in range(5):  # everything reaches the tables but the seat at table 3
+        outcome = room.core.reconcile(room.now)
+        room.now += 3.0
+        for ask in outcome.asks:
+            if not (ask.table == "3" and ask.command == "seat"):
+                room.apply(ask)
+    moving = [m for m in room.core.ledger.moves if m.status == "arriving"]
+    assert [m.to.table for m in moving] == ["3"], room.core.ledger.moves
+    _bust_unsettled(room, "2", 2)  # 12 players: they fit at two tables, table 3 is to break
+    room.core.reconcile(room.now)
+    assert "3" not in room.core.ledger.broken  # he is still on his way there
+    for _ in range(4):  # the seat request goes again (after the retry time) and arrives
+        room.now += 5.0
+        room.settle()
+    assert "3" in room.core.ledger.broken and room.counts()["3"] == 0
+    assert sum(room.counts().values()) == 12 and room.refused == []
+
+
+def test_rules_t3_a_table_that_never_came_the_others_break_and_balance() -> None:
+    """Table 3's Pi never came up: the draw's players for it never sat down there. Gone on
+    without it, the draw's moves to it must not hold every break and move for good (seen: two
+    tables played down to one player each)."""
+    room = SimRoom(settings(tables=3, seats=6))
+    del room.core.tables["3"]  # (no state of table 3 ever heard)
+    for k in range(16):
+        room.command("register", name=f"p{k:02d}")
+    room.command("draw", seed=42)
+    room.clock(level=1, status="running")
+    room.command("go_on_without", table="3")
+    drawn_there = {m.player for m in room.core.ledger.moves if m.to.table == "3"}
+    assert drawn_there and room.counts()["3"] == 0
+    while room.counts()["1"] + room.counts()["2"] > 6:
+        table = max(("1", "2"), key=lambda t: room.counts()[t])
+        if room.counts()[table] < 2:
+            break
+        _bust_unsettled(room, table, 1)
+        room.settle()
+        fold_playing(room)
+    assert [t for t in ("1", "2") if t in room.core.ledger.broken], room.counts()
+    assert room.refused == []
+
+
+def test_rules_t3_the_director_goes_on_without_a_table_gone_offline_mid_tournament() -> None:
+    """Table 3's Pi lost power mid-tournament: its last state stays retained at the broker, its
+    status says offline. The director can go on without it (it used to be refused, "its state
+    is in", and the break behind it waited for good); back online, it is followed again."""
+    room = drawn()
+    room.clock(level=1, status="running")
+    room.fold_all()
+    core = room.core
+    core.table_status("3", False)
+    room.restart(order=["1", "2", "3"])  # its retained state comes back: it is still offline
+    core = room.core
+    core.table_status("3", False)
+    assert "without table 3" in core.command("go_on_without", {"table": "3"}, "floor:test",
+                                             room.now)
+    assert core.ledger.gone == ["3"]
+    core.reconcile(room.now)
+    assert core.ledger.gone == ["3"]  # its retained state is not the table back
+    core.table_status("3", True)
+    core.reconcile(room.now)
+    assert core.ledger.gone == []

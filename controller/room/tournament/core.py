@@ -383,8 +383,10 @@ class TournamentCore:
         if table not in ledger.open_tables:
             raise Refused(f"table {table} is not a table in play (in play: "
                           f"{', '.join(ledger.open_tables)})", "RULES T3")
-        if not self._no_state(table):
-            raise Refused(f"table {table}'s state is in: the tournament follows it", "RULES T3")
+        seen = self.tables.get(table)
+        if not self._no_state(table) and seen is not None and seen.online:
+            raise Refused(f"table {table} is online and its state is in: the tournament "
+                          "follows it", "RULES T3")
         if table not in ledger.gone:
             ledger.gone.append(table)
         there = [p.name for p in ledger.players.values()
@@ -473,10 +475,13 @@ class TournamentCore:
             for key in [k for k in self.asked if k[0] == table]:
                 del self.asked[key]
 
-    def table_state(self, state: TableState) -> None:
+    def table_state(self, state: TableState, live: bool = True) -> None:
+        """``live`` False: the broker's retained copy (after our restart), which says nothing
+        of whether the table is online now (its status does)."""
         seen = self.tables.setdefault(state.table, TableSeen())
         seen.state = state
-        seen.online = True
+        if live:
+            seen.online = True
         self.news.add(state.table)
 
     def elimination(self, table: str, event_id: str, data: dict[str, Any], now: float,
@@ -641,9 +646,11 @@ class TournamentCore:
         return True
 
     def _back(self, now: float) -> bool:
-        """A table gone on without whose state came after all: followed again."""
+        """A table gone on without that is back after all (its state in, and online):
+        followed again."""
         changed = False
-        for table in [t for t in self.ledger.gone if not self._no_state(t)]:
+        for table in [t for t in self.ledger.gone if not self._no_state(t)
+                      and self.tables[t].online]:
             self.ledger.gone.remove(table)
             self._alert(now, f"table {table}'s state came: the tournament follows it again",
                         "RULES T3", table)
@@ -705,9 +712,10 @@ class TournamentCore:
         # were last seen, the other tables break and balance among themselves (go_on_without)
         room = [t for t in seating.seating(self.settings, ledger, self.tables)
                 if t.table not in ledger.gone]
-        if not room or any(m.status in ("leaving", "arriving") and m.reason == "draw"
-                           for m in ledger.moves):
-            return False  # the draw is still being seated
+        under_way = [m for m in ledger.moves if m.status in ("leaving", "arriving")]
+        if not room or any(m.reason == "draw" and m.to.table not in ledger.gone
+                           for m in under_way):
+            return False  # the draw is still being seated (not at a table gone for good)
         seed = self.new_seed()
         order = [t for t in self.settings.order_of_breaking()
                  if t in ledger.open_tables and t not in ledger.gone]
@@ -718,9 +726,12 @@ class TournamentCore:
         colouring = colour_ups.colouring(ledger, self.clock) | set(ledger.gone)
         for brk in decided.breaks:
             # (a break waits until each of its players can go: broken, none may stay behind)
+            # and until every player on his way to it has sat down there: broken first, a
+            # player still arriving would sit down at a broken table, alone (RULES T3)
             if not self.between_hands(brk.table) or brk.table in colouring or any(
                     m.to.table in colouring for m in decided.moves
-                    if m.source.table == brk.table):
+                    if m.source.table == brk.table) or any(
+                    m.to.table == brk.table for m in under_way):
                 return changed
             ledger.open_tables.remove(brk.table)
             ledger.broken.append(brk.table)

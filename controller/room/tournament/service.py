@@ -276,7 +276,7 @@ class TournamentService:
         if kind == "state":
             state = decode(StateMessage, message.payload).state
             with self._lock:
-                self.core.table_state(state)
+                self.core.table_state(state, live=not message.retain)
                 self._reconcile()
         elif kind == "status":
             status = decode(StatusMessage, message.payload)

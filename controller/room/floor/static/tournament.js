@@ -145,7 +145,7 @@
         el("td", {}, x.gone ? "gone on without it: nobody moves to or from it"
           : x.missing ? "its state has not come: the tournament waits"
           : x.held ? "held for its newcomers (PVB 09(3))" : x.online ? "" : "offline",
-          x.missing && !x.gone ? el("button", { class: "staff-only go-on", onclick: () => goOnWithout(
+          (x.missing || (!x.online && x.status === "open")) && !x.gone ? el("button", { class: "staff-only go-on", onclick: () => goOnWithout(
             { table: x.table }, `table ${x.table}`) }, "Go on without it") : null)))];
   }
 
