@@ -155,3 +155,17 @@ def test_the_folding_helper_plays_a_hand() -> None:
     run.feed([seat(1, "a"), seat(5, "b"), seat(9, "c")], shuffle(ts=1.0))
     fold_around(run.feed, run.session.state)
     assert run.session.pending_record is not None
+
+
+def test_standings_name_the_winner_when_one_player_is_left() -> None:
+    """The records of the last hand leave one player with every chip: first place is printed
+    too (it used to stop at second)."""
+    from controller.room.tournament.offline import standings_lines
+    first = played_records()[0]
+    seats = sorted(first.players)
+    total = sum(first.starting_stacks.values())
+    final = first.model_copy(update={"finishing_stacks": {
+        s: (total if s == seats[0] else 0) for s in seats}})
+    out = standings_lines(len(seats), [final])
+    assert out[-1] == {"place": 1, "player": first.players[seats[0]], "shared_with": []}
+    assert sorted(line["place"] for line in out)[0] == 1 and len(out) == len(seats)

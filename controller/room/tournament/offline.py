@@ -96,8 +96,14 @@ def standings_lines(entries: int, records: list[HandRecord]) -> list[dict[str, A
                           "and one is left with every chip")
     placed = placings(entries - len(busts), busts)
     placed.sort(key=lambda p: (-p.place, p.player))
-    return [{"place": p.place, "player": p.player, "shared_with": list(p.shared_with)}
-            for p in placed]
+    lines = [{"place": p.place, "player": p.player, "shared_with": list(p.shared_with)}
+             for p in placed]
+    if len(busts) == entries - 1:  # the tournament is over: the one left with every chip won
+        out = {b.player for b in busts}
+        left = [player for player in seen if player not in out]
+        if len(left) == 1:
+            lines.append({"place": 1, "player": left[0], "shared_with": []})
+    return lines
 
 
 def payout_lines(structure: Structure, entries: int) -> list[dict[str, Any]]:
