@@ -348,7 +348,10 @@ def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout, port: in
                 # tables first, while the broker still takes their last records.
                 processes[n] = subprocess.Popen(
                     [sys.executable, "-m", "controller.cli", "table", "--config",
-                     str(broker.table_config(work / f"table-{n}", n)), "--simulate",
+                     # (the tournament's tables are its size: the floor and it agree)
+                     str(broker.table_config(work / f"table-{n}", n,
+                                             seats=PER_TABLE if tournament else 10)),
+                     "--simulate",
                      "--hands", str(hands), "--seed", str(n),
                      *(["--tournament"] if tournament else [])],
                     stdout=subprocess.DEVNULL, stderr=log_file, start_new_session=True)

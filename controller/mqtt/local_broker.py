@@ -139,16 +139,18 @@ class LocalBroker(_Mosquitto):
     def login(self, client: str) -> Login:
         return Login.model_validate(self.credentials[client].model_dump())
 
-    def table_config(self, directory: Path, table: int, keepalive: int = 10) -> Path:
+    def table_config(self, directory: Path, table: int, keepalive: int = 10,
+                     seats: int = 10) -> Path:
         """A table's ``table.toml`` publishing to this broker, with its own login only (0600),
-        as an installer would put on the table's Pi."""
+        as an installer would put on the table's Pi; ``seats``: the table's size."""
         directory.mkdir(parents=True, exist_ok=True)
         client = f"table-{table}"
         credentials = directory / "credentials.json"
         credentials.write_text(json.dumps({client: self.credentials[client].model_dump()}))
         credentials.chmod(0o600)
         config = directory / "table.toml"
-        config.write_text(f'[table]\nid = "{table}"\njournal = "journal.db"\noutput = "out"\n\n'
+        config.write_text(f'[table]\nid = "{table}"\nseats = {seats}\njournal = "journal.db"\n'
+                          'output = "out"\n\n'
                           f'[mqtt]\nport = {self.port}\nvenue = "{self.plan.venue}"\n'
                           f'credentials = "credentials.json"\nkeepalive = {keepalive}\n')
         return config

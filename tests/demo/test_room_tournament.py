@@ -5,14 +5,17 @@ it seated there."""
 from __future__ import annotations
 
 import io
+import json
 import re
+from pathlib import Path
 
 from controller.demo.room_demo import PER_TABLE, run_room
 
 
-def test_the_tournament_seats_the_simulated_tables_and_they_play() -> None:
+def test_the_tournament_seats_the_simulated_tables_and_they_play(tmp_path: Path) -> None:
     out = io.StringIO()
-    assert run_room(tables=2, hands=2, out=out, port=0, tournament=True) == 0
+    assert run_room(tables=2, hands=2, out=out, port=0, tournament=True,
+                    keep=tmp_path / "room") == 0
     text = out.getvalue()
     assert "[tournament] online" in text
     assert re.search(r"\[tournament\] the draw \(seed \d+\): 12 players at 2 tables", text)
@@ -25,3 +28,8 @@ def test_the_tournament_seats_the_simulated_tables_and_they_play() -> None:
         assert f"[table {table}] record of hand 2 (" in text
     summary = next(line for line in text.splitlines() if line.startswith("recorder: "))
     assert summary.startswith("recorder: 4 full hand records kept, 0 duplicates dropped")
+    # The tables are the tournament's size: the floor's room screen and the tournament agree
+    for table in (1, 2):
+        state = json.loads((tmp_path / "room" / f"table-{table}" / "out" / "state.json")
+                           .read_text())
+        assert state.get("seat_count", state.get("state", {}).get("seat_count")) == PER_TABLE
