@@ -80,8 +80,7 @@ class Floor:
 
 def test_rules_t5_a_simulated_table_runs_the_chip_race_and_its_stacks_add_up(
         broker: LocalBroker, tmp_path: Path) -> None:
-    config = broker.table_config(tmp_path / "t1", 1)
-    config.write_text(config.read_text().replace('id = "1"\n', 'id = "1"\nseats = 4\n'))
+    config = broker.table_config(tmp_path / "t1", 1, seats=4)
     floor = Floor(broker)
     table = subprocess.Popen(
         [sys.executable, "-m", "controller.cli", "table", "--config", str(config), "--simulate",
