@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, expect
@@ -19,8 +20,9 @@ from controller.mqtt.messages import ClockState, encode
 from controller.mqtt.topics import Topics
 from controller.room.clock.structure import Structure
 from controller.room.tournament.ledger import Settings, TableSpec
+from controller.room.tournament.store import TournamentStore
 from controller.session import SessionConfig
-from tests.mqtt.helpers import linked_table, wait_until
+from tests.mqtt.helpers import LinkedTable, linked_table, wait_until
 from tests.room.floor_helpers import floor_server, get, log_in, new_page, post
 from tests.room.test_tournament_service import (
     SETTINGS,
@@ -48,6 +50,31 @@ SETTINGS_WITH_REBUYS = Settings(
         "entry": {"stack": 5_000, "buy_in": 10,
                   "rebuy": {"chips": 5_000, "price": 10, "below": 12_000, "at_most": 1}},
         "prizes": {"payouts": [{"percent": [100]}]}}))
+
+
+def drawn_on_the_page(stack: contextlib.ExitStack, broker: LocalBroker, browser: Browser,
+                      tmp_path: Path, settings: Settings, players: int
+                      ) -> tuple[dict[str, LinkedTable], TournamentStore, Any, Any]:
+    """The room (its tables, the tournament, the floor) with ``players`` registered and drawn
+    from the tournament page by a floor login: the tables, the store, the server and the page."""
+    tables = {t.table: stack.enter_context(linked_table(
+        broker, tmp_path / f"t{t.table}", table=t.table,
+        config=SessionConfig(table_id=t.table, seats=t.seats))) for t in settings.tables}
+    service, store = start_service(broker, tmp_path, settings)
+    stack.callback(store.close)
+    stack.callback(service.close)
+    server = stack.enter_context(floor_server(broker, tmp_path / "floor"))
+    staff = new_page(browser)
+    log_in(staff, server.url)
+    staff.goto(f"{server.url}/tournament")
+    for k in range(players):
+        staff.fill("#t-register input[name=name]", f"Player {k}")
+        staff.click("#t-register button[type=submit]")
+        expect(staff.locator("#t-reply")).to_contain_text(f"done: Player {k}")
+    staff.click("#t-draw")
+    expect(staff.locator("#t-reply")).to_contain_text("done: the draw")
+    assert wait_until(lambda: sum(counts(tables).values()) == players)
+    return tables, store, server, staff
 
 
 def test_the_floor_runs_the_tournament_from_its_pages(broker: LocalBroker, browser: Browser,
@@ -177,23 +204,8 @@ def test_the_floor_sells_an_add_on_from_the_page_at_the_break(broker: LocalBroke
     table (RULES T5)."""
     settings = SETTINGS_WITH_BREAK
     with contextlib.ExitStack() as stack:
-        tables = {t.table: stack.enter_context(linked_table(
-            broker, tmp_path / f"t{t.table}", table=t.table,
-            config=SessionConfig(table_id=t.table, seats=t.seats))) for t in settings.tables}
-        service, store = start_service(broker, tmp_path, settings)
-        stack.callback(store.close)
-        stack.callback(service.close)
-        server = stack.enter_context(floor_server(broker, tmp_path / "floor"))
-        staff = new_page(browser)
-        log_in(staff, server.url)
-        staff.goto(f"{server.url}/tournament")
-        for k in range(4):
-            staff.fill("#t-register input[name=name]", f"Player {k}")
-            staff.click("#t-register button[type=submit]")
-            expect(staff.locator("#t-reply")).to_contain_text(f"done: Player {k}")
-        staff.click("#t-draw")
-        expect(staff.locator("#t-reply")).to_contain_text("done: the draw")
-        assert wait_until(lambda: sum(counts(tables).values()) == 4)
+        _tables, store, server, staff = drawn_on_the_page(stack, broker, browser, tmp_path,
+                                                          settings, 4)
         row = staff.locator("#t-standings tr[data-player='Player 0']")
         expect(row).to_be_visible()
         expect(row.locator("button.add-on")).to_have_count(0)  # not before its break
@@ -243,23 +255,8 @@ def test_the_page_offers_a_rebuy_only_to_a_player_the_tournament_sells_one_to(
         clock_state = Topics(broker.plan.venue).clock("state")
         # (the module's broker: an earlier test left its clock at a later level)
         assert not clock.publish(clock_state, b"", retain=True).is_failure
-        tables = {t.table: stack.enter_context(linked_table(
-            broker, tmp_path / f"t{t.table}", table=t.table,
-            config=SessionConfig(table_id=t.table, seats=t.seats))) for t in settings.tables}
-        service, store = start_service(broker, tmp_path, settings)
-        stack.callback(store.close)
-        stack.callback(service.close)
-        server = stack.enter_context(floor_server(broker, tmp_path / "floor"))
-        staff = new_page(browser)
-        log_in(staff, server.url)
-        staff.goto(f"{server.url}/tournament")
-        for k in range(3):
-            staff.fill("#t-register input[name=name]", f"Player {k}")
-            staff.click("#t-register button[type=submit]")
-            expect(staff.locator("#t-reply")).to_contain_text(f"done: Player {k}")
-        staff.click("#t-draw")
-        expect(staff.locator("#t-reply")).to_contain_text("done: the draw")
-        assert wait_until(lambda: sum(counts(tables).values()) == 3)
+        _tables, _store, _server, staff = drawn_on_the_page(stack, broker, browser, tmp_path,
+                                                            settings, 3)
         expect(staff.locator("#t-summary")).to_contain_text("rebuys open")
         rebuy = staff.locator("#t-standings button.rebuy")
         expect(rebuy).to_have_count(3)
