@@ -80,6 +80,22 @@ def holds(table: LinkedTable) -> set[str]:
     return set(table.memory.last.holds)
 
 
+def one_hand_each(floor: Floor, tables: list[LinkedTable], number: int) -> None:
+    """Hand-for-hand round ``number`` (PVB 35a): each table deals one hand of it, and then
+    waits. A table the round still waits for refuses the shuffle; the round's last table
+    finishing releases the next round at once (the clock may be quicker than any dealer), so
+    its next hand, whenever it comes, is of the next round, never a second of this one."""
+    for k, table in enumerate(tables):
+        assert shuffle(table)
+        assert table.memory.last.played_round == number
+        finish(table)
+        if k < len(tables) - 1:
+            assert not shuffle(table) and holds(table) == {"hand_for_hand"}
+    assert wait_until(lambda: floor.state().round == number + 1)
+    assert wait_until(lambda: all(t.memory.last.released_round == number + 1 for t in tables))
+    assert all(t.memory.last.played_round == number for t in tables)
+
+
 def test_pvb_14_35a_hand_for_hand_switched_on_during_a_break_deals_nothing_until_it_ends(
         broker: LocalBroker, tmp_path: Path) -> None:
     with room(broker, tmp_path) as (_clock, floor, tables):
@@ -94,13 +110,7 @@ def test_pvb_14_35a_hand_for_hand_switched_on_during_a_break_deals_nothing_until
         assert all(t.memory.last.hand == 0 for t in tables)
         assert floor.command("remove_time", seconds=SKIP).status == "ok"  # the break ends
         assert wait_until(lambda: all(t.memory.last.released_round for t in tables))
-        number = floor.state().round
-        for table in tables:  # one hand each, of the round the clock released ...
-            assert shuffle(table)
-            assert table.memory.last.played_round == number
-            finish(table)
-            assert not shuffle(table)  # ... and then each waits again
-        assert wait_until(lambda: floor.state().round == number + 1)
+        one_hand_each(floor, tables, floor.state().round)
 
 
 def test_pvb_14_35a_a_round_that_finishes_during_a_break_waits_for_its_end(
@@ -125,10 +135,7 @@ def test_pvb_14_35a_a_round_that_finishes_during_a_break_waits_for_its_end(
         assert floor.command("remove_time", seconds=SKIP).status == "ok"  # the break ends
         assert wait_until(lambda: floor.state().round == first + 1)
         assert wait_until(lambda: all(holds(t) == set() for t in (one, two)))
-        for table in (one, two):
-            assert shuffle(table) and table.memory.last.played_round == first + 1
-            finish(table)
-            assert not shuffle(table) and holds(table) == {"hand_for_hand"}
+        one_hand_each(floor, [one, two], first + 1)
 
 
 def test_a_clock_down_while_a_break_ended_in_hand_for_hand_resumes_the_round(
@@ -143,6 +150,7 @@ def test_a_clock_down_while_a_break_ended_in_hand_for_hand_resumes_the_round(
         assert floor.command("hand_for_hand", on=True).status == "ok"
         assert floor.command("start").status == "ok"
         assert wait_until(lambda: all(t.memory.last.released_round for t in (one, two)))
+        first = floor.state().round
         assert floor.command("remove_time", seconds=SKIP).status == "ok"  # a 3-second break
         assert wait_until(lambda: "break" in holds(one) and "break" in holds(two))
         clock.close()
@@ -152,10 +160,7 @@ def test_a_clock_down_while_a_break_ended_in_hand_for_hand_resumes_the_round(
                              clock.store).start()
         try:
             assert wait_until(lambda: holds(one) == set() and holds(two) == set())
-            assert shuffle(one) and shuffle(two)  # the round released before the break
-            finish(one)
-            finish(two)
-            assert not shuffle(one)
+            one_hand_each(floor, [one, two], first)  # the round released before the break
         finally:
             again.close()
 
