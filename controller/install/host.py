@@ -35,6 +35,7 @@ from controller.mqtt.broker_init import (
     checked_names,
     load_credentials,
     load_state,
+    refresh_acl,
     set_hostnames,
 )
 from controller.mqtt.venue_ca import RENEW_DAYS, days_left
@@ -250,6 +251,9 @@ def _broker(plan: HostPlan, tree: Tree) -> None:
     if missing or services:  # (a venue from before the tournament's login gets it here)
         added = add_clients(out, tables=missing, broker_owner=broker)
         tree.changed(f"broker: added {', '.join(added)}")
+    if refresh_acl(out, broker_owner=broker):  # (a venue set up by an older version)
+        tree.changed("broker: the ACL as this version has it (a service reads a topic it did "
+                     "not before)")
 
 
 def _sysusers(tree: Tree) -> None:

@@ -203,6 +203,8 @@ def acl_text(venue: BrokerState | BrokerPlan) -> str:
               f"topic write {t.service('clock', 'status')}",
               f"topic write {t.clock('time/+')}", f"topic read {t.table('+', 'time')}",
               f"topic write {t.clock('reply')}", f"topic read {t.clock('cmd/#')}",
+              # the tournament's winner pauses the clock (its state, nothing else of it)
+              f"topic read {t.service('tournament', 'state')}",
               *[f"topic read {topic}" for topic in public_tables],
               # The clock drives levels and hand-for-hand, no other decision (PVB 14(2), 35a)
               *[f"topic write {t.table('+', f'cmd/{name}')}" for name in CLOCK_COMMANDS],
@@ -363,6 +365,21 @@ def add_clients(out: Path, tables: Sequence[str] = (), displays: int = 0,
         _write_venue(out, grown, {**credentials, **new}, broker_owner or _mosquitto_user(),
                      keep_hashes=_password_lines(out))
     return new
+
+
+def refresh_acl(out: Path, broker_owner: Owner | None = None) -> bool:
+    """The ACL this version writes for the venue in ``out``, where the one on disk differs (a
+    venue set up by an older version: a service reads a topic it did not before). Returns
+    whether it changed; Mosquitto reads it on SIGHUP or a restart."""
+    out = out.resolve()
+    wanted = acl_text(load_state(out))
+    try:
+        if (out / "acl").read_text(encoding="utf-8") == wanted:
+            return False
+    except OSError:
+        pass  # (missing: written below)
+    _write(out, "acl", wanted.encode(), secret=False, broker=broker_owner or _mosquitto_user())
+    return True
 
 
 KEEP = "keep"
@@ -576,6 +593,7 @@ __all__ = [
     "make_bundle",
     "password_hash",
     "read_bundle",
+    "refresh_acl",
     "set_hostnames",
     "write_bundle",
 ]

@@ -228,6 +228,8 @@ class TournamentState(Message):
     prize_pool: int = Field(default=0, ge=0)
     currency: str = "EUR"
     payouts: list[Payout] = Field(default_factory=list)
+    winner: str | None = Field(default=None, description="The player who has every chip: the "
+                               "tournament is over (the clock pauses, the TV names him)")
 
 
 M = TypeVar("M", bound=Message)

@@ -177,6 +177,26 @@ def test_a_host_installed_before_the_tournament_gets_its_login_and_service(
     assert installed == {"tournament": grown["tournament"]}
 
 
+def test_a_host_from_an_older_version_gets_this_versions_acl(host: Path) -> None:
+    """An ACL an older version wrote (the clock could not read the tournament's state): the
+    install writes this version's, owned as before, and says so (the broker restarts on it)."""
+    acl = host / "etc/pokertable/broker/acl"
+    owner = (acl.stat().st_uid, acl.stat().st_gid, stat.S_IMODE(acl.stat().st_mode))
+    current = acl.read_text()
+    block = current.split("\n\n")
+    clock = next(k for k, b in enumerate(block) if b.startswith("user clock"))
+    block[clock] = "\n".join(line for line in block[clock].splitlines()
+                             if not line.endswith("/tournament/state"))
+    older = "\n\n".join(block)
+    assert older != current
+    acl.write_text(older)
+    again = install("host", *HOST_ARGS, "--root", str(host))
+    assert again.returncode == 0, again.stderr
+    assert "changed: broker: the ACL as this version has it" in again.stdout
+    assert acl.read_text() == current
+    assert (acl.stat().st_uid, acl.stat().st_gid, stat.S_IMODE(acl.stat().st_mode)) == owner
+
+
 def test_more_tables_later_keep_every_secret(tmp_path: Path) -> None:
     tree = tmp_path / "root"
     assert install("host", *HOST_ARGS, "--root", str(tree)).returncode == 0

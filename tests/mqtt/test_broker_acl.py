@@ -109,7 +109,7 @@ def test_acl_reads_client_by_client(broker: Broker, topics: Topics) -> None:
         | clock_public | tournament_public,
         "table-1": {t.table("1", "cmd/void"), t.table("1", "ack")} | clock_public,
         "table-2": {t.table("2", "cmd/void")} | clock_public,
-        "clock": public | {t.table("1", "reply"), t.clock("cmd/level")},
+        "clock": public | tournament_public | {t.table("1", "reply"), t.clock("cmd/level")},
         "tournament": public | clock_public | {t.service("tournament", "cmd/bust"),
                                                 t.table("1", "reply")},
     }

@@ -18,7 +18,14 @@ import pytest
 from pydantic import SecretStr
 
 from controller.mqtt.local_broker import LocalBroker, free_port
-from controller.mqtt.messages import ClockState, CommandReply, StateMessage, decode
+from controller.mqtt.messages import (
+    ClockState,
+    CommandReply,
+    StateMessage,
+    TournamentState,
+    decode,
+    encode,
+)
 from controller.mqtt.topics import Topics
 from controller.room.clock.service import ClockService
 from controller.room.clock.store import ClockStore
@@ -592,3 +599,51 @@ def test_the_clock_says_when_the_broker_is_unreachable_or_refuses_its_login(
     finally:
         refused.close()
         store.close()
+
+
+def test_the_tournaments_winner_pauses_the_clock_once(broker: LocalBroker,
+                                                      tmp_path: Path) -> None:
+    """The tournament over (its state names the winner): the clock pauses, journaled as the
+    tournament's; the floor may resume it (a bust taken back), and the same state published
+    again, or the clock restarted on it, does not pause it a second time."""
+    topics = Topics(broker.plan.venue)
+    store = ClockStore(tmp_path / "clock.db")
+    floor = Floor(broker)
+    tournament = VenueClient(broker, "tournament", topics=())
+    over = TournamentState(name="Cup", entries=9, players_left=1, winner="ana")
+
+    def announce(state: TournamentState) -> None:
+        assert not tournament.publish(topics.service("tournament", "state"), encode(state),
+                                      retain=True).is_failure
+
+    def start() -> ClockService:
+        service = ClockService(address(broker), login(broker, "clock"), TURBO, store).start()
+        assert service.connected.wait(5)
+        return service
+
+    clock = start()
+    try:
+        assert floor.command("start").status == "ok"
+        announce(over.model_copy(update={"players_left": 2, "winner": None}))
+        time.sleep(0.3)
+        assert clock.state().status == "running"  # no winner yet: nothing
+        announce(over)
+        assert wait_until(lambda: floor.state().status == "paused")
+        [paused] = [c for c in store.commands() if c["by"] == "tournament"]
+        assert paused["name"] == "pause" and "ana has every chip" in paused["said"]
+        assert floor.command("resume").status == "ok"
+        announce(over)  # the same state again (it is published on every change)
+        time.sleep(0.3)
+        assert clock.state().status == "running"
+        clock.close()
+        clock = start()  # its retained state arrives first thing
+        time.sleep(0.3)
+        assert clock.state().status == "running"
+        assert len([c for c in store.commands() if c["by"] == "tournament"]) == 1
+    finally:
+        tournament.publish(topics.service("tournament", "state"), b"", retain=True)
+        clock.close()
+        tournament.close()
+        floor.client.close()
+        store.close()
+

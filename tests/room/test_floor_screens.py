@@ -161,6 +161,17 @@ def test_the_tv_clock_shows_the_tournament_legibly_from_5_m_and_nothing_to_click
             expect(page.locator("#tv-next")).to_have_text(
                 "next: level 5 · 200 / 400 · BB ante 400")
             assert min(t["cap"] for t in texts(page)) >= FROM_5_M
+            # The tournament over: its winner where the level was; the clock pauses itself.
+            publish(broker, "tournament", topic, encode(TOURNAMENT.model_copy(update={
+                "players_left": 1, "winner": "Hanna Lindqvist"})))
+            expect(page.locator("#tv-level")).to_have_text("Winner")
+            expect(page.locator("#tv-blinds")).to_have_text("Hanna Lindqvist")
+            expect(page.locator("#tv-next")).to_have_text("the tournament is over")
+            expect(page.locator("#tv-left")).to_be_hidden()
+            assert wait_until(lambda: clock.state().status == "paused")
+            assert page.locator("#tv-status").inner_text() == ""  # over, not "paused"
+            assert min(t["cap"] for t in texts(page)) >= FROM_5_M
+            assert not [t for t in texts(page) if t["cut"] or t["right"] > TV["width"]]
             # The tournament gone (its retained state cleared): its lines are gone too.
             publish(broker, "tournament", topic, b"")
             expect(page.locator("#tv-stats")).to_be_hidden()

@@ -315,6 +315,7 @@ def test_a_whole_small_tournament_to_one_winner() -> None:
     state = room.core.state()
     assert state.status == "finished"
     rows = state.standings
+    assert state.winner == rows[0].player  # the TV names him, the clock pauses
     assert [r.place for r in rows] == list(range(1, 15))
     assert sum(r.prize for r in rows) == state.prize_pool
     assert rows[0].points == pytest.approx(9 * 14 ** 0.5 + 5, abs=0.005)

@@ -41,6 +41,7 @@ from controller.mqtt.messages import (
     StatusMessage,
     TimeReply,
     TimeRequest,
+    TournamentState,
     decode,
     encode,
 )
@@ -187,7 +188,8 @@ class ClockService:
         client.subscribe([command_subscription(self.topics.clock("cmd/+")),
                           subscription(self.topics.table("+", "status"), 1),
                           subscription(self.topics.table("+", "state"), 1),
-                          subscription(self.topics.table("+", "time"), 0)])
+                          subscription(self.topics.table("+", "time"), 0),
+                          subscription(self.topics.service("tournament", "state"), 0)])
         with self._lock:
             self._publish_state()
         client.publish(self._status, encode(ServiceStatus(service="clock", status="online")),
@@ -231,7 +233,33 @@ class ClockService:
             self.core.table_state(state, self._now())
             self._reconcile(state.table)
 
+    def _tournament(self, message: mqtt.MQTTMessage) -> None:
+        """The tournament's state: once it names the winner, the clock pauses (the levels of
+        a tournament that is over mean nothing; a pause, so that the floor can resume it if the
+        last bust is taken back). Once for a winner: journaled like a command, so the state
+        published again, or a restart, does not pause a clock the floor has resumed since."""
+        if not message.payload:
+            return  # (the retained state cleared)
+        winner = decode(TournamentState, message.payload).winner
+        if winner is None:
+            return
+        key = f"tournament:winner:{winner}"
+        with self._lock:
+            if self.store.said(key) is not None:
+                return
+            now = self._now()
+            running = self.core.position.status in ("running", "on_break")
+            said = (self.core.command("pause", {}, now) if running
+                    else "nothing to pause") + f": the tournament is over, {winner} has every chip"
+            self.store.save(self.core.position, (key, "pause", {}, "tournament", now, said))
+            log.info("clock: %s (the floor may resume it)", said)
+            if running:
+                self._publish_state()
+
     def _command(self, message: mqtt.MQTTMessage) -> None:
+        if message.topic == self.topics.service("tournament", "state"):
+            self._tournament(message)
+            return
         if message.topic.endswith("/status"):
             self._table_status(message)
             return

@@ -857,6 +857,8 @@ class TournamentCore:
             chip_leader=chip_leader(seats),
             prize_pool=self.prize_pool(), currency=entry.currency,
             payouts=payout_lines(self.payout_table()), status=ledger.status,
+            winner=players_in[0] if ledger.status == "finished" and len(players_in) == 1
+            else None,
             registration_open=self.registration_open(),
             late_registration_ends=settings.structure.late_registration_ends, seed=ledger.seed,
             players=len(ledger.players), balancing=settings.balancing, points=settings.points,

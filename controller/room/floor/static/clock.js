@@ -78,6 +78,20 @@
     renderTournament();
     const name = (floor.tournament && floor.tournament.name) || (c && c.name) || "";
     setText($("tv-name"), floor.focus ? [floor.focus, name].filter(Boolean).join(" · ") : name);
+    // The tournament is over: the winner, where the level and blinds were (the clock pauses).
+    const winner = floor.tournament && floor.tournament.winner;
+    document.body.classList.toggle("tournament-over", !!winner);
+    if (winner) {
+      setText($("tv-level"), "Winner");
+      setText($("tv-blinds"), winner);
+      setText($("tv-ante"), "");
+      setText($("tv-next"), "the tournament is over");
+      setText($("tv-status"), "");
+      setText($("tv-h4h"), "");
+      setText($("tv-left"), "");
+      setText($("tv-break"), "");
+      return;
+    }
     if (!c) { setText($("tv-status"), "waiting for the clock"); return; }
     document.body.classList.toggle("on-break", !!c.on_break);
     document.body.classList.toggle("paused", c.status === "paused");
@@ -106,7 +120,7 @@
   function onTick() {
     if (everyVenue) { renderVenues(); return; }
     const c = floor.clock;
-    if (!c) return;
+    if (!c || (floor.tournament && floor.tournament.winner)) return;
     const left = mmss(levelLeft(c));
     setText($("tv-left"), left);
     $("tv-left").classList.toggle("hours", left.length > 5);
