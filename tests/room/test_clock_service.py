@@ -610,7 +610,8 @@ def test_the_tournaments_winner_pauses_the_clock_once(broker: LocalBroker,
     store = ClockStore(tmp_path / "clock.db")
     floor = Floor(broker)
     tournament = VenueClient(broker, "tournament", topics=())
-    over = TournamentState(name="Cup", entries=9, players_left=1, winner="ana")
+    over = TournamentState.model_validate({"v": 1, "name": "Cup", "entries": 9,
+                                           "players_left": 1, "winner": "ana", "seed": 1})
 
     def announce(state: TournamentState) -> None:
         assert not tournament.publish(topics.service("tournament", "state"), encode(state),
@@ -640,6 +641,9 @@ def test_the_tournaments_winner_pauses_the_clock_once(broker: LocalBroker,
         time.sleep(0.3)
         assert clock.state().status == "running"
         assert len([c for c in store.commands() if c["by"] == "tournament"]) == 1
+        # Next week's tournament on the same clock journal (another draw), the same winner
+        announce(TournamentState.model_validate({**over.model_dump(), "seed": 2}))
+        assert wait_until(lambda: clock.state().status == "paused")
     finally:
         tournament.publish(topics.service("tournament", "state"), b"", retain=True)
         clock.close()

@@ -240,10 +240,13 @@ class ClockService:
         published again, or a restart, does not pause a clock the floor has resumed since."""
         if not message.payload:
             return  # (the retained state cleared)
-        winner = decode(TournamentState, message.payload).winner
+        state = decode(TournamentState, message.payload)
+        winner = state.winner
         if winner is None:
             return
-        key = f"tournament:winner:{winner}"
+        # (the draw's seed tells one tournament from the next on the same clock journal)
+        seed = (state.model_extra or {}).get("seed")
+        key = f"tournament:winner:{state.name}:{seed}:{winner}"
         with self._lock:
             if self.store.said(key) is not None:
                 return
