@@ -17,6 +17,7 @@ class StoryLine(BaseModel):
     text: str
     rule: str | None = None
     kind: str = "action"  # hand_started, action, street, show, muck, payout, hand_over, floor
+    player: str | None = None  # the player the line is about (the floor reads names)
 
 
 def hand_story(record: HandRecord) -> list[StoryLine]:
@@ -29,7 +30,8 @@ def hand_story(record: HandRecord) -> list[StoryLine]:
     for action in record.actions:
         line = _action_line(record, action)
         if line is not None:
-            lines.append(line)
+            player = record.players.get(action.seat) if action.seat is not None else None
+            lines.append(line.model_copy(update={"player": player}) if player else line)
     if record.status == "complete":
         for k, pot in enumerate(record.pots, start=1):
             shares = ", ".join(f"seat {s} {chips:,}" for s, chips in pot.shares.items())

@@ -207,6 +207,9 @@ class SessionBase:
 
     def _event(self, kind: EventKind, text: str, *, rule: str | None = None,
                seat: int | None = None, **data: Any) -> PublicEvent:
+        occupant = self.table.seats.get(seat) if seat is not None else None
+        if occupant is not None and "player" not in data:  # the floor reads names, not seats
+            data["player"] = occupant.player
         return PublicEvent(kind=kind, text=text, hand=self.table.hand_number, seat=seat,
                            rule=rule, data=data)
 

@@ -406,6 +406,14 @@ def test_a_chosen_hand_opens_where_the_eye_is_in_the_floors_words(
         assert re.search(r"hand \d+: button seat \d", story) and "posts the big blind" in story
         assert re.search(r"seat \d (checks|calls [\d,]+|folds|raises to [\d,]+)", story)
         assert not re.search(r"deal_board|deal_hole|\breturn\b|bb_ante", story)
+        # Each player's line names him, as the seats above do.
+        seat_of = dict(re.match(r"seat (\d+) (.+?): ", line).group(2, 1)  # type: ignore[union-attr]
+                       for line in panel.locator("ul.players li").all_inner_texts())
+        named = panel.locator("ol.story li:has(.who)").all()
+        assert len(named) >= 3
+        for item in named:
+            seat = seat_of[item.locator(".who").inner_text()]
+            assert re.search(rf"\bseat {seat}\b", item.inner_text()), item.inner_text()
         href = panel.locator("#phh").get_attribute("href")
         assert href is not None and href.endswith("/phh")
         assert panel.locator("#stars").get_attribute("href", timeout=1000) is not None

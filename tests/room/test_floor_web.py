@@ -67,6 +67,11 @@ def test_the_room_screen_follows_a_hand_without_a_reload(broker: LocalBroker, br
         assert "ana" in page.inner_text("#seat-1")
         expect(page.locator("#table-status")).to_contain_text("3 of 10 seats")
         assert "PVB 14(3)" in page.inner_text("#story")
+        # A player's line names him (seat 1 is ana's, seat 2 ben's): the floor reads names.
+        expect(page.locator("#story li", has_text="seat 1 raises to 300")).to_contain_text(
+            "ana seat 1 raises to 300")
+        expect(page.locator("#story li", has_text="seat 2 folds").locator(".who")).to_have_text(
+            "ben")
         # Every line of the story lies in the list, whatever its kind: a line's kind is never
         # a class the seat map uses (a "seat" line drawn as a seat box lay over the others).
         positions = page.eval_on_selector_all(

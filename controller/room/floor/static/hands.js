@@ -68,6 +68,7 @@
         r.hole_cards[s] ? [" · showed ", ...cards(r.hole_cards[s])] : ""))),
       el("p", {}, "board ", ...(r.board ? cards(r.board) : ["none"])),
       el("ol", { class: "story" }, r.story.map((line) => el("li", { class: `ev ev-${line.kind}` },
+        line.player ? [el("span", { class: "who" }, line.player), " "] : null,
         line.text, line.rule ? el("span", { class: "rule" }, line.rule) : null))));
     if (!panel.open) panel.showModal();
     panel.scrollTop = 0;

@@ -71,6 +71,7 @@
     renderRace(s);
     const story = floor.stories.get(key) || [];
     $("story").replaceChildren(...story.map((e) => el("li", { class: `ev ev-${e.kind}` },
+      e.data && e.data.player ? [el("span", { class: "who" }, e.data.player), " "] : null,
       e.text, e.rule ? el("span", { class: "rule" }, e.rule) : null)));
   }
 
