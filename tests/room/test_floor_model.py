@@ -235,6 +235,27 @@ def test_c1_a_player_who_has_not_acted_for_a_minute_is_an_alert_once_a_turn() ->
     assert len(_stalls(room)) == 2  # cem's turn is another
 
 
+def test_c1_the_floor_called_in_a_turn_is_no_stall_of_that_player() -> None:
+    """The dealer calls the floor while ben is to act: the ruling takes minutes, and that wait
+    is the floor's (RULES C1), no alert for ben's turn; cem's turn after it counts again,
+    although the hand still says the floor was called."""
+    room = Room()
+    room.take_state(_betting("7"), now=1_000.0)
+    room.take_state(_betting("7", floor_called=True), now=1_030.0)
+    room.tick(1_400.0)
+    assert _stalls(room) == [] and not room.tables["7"].stalled
+    room.take_state(_betting("7", actor=3, floor_called=True), now=1_410.0)
+    room.tick(1_469.0)
+    assert _stalls(room) == []
+    room.tick(1_470.0)
+    (alert,) = _stalls(room)
+    assert alert.text.startswith("seat 3 (cem)")
+    # The next hand: no floor called, ben's slow turn is his own again.
+    room.take_state(_betting("7", hand=2), now=2_000.0)
+    room.tick(2_060.0)
+    assert len(_stalls(room)) == 2
+
+
 def test_c1_two_minutes_when_all_in() -> None:
     room = Room()
     room.take_state(_betting("7", all_in=True), now=0.0)

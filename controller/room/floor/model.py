@@ -144,6 +144,9 @@ class Room:
         self.recorder: bool | None = None
         self.bridge: bool | None = None  # the venue's link to the league (a named room's)
         self._turn: dict[str, tuple[int, int | None]] = {}  # table -> (hand, actor)
+        # table -> the turn (hand, actor) in which its dealer called the floor: that wait is the
+        # floor's, not the player's (RULES C1 counts none of it)
+        self._floor_turn: dict[str, tuple[int, int | None]] = {}
         self._starts: dict[str, collections.deque[float]] = {}  # table -> hands begun, when
         self._play_since: float | None = None  # the clock runs again since (after a pause)
         self._now = 0.0  # the latest time the model was given
@@ -180,6 +183,10 @@ class Room:
         if self._turn.get(table) != turn:
             self._turn[table] = turn
             actor_since = sent if state.actor is not None else None
+        called_before = view.state is not None and view.state.hand == state.hand and \
+            view.state.floor_called
+        if state.floor_called and not called_before:
+            self._floor_turn[table] = turn
         if view.state is not None and state.hand != view.state.hand:
             self.stories[table] = []  # a new hand: a new story (the events follow)
         if view.state is not None and state.hand > view.state.hand:  # a hand begins
@@ -389,7 +396,7 @@ class Room:
         alert once a turn, and the card says so while it lasts. Only the tick (``raising``)
         says it first: a table's state may come before the clock's that pauses the room."""
         view = self.tables[table]
-        limit = self._stall_limit(view)
+        limit = self._stall_limit(table, view)
         since = view.actor_since
         if self._play_since is not None and since is not None:
             since = max(since, self._play_since)
@@ -412,16 +419,19 @@ class Room:
                 return raised  # the alert, and the card that says so
         return [self._set(view)]
 
-    def _stall_limit(self, view: TableView) -> float | None:
+    def _stall_limit(self, table: str, view: TableView) -> float | None:
         """How long the seat to act may take before time may be called; None when nobody is
         to act, or the wait is none of the player's doing: the table offline, a time call
-        already running, the clock paused or on a break."""
+        already running, the clock paused or on a break, the floor called to the table in this
+        turn."""
         state = view.state
         if state is None or view.online is False or state.stage != "betting" or (
                 state.actor is None or state.clock is not None):
             return None
         if self.clock is not None and _play_stops(self.clock):
             return None
+        if self._floor_turn.get(table) == (state.hand, state.actor):
+            return None  # the dealer called the floor in this turn: the floor is there
         seat = state.seats.get(state.actor)
         facing_all_in = any(s.all_in for s in state.seats.values() if s.in_hand) or (
             seat is not None and state.to_call is not None and state.to_call >= seat.stack)
