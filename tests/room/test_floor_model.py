@@ -90,6 +90,36 @@ def test_a_table_going_offline_and_a_reader_failing_raise_alerts() -> None:
     assert [a.kind for a in room.open_alerts()] == ["reader", "offline"]
 
 
+def test_h1_a_table_restarting_for_its_upgrade_is_no_alert_unless_it_stays_away() -> None:
+    """Its last state holds it for its upgrade: offline for seconds as planned, a notice on
+    its card and no alert; back within the grace, nothing more. One that has not come back
+    after it is the urgent alert an offline table is, once."""
+    room = Room()
+    room.take_status("5", online=True, now=1.0)
+    room.take_state(_state("5", holds={"upgrade": "upgrade to 2026.11.25"}), now=2.0)
+    room.take_status("5", online=False, now=10.0)
+    room.tick(50.0)
+    assert room.open_alerts() == []
+    assert [(r.text, r.severity) for r in room.tables["5"].attention] == [
+        ("restarting for its upgrade", "notice")]
+    room.take_status("5", online=True, now=60.0)
+    room.take_state(_state("5"), now=61.0)  # the new version lifted its hold
+    room.tick(200.0)
+    assert room.open_alerts() == [] and room.tables["5"].attention == []
+    # Another upgrade that does not come back.
+    room.take_state(_state("5", holds={"upgrade": "upgrade to 2026.12.01"}), now=300.0)
+    room.take_status("5", online=False, now=310.0)
+    room.tick(399.0)
+    assert room.open_alerts() == []
+    room.tick(400.0)
+    room.tick(401.0)
+    (alert,) = room.open_alerts()
+    assert alert.kind == "offline" and alert.severity == "urgent"
+    assert alert.text == "the table has not come back from its upgrade for 90 s"
+    assert room.tables["5"].severity == "urgent"
+    assert "offline" in [r.text for r in room.tables["5"].attention]
+
+
 def test_the_last_view_pushed_is_the_table_as_it_is_now() -> None:
     """A screen keeps the last view it is pushed: the alert's refresh came after the change
     and showed an offline table online (an outside check froze a table to see it)."""

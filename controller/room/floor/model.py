@@ -44,6 +44,9 @@ STORY_KEPT = 200  # events of the hand in play a table screen shows (a long hand
 # all-in. A player who has had the action longer is an alert of its own.
 STALL_SECONDS = 60.0
 STALL_ALL_IN_SECONDS = 120.0
+# A table restarting for its upgrade (its last state holds "upgrade", RULES H1) is offline for
+# seconds, as planned: an alert only if it has not come back within this.
+UPGRADE_SECONDS = 90.0
 RATE_WINDOW = 3600.0  # hands per hour: the hands begun within the last hour
 RATE_MIN_HANDS = 3  # ... at least this many, for a rate that means something
 
@@ -159,11 +162,8 @@ class Room:
         if view.online == online:
             return []
         updates = []
-        if not online and view.online is not None:
-            updates += self._raise(Alert(
-                id=f"{table}:offline:{now:.3f}", table=table,
-                hand=view.state.hand if view.state else 0, kind="offline", severity="urgent",
-                text="the table is offline", todo=TODO_OFFLINE, at=now))
+        if not online and view.online is not None and not _upgrading(view):
+            updates += self._offline(view, now, "the table is offline")
         view = view.model_copy(update={"online": online, "since": now})
         # The view last: an alert's refresh shows the card as it was before this change,
         # and a screen keeps the last view it is pushed.
@@ -322,7 +322,19 @@ class Room:
         updates: list[RoomUpdate] = []
         for table in list(self.tables):
             updates += self._stall(table)
+            view = self.tables[table]
+            if view.online is False and _upgrading(view) and view.since is not None and \
+                    now - view.since >= UPGRADE_SECONDS:
+                updates += self._offline(view, view.since, "the table has not come back from "
+                                         f"its upgrade for {UPGRADE_SECONDS:.0f} s")
         return updates
+
+    def _offline(self, view: TableView, since: float, text: str) -> list[RoomUpdate]:
+        """The offline alert, once for each time the table went (its id says when)."""
+        return self._raise(Alert(
+            id=f"{view.table}:offline:{since:.3f}", table=view.table,
+            hand=view.state.hand if view.state else 0, kind="offline", severity="urgent",
+            text=text, todo=TODO_OFFLINE, at=self._now))
 
     def restore_alerts(self, alerts: list[Alert], closed: set[str]) -> None:
         """What a restart found in the floor's journal: the open alerts, and the ids of those
@@ -444,7 +456,11 @@ class Room:
             reasons.append(Reason(text=text, severity=severity))
 
         if view.online is False:
-            say("offline", "urgent")
+            if _upgrading(view) and not any(a.table == view.table and a.kind == "offline"
+                                            for a in self.alerts.values()):
+                say("restarting for its upgrade", "notice")
+            else:
+                say("offline", "urgent")
         if self.clock is not None and view.table in self.clock.late:
             say(f"holds {_round_words(self.clock)} up, not answering", "urgent")
         state = view.state
@@ -478,6 +494,11 @@ class Room:
             elif more:
                 say(f"{len(mine)} open alerts", severity(top))
         return sorted(reasons, key=lambda r: -RANK[r.severity])
+
+
+def _upgrading(view: TableView) -> bool:
+    """Its last state held the table for its upgrade: it goes offline to restart (H1)."""
+    return view.state is not None and "upgrade" in view.state.holds
 
 
 def _still_so(alert: Alert, view: TableView) -> bool:
