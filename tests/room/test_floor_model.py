@@ -120,6 +120,35 @@ def test_h1_a_table_restarting_for_its_upgrade_is_no_alert_unless_it_stays_away(
     assert "offline" in [r.text for r in room.tables["5"].attention]
 
 
+def test_a_table_nobody_plays_at_switched_off_is_no_alert() -> None:
+    """Broken up by the tournament (its last state seats no one), or after the tournament's
+    winner: switching it off is the evening's end, a notice on its card. A table the
+    tournament still uses, or any table without a tournament, going offline is the urgent
+    alert it always was, even empty (the draw may seat players there)."""
+    lines = [{"table": "5", "seats": 10, "players": 0, "status": "broken"},
+             {"table": "6", "seats": 10, "players": 0, "status": "open"}]
+    room = Room()
+    room.take_tournament(TournamentState.model_validate(
+        {"v": 1, "name": "Cup", "entries": 9, "players_left": 5, "tables": lines}))
+    for table in ("5", "6"):
+        room.take_status(table, online=True, now=1.0)
+        room.take_state(_state(table, seats={}), now=2.0)
+        room.take_status(table, online=False, now=3.0)
+    assert [a.table for a in room.open_alerts()] == ["6"]
+    assert [(r.text, r.severity) for r in room.tables["5"].attention] == [
+        ("offline, nobody playing there", "notice")]
+    room.take_status("7", online=True, now=1.0)
+    room.take_state(_betting("7"), now=2.0)
+    room.take_tournament(TournamentState(name="Cup", entries=9, players_left=1, winner="ana"))
+    room.take_status("7", online=False, now=5.0)
+    assert [a.table for a in room.open_alerts()] == ["6"]
+    room.take_status("8", online=True, now=1.0)
+    room.take_state(_state("8", seats={}), now=2.0)
+    room.take_tournament(None)
+    room.take_status("8", online=False, now=7.0)
+    assert sorted(a.table for a in room.open_alerts()) == ["6", "8"]
+
+
 def test_the_last_view_pushed_is_the_table_as_it_is_now() -> None:
     """A screen keeps the last view it is pushed: the alert's refresh came after the change
     and showed an offline table online (an outside check froze a table to see it)."""

@@ -162,7 +162,8 @@ class Room:
         if view.online == online:
             return []
         updates = []
-        if not online and view.online is not None and not _upgrading(view):
+        if not online and view.online is not None and not _upgrading(view) and \
+                not self._idle(view):
             updates += self._offline(view, now, "the table is offline")
         view = view.model_copy(update={"online": online, "since": now})
         # The view last: an alert's refresh shows the card as it was before this change,
@@ -329,6 +330,19 @@ class Room:
                                          f"its upgrade for {UPGRADE_SECONDS:.0f} s")
         return updates
 
+    def _idle(self, view: TableView) -> bool:
+        """Nobody will play there: the tournament broke it (or does not use it) and its last
+        state seats no one, or the tournament is over. Switched off, it is no alert."""
+        tournament = self.tournament
+        if tournament is None or view.state is None:
+            return False
+        if tournament.winner is not None:
+            return True
+        lines = (tournament.model_extra or {}).get("tables")
+        status = next((line.get("status") for line in lines or [] if isinstance(line, dict)
+                       and line.get("table") == view.table), None)
+        return status in ("broken", "not in use") and not view.state.seats
+
     def _offline(self, view: TableView, since: float, text: str) -> list[RoomUpdate]:
         """The offline alert, once for each time the table went (its id says when)."""
         return self._raise(Alert(
@@ -456,9 +470,12 @@ class Room:
             reasons.append(Reason(text=text, severity=severity))
 
         if view.online is False:
-            if _upgrading(view) and not any(a.table == view.table and a.kind == "offline"
-                                            for a in self.alerts.values()):
+            alerted = any(a.table == view.table and a.kind == "offline"
+                          for a in self.alerts.values())
+            if _upgrading(view) and not alerted:
                 say("restarting for its upgrade", "notice")
+            elif self._idle(view) and not alerted:
+                say("offline, nobody playing there", "notice")
             else:
                 say("offline", "urgent")
         if self.clock is not None and view.table in self.clock.late:
