@@ -161,6 +161,24 @@ def test_the_tv_clock_shows_the_tournament_legibly_from_5_m_and_nothing_to_click
             expect(page.locator("#tv-next")).to_have_text(
                 "next: level 5 · 200 / 400 · BB ante 400")
             assert min(t["cap"] for t in texts(page)) >= FROM_5_M
+            # The room hears it (the page says what it chimed, heard or not): the break, ...
+            body = page.locator("body")
+            expect(body).to_have_attribute("data-last-chime", "break")
+            # ... a minute left of it (the floor takes the rest off), ...
+            # (a page syncs its time once a minute, with the server's, which hears the clock's
+            # every 5 s: this test moved the clock's time on)
+            assert wait_until(lambda: abs(server.hub.clock_now() - time.time() - shift[0]) < 1)
+            page.reload()
+            assert wait_until(lambda: abs(page.evaluate("window.floorApp.clockNow()")
+                                          - time.time() - shift[0]) < 1.0)
+            expect(page.locator("#tv-level")).to_have_text("Break")
+            ends = clock.state().ends_at
+            assert ends is not None
+            removed = round(ends - (time.time() + shift[0]) - 58)
+            assert server.send("clock", "remove_time", {"seconds": removed},
+                               by="floor:anna").status == "ok"
+            expect(body).to_have_attribute("data-last-chime", "minute")
+            chimes = int(body.get_attribute("data-chimes") or 0)
             # The tournament over: its winner where the level was; the clock pauses itself.
             publish(broker, "tournament", topic, encode(TOURNAMENT.model_copy(update={
                 "players_left": 1, "winner": "Hanna Lindqvist"})))
@@ -168,6 +186,8 @@ def test_the_tv_clock_shows_the_tournament_legibly_from_5_m_and_nothing_to_click
             expect(page.locator("#tv-blinds")).to_have_text("Hanna Lindqvist")
             expect(page.locator("#tv-next")).to_have_text("the tournament is over")
             expect(page.locator("#tv-left")).to_be_hidden()
+            expect(body).to_have_attribute("data-last-chime", "winner")
+            assert int(body.get_attribute("data-chimes") or 0) == chimes + 1
             assert wait_until(lambda: clock.state().status == "paused")
             assert page.locator("#tv-status").inner_text() == ""  # over, not "paused"
             assert min(t["cap"] for t in texts(page)) >= FROM_5_M

@@ -52,6 +52,52 @@
   const STATUS = { not_started: "not started", running: "", paused: "paused",
     on_break: "", finished: "finished" };
 
+  // ---------------------------------------------------------------- the chimes
+  // As the best clocks do, the room hears what changed: a new level, a break, its end, a minute
+  // left, the winner. On a TV by default (``?sound=0`` mutes it), elsewhere with ``?sound=1``.
+  // Notes from the browser's own synthesizer: no sound file to serve. A TV browser must be let
+  // play without a click (Chromium: --autoplay-policy=no-user-gesture-required, docs/floor.md).
+  // The page says what it chimed (body's data-chimes, data-last-chime) whether or not it
+  // could be heard.
+  const soundAsked = new URLSearchParams(location.search).get("sound");
+  const sound = soundAsked === null ? floor.tv : soundAsked === "1";
+  const NOTES = { level: [660, 880], break: [880, 660, 440], resume: [440, 660, 880],
+    minute: [880], winner: [523, 659, 784, 1047] };
+  let audio = null;
+  let heard = null;  // what the last render showed: "level 3", "break 3", "winner ana"
+  let leftBefore = null;
+
+  function chime(kind) {
+    document.body.dataset.chimes = String(Number(document.body.dataset.chimes || 0) + 1);
+    document.body.dataset.lastChime = kind;
+    if (!sound || !window.AudioContext) return;
+    try {
+      audio = audio || new AudioContext();
+      if (audio.state === "suspended") audio.resume();
+      NOTES[kind].forEach((frequency, k) => {
+        const tone = audio.createOscillator(), gain = audio.createGain();
+        const at = audio.currentTime + 0.35 * k;
+        tone.frequency.value = frequency;
+        gain.gain.setValueAtTime(0.0001, at);
+        gain.gain.exponentialRampToValueAtTime(0.5, at + 0.02);
+        gain.gain.exponentialRampToValueAtTime(0.0001, at + 0.32);
+        tone.connect(gain).connect(audio.destination);
+        tone.start(at);
+        tone.stop(at + 0.34);
+      });
+    } catch (e) {
+      // a screen without sound still shows it all
+    }
+  }
+
+  function listen(c, winner) {
+    const now = winner ? `winner ${winner}` : c ? `${c.on_break ? "break" : "level"} ${c.level}` : null;
+    if (heard !== null && now !== null && now !== heard) {
+      chime(winner ? "winner" : c.on_break ? "break" : heard.startsWith("break") ? "resume" : "level");
+    }
+    if (now !== null) heard = now;
+  }
+
   function renderTournament() {
     const t = floor.tournament;
     document.body.classList.toggle("with-tournament", !!t);
@@ -80,6 +126,7 @@
     setText($("tv-name"), floor.focus ? [floor.focus, name].filter(Boolean).join(" · ") : name);
     // The tournament is over: the winner, where the level and blinds were (the clock pauses).
     const winner = floor.tournament && floor.tournament.winner;
+    listen(c, winner);
     document.body.classList.toggle("tournament-over", !!winner);
     if (winner) {
       setText($("tv-level"), "Winner");
@@ -121,7 +168,16 @@
     if (everyVenue) { renderVenues(); return; }
     const c = floor.clock;
     if (!c || (floor.tournament && floor.tournament.winner)) return;
-    const left = mmss(levelLeft(c));
+    const seconds = levelLeft(c);
+    if (c.status === "running" || c.status === "on_break") {  // a minute left: once
+      if (leftBefore !== null && leftBefore > 60 && seconds !== null && seconds <= 60 && seconds > 55) {
+        chime("minute");
+      }
+      leftBefore = seconds;
+    } else {
+      leftBefore = null;
+    }
+    const left = mmss(seconds);
     setText($("tv-left"), left);
     $("tv-left").classList.toggle("hours", left.length > 5);
     setText($("tv-break"), c.next_break_at && c.status === "running"
