@@ -9,7 +9,9 @@ nothing: every move of the demo stayed "seated, chips not counted yet".
 
 A table with no hand to deal (every player moved away, the table closed as a broken one is;
 one player left) is normal in a tournament: its dealer says so once, calmly, and deals again
-when two players with chips sit there. It used to log that it "cannot go on" as a failure."""
+when two players with chips sit there. It used to log that it "cannot go on" as a failure. A
+colour-up with one racer (a player alone at his table) gives him his chip at once: nothing is
+raced (APSA 2.1.18)."""
 
 from __future__ import annotations
 
@@ -210,7 +212,9 @@ def said(log: Path, words: str, timeout: float = 10) -> int:
 def test_a_table_broken_and_filled_again_says_it_has_no_hand_to_deal_once_and_deals_again(
         broker: LocalBroker, tmp_path: Path) -> None:
     """Its two players moved away and the table closed, as the tournament breaks a table (PVB
-    10): one calm line, no failure; two players seated there later: read, and dealt to."""
+    10): one calm line, no failure. A player seated there later: one line for him alone, and a
+    colour-up with him the lone racer makes his chip at once, with no race to run (APSA
+    2.1.18). A second player: both read at their seats, and dealt to."""
     floor = TableFloor(broker, "3")
     try:
         with sim_tables(broker, tmp_path, 3) as (log,):
@@ -225,18 +229,30 @@ def test_a_table_broken_and_filled_again_says_it_has_no_hand_to_deal_once_and_de
             assert floor.command("close", reason="the table is broken (PVB 10)").status == "ok"
             broken = "no hand to deal: nobody sits here any more: the tournament broke the table"
             assert said(log, broken) == 1
-            time.sleep(1.0)  # (said once: nothing more while nothing changes)
             hand = floor.wait(lambda s: True).hand
-            for seat, player in ((2, "cem"), (4, "dora")):
-                assert floor.command("seat", seat=seat, player=player, stack=10_000).status == "ok"
+
+            assert floor.command("seat", seat=2, player="cem", stack=19_950).status == "ok"
+            alone = "no hand to deal: only cem (seat 2) has chips: one player left"
+            assert said(log, alone) == 1
+            made = floor.command("colour_up", chips=[1, 5, 25], unit=100, ref="colour-up:2")
+            assert made.status == "ok", made.reason
+            state = floor.wait(lambda s: s.colour_up is not None)
+            assert state.colour_up is not None and not state.colour_up.contested
+            assert state.seats[2].stack == 20_000  # his 50, rounded up: his chip
+            time.sleep(1.0)  # (said once: nothing more while nothing else changes)
+
+            assert floor.command("seat", seat=4, player="dora", stack=10_000).status == "ok"
             state = floor.wait(lambda s: s.hand > hand, 30)
             assert {v.player for v in state.seats.values()} == {"cem", "dora"}
             assert all(v.counted for v in state.seats.values())
             assert said(log, "seats 2, 4 have chips: the dealer deals again") == 1
         text = quiet(log)
-        # (before the first players too, if they took more than a moment to come)
-        lines = [line for line in text.splitlines() if "no hand to deal" in line
-                 and "sits here yet" not in line]
-        assert len(lines) == 1 and " INFO " in lines[0] and broken in lines[0], lines
+        assert "chip race for" not in text  # nothing was raced
+        # Each once, calmly (and before the first players, or with one of the two left while
+        # the other's move took more than a moment, if they did)
+        lines = [line for line in text.splitlines() if "no hand to deal" in line]
+        assert all(" INFO " in line for line in lines), lines
+        assert [broken in line for line in lines].count(True) == 1
+        assert [alone in line for line in lines].count(True) == 1
     finally:
         floor.client.close()
