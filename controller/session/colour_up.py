@@ -14,7 +14,9 @@ The books differ on the leftovers (a profile setting of the tournament):
   leftovers make together, rounded *up* to the unit (APSA 2.1.18: "auf die nächsthöhere
   Werteinheit aufgerundet"; BPS 2: "aufgerundet"). A player whose whole stack was leftover and
   who loses the race still gets one chip of the unit (APSA 2.1.18): nobody is eliminated by the
-  race (PVB 15b(2)).
+  race (PVB 15b(2)). When the leftovers make as many chips as there are racers (a lone racer
+  always: a leftover is less than one chip of the unit), each racer gets one and no card could
+  change that: nothing is raced, the stacks are made at once (`ColourUp.contested`).
 - ``chip-up`` (PVB 15b(1)): no race; each player's leftover becomes one chip of the next value.
 
 Who wins the race is for the cards, which no antenna reads for it: each racing seat ends with
@@ -80,6 +82,13 @@ class ColourUp(BaseModel):
         """The racing seats' stacks as the colour-up has them now."""
         return {seat: r.stack(self.unit) for seat, r in self.race.items()}
 
+    @property
+    def contested(self) -> bool:
+        """Whether the cards decide anything: fewer chips raced than racers. With as many (a
+        lone racer, or leftovers that round up to a chip each) every racer has his chip, at
+        most one a player (APSA 2.1.18), and no card is dealt."""
+        return self.method == "race" and self.race_chips < len(self.race)
+
     def winners(self) -> list[int]:
         return sorted(s for s, r in self.race.items() if r.won and not r.sure)
 
@@ -92,17 +101,20 @@ def colour_up(ref: str, chips: list[int], unit: int, method: ColourUpMethod, han
               seats: dict[int, tuple[str, int]]) -> ColourUp:
     """The colour-up of ``seats`` (seat -> player, stack): every racing seat keeps its stack
     without the leftover (one chip of the unit at least); under ``chip-up`` each gets one chip
-    of the unit for its leftover at once."""
+    of the unit for its leftover at once, and so does each racer of a race with a chip for
+    every racer (nothing to race: `ColourUp.contested`)."""
     race = {}
     for seat, (player, stack) in sorted(seats.items()):
         rest = stack % unit
         if rest:
             race[seat] = RaceSeat(player=player, leftover=rest, keeps=stack - rest,
-                                  sure=stack < unit, won=method == "chip-up")
+                                  sure=stack < unit)
     if method == "race":
         chips_raced = math.ceil(sum(r.leftover for r in race.values()) / unit)
     else:
         chips_raced = len(race)
+    if chips_raced == len(race):  # a chip each (a leftover is below the unit: never more)
+        race = {seat: r.model_copy(update={"won": True}) for seat, r in race.items()}
     return ColourUp(ref=ref, chips=sorted(chips), unit=unit, method=method, hand=hand,
                     before={seat: stack for seat, (_, stack) in sorted(seats.items())},
                     race=race, race_chips=chips_raced)
@@ -113,7 +125,7 @@ def reading(up: ColourUp, seat: int, total: int) -> ColourUp | None:
     from the race) or one chip more (a chip won). Anything else is not this seat's stack after
     the race (chips still being laid down): None, as is a reading that changes nothing."""
     racer = up.race.get(seat)
-    if not up.open or up.method != "race" or racer is None or racer.sure or racer.counted:
+    if not up.open or not up.contested or racer is None or racer.sure or racer.counted:
         return None
     if total == racer.keeps + up.unit:
         won = True
@@ -176,6 +188,12 @@ def race_words(up: ColourUp) -> str:
     if up.method == "chip-up":
         return (f"the {leaving} chips leave play; seats {seats} get one chip of {up.unit:,} "
                 f"for their leftover chips ({CHIP_UP_RULE})")
+    if not up.contested:  # a chip for each racer: nobody races (APSA 2.1.18)
+        made = (f"seat {seats}'s leftover chips make one chip of {up.unit:,} (rounded up): "
+                f"seat {seats} gets it" if len(up.race) == 1 else
+                f"the leftover chips of seats {seats} make {up.race_chips} chips of "
+                f"{up.unit:,} (rounded up): one each")
+        return f"the {leaving} chips leave play; {made}, no race ({RACE_RULE})"
     sure = [s for s, r in sorted(up.race.items()) if r.sure]
     also = (f"; seat(s) {', '.join(map(str, sure))} keep one chip of {up.unit:,} whatever "
             "the race (APSA 2.1.18)") if sure else ""

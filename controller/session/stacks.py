@@ -126,7 +126,7 @@ class StackCommands(SessionBase):
         if up is None or not up.open:
             return
         self.colour_up = up.model_copy(update={"open": False})
-        if up.method != "race" or not up.race:
+        if not up.contested:  # (a chip-up, or a chip for every racer: nothing was raced)
             return
         winners, entered = up.winners(), up.entered()
         won = f"seat(s) {', '.join(map(str, winners))}" if winners else "no seat"

@@ -135,7 +135,7 @@ class PublicView(SessionBase):
 
     def _race_words(self) -> str:
         up = self.colour_up
-        if up is None or not up.open or up.method != "race" or not up.race:
+        if up is None or not up.open or not up.contested:
             return ""
         won = ", ".join(map(str, up.winners())) or "none yet"
         return (f"; the chip race: {up.race_chips} chip(s) of {up.unit:,} among seats "

@@ -1,6 +1,9 @@
-"""The simulated dealer: plays hands the way a good dealer does, through its hands (`DealerHands`):
-cards onto the antennas, bets as chip tags pushed into the betting zones, the keys and the
-shuffle button, while it watches the table's public state as a dealer watches the screen.
+"""The simulated dealer: plays hands the way a good dealer does, through its hands (`DealerHands`,
+controller/table/sim_hands.py): cards onto the antennas, bets as chip tags pushed into the
+betting zones, the keys and the shuffle button, while it watches the table's public state as a
+dealer watches the screen. Between hands it runs a colour-up's chip race, lays each newcomer's
+stack on his seat's zone for the table to read, and waits calmly at a table with no hand to deal
+(fewer than two players with chips: broken, or waiting for the tournament's players).
 
 Two pairs of hands: `HardwareHands` (simulated readers on ptys and mock pins, in real time: the
 real drivers read them; `pokertable table --simulate`) and the soak's direct hands (the events
@@ -14,202 +17,40 @@ from them (`Felt`).
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import random
 import threading
-import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Literal, Protocol
 
 from gpiozero.pins.mock import MockFactory
 
 from controller.engine.profiles import load_profile
-from controller.events import CommandEvent, DeclareEvent, SeatEvent, TableEvent
+from controller.events import CommandEvent, DeclareEvent, SeatEvent
 from controller.session.colour_up import RACE_RULE
 from controller.session.outputs import TableState
 from controller.table.config import TableConfig
 from controller.table.service import TableService
+from controller.table.sim_hands import (
+    Chip,
+    DealerHands,
+    DealerStuck,
+    Felt,
+    HardwareHands,
+    Key,
+    Stopped,
+)
 from controller.table.sim_race import deal_race, race_winners, stacks_after
 from controller.table.sinks import MemorySink
 from drivers.buttons import PanelConfig
 from drivers.registry import REGISTRATION_ORDER, ChipSet, Deck
-from drivers.simulators import SimulatedPt1Reader, press
+from drivers.simulators import SimulatedPt1Reader
 
 log = logging.getLogger(__name__)
 
 DEMO_ZONES = {k: f"seat:{k}" for k in range(1, 11)} | {11: "board", 12: "muck", 0: "burn"}
 DEMO_CHIP_ZONES = {k: f"seat:{k}" for k in range(1, 11)} | {11: "pot"}
 PLAYERS = ["ana", "ben", "cem", "dora", "emil", "fay", "gus", "hana", "ivo", "jule"]
-
-Key = Literal["shuffle", "confirm", "undo", "floor"]
-Chip = tuple[str, int]  # (uid, value)
-
-
-class Stopped(Exception):
-    """The dealer was asked to stop (a clean stop, not a fault)."""
-
-
-class DealerStuck(Exception):
-    """The table did not do what the dealer waited for: the dealer calls the floor."""
-
-
-class DealerHands(Protocol):
-    """What the dealer does at the table and what it sees of it."""
-
-    def card_on(self, zone: str, card: str) -> None: ...
-
-    def card_off(self, zone: str, card: str) -> None: ...
-
-    def chips_in(self, zone: str, chips: list[Chip]) -> None:
-        """One motion: the chips land together, then the zone stays still (RULES R9)."""
-        ...
-
-    def chips_out(self, zone: str, chips: list[Chip]) -> None: ...
-
-    def swap(self, zone: str, out: list[Chip], chips: list[Chip]) -> None:
-        """One motion: ``out`` taken from the zone and ``chips`` put in (change made)."""
-        ...
-
-    def press(self, key: Key) -> None: ...
-
-    def submit(self, event: TableEvent) -> None:
-        """Typed at the table (seating players, a bet declared where no chips are read)."""
-        ...
-
-    def pause(self, seconds: float) -> None: ...
-
-    def wait(self, test: Callable[[TableState], bool], timeout: float = 10.0) -> TableState: ...
-
-    def last(self) -> TableState | None: ...
-
-    @property
-    def felt(self) -> Felt:
-        """What lies on the antennas now (the hands keep it as they move things)."""
-        ...
-
-
-@dataclass
-class Felt:
-    """What lies on the antennas, by zone: card texts, and chips as (uid, value). Saved to a
-    file by the hardware hands, so that it survives a restart of the table as a real felt does."""
-
-    cards: dict[str, list[str]] = field(default_factory=dict)
-    chips: dict[str, list[Chip]] = field(default_factory=dict)
-    # What the dealer remembers of the round besides: antes beside the bets, an oversized
-    # chip's change still due, the street whose bets lie in the zones.
-    antes: dict[str, int] = field(default_factory=dict)
-    change_due: dict[str, int] = field(default_factory=dict)
-    street: str | None = None
-    raced: list[str] = field(default_factory=list)  # the colour-ups whose chip race it ran
-
-    def dump(self) -> str:
-        return json.dumps({"cards": self.cards, "chips": self.chips, "antes": self.antes,
-                           "change_due": self.change_due, "street": self.street,
-                           "raced": self.raced[-10:]})
-
-    @classmethod
-    def load(cls, path: Path) -> Felt:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            return cls(cards={z: list(c) for z, c in data["cards"].items()},
-                       chips={z: [(u, int(v)) for u, v in c] for z, c in data["chips"].items()},
-                       antes=dict(data["antes"]), change_due=dict(data["change_due"]),
-                       street=data["street"], raced=[str(r) for r in data.get("raced", [])])
-        except (OSError, ValueError, KeyError, TypeError):
-            return cls()
-
-
-class HardwareHands:
-    """Simulated readers on ptys and the panel's mock pins: the real drivers read what these
-    hands do, in real time."""
-
-    def __init__(self, cards: SimulatedPt1Reader, card_zones: dict[int, str], deck: Deck,
-                 chips: SimulatedPt1Reader | None, chip_zones: dict[int, str],
-                 factory: MockFactory, panel: PanelConfig, watch: MemorySink,
-                 submit: Callable[[TableEvent], None], stop: threading.Event,
-                 felt_file: Path | None = None) -> None:
-        self.cards, self.chips = cards, chips
-        self.card_antenna = {zone: antenna for antenna, zone in card_zones.items()}
-        self.chip_antenna = {zone: antenna for antenna, zone in chip_zones.items()}
-        self.uid_of = {card: uid for uid, card in deck.cards.items()}
-        self.factory, self.panel, self.watch = factory, panel, watch
-        self._submit, self.stop = submit, stop
-        self.felt_file = felt_file
-        self._felt = Felt.load(felt_file) if felt_file is not None else Felt()
-        for zone, texts in self.felt.cards.items():  # the felt as the restart found it
-            for card in texts:
-                self.cards.place(self.card_antenna[zone], self.uid_of[card])
-        for zone, held in self.felt.chips.items():
-            for uid, _ in held:
-                if self.chips is not None:
-                    self.chips.place(self.chip_antenna[zone], uid)
-
-    @property
-    def felt(self) -> Felt:
-        return self._felt
-
-    def saved(self) -> None:
-        """The felt to its file (after every move: the table may be killed at any time)."""
-        if self.felt_file is not None:
-            tmp = self.felt_file.with_suffix(".tmp")
-            tmp.write_text(self.felt.dump(), encoding="utf-8")
-            tmp.replace(self.felt_file)
-
-    def card_on(self, zone: str, card: str) -> None:
-        self.felt.cards.setdefault(zone, []).append(card)
-        self.saved()
-        self.cards.place(self.card_antenna[zone], self.uid_of[card])
-        time.sleep(0.02)
-
-    def card_off(self, zone: str, card: str) -> None:
-        self.felt.cards[zone].remove(card)
-        self.saved()
-        self.cards.remove(self.card_antenna[zone], self.uid_of[card])
-
-    def chips_in(self, zone: str, chips: list[Chip]) -> None:
-        assert self.chips is not None
-        self.felt.chips.setdefault(zone, []).extend(chips)
-        self.saved()
-        self.chips.place_many(self.chip_antenna[zone], [uid for uid, _ in chips])
-
-    def chips_out(self, zone: str, chips: list[Chip]) -> None:
-        assert self.chips is not None
-        for chip in chips:
-            self.felt.chips[zone].remove(chip)
-        self.saved()
-        self.chips.remove_many(self.chip_antenna[zone], [uid for uid, _ in chips])
-
-    def swap(self, zone: str, out: list[Chip], chips: list[Chip]) -> None:
-        self.chips_out(zone, out)  # back to back, well within the settle time: one motion
-        self.chips_in(zone, chips)
-
-    def press(self, key: Key) -> None:
-        time.sleep(0.12)  # a human hand: the panel ignores presses closer than its bounce time
-        press(self.factory.pin(getattr(self.panel, key)))
-
-    def submit(self, event: TableEvent) -> None:
-        self._submit(event)
-
-    def pause(self, seconds: float) -> None:
-        if self.stop.wait(seconds):
-            raise Stopped
-
-    def wait(self, test: Callable[[TableState], bool], timeout: float = 10.0) -> TableState:
-        end = time.monotonic() + timeout
-        while True:  # in slices, so that a stop is heard at once
-            if self.stop.is_set():
-                raise Stopped
-            try:
-                return self.watch.wait_state(test, min(0.25, max(0.0, end - time.monotonic())))
-            except TimeoutError as exc:
-                if time.monotonic() >= end:
-                    raise DealerStuck(str(exc)) from None
-
-    def last(self) -> TableState | None:
-        return self.watch.last if self.watch.states else None
+MOVES_SECONDS = 2.0  # a table's players moved away (or brought) in one go take about this
 
 
 class SimulatedDealer:
@@ -451,17 +292,42 @@ class SimulatedDealer:
         state = self.hands.last()
         if state is not None and len(state.seats) >= 2:
             return
-        if self.seated_by_floor:
-            self._wait_for_players()
+        if self.seated_by_floor:  # the tournament seats them; the first hand waits for them
+            self.hands.wait(lambda s: True)
             return
         names = PLAYERS[:self.seats]
         for k, name in enumerate(names, start=1):
             self.hands.submit(SeatEvent(seat=k, player=name, stack=self.stack))
         self.hands.wait(lambda s: len(s.seats) == len(names))
 
-    def _wait_for_players(self) -> TableState:
-        return self.hands.wait(lambda s: sum(1 for v in s.seats.values() if v.stack > 0) >= 2,
-                               timeout=24 * 3600)
+    def _no_hand_to_deal(self, state: TableState) -> TableState:
+        """Fewer than two players with chips. At a table the tournament seats that is normal
+        (its players not seated yet; broken, every player moved away; one player left, whom
+        balancing brings company, or the winner): said once, calmly, and the dealer deals again
+        once two players with chips sit there. Elsewhere a demo seats new players; a table asked
+        for a number of hands cannot play them: that is a failure."""
+        if not self.seated_by_floor:
+            with_chips = _with_chips(state)
+            if not self.run_on:
+                raise DealerStuck(f"only seat {with_chips[0] if with_chips else '-'} has "
+                                  "chips left: no further hand can be dealt")
+            return self._new_players(state)
+        said: str | None = None
+        while len(_with_chips(state)) < 2:
+            # (a broken table's players leave one after the other, newcomers sit down one by
+            # one: what it comes to is said, once)
+            with contextlib.suppress(DealerStuck):
+                self.hands.wait(lambda s: len(_with_chips(s)) >= 2, timeout=MOVES_SECONDS)
+            state = self.hands.last() or state
+            if len(_with_chips(state)) >= 2:
+                break
+            why = said = _why_no_hand(state)
+            log.info("no hand to deal: %s; the dealer waits for two players with chips", why)
+            state = self.hands.wait(_no_longer(why), timeout=24 * 3600)
+        if said is not None:
+            log.info("seats %s have chips: the dealer deals again",
+                     ", ".join(map(str, _with_chips(state))))
+        return state
 
     def _new_players(self, state: TableState) -> TableState:
         """One player has every chip: the busted seats get new players (a demo plays on)."""
@@ -479,49 +345,92 @@ class SimulatedDealer:
         state = self.hands.last()
         assert state is not None
         if state.stage in ("over", "waiting"):
-            with_chips = [n for n, v in state.seats.items() if v.stack > 0]
-            if len(with_chips) < 2 and self.seated_by_floor:
-                state = self._wait_for_players()
-                with_chips = [n for n, v in state.seats.items() if v.stack > 0]
-            if len(with_chips) < 2 and not self.run_on:
-                raise DealerStuck(f"only seat {with_chips[0] if with_chips else '-'} has "
-                                  "chips left: no further hand can be dealt")
-            if len(with_chips) < 2:
-                state = self._new_players(state)
-            number = state.hand
-            while True:
-                if self._race_due(state):  # a colour-up's chip race first (RULES T5)
-                    self._race(state)
-                    state = self.hands.wait(lambda s: True)
-                    continue
-                if state.hold is not None:  # a break or hand-for-hand: the dealer waits it out
-                    state = self.hands.wait(lambda s: s.hold is None or self._race_due(s),
-                                            timeout=24 * 3600)
-                    continue
-                self.hands.pause(0.35)  # the shuffle guard
-                # (the latest state: a colour-up or a hold may have come meanwhile)
-                state = self.hands.wait(lambda s: True)
-                if self._race_due(state) or state.hold is not None:
-                    continue
-                stacks = {n: v.stack for n, v in state.seats.items()}
-                self.hands.press("shuffle")
-                # A hold that arrived just before the press refuses it: wait again, no fault.
-                state = self.hands.wait(lambda s: (s.hand > number and s.stage != "waiting")
-                                        or s.hold is not None)
-                if state.hand > number:
-                    self._race_lost(state, number)
-                    break
+            state, stacks = self._start_hand(state)
             if self.reads_chips:
                 self._post_blinds(state, stacks)
         self._play_from(state.hand)
         self.played += 1
+
+    def _start_hand(self, state: TableState) -> tuple[TableState, dict[int, int]]:
+        """Between hands: what comes before the shuffle (players to deal to, a colour-up's chip
+        race, newcomers' chips read at their seats, a hold waited out), then the press. Returns
+        the state of the hand it began and the stacks before it."""
+        number = state.hand
+        self._clear_zones()
+        while True:
+            if len(_with_chips(state)) < 2:
+                state = self._no_hand_to_deal(state)
+                continue
+            if self._race_due(state):  # a colour-up's chip race first (RULES T5)
+                self._race(state)
+                state = self.hands.wait(lambda s: True)
+                continue
+            if self._newcomers(state):
+                self._count_newcomers(state)
+                state = self.hands.wait(lambda s: True)
+                continue
+            if state.hold is not None:  # a break or hand-for-hand: the dealer waits it out
+                state = self.hands.wait(lambda s: s.hold is None or self._before_shuffle(s),
+                                        timeout=24 * 3600)
+                continue
+            self.hands.pause(0.35)  # the shuffle guard
+            # (the latest state: a colour-up, a hold, a newcomer may have come meanwhile, or a
+            # player gone to another table)
+            state = self.hands.wait(lambda s: True)
+            if state.hold is not None or self._before_shuffle(state):
+                continue
+            stacks = {n: v.stack for n, v in state.seats.items()}
+            self.hands.press("shuffle")
+            # A hold, or a player leaving, that arrived just before the press refuses it: wait
+            # again, no fault.
+            state = self.hands.wait(lambda s: (s.hand > number and s.stage != "waiting")
+                                    or s.hold is not None or len(_with_chips(s)) < 2)
+            if state.hand > number:
+                self._race_lost(state, number)
+                return state, stacks
+
+    def _before_shuffle(self, state: TableState) -> bool:
+        """Something to do before a shuffle press, even during a hold: a race, newcomers to
+        count, fewer than two players with chips."""
+        return (self._race_due(state) or bool(self._newcomers(state))
+                or len(_with_chips(state)) < 2)
+
+    def _clear_zones(self) -> None:
+        """Between hands no chip lies in a zone (a count or a race cut short by a restart):
+        back to the case."""
+        for zone in [z for z, chips in self.felt.chips.items() if chips]:
+            self._to_case(self._take(zone))
+
+    # ------------------------------------------------------------ newcomers
+
+    def _newcomers(self, state: TableState) -> list[int]:
+        """Seats whose players sat down (the draw, a move, a late entry) and whose chips the
+        table has not read there yet; none where no chips are read (the floor counts them)."""
+        if not self.reads_chips or state.stage not in ("over", "waiting"):
+            return []
+        return sorted(s for s, v in state.seats.items() if v.counted is False and v.stack > 0)
+
+    def _count_newcomers(self, state: TableState) -> None:
+        """The dealer lays each newcomer's stack on his seat's zone, as a dealer does when a
+        player sits down with his chips, and the table reads it (DFO §2(3): the start stack
+        checked at the seat; PVB 09: a moved player's chips at his new seat; the tournament's
+        move is done then); then the chips go back beside the zone. All at once, between
+        hands; a stack that changed meanwhile (chips bought) is laid again."""
+        up = state.colour_up  # (the chips a colour-up took out of play are not laid)
+        leaving = frozenset(up.chips) if up is not None else frozenset()
+        seats = {seat: (state.seats[seat].player, state.seats[seat].stack)
+                 for seat in self._newcomers(state)}
+        for seat, (_, stack) in seats.items():
+            self._push(f"seat:{seat}", self._pick(stack, leaving=leaving))
+        self.hands.wait(lambda s: all(_read_or_gone(s, seat, *was) for seat, was in seats.items()))
+        self._clear_zones()
 
     # ------------------------------------------------------------ the chip race
 
     def _race_due(self, state: TableState) -> bool:
         """The table made a colour-up whose chip race the dealer has still to run (RULES T5)."""
         up = state.colour_up
-        return (up is not None and up.open and up.method == "race" and bool(up.race)
+        return (up is not None and up.open and up.contested
                 and up.ref not in self.felt.raced and state.stage in ("over", "waiting"))
 
     def _race_lost(self, state: TableState, number: int) -> None:
@@ -531,7 +440,7 @@ class SimulatedDealer:
         undo: it says so and calls the floor, who gives the race's chips by hand after this
         hand (``stack``), rather than dealing on as if it had been run."""
         up = state.colour_up
-        if (up is None or up.open or up.method != "race" or not up.race or up.hand != number
+        if (up is None or up.open or not up.contested or up.hand != number
                 or up.ref in self.felt.raced or up.winners() or up.entered()):
             return
         self.felt.raced.append(up.ref)
@@ -557,8 +466,7 @@ class SimulatedDealer:
         racers = [seat for seat, racer in sorted(up.race.items())
                   if not racer.sure and not racer.counted and seat in state.seats
                   and state.seats[seat].player == racer.player]
-        for zone in [z for z, chips in self.felt.chips.items() if z.startswith("seat:") and chips]:
-            self._to_case(self._take(zone))  # (a race cut short by a restart: laid again)
+        self._clear_zones()  # (a race cut short by a restart: laid again)
         for seat in racers:
             won = seat in winners
             if not self.reads_chips:
@@ -764,6 +672,35 @@ def _race_read(ref: str, seat: int) -> Test:
     return read
 
 
+def _with_chips(state: TableState) -> list[int]:
+    return sorted(n for n, v in state.seats.items() if v.stack > 0)
+
+
+def _why_no_hand(state: TableState) -> str:
+    """Why a table the tournament seats has no hand to deal, in the floor's words."""
+    with_chips = _with_chips(state)
+    if with_chips:
+        seat = with_chips[0]
+        return (f"only {state.seats[seat].player} (seat {seat}) has chips: one player left at "
+                "the table (balancing brings more, or the tournament has its winner)")
+    if not state.seats and state.hand:
+        return "nobody sits here any more: the tournament broke the table (PVB 10)"
+    return "nobody with chips sits here yet: the tournament seats the players"
+
+
+def _no_longer(why: str) -> Test:
+    """Two players with chips at last, or no hand to deal for another reason."""
+    return lambda state: len(_with_chips(state)) >= 2 or _why_no_hand(state) != why
+
+
+def _read_or_gone(state: TableState, seat: int, player: str, stack: int) -> bool:
+    """A newcomer's chips laid on his zone: the table read them (or he left, or his stack
+    changed: laid again at the next look)."""
+    view = state.seats.get(seat)
+    return (state.stage not in ("over", "waiting") or view is None or view.player != player
+            or view.stack != stack or view.counted is not False)
+
+
 def _deal_order(dealt: list[int], button: int) -> list[int]:
     return [s for s in dealt if s > button] + [s for s in dealt if s <= button]
 
@@ -775,5 +712,6 @@ def chip_case(chip_sets: dict[str, ChipSet]) -> dict[str, int] | None:
     return dict(next(iter(chip_sets.values())).chips)
 
 
-__all__ = ["DEMO_CHIP_ZONES", "DEMO_ZONES", "DealerHands", "DealerStuck", "Felt",
-           "HardwareHands", "SimulatedDealer", "Stopped", "chip_case", "on_hardware"]
+# (the hands' names as well, from sim_hands.py, where they lived before)
+__all__ = ["DEMO_CHIP_ZONES", "DEMO_ZONES", "PLAYERS", "Chip", "DealerHands", "DealerStuck", "Felt",
+           "HardwareHands", "Key", "SimulatedDealer", "Stopped", "chip_case", "on_hardware"]

@@ -40,14 +40,8 @@ from controller.events import (
 )
 from controller.session import SessionConfig, TableSession
 from controller.session.outputs import PublicEvent, TableState
-from controller.table.sim_dealer import (
-    PLAYERS,
-    Chip,
-    DealerStuck,
-    Felt,
-    Key,
-    SimulatedDealer,
-)
+from controller.table.sim_dealer import PLAYERS, SimulatedDealer
+from controller.table.sim_hands import Chip, DealerStuck, Felt, Key
 
 START = 1_800_000_000.0  # virtual wall time of the first event (2027)
 SETTLE = 0.4  # the chip readers' settle time (RULES R9)

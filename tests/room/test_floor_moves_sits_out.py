@@ -53,6 +53,7 @@ def test_pvb_10_1_the_moves_list_says_what_the_new_table_says(
         log_in(staff, server.url)
         staff.goto(f"{server.url}/tournament")
         row = staff.locator("#t-moves tr[data-move='1']")
+        expect(row).to_contain_text("on the way to the new seat")
         # On his way: the new table has not dealt him in yet, so he only may sit out a hand
         expect(row).to_contain_text("may sit out one hand (PVB 10(1))")
         # He sits there, and the table dealt him out of its hand: its words
@@ -62,7 +63,9 @@ def test_pvb_10_1_the_moves_list_says_what_the_new_table_says(
         expect(row).not_to_contain_text("may sit out")
         # The table dealt him in (the guess was wrong): nothing about sitting out
         _table(broker, None, hand=8)
-        expect(row).to_contain_text("seated, chips not counted yet")
+        expect(row).to_contain_text("seated, chips not read yet: the dealer lays them on the "
+                                    "seat's zone")
+        expect(row.locator("button")).to_have_text("Counted by hand")
         expect(row).not_to_contain_text("sits out")
         assert staff.errors == []  # type: ignore[attr-defined]
     clear_tables(broker, ["2"])

@@ -299,3 +299,56 @@ def test_rules_t5_the_chip_count_follows_a_race_within_its_bounds() -> None:
     late = count.end_colour_up("1", 7)
     assert late is not None and (late.hand, late.amount) == (7, -100)
     assert "100 chips fewer than the table should hold after the colour-up" in late.words()
+
+
+def test_rules_t5_apsa_2_1_18_a_lone_racer_has_his_chip_and_the_count_stays_right() -> None:
+    """A table left with one player at the break (no player moves during it) colours up with
+    one racer: his leftover, rounded up, is one chip of the unit, and at most one a player
+    makes it his (APSA 2.1.18). Nothing is raced: his stack is made at once, and the chip
+    count is right without a race nobody runs (it used to show the chip as missing, -100,
+    and alert when the broken table's player left with his stack short of it)."""
+    room = SimRoom(settings(tables=2, seats=4, structure=BREAKS, break_order=["1", "2"]))
+    for k in range(7):
+        room.command("register", name=f"p{k}")
+    room.command("draw", seed=1)
+    room.clock(level=1, status="running")
+    room.count("1")
+    room.count("2")
+    assert room.counts() == {"1": 3, "2": 4}
+    room.fold("1")
+    for _ in range(3):
+        room.fold("2")
+    room.knock_out(room.state("1").seats[3].player)  # table 2 gives table 1 a player
+    room.count("1")
+    # Three players a table; table 1's 19,950 chips (a 4,950 came in), table 2's 15,050
+    assert room.counts() == {"1": 3, "2": 3}
+    assert [sum(v.stack for v in room.state(t).seats.values()) for t in ("1", "2")] == [
+        19_950, 15_050]
+    # The break comes during table 1's hand, in which one player busts the other two
+    assert room.shuffle("1")
+    room.on_break(1)
+    state = room.state("1")
+    winner = max(state.seats, key=lambda s: state.seats[s].stack + state.seats[s].bet)
+    hands.bust(room.feeder("1"), room.state_of("1"), winner,
+               [s for s in state.seats if s != winner])
+    room.settle()
+    # Nothing raced, and the count is right: every chip is where the rules put it
+    assert chips(room) == (35_100, 0) and room.chips_at_tables() == 35_100
+    lone = room.state("1")
+    (seat, view), = lone.seats.items()
+    up = lone.colour_up
+    assert up is not None and up.race_chips == 1 and list(up.race) == [seat]
+    assert up.before == {seat: 19_950} and not up.contested
+    assert view.stack == 20_000  # 19,900 kept and the chip his 50 rounds up to
+    assert "race" not in lone.waiting_for
+    # Table 2's single racer too (a 5,050 among two 5,000s): his chip at once
+    (other,) = room.state("2").colour_up.race.values()
+    assert (other.keeps, other.won) == (5_000, True)
+    assert chips(room) == (35_100, 0) and room.chips_at_tables() == 35_100
+    assert room.core.ledger.alerts == []
+    # The break ends: table 1 breaks, its player takes his stack to table 2
+    room.play_level(2)
+    room.count("2")
+    assert room.counts() == {"1": 0, "2": 4}
+    room.fold("2")
+    assert chips(room) == (35_100, 0) and room.core.ledger.alerts == []

@@ -161,6 +161,39 @@ def test_rules_t5_a_winner_the_floor_entered_counts_when_the_race_is_over() -> N
     assert closed is not None and closed.winners() == [2]
 
 
+def test_rules_t5_apsa_2_1_18_a_chip_for_every_racer_is_no_race() -> None:
+    """A lone racer (the one player left at his table, or the one stack with a leftover): his
+    leftover rounded up is one chip of the unit, at most one a player, so it is his and no
+    card is dealt (APSA 2.1.18). So too where the leftovers round up to a chip each (75 + 75:
+    two chips, two racers). The stacks are made at once; a reading changes nothing; the next
+    hand does not say that a race ended."""
+    run = start(seat(3, "cem", 19_950))
+    step = run.feed(race())
+    assert step.accepted and step.events[0].text == (
+        "colour-up (tournament): the 25 chips leave play; seat 3's leftover chips make one chip "
+        "of 100 (rounded up): seat 3 gets it, no race (APSA 2.1.18)")
+    state = run.session.state()
+    up = state.colour_up
+    assert up is not None and not up.contested and up.race_chips == 1
+    assert state.seats[3].stack == 20_000 and up.winners() == [3]
+    assert "race" not in state.waiting_for
+    least, most = chips_leaving(up.before, 100, "race")
+    assert least == most == 19_950 - 20_000  # the rules' bounds: what the table did
+    run.feed(chips("seat:3", 5_000, 5_000, 5_000, 4_900))  # laid as it was kept: no change
+    assert run.session.state().seats[3].stack == 20_000
+    two = start(seat(1, "ana", 1_275), seat(2, "ben", 9_975), seat(4, "dan", 5_000))
+    step = two.feed(race())
+    assert step.events[0].text.endswith(
+        "the leftover chips of seats 1, 2 make 2 chips of 100 (rounded up): one each, no race "
+        "(APSA 2.1.18)")
+    state = two.session.state()
+    assert {s: v.stack for s, v in state.seats.items()} == {1: 1_300, 2: 10_000, 4: 5_000}
+    assert chips_leaving(state.colour_up.before if state.colour_up else {}, 100, "race") == (
+        -50, -50)
+    step = two.feed(shuffle())
+    assert step.accepted and not [e.text for e in step.events if "chip race" in e.text]
+
+
 def test_rules_t5_a_restarted_table_resumes_the_race_from_its_snapshot() -> None:
     run = start(*RACE, race(), chips("seat:1", 1_300))
     snapshot = SessionSnapshot.model_validate_json(

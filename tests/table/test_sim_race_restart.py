@@ -24,7 +24,8 @@ from controller.events import CommandEvent, SeatEvent, TableEvent
 from controller.session import SessionConfig, TableSession
 from controller.session.colour_up import chips_leaving
 from controller.session.outputs import PublicEvent
-from controller.table.sim_dealer import Chip, Felt, Key, SimulatedDealer, Stopped
+from controller.table.sim_dealer import SimulatedDealer
+from controller.table.sim_hands import Chip, Felt, Key, Stopped
 from controller.table.sim_race import deal_race, race_winners, stacks_after
 from controller.table.soak import CHIP_CASE, DirectHands
 

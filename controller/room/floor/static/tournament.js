@@ -93,6 +93,15 @@
     return m.sits_out ? " · may sit out one hand (PVB 10(1))" : "";
   }
 
+  // A move's status in the floor's words: what happens next, and who does it. Seated, the
+  // move ends when the table reads the player's chips at the new seat (the dealer lays them on
+  // its zone); at a table without chip readers the floor counts them and says so.
+  const MOVE_STATUS = {
+    leaving: "leaves the old table between hands",
+    arriving: "on the way to the new seat",
+    seated: "seated, chips not read yet: the dealer lays them on the seat's zone",
+  };
+
   function moveRows(t) {
     // Moves to make: those the floor makes (a balancing move, a broken table's players) and
     // only while they are under way or their chips wait to be counted; never the draw's (its
@@ -106,9 +115,10 @@
         el("td", {}, m.player), el("td", {}, spot(m.source)), el("td", {}, spot(m.to)),
         el("td", { class: "num" }, chips(m.stack)),
         el("td", {}, m.reason, el("span", { class: "rule" }, m.rule), sitsOut(m)),
-        el("td", {}, m.status === "seated" ? "seated, chips not counted yet" : m.status),
+        el("td", {}, MOVE_STATUS[m.status] || m.status),
         el("td", {}, m.status === "seated" ? el("button", { class: "staff-only",
-          onclick: () => send("move_done", { player: m.player }) }, "Chips counted") : null)))];
+          title: "a table without chip readers: the floor counted the player's chips at the new seat",
+          onclick: () => send("move_done", { player: m.player }) }, "Counted by hand") : null)))];
   }
 
   // Chips bought (add-ons, rebuys): on their way to a stack, then the latest given

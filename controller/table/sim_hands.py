@@ -1,0 +1,195 @@
+"""The simulated dealer's hands (`DealerHands`): what it does at the table and what it sees of
+it. `HardwareHands` work the simulated readers on ptys and the panel's mock pins in real time
+(the real drivers read them: `pokertable table --simulate`); the soak's hands give the drivers'
+events straight to a session in virtual time (`controller.table.soak`). What lies on the felt is
+the dealer's memory (`Felt`), kept in a file so that a restarted table finds it as a real felt.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal, Protocol
+
+from gpiozero.pins.mock import MockFactory
+
+from controller.events import TableEvent
+from controller.session.outputs import TableState
+from controller.table.sinks import MemorySink
+from drivers.buttons import PanelConfig
+from drivers.registry import Deck
+from drivers.simulators import SimulatedPt1Reader, press
+
+Key = Literal["shuffle", "confirm", "undo", "floor"]
+Chip = tuple[str, int]  # (uid, value)
+
+
+class Stopped(Exception):
+    """The dealer was asked to stop (a clean stop, not a fault)."""
+
+
+class DealerStuck(Exception):
+    """The table did not do what the dealer waited for: the dealer calls the floor."""
+
+
+class DealerHands(Protocol):
+    """What the dealer does at the table and what it sees of it."""
+
+    def card_on(self, zone: str, card: str) -> None: ...
+
+    def card_off(self, zone: str, card: str) -> None: ...
+
+    def chips_in(self, zone: str, chips: list[Chip]) -> None:
+        """One motion: the chips land together, then the zone stays still (RULES R9)."""
+        ...
+
+    def chips_out(self, zone: str, chips: list[Chip]) -> None: ...
+
+    def swap(self, zone: str, out: list[Chip], chips: list[Chip]) -> None:
+        """One motion: ``out`` taken from the zone and ``chips`` put in (change made)."""
+        ...
+
+    def press(self, key: Key) -> None: ...
+
+    def submit(self, event: TableEvent) -> None:
+        """Typed at the table (seating players, a bet declared where no chips are read)."""
+        ...
+
+    def pause(self, seconds: float) -> None: ...
+
+    def wait(self, test: Callable[[TableState], bool], timeout: float = 10.0) -> TableState: ...
+
+    def last(self) -> TableState | None: ...
+
+    @property
+    def felt(self) -> Felt:
+        """What lies on the antennas now (the hands keep it as they move things)."""
+        ...
+
+
+@dataclass
+class Felt:
+    """What lies on the antennas, by zone: card texts, and chips as (uid, value). Saved to a
+    file by the hardware hands, so that it survives a restart of the table as a real felt does."""
+
+    cards: dict[str, list[str]] = field(default_factory=dict)
+    chips: dict[str, list[Chip]] = field(default_factory=dict)
+    # What the dealer remembers of the round besides: antes beside the bets, an oversized
+    # chip's change still due, the street whose bets lie in the zones.
+    antes: dict[str, int] = field(default_factory=dict)
+    change_due: dict[str, int] = field(default_factory=dict)
+    street: str | None = None
+    raced: list[str] = field(default_factory=list)  # the colour-ups whose chip race it ran
+
+    def dump(self) -> str:
+        return json.dumps({"cards": self.cards, "chips": self.chips, "antes": self.antes,
+                           "change_due": self.change_due, "street": self.street,
+                           "raced": self.raced[-10:]})
+
+    @classmethod
+    def load(cls, path: Path) -> Felt:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            return cls(cards={z: list(c) for z, c in data["cards"].items()},
+                       chips={z: [(u, int(v)) for u, v in c] for z, c in data["chips"].items()},
+                       antes=dict(data["antes"]), change_due=dict(data["change_due"]),
+                       street=data["street"], raced=[str(r) for r in data.get("raced", [])])
+        except (OSError, ValueError, KeyError, TypeError):
+            return cls()
+
+
+class HardwareHands:
+    """Simulated readers on ptys and the panel's mock pins: the real drivers read what these
+    hands do, in real time."""
+
+    def __init__(self, cards: SimulatedPt1Reader, card_zones: dict[int, str], deck: Deck,
+                 chips: SimulatedPt1Reader | None, chip_zones: dict[int, str],
+                 factory: MockFactory, panel: PanelConfig, watch: MemorySink,
+                 submit: Callable[[TableEvent], None], stop: threading.Event,
+                 felt_file: Path | None = None) -> None:
+        self.cards, self.chips = cards, chips
+        self.card_antenna = {zone: antenna for antenna, zone in card_zones.items()}
+        self.chip_antenna = {zone: antenna for antenna, zone in chip_zones.items()}
+        self.uid_of = {card: uid for uid, card in deck.cards.items()}
+        self.factory, self.panel, self.watch = factory, panel, watch
+        self._submit, self.stop = submit, stop
+        self.felt_file = felt_file
+        self._felt = Felt.load(felt_file) if felt_file is not None else Felt()
+        for zone, texts in self.felt.cards.items():  # the felt as the restart found it
+            for card in texts:
+                self.cards.place(self.card_antenna[zone], self.uid_of[card])
+        for zone, held in self.felt.chips.items():
+            for uid, _ in held:
+                if self.chips is not None:
+                    self.chips.place(self.chip_antenna[zone], uid)
+
+    @property
+    def felt(self) -> Felt:
+        return self._felt
+
+    def saved(self) -> None:
+        """The felt to its file (after every move: the table may be killed at any time)."""
+        if self.felt_file is not None:
+            tmp = self.felt_file.with_suffix(".tmp")
+            tmp.write_text(self.felt.dump(), encoding="utf-8")
+            tmp.replace(self.felt_file)
+
+    def card_on(self, zone: str, card: str) -> None:
+        self.felt.cards.setdefault(zone, []).append(card)
+        self.saved()
+        self.cards.place(self.card_antenna[zone], self.uid_of[card])
+        time.sleep(0.02)
+
+    def card_off(self, zone: str, card: str) -> None:
+        self.felt.cards[zone].remove(card)
+        self.saved()
+        self.cards.remove(self.card_antenna[zone], self.uid_of[card])
+
+    def chips_in(self, zone: str, chips: list[Chip]) -> None:
+        assert self.chips is not None
+        self.felt.chips.setdefault(zone, []).extend(chips)
+        self.saved()
+        self.chips.place_many(self.chip_antenna[zone], [uid for uid, _ in chips])
+
+    def chips_out(self, zone: str, chips: list[Chip]) -> None:
+        assert self.chips is not None
+        for chip in chips:
+            self.felt.chips[zone].remove(chip)
+        self.saved()
+        self.chips.remove_many(self.chip_antenna[zone], [uid for uid, _ in chips])
+
+    def swap(self, zone: str, out: list[Chip], chips: list[Chip]) -> None:
+        self.chips_out(zone, out)  # back to back, well within the settle time: one motion
+        self.chips_in(zone, chips)
+
+    def press(self, key: Key) -> None:
+        time.sleep(0.12)  # a human hand: the panel ignores presses closer than its bounce time
+        press(self.factory.pin(getattr(self.panel, key)))
+
+    def submit(self, event: TableEvent) -> None:
+        self._submit(event)
+
+    def pause(self, seconds: float) -> None:
+        if self.stop.wait(seconds):
+            raise Stopped
+
+    def wait(self, test: Callable[[TableState], bool], timeout: float = 10.0) -> TableState:
+        end = time.monotonic() + timeout
+        while True:  # in slices, so that a stop is heard at once
+            if self.stop.is_set():
+                raise Stopped
+            try:
+                return self.watch.wait_state(test, min(0.25, max(0.0, end - time.monotonic())))
+            except TimeoutError as exc:
+                if time.monotonic() >= end:
+                    raise DealerStuck(str(exc)) from None
+
+    def last(self) -> TableState | None:
+        return self.watch.last if self.watch.states else None
+
+
+__all__ = ["Chip", "DealerHands", "DealerStuck", "Felt", "HardwareHands", "Key", "Stopped"]
