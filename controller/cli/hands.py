@@ -133,6 +133,8 @@ def _show(args: argparse.Namespace) -> int:
 def _export(args: argparse.Namespace) -> int:
     from controller.history.export import write_export
 
+    if args.every_player is not None:
+        return _every_player(args)
     hands = _hands(args)
     with _output(args.out, private=args.full or args.hero is not None) as target:
         done = write_export(hands, target.fh, args.format, hero=args.hero,
@@ -143,6 +145,68 @@ def _export(args: argparse.Namespace) -> int:
         print(f"{_name(args)}: wrote {done.hands} hand{'s' * (done.hands != 1)} to {args.out}",
               file=sys.stderr)
     return code
+
+
+EXTENSIONS = {"json": "jsonl", "phh": "phhs", "stars": "txt"}
+
+
+def _every_player(args: argparse.Namespace) -> int:
+    """After a tournament, every player's own hands, each to a file of his own in DIR (his
+    hole cards and those tabled, as ``--hero``): what a room hands its players. One tournament
+    number for every file (the first hand's date), so that a player's tracker and his
+    neighbour's agree."""
+    from controller.cli.sources import read_hands
+    from controller.errors import ConfigError
+    from controller.history.export import write_export
+    from controller.history.stars import tournament_number
+
+    if args.hero is not None or args.player is not None or args.full or args.out is not None:
+        raise ConfigError("--every-player writes each player's own hands to a file of his own "
+                          "in DIR: give it without --hero, --player, --full or --out")
+    if args.source == "-":
+        raise ConfigError("--every-player reads the hands once for each player: give the "
+                          "source as a file, not - (stdin)")
+    players: dict[str, None] = {}
+    first: float | None = None
+    for record, _venue in read_hands(args.source, _query(args), _session(args),
+                                     venue=args.venue):
+        players.update(dict.fromkeys(record.players.values()))
+        if record.started is not None and (first is None or record.started < first):
+            first = record.started
+    if not players:
+        return _found(args, 0)
+    number = args.tournament if args.tournament is not None else tournament_number(first)
+    directory = Path(args.every_player)
+    _on_disk(directory, lambda: directory.mkdir(mode=0o700, parents=True, exist_ok=True))
+    stems: set[str] = set()
+    for name in sorted(players, key=lambda n: (n.casefold(), n)):
+        path = directory / f"{_file_stem(name, stems)}.{EXTENSIONS[args.format]}"
+        own = argparse.Namespace(**{**vars(args), "hero": name, "every_player": None})
+        with _output(str(path), private=True) as target:
+            done = write_export(_hands(own), target.fh, args.format, hero=name,
+                                tournament=number)
+            target.keep = done.hands > 0
+        left = done.left_out_text()
+        print(f"{_name(args)}: {name}: {done.hands} hand{'s' * (done.hands != 1)}"
+              + (f" to {path}" if done.hands else "") + (f" (left out {left})" if left else ""),
+              file=sys.stderr)
+    return 0
+
+
+def _file_stem(name: str, taken: set[str]) -> str:
+    """A player's name as a file name anyone can open: letters, digits, dot, dash and
+    underscore (anything else an underscore), never hidden, never the same as another's."""
+    import unicodedata
+
+    text = unicodedata.normalize("NFKC", name)
+    stem = "".join(c if c.isalnum() or c in "-_." else "_" for c in text).strip("._")[:60]
+    stem = stem or "player"
+    candidate, n = stem, 1
+    while candidate.casefold() in taken:
+        n += 1
+        candidate = f"{stem}-{n}"
+    taken.add(candidate.casefold())
+    return candidate
 
 
 def _written(args: argparse.Namespace, done: Export) -> int:
@@ -360,6 +424,9 @@ def add_hands_commands(sub: argparse._SubParsersAction[_Parser]) -> None:
     _add_selection(export)
     _add_format(export, "json")
     export.add_argument("--out", metavar="FILE", help="write here (default: stdout)")
+    export.add_argument("--every-player", metavar="DIR",
+                        help="each player's own hands (as --hero) to a file of his own in DIR, "
+                        "named after him: what a room hands its players after a tournament")
     export.set_defaults(run=_quiet_pipe, command_run=_export)
 
     journal = sub.add_parser("journal", help="a table's journal")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import stat
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
@@ -286,6 +287,55 @@ def test_a_players_own_history_shows_no_hole_card_but_his_and_those_tabled(
         assert len(out.splitlines()) == len(played)
         assert not re.search(r"\b[2-9TJQKA][cdhs]\b", out)  # a list shows no card at all
     assert checked >= 5 * 100
+
+
+def test_every_player_gets_his_own_hands_in_a_file_of_his_own(
+        table: tuple[Path, list[HandRecord]], tmp_path: Path) -> None:
+    """After a tournament the room hands each player his own hands: one file each, named
+    after him, private, holding his hands only with no hole card but his own and those
+    tabled, every file with the same tournament number."""
+    from controller.history.stars import hand_number
+
+    directory, records = table
+    source = str(directory / "records.jsonl")
+    hand_of.update({str(hand_number(r)): r.hand for r in records})
+    players = sorted({name for r in records for name in r.players.values()})
+    out = tmp_path / "players"
+    code, _, err = run("hands", "export", source, "--format", "stars", "--every-player",
+                       str(out))
+    assert code == 0, err
+    files = sorted(out.iterdir())
+    assert [f.name for f in files] == [f"{name}.txt" for name in players]
+    assert stat.S_IMODE(out.stat().st_mode) == 0o700
+    numbers: set[str] = set()
+    checked = 0
+    for name, path in zip(players, files, strict=True):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        text = path.read_text()
+        complete = [r for r in records if name in r.players.values()
+                    and r.status == "complete"]
+        shown = hole_cards_shown(text, "stars")
+        assert set(shown) == {f"{r.table}:{r.hand}" for r in complete}, name
+        checked += check_views(complete, shown, name)
+        assert f"Dealt to {name} [" in text
+        numbers |= set(re.findall(r"Tournament #(\d+)", text))
+        assert f"{name}: {len(complete)} hand{'s' * (len(complete) != 1)} to {path}" in err
+    assert len(numbers) == 1 and checked >= 100
+    # Mistakes are one line, and write nothing.
+    for extra in (["--hero", players[0]], ["--full"], ["--out", str(tmp_path / "x")]):
+        code, _, err = run("hands", "export", source, "--every-player", str(tmp_path / "y"),
+                           *extra)
+        assert code == 2 and err.count("\n") == 1 and "--every-player" in err, extra
+    assert not (tmp_path / "y").exists()
+
+
+def test_a_players_file_name_is_his_name_made_safe() -> None:
+    from controller.cli.hands import _file_stem
+
+    taken: set[str] = set()
+    assert [_file_stem(n, taken) for n in ("Anna K.", "../etc/passwd", "anna_k", "Anna K",
+                                            "Jürgen", "...", "")] == [
+        "Anna_K", "etc_passwd", "anna_k-2", "Anna_K-3", "Jürgen", "player", "player-2"]
 
 
 def test_the_public_export_shows_only_tabled_cards(
