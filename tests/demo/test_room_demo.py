@@ -40,6 +40,15 @@ def test_the_room_plays_hands_over_mqtt_and_the_display_sees_no_secret(tmp_path:
     assert sorted(re.findall(r"table (\d) hand (\d)", listing.stdout)) == [
         ("1", "1"), ("1", "2"), ("2", "1"), ("2", "2")]
     assert (kept / "table-1" / "journal.db").is_file()
+    # ... and every player's own hands, by the command it names (as it names it)
+    players = kept / "players"
+    assert f"--every-player {players} --format stars`" in text
+    export = subprocess.run([sys.executable, "-m", "controller.cli", "hands", "export",
+                             str(store), "--every-player", str(players), "--format", "stars"],
+                            capture_output=True, text=True, timeout=60)
+    assert export.returncode == 0, export.stderr
+    files = list(players.iterdir())
+    assert files and all("Dealt to " in f.read_text() for f in files)
 
 
 def test_keep_takes_a_new_or_empty_directory_only(tmp_path: Path) -> None:
