@@ -275,20 +275,26 @@ class HoldsMachine(RuleBasedStateMachine):
         name = data.draw(st.sampled_from(self.core.position.waiting))
         self._clock_command("release_table", {"table": name})
 
-    @rule()
-    def restart_clock(self) -> None:
+    @rule(state_first=st.booleans())
+    def restart_clock(self, state_first: bool) -> None:
         """Killed and started again: its journal's position; what was on its way to it is lost;
-        the broker gives it every table's retained status and state."""
+        the broker gives it every table's retained status and state, in either order (two
+        topics), and the clock listens before it decides (`ClockCore.connected`)."""
         _event("the clock restarted " + ("during a break" if on_a_break(self.saved) else
                                          "in a round" if self.saved.round else "otherwise"))
         self.core = ClockCore(STRUCTURE, self.saved, self.now, answer_seconds=ANSWER)
+        self.core.connected(self.now)
         for table in self.tables.values():
             table.outbox.clear()
-            table.outbox.append(("status", table.online))
+            retained: list[tuple[str, Any]] = [("status", table.online)]
             if table.retained is not None:
-                table.outbox.append(("state", table.retained))
+                retained.append(("state", table.retained))
+            table.outbox.extend(reversed(retained) if state_first else retained)
 
     # ---------------------------------------------------------------- the promises
+
+    def _listening(self) -> bool:
+        return self.core.settle_until is not None and self.now < self.core.settle_until
 
     def _synced(self, name: str) -> bool:
         """The clock and the table have heard all of each other: nothing on its way either
@@ -344,8 +350,8 @@ class HoldsMachine(RuleBasedStateMachine):
         if position.playing:
             assert set(position.waiting) <= set(position.playing), position
         for name in position.waiting:
-            if not self._synced(name):
-                continue
+            if not self._synced(name) or self._listening():
+                continue  # (a clock just restarted ends no round yet: `ClockCore.connected`)
             state = self.tables[name].session.state()
             assert not self.core.holds.finished(name, position), (name, position)
             assert "hand_for_hand" in state.holds or position.round in (

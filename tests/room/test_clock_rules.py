@@ -7,9 +7,14 @@ from pathlib import Path
 
 import pytest
 
+from controller.events import parse_event
 from controller.room.clock.core import ClockCore
 from controller.room.clock.rules import Clock, ClockRefused
 from controller.room.clock.structure import load_structure
+from controller.session import SessionConfig, TableSession
+from controller.session.holds import HAND_FOR_HAND
+from controller.session.outputs import TableState
+from tests.session.helpers import seat
 
 TURBO = load_structure(Path(__file__).resolve().parents[2] / "deploy/structures/turbo.toml")
 
@@ -116,3 +121,45 @@ def test_the_state_names_the_tournament_the_next_levels_blinds_and_a_breaks_colo
     assert (state.level, state.sb, state.next_level, state.next_sb) == (5, 200, 6, 300)
     core.command("pause", {}, now=3_700.0)
     assert core.state(3_700.0).colour_up == [25]  # still the break, paused
+
+
+def _between_hands(table: str, played_round: int) -> TableState:
+    """A table's retained state after its hand of a hand-for-hand round: held, three players."""
+    session = TableSession(SessionConfig(table_id=table))
+    for n, player in ((1, "ana"), (2, "ben"), (3, "cem")):
+        session.handle(parse_event(seat(n, f"{player}-{table}", 10_000)))
+    return session.state().model_copy(update={
+        "holds": {"hand_for_hand": HAND_FOR_HAND}, "released_round": None,
+        "played_round": played_round, "stage": "over"})
+
+
+def test_pvb_35a_a_clock_restarted_in_a_round_hears_the_room_before_it_ends_the_round() -> None:
+    """Killed while table 3 played round 2 (1 and 2 had finished), started again after table 3
+    finished too: the broker gives it the retained states and statuses in any order across
+    their topics. Table 3's state came before its status: the round ended at once and round 3
+    was released to tables 1 and 2 only, and every table was named late before it was heard
+    (an outside check, 2 of 2 restarts). Listening first (`connected`), the next round is
+    every table's and nobody is late."""
+    core = ClockCore(TURBO, None, now=0.0)
+    core.command("start", {}, 0.0)
+    core.command("hand_for_hand", {"on": True}, 0.0)
+    down = core.position.model_copy(update={"round": 2, "waiting": ["3"],
+                                            "playing": ["1", "2", "3"]})
+    again = ClockCore(TURBO, down, now=10.0)
+    again.connected(10.0)
+    outcomes = [again.reconcile(10.0)]  # (its first tick, before anything came)
+    again.table_state(_between_hands("3", 2), 10.1)  # table 3's state before its status
+    outcomes.append(again.reconcile(10.1, "3"))
+    for table in ("1", "2"):
+        again.table_status(table, True, 10.2)
+        again.table_state(_between_hands(table, 2), 10.2)
+        outcomes.append(again.reconcile(10.2, table))
+    again.table_status("3", True, 10.4)
+    outcomes.append(again.reconcile(10.4))
+    assert again.position.round == 2 and again.position.waiting == ["3"]
+    assert not any(o.late or o.released for o in outcomes)
+    settled = again.reconcile(12.0)
+    assert settled.released == 3 and again.position.playing == ["1", "2", "3"]
+    assert settled.late == [] and again.state(12.0).late == []
+    assert {(a.table, a.args.get("round")) for a in settled.asks} >= {
+        ("1", 3), ("2", 3), ("3", 3)}

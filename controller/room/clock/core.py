@@ -15,6 +15,10 @@ from controller.room.clock.rules import Clock, ClockPosition
 from controller.room.clock.structure import Structure
 from controller.session.outputs import TableState
 
+# After (re)connecting, the tables' retained statuses and states come in first, in any order
+# across their topics: nothing is decided on half of them.
+SETTLE_SECONDS = 2.0
+
 
 @dataclass
 class Outcome:
@@ -35,6 +39,7 @@ class ClockCore:
         self.clock.advance(now)  # levels that ended while the clock was down have ended
         self.holds = RoomHolds(answer_seconds=answer_seconds)
         self.told: tuple[list[str], list[str]] = ([], [])  # silent and late, as published
+        self.settle_until: float | None = None  # `connected`: listening until then
 
     @property
     def position(self) -> ClockPosition:
@@ -62,6 +67,14 @@ class ClockCore:
         """Levels and breaks whose end has come; True if the position changed."""
         return self.clock.advance(now)
 
+    def connected(self, now: float) -> None:
+        """(Re)connected to the broker: for `SETTLE_SECONDS` the room's retained statuses and
+        states come in; meanwhile no hand-for-hand round begins or ends and no table is named
+        late (the holds the clock's own position asks for still go out). A clock restarted in
+        the middle of a round released the next one without a table whose state had come but
+        not yet its status, and named tables late that it had not heard yet (PVB 35a)."""
+        self.settle_until = now + SETTLE_SECONDS
+
     def table_status(self, table: str, online: bool, now: float) -> None:
         self.holds.status(table, online, now)
 
@@ -74,9 +87,10 @@ class ClockCore:
     def reconcile(self, now: float, table: str | None = None) -> Outcome:
         """The commands every table still needs (``table``: only that one changed), the
         rounds that finished or began, and the tables that went silent or late."""
+        listening = self.settle_until is not None and now < self.settle_until
         before = self.clock.position
         outcome = Outcome(asks=self.holds.reconcile(self.clock, self.break_reason(), now,
-                                                    table))
+                                                    table, rounds=not listening))
         position = self.clock.position
         if position != before:
             outcome.save = outcome.publish = True
@@ -88,6 +102,8 @@ class ClockCore:
         silent = sorted(name for name, seen in self.holds.tables.items()
                         if seen.online and self.holds.silent(name, now))
         late = self.holds.late(position, now)
+        if listening:  # (who is silent or late is known once the room's messages are in)
+            silent, late = self.told
         if (silent, late) != self.told:
             outcome.late = sorted(set(late) - set(self.told[1]))
             self.told = (silent, late)

@@ -93,14 +93,16 @@ class RoomHolds:
     # ---------------------------------------------------------------- what the room wants
 
     def reconcile(self, clock: Clock, break_reason: str, now: float,
-                  table: str | None = None) -> list[Ask]:
+                  table: str | None = None, rounds: bool = True) -> list[Ask]:
         """Advance hand-for-hand on what the tables said, then every command still needed to
         bring each online table to what the room wants (each sent again every
         ``retry_seconds`` until its state shows it). ``clock.position`` may change (a round
         finished or began): the caller stores it. ``table``: only that one changed (its
-        state arrived), so only it is looked at unless the position changed."""
+        state arrived), so only it is looked at unless the position changed. ``rounds``
+        False: no round ends or begins (the clock is still hearing the room)."""
         before = clock.position
-        self._advance_rounds(clock, now)
+        if rounds:
+            self._advance_rounds(clock, now)
         position = clock.position
         on_break = on_a_break(position)
         asks: list[Ask] = []

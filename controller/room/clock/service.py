@@ -191,6 +191,7 @@ class ClockService:
                           subscription(self.topics.table("+", "time"), 0),
                           subscription(self.topics.service("tournament", "state"), 0)])
         with self._lock:
+            self.core.connected(self._now())  # the room's retained messages first
             self._publish_state()
         client.publish(self._status, encode(ServiceStatus(service="clock", status="online")),
                        qos=1, retain=True)
