@@ -73,7 +73,9 @@ TOURNAMENT_STRUCTURE = Structure.model_validate({
     "prizes": {"payouts": [{"up_to": 8, "percent": [65, 35]}, {"percent": [50, 30, 20]}]}})
 DEMO_PLAYERS = ["Anna", "Ben", "Cem", "Dora", "Emil", "Fay", "Gus", "Hana", "Ivo", "Jule",
                 "Kai", "Lea", "Mo", "Nele", "Ole", "Pia", "Rafa", "Sina", "Tom", "Uta", "Vic",
-                "Wim", "Xena", "Yuri"]
+                "Wim", "Xena", "Yuri", "Zora", "Alma", "Bela", "Carl", "Dilan", "Edda", "Finn",
+                "Greta", "Hugo", "Ines", "Jan", "Kira", "Lars", "Mira", "Nils", "Olga", "Paul",
+                "Rosa", "Sven", "Tara", "Udo", "Vera", "Wolf", "Yara"]  # six a table, 8 tables
 DEMO_CLUBS = ["Asse Berlin", "Bluff 05", None]
 PER_TABLE = 6
 HAND_FOR_HAND_AT = 75.0  # seconds after the start: the demo's director plays a few rounds

@@ -73,3 +73,16 @@ def test_a_taken_port_is_one_line() -> None:
                               timeout=120)
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert f"127.0.0.1:{port}" in done.stderr and "--floor-port" in done.stderr
+
+
+def test_the_room_has_six_players_for_each_of_its_most_tables() -> None:
+    """`room --tournament --tables 8` registers six a table, as its help says (24 names left
+    tables 5 to 8 empty), and no two names are one to the tournament (PVB 13)."""
+    from controller.demo.room_demo import DEMO_PLAYERS, PER_TABLE
+    from controller.room.tournament.names import same_name
+
+    assert len(DEMO_PLAYERS) >= PER_TABLE * 8
+    registered: dict[str, None] = {}
+    for name in DEMO_PLAYERS:
+        assert same_name(name, registered) is None, name
+        registered[name] = None
