@@ -384,7 +384,8 @@ def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout, port: in
         kept = store.ids()
         store.close()
         out.write(f"recorder: {len(kept)} full hand records kept, {recorder.duplicates} "
-                  f"duplicates dropped; the floor display saw {console.records} public records "
+                  f"duplicates dropped; this console, on a display's login, saw {console.records} "
+                  f"public records "
                   f"and {console.secrets_seen} secure ones (each table sealed its last "
                   f"finished hand when it stopped, RULES H3; a hand still in play at the stop "
                   f"would go on at the table's next start, and the demo's tables do not "

@@ -26,8 +26,9 @@ def test_the_room_plays_hands_over_mqtt_and_the_display_sees_no_secret(tmp_path:
         assert f"[table {table}] record of hand 1 (" in text
     summary = next(line for line in text.splitlines() if line.startswith("recorder: "))
     # Both hands of both tables: the last sealed by each table's clean stop (RULES H3).
-    assert re.match(r"recorder: 4 full hand records kept, 0 duplicates dropped; the floor "
-                    r"display saw 4 public records and 0 secure ones", summary), summary
+    assert re.match(r"recorder: 4 full hand records kept, 0 duplicates dropped; this console, "
+                    r"on a display's login, saw 4 public records and 0 secure ones", summary), \
+        summary
     # --keep: the work stays, and the end says where the hands are and how to read them.
     store = kept / "records.db"
     assert text.strip().splitlines()[-1].startswith(
