@@ -3,6 +3,8 @@ are told, and which tables need the floor first."""
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 from pathlib import Path
 
 from controller.history.replay_events import replay_events
@@ -177,6 +179,56 @@ def test_an_alert_whose_cause_has_passed_ranks_below_what_is_wrong_now() -> None
     assert [(r.text, r.severity) for r in room.tables["5"].attention][:2] == [
         ("cards reader offline", "warning"),
         ("the cards reader is offline (+1 more)", "warning")]
+
+
+def test_an_alert_whose_cause_has_passed_says_so_and_when_until_acknowledged() -> None:
+    """/alerts showed "URGENT · the table is offline" after the table was back: the alert
+    itself now says it passed (a notice, and when), for every screen and the journal; a new
+    time offline is a new alert, and the old one stays passed."""
+    room = Room()
+    room.take_status("5", online=True, now=1.0)
+    room.take_status("5", online=False, now=2.0)
+    updates = room.take_status("5", online=True, now=3.0)
+    (passed,) = [u.alert for u in updates if u.alert is not None]
+    assert (passed.severity, passed.passed_at, passed.text) == (
+        "notice", 3.0, "the table is offline")
+    assert [u.kind for u in updates] == ["alert", "table"]  # the card last
+    room.take_status("5", online=False, now=4.0)
+    old, new = sorted(room.open_alerts(), key=lambda a: a.at)
+    assert (old.passed_at, new.passed_at, new.severity) == (3.0, None, "urgent")
+    assert room.tables["5"].severity == "urgent"
+    # A reader back, the clock, the recorder back: the same
+    room.take_state(_state("5", devices={"cards": "offline"}), now=5.0)
+    room.take_state(_state("5", devices={"cards": "ok"}), now=6.0)
+    room.take_clock_status(True, now=6.0)
+    room.take_clock_status(False, now=7.0)
+    room.take_clock_status(True, now=8.0)
+    room.take_recorder_status(True, now=8.0)
+    room.take_recorder_status(False, now=9.0)
+    room.take_recorder_status(True, now=10.0)
+    passed_at = {a.kind if a.table == "5" else a.table: a.passed_at
+                 for a in room.open_alerts() if a.passed_at is not None}
+    assert passed_at == {"offline": 3.0, "reader": 6.0, "clock": 8.0, "recorder": 10.0}
+    assert all(a.severity == "notice" for a in room.open_alerts() if a.passed_at)
+
+
+def test_a_passed_alert_is_kept_as_it_is_now_until_acknowledged(tmp_path: Path) -> None:
+    store = FloorStore(tmp_path / "floor.db")
+    room = Room()
+    room.take_status("5", online=True, now=1.0)
+    for update in [*room.take_status("5", online=False, now=2.0),
+                   *room.take_status("5", online=True, now=3.0)]:
+        if update.alert is not None:
+            store.add_alert(update.alert)
+    (kept,) = store.open_alerts()
+    assert (kept.passed_at, kept.severity) == (3.0, "notice")
+    store.acknowledge(kept.id, "floor:anna", 4.0)
+    store.add_alert(kept.model_copy(update={"severity": "urgent"}))  # never over a closed one
+    assert store.open_alerts() == []
+    store.close()
+    with contextlib.closing(sqlite3.connect(tmp_path / "floor.db")) as db:
+        (body,) = db.execute("SELECT body FROM alerts").fetchone()
+    assert Alert.model_validate_json(body).severity == "notice"
 
 
 def test_the_actors_clock_starts_when_the_action_reaches_a_seat() -> None:

@@ -33,15 +33,20 @@
     return el("a", { href: `/table/${encodeURIComponent(table)}${at}` }, named(`Table ${table}`));
   }
 
+  // One whose cause has passed (the table, the clock, the reader back) is a notice as the
+  // room screen's card says it: "was: ..." and when it came back; it waits only for a click.
   function item(a) {
-    return el("li", { class: `alert ${a.kind} ${a.severity}`, "data-id": a.id },
+    const passed = a.passed_at !== null && a.passed_at !== undefined;
+    return el("li", { class: `alert ${a.kind} ${a.severity}${passed ? " passed" : ""}`, "data-id": a.id },
       el("span", { class: `sev ${a.severity}` }, a.severity),
       el("span", {},
         el("span", { class: "at" }, when(a.at)),
         SERVICES.includes(a.table) || !a.hand ? " · " : ` · hand ${a.hand} · `,
-        el("span", { class: "text" }, a.text), a.rule ? el("span", { class: "rule" }, a.rule) : null),
+        el("span", { class: "text" }, passed ? `was: ${a.text}` : a.text),
+        a.rule ? el("span", { class: "rule" }, a.rule) : null),
       el("button", { class: "staff-only ack", onclick: () => acknowledge([a.id]) }, "Acknowledge"),
-      a.todo ? el("span", { class: "todo" }, `what to do: ${a.todo}`) : null);
+      passed ? el("span", { class: "back" }, `back at ${when(a.passed_at)}: acknowledge it`)
+        : a.todo ? el("span", { class: "todo" }, `what to do: ${a.todo}`) : null);
   }
 
   function render() {
