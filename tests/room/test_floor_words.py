@@ -11,8 +11,16 @@ from playwright.sync_api import Browser, expect
 
 from controller.demo.room_states import publish
 from controller.mqtt.local_broker import LocalBroker
-from controller.mqtt.messages import ServiceStatus, StateMessage, StatusMessage, encode
+from controller.mqtt.messages import (
+    ClockState,
+    ServiceStatus,
+    StateMessage,
+    StatusMessage,
+    TournamentState,
+    encode,
+)
 from controller.mqtt.topics import Topics
+from controller.room.tournament.view import PublishedState
 from controller.session import SessionConfig, TableSession
 from tests.mqtt.helpers import wait_until
 from tests.room.floor_helpers import floor_server, log_in, new_page, publish_tables
@@ -31,6 +39,16 @@ def _clock_status(broker: LocalBroker, status: str) -> None:
     publish(broker.address(), broker.login("clock"), [
         (Topics(broker.plan.venue).service("clock", "status"),
          encode(ServiceStatus(service="clock", status=status)))])  # type: ignore[arg-type]
+
+
+def _clock(broker: LocalBroker, clock: ClockState) -> None:
+    publish(broker.address(), broker.login("clock"),
+            [(Topics(broker.plan.venue).clock("state"), encode(clock))])
+
+
+def _tournament(broker: LocalBroker, state: TournamentState) -> None:
+    publish(broker.address(), broker.login("tournament"),
+            [(Topics(broker.plan.venue).service("tournament", "state"), encode(state))])
 
 
 def test_an_alert_whose_cause_has_passed_is_a_notice_on_the_alerts_page(
@@ -80,4 +98,38 @@ def test_an_alert_whose_cause_has_passed_is_a_notice_on_the_alerts_page(
         expect(page.locator("#alerts-3")).to_have_count(0)
         expect(page.locator("#alerts-clock li.alert")).to_have_class(
             "alert offline notice passed")
+        assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_after_the_winner_the_strip_says_the_tournament_is_over_not_the_round(
+        broker: LocalBroker, browser: Browser, tmp_path: Path) -> None:
+    """An outside check saw "hand-for-hand, round 13" above the room screen after the winner:
+    the strip on every page now names the winner; no time left counts, no "go on without it"."""
+    state = TableSession(SessionConfig(table_id="2")).state()
+    publish_tables(broker, [StateMessage(table="2", seq=1, sent=AT, state=state)])
+    final = ClockState(level=14, sb=2000, bb=4000, status="running", ends_at=AT + 10**6,
+                       remaining=600, hand_for_hand=True, round=13, playing=["2"],
+                       waiting=["2"])
+    with floor_server(broker, tmp_path / "floor") as server:
+        _clock(broker, final)
+        _tournament(broker, PublishedState(name="Cup", entries=24, players_left=2,
+                                           status="running"))
+        page = new_page(browser)
+        log_in(page, server.url)
+        strip = page.locator("#clockstrip")
+        expect(strip.locator(".h4h")).to_have_text("hand-for-hand, round 13 · waiting for 2")
+        expect(page.locator("#need-2 button.release")).to_have_count(1)
+        _tournament(broker, PublishedState(name="Cup", entries=24, players_left=1,
+                                           status="finished", winner="Hanna Lindqvist"))
+        for path in ("/", "/alerts", "/table/2", "/tournament"):
+            if path != "/":
+                page.goto(f"{server.url}{path}")
+            expect(strip.locator(".level")).to_have_text("the tournament is over")
+            expect(strip.locator(".blinds")).to_have_text("winner: Hanna Lindqvist")
+            expect(strip).not_to_contain_text("hand-for-hand")
+            expect(strip).not_to_contain_text("round 13")
+            page.wait_for_timeout(300)  # a tick: the time left stays away
+            expect(strip.locator("#strip-left")).to_be_hidden()
+            if path == "/":
+                expect(page.locator("button.release")).to_have_count(0)
         assert page.errors == []  # type: ignore[attr-defined]

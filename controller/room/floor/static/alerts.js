@@ -49,8 +49,9 @@
         : a.todo ? el("span", { class: "todo" }, `what to do: ${a.todo}`) : null);
   }
 
-  function render() {
+  function render(changed, kind) {
     renderClockStrip();
+    if (kind === "tournament") return;  // (only the strip shows it: the buttons stay still)
     const groups = new Map();
     for (const a of floor.alerts.values()) {  // by table: on a league's floor, by venue and table
       const group = domKey(a.venue, a.table);
@@ -76,5 +77,5 @@
     if (count) count.textContent = floor.alerts.size ? String(floor.alerts.size) : "";
   }
 
-  start(["clock", "alert", "broker"], null, render);
+  start(["clock", "alert", "broker", "tournament"], null, render);
 })();

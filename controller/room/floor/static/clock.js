@@ -39,10 +39,11 @@
       const v = venueState(venue), c = v.clock, words = venueWords(v);
       const name = v.tournament && v.tournament.name ? v.tournament.name : c && c.name ? c.name : "";
       node.title = name;
-      setText(parts.level, c ? (c.on_break ? "Break" : `Level ${c.level}`) : "waiting for the clock");
-      setText(parts.blinds, c ? (c.on_break ? `next: level ${c.level}` : blindsText(c)) : "");
-      setText(parts.status, words.status || (c && c.hand_for_hand ? "hand-for-hand" : ""));
-      setText(parts.next, c && c.next_break_at && c.status === "running"
+      const winner = v.tournament && v.tournament.winner;
+      setText(parts.level, winner ? "Winner" : c ? (c.on_break ? "Break" : `Level ${c.level}`) : "waiting for the clock");
+      setText(parts.blinds, winner || (c ? (c.on_break ? `next: level ${c.level}` : blindsText(c)) : ""));
+      setText(parts.status, words.status || (c && c.hand_for_hand && !winner ? "hand-for-hand" : ""));
+      setText(parts.next, !winner && c && c.next_break_at && c.status === "running"
         ? `break in ${mmss(c.next_break_at - clockNow())}` : "");
       node.classList.toggle("paused", !!c && c.status === "paused");
       node.classList.toggle("down", v.bridge === false || v.clock_online === false);

@@ -6,7 +6,8 @@
 "use strict";
 (() => {
   const { floor, el, setText, chips, short, mmss, clockNow, renderClockStrip, decide,
-    start, domKey, keyOf, venueState, venueWords } = window.floorApp;
+    start, domKey, keyOf, venueState, venueWords, over } = window.floorApp;
+  const LEGEND = "seats · ⌀ average stack · hands/h";
   const grid = document.getElementById("tables");
   const strip = document.getElementById("attention");
   const cards = new Map();  // table's key -> its card's nodes
@@ -239,7 +240,7 @@
       if (at < 0) items.push(item); else items.splice(at, 0, item);
     }
     const c = floor.clock;
-    if (!floor.tv && floor.user && !floor.readOnly && c && c.hand_for_hand) {  // PVB 35a: the floor may go on
+    if (!floor.tv && floor.user && !floor.readOnly && c && c.hand_for_hand && !over()) {  // PVB 35a: the floor may go on
       for (const table of c.waiting || []) {
         if (!items.some((i) => i.table === table)) {
           items.push({ table, severity: "notice", text: "the hand-for-hand round waits for it" });
@@ -258,7 +259,7 @@
   function renderStrip() {
     const items = needing();
     const c = floor.clock;
-    const waits = new Set(c && c.hand_for_hand ? c.waiting || [] : []);
+    const waits = new Set(c && c.hand_for_hand && !over() ? c.waiting || [] : []);
     const staff = !floor.tv && !!floor.user && !floor.readOnly;
     const said = (table) => {
       const answer = answers.get(table);
@@ -304,8 +305,13 @@
 
   // ---------------------------------------------------------------- render
 
-  function render(changed) {
-    renderClockStrip("seats · ⌀ average stack · hands/h");
+  function render(changed, kind) {
+    renderClockStrip(LEGEND);
+    if (kind === "tournament") {  // its end: the tiles and the strip say so; no card changes
+      for (const [venue, head] of heads) updateHead(head, venue);
+      renderStrip();
+      return;
+    }
     const tables = [...floor.tables.keys()].sort(byPlace);
     const same = tables.length === cards.size && tables.every((t) => cards.has(t));
     if (!same) {
@@ -334,5 +340,5 @@
   }
 
   new ResizeObserver(() => { fit(); renderStrip(); }).observe(grid);
-  start(["table", "clock", "alert", "broker"], null, render);
+  start(["table", "clock", "alert", "broker", "tournament"], null, render);
 })();

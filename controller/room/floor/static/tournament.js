@@ -167,8 +167,9 @@
     send("go_on_without", args);
   }
 
-  function render() {
+  function render(changed, kind) {
     renderClockStrip();
+    if (kind === "tournament") return;  // (the page's own comes every two seconds)
     const t = latest;
     document.getElementById("t-none").hidden = !!t;
     if (!t) return;
@@ -217,7 +218,7 @@
     send("reenter", { name: form.name.value });
   });
   document.getElementById("t-draw").addEventListener("click", () => send("draw", {}));
-  start(["clock", "table", "broker", "alert"], null, render);  // (tables: a mover's seat, sitsOut)
+  start(["clock", "table", "broker", "alert", "tournament"], null, render);  // (tables: a mover's seat, sitsOut)
   refresh();
   setInterval(refresh, 2000);
 })();
