@@ -20,7 +20,7 @@ from controller.mqtt.messages import (
     encode,
 )
 from controller.mqtt.topics import Topics
-from controller.room.tournament.view import PublishedState
+from controller.room.tournament.view import PublishedState, SeatLine, chip_leader
 from controller.session import SessionConfig, TableSession
 from tests.mqtt.helpers import wait_until
 from tests.room.floor_helpers import floor_server, log_in, new_page, publish_tables
@@ -133,3 +133,50 @@ def test_after_the_winner_the_strip_says_the_tournament_is_over_not_the_round(
             if path == "/":
                 expect(page.locator("button.release")).to_have_count(0)
         assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_chip_leader_is_nobody_while_the_top_stack_is_shared() -> None:
+    """Before the first hand the chip leader was "Anna 3,000", the first name alphabetically
+    of everyone with the starting stack."""
+    start = [SeatLine(player=p, table="1", seat=k + 1, stack=3000)
+             for k, p in enumerate(["Carl", "Anna", "Bert"])]
+    assert chip_leader(start) is None
+    assert chip_leader([]) is None and chip_leader([SeatLine(player="Anna")]) is None
+    later = [*start[:2], start[2].model_copy(update={"stack": 3100, "table": "2"})]
+    leader = chip_leader(later)
+    assert leader is not None and (leader.player, leader.stack, leader.table) == (
+        "Bert", 3100, "2")
+    assert chip_leader(start[:1]) is not None  # one player: he leads
+
+
+def test_the_tv_and_the_tournament_page_say_players_and_the_chip_leader_alike(
+        broker: LocalBroker, browser: Browser, tmp_path: Path) -> None:
+    """The TV said "Players 1 / 24" (entries) and /tournament "1 / 23" (registered) after a
+    re-entry: both now say players left of the entries, labelled so, and the players registered
+    only on /tournament; a shared top stack is no chip leader on either ("—")."""
+    seats = [SeatLine(player=p, table="1", seat=k + 1, stack=20_000)
+             for k, p in enumerate(["Anna", "Bert"])]
+    state = PublishedState(name="Cup", entries=24, players=23, players_left=2,
+                           status="running", seats=seats, chip_leader=chip_leader(seats))
+    with floor_server(broker, tmp_path / "floor") as server:
+        _tournament(broker, state)
+        tv = new_page(browser)
+        tv.goto(f"{server.url}/clock?tv=1")
+        expect(tv.locator("#tv-players")).to_have_text("2")
+        expect(tv.locator("#tv-entries")).to_have_text("of 24 entries")
+        expect(tv.locator("#tv-stats")).to_contain_text("Players left")
+        expect(tv.locator("#tv-leader")).to_have_text("—")
+        expect(tv.locator("#tv-leader-stack")).to_have_text("")
+        page = new_page(browser)
+        page.goto(f"{server.url}/tournament")
+        summary = page.locator("#t-summary")
+        expect(summary).to_contain_text("players left 2 of 24 entries")
+        expect(summary).to_contain_text("registered 23 players")
+        expect(summary).to_contain_text("chip leader —")
+        ahead = [seats[0], seats[1].model_copy(update={"stack": 25_000})]
+        _tournament(broker, state.model_copy(update={"seats": ahead,
+                                                     "chip_leader": chip_leader(ahead)}))
+        expect(tv.locator("#tv-leader")).to_have_text("Bert")
+        expect(tv.locator("#tv-leader-stack")).to_have_text("25,000")
+        expect(summary).to_contain_text("chip leader Bert 25,000")
+        assert tv.errors == [] and page.errors == []  # type: ignore[attr-defined]

@@ -84,6 +84,12 @@ function short(n, digits) {
   return `${fixed(n / 1e6)}M`;
 }
 
+// Players left, of the entries (re-entries counted: a TD's clock counts the field so): the
+// same words on the TV and the tournament page. The players registered are another figure.
+function playersLeft(t) {
+  return { left: chips(t.players_left), of: t.entries ? `of ${chips(t.entries)} entries` : "" };
+}
+
 const CURRENCIES = { EUR: "€", USD: "$", GBP: "£", CHF: "CHF" };
 function money(amount, currency) {
   const sign = CURRENCIES[currency] || currency || "";
@@ -423,6 +429,6 @@ function cards(text) {
 const when = (seconds, withDate = false) => new Date(seconds * 1000)[
   withDate ? "toLocaleString" : "toLocaleTimeString"](undefined, { hourCycle: "h23" });
 
-window.floorApp = { floor, el, setText, chips, cards, when, short, money, mmss, levelLeft, blindsText,
+window.floorApp = { floor, el, setText, chips, cards, when, short, money, playersLeft, mmss, levelLeft, blindsText,
   nextBlindsText, clockParts, decide, post, start, whoAmI, renderClockStrip, clockNow,
   roundWords, over, keyOf, domKey, venueState, venueWords };

@@ -6,7 +6,7 @@
 // without it every venue's clock side by side (a league's screen).
 "use strict";
 (() => {
-  const { floor, el, setText, chips, money, mmss, levelLeft, blindsText, nextBlindsText,
+  const { floor, el, setText, chips, money, playersLeft, mmss, levelLeft, blindsText, nextBlindsText,
     clockNow, decide, start, roundWords, venueState, venueWords } = window.floorApp;
   const $ = (id) => document.getElementById(id);
   const PAYOUT_LINES = 10;  // what fits beside the clock at a legible size; then "+N more"
@@ -103,10 +103,11 @@
     const t = floor.tournament;
     document.body.classList.toggle("with-tournament", !!t);
     if (!t) return;
-    setText($("tv-players"), t.entries ? `${chips(t.players_left)} / ${chips(t.entries)}`
-      : chips(t.players_left));
+    const players = playersLeft(t);
+    setText($("tv-players"), players.left);
+    setText($("tv-entries"), players.of);
     setText($("tv-average"), chips(t.average_stack));
-    setText($("tv-leader"), t.chip_leader ? t.chip_leader.player : "");
+    setText($("tv-leader"), t.chip_leader ? t.chip_leader.player : "—");  // none, or shared
     setText($("tv-leader-stack"), t.chip_leader ? chips(t.chip_leader.stack) : "");
     setText($("tv-pool"), money(t.prize_pool, t.currency));
     const payouts = t.payouts || [];

@@ -2,7 +2,7 @@
 // the floor's tournament decisions behind the floor login. Every text goes in as text.
 "use strict";
 (() => {
-  const { floor, el, chips, post, renderClockStrip, start } = window.floorApp;
+  const { floor, el, chips, playersLeft, post, renderClockStrip, start } = window.floorApp;
   let latest = null;
 
   async function send(name, args) {
@@ -21,12 +21,13 @@
 
   function summary(t) {
     const figure = (label, value) => el("span", { class: "figure" }, `${label} `, el("b", {}, value));
+    const players = playersLeft(t);
     return [
-      figure("players left", `${t.players_left} / ${t.players}`),
-      figure("entries", t.entries),
+      figure("players left", `${players.left} ${players.of}`.trim()),
+      figure("registered", `${chips(t.players)} players`),
       figure("average stack", chips(t.average_stack)),
-      t.chip_leader ? figure("chip leader",
-        `${t.chip_leader.player} ${chips(t.chip_leader.stack)}`) : null,
+      figure("chip leader", t.chip_leader  // none while the top stack is shared
+        ? `${t.chip_leader.player} ${chips(t.chip_leader.stack)}` : "—"),
       figure("prize pool", `${chips(t.prize_pool)} ${t.currency}`),
       figure("status", t.status + (t.registration_open ? " · registration open" : "")
         + (t.add_on_open ? " · add-on open" : "") + (t.rebuy_open ? " · rebuys open" : "")),
