@@ -20,6 +20,7 @@ from controller.mqtt.messages import (
     encode,
 )
 from controller.mqtt.topics import Topics
+from controller.room.tournament.ledger import Alert as TournamentAlert
 from controller.room.tournament.view import PublishedState, SeatLine, chip_leader
 from controller.session import SessionConfig, TableSession
 from tests.mqtt.helpers import wait_until
@@ -180,3 +181,27 @@ def test_the_tv_and_the_tournament_page_say_players_and_the_chip_leader_alike(
         expect(tv.locator("#tv-leader-stack")).to_have_text("25,000")
         expect(summary).to_contain_text("chip leader Bert 25,000")
         assert tv.errors == [] and page.errors == []  # type: ignore[attr-defined]
+
+
+def test_an_alerts_time_of_day_reads_the_same_on_every_page(
+        broker: LocalBroker, browser: Browser, tmp_path: Path) -> None:
+    """/tournament said "9:40:00 PM" of the alert /alerts said "21:40:00" of, in a browser
+    whose locale writes 12-hour times: one function, the floor's 24-hour time, everywhere."""
+    evening = AT + 18 * 3600  # 21:40 in Berlin
+    alert = TournamentAlert(id=1, at=evening, rule="PVB 13", table="2",
+                            text="table 2, seat 3: Ghost is not in the tournament")
+    with floor_server(broker, tmp_path / "floor") as server:
+        _tournament(broker, PublishedState(name="Cup", entries=2, players_left=2,
+                                           status="running", alerts=[alert]))
+        context = browser.new_context(locale="en-US", timezone_id="Europe/Berlin")
+        page = context.new_page()
+        page.goto(f"{server.url}/alerts")
+        on_alerts = page.locator("#alerts-2 li.alert .at")
+        expect(on_alerts).to_have_text("21:40:00")
+        page.goto(f"{server.url}/tournament")
+        on_tournament = page.locator("#t-alerts li[data-alert='1']")
+        expect(on_tournament).to_contain_text("21:40:00 · table 2, seat 3")
+        assert "PM" not in on_tournament.inner_text()
+        page.goto(f"{server.url}/hands")
+        assert TIME.match(page.evaluate(f"window.floorApp.when({evening})"))
+        context.close()

@@ -4,13 +4,9 @@
 // venues each group names its venue.
 "use strict";
 (() => {
-  const { floor, el, renderClockStrip, post, start, domKey } = window.floorApp;
+  const { floor, el, renderClockStrip, post, start, domKey, when } = window.floorApp;
   const RANK = { urgent: 3, warning: 2, notice: 1 };
   const SERVICES = ["clock", "recorder", "bridge", "tournament"];  // no hand of their own
-
-  function when(at) {
-    return window.floorApp.when(at);
-  }
 
   // Only the alerts this page shows: one that arrives a moment later is not acknowledged unseen.
   async function acknowledge(ids) {

@@ -425,7 +425,8 @@ function cards(text) {
   return out;
 }
 
-// A moment as the room's clocks show it: 24-hour, the browser's own date order.
+// A moment as the room's clocks show it: 24-hour, the browser's own date order; every page's
+// times of day come from here (an alert's time reads the same on /alerts and /tournament).
 const when = (seconds, withDate = false) => new Date(seconds * 1000)[
   withDate ? "toLocaleString" : "toLocaleTimeString"](undefined, { hourCycle: "h23" });
 

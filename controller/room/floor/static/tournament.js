@@ -2,7 +2,7 @@
 // the floor's tournament decisions behind the floor login. Every text goes in as text.
 "use strict";
 (() => {
-  const { floor, el, chips, playersLeft, post, renderClockStrip, start } = window.floorApp;
+  const { floor, el, chips, playersLeft, post, renderClockStrip, start, when } = window.floorApp;
   let latest = null;
 
   async function send(name, args) {
@@ -181,7 +181,7 @@
       ? t.alerts.slice().reverse().map((a) => {
         const open = floor.alerts.has(`tournament:${Math.trunc(a.at * 1000)}:${a.id}`);
         return el("li", { class: `alert${open ? " open" : " done"}`, "data-alert": a.id },
-          new Date(a.at * 1000).toLocaleTimeString(), " · ", a.text,
+          when(a.at), " · ", a.text,
           a.rule ? el("span", { class: "rule" }, a.rule) : null,
           !floor.alertsKnown ? null : open ? el("a", { class: "floor-alert", href: "/alerts" },
             "open: acknowledge it on Alerts") : el("span", { class: "muted floor-alert" }, "acknowledged"));
