@@ -123,8 +123,9 @@ def test_h1_a_table_restarting_for_its_upgrade_is_no_alert_unless_it_stays_away(
 
 
 def test_a_table_nobody_plays_at_switched_off_is_no_alert() -> None:
-    """Broken up by the tournament (its last state seats no one), or after the tournament's
-    winner: switching it off is the evening's end, a notice on its card. A table the
+    """Broken up by the tournament (its last state seats no one): out of play, switching it
+    off is nothing for the floor; after the tournament's winner switching any off is the
+    evening's end, a notice on its card. A table the
     tournament still uses, or any table without a tournament, going offline is the urgent
     alert it always was, even empty (the draw may seat players there)."""
     lines = [{"table": "5", "seats": 10, "players": 0, "status": "broken"},
@@ -137,18 +138,50 @@ def test_a_table_nobody_plays_at_switched_off_is_no_alert() -> None:
         room.take_state(_state(table, seats={}), now=2.0)
         room.take_status(table, online=False, now=3.0)
     assert [a.table for a in room.open_alerts()] == ["6"]
-    assert [(r.text, r.severity) for r in room.tables["5"].attention] == [
-        ("offline, nobody playing there", "notice")]
+    assert room.tables["5"].attention == [] and room.tables["5"].out_of_play == "broken"
+    assert room.tables["6"].out_of_play is None
     room.take_status("7", online=True, now=1.0)
     room.take_state(_betting("7"), now=2.0)
     room.take_tournament(TournamentState(name="Cup", entries=9, players_left=1, winner="ana"))
     room.take_status("7", online=False, now=5.0)
     assert [a.table for a in room.open_alerts()] == ["6"]
+    assert [(r.text, r.severity) for r in room.tables["7"].attention] == [
+        ("offline, nobody playing there", "notice")]
     room.take_status("8", online=True, now=1.0)
     room.take_state(_state("8", seats={}), now=2.0)
     room.take_tournament(None)
     room.take_status("8", online=False, now=7.0)
     assert sorted(a.table for a in room.open_alerts()) == ["6", "8"]
+
+
+def test_a_table_the_tournament_broke_is_out_of_play_on_its_card() -> None:
+    """An outside check saw broken tables as idle cards with "shuffle" and hands per hour:
+    the tournament breaking a table (once its last state seats no one) pushes its card out of
+    play, without a rate and not in the attention strip; used again, it is back in play."""
+    room = Room()
+    for hand, at in enumerate((10.0, 70.0, 130.0, 190.0), start=1):
+        room.take_state(_state("4", hand=hand), now=at)
+    assert room.tables["4"].hands_per_hour == 60.0
+    room.take_state(_state("4", hand=4, seats={}), now=200.0)
+
+    def tournament(status: str) -> TournamentState:
+        return TournamentState.model_validate({"v": 1, "name": "Cup", "entries": 9,
+                                               "players_left": 5, "tables": [
+                                                   {"table": "4", "seats": 10, "players": 0,
+                                                    "status": status}]})
+
+    (update,) = [u for u in room.take_tournament(tournament("broken")) if u.kind == "table"]
+    assert update.table is not None and update.table.out_of_play == "broken"
+    assert update.table.hands_per_hour is None and update.table.attention == []
+    assert [u.kind for u in room.take_tournament(tournament("broken"))] == ["tournament"]
+    room.take_status("4", online=False, now=210.0)  # switched off: nothing for the floor
+    assert room.needing() == [] and room.open_alerts() == []
+    room.take_status("4", online=True, now=220.0)
+    views = [u.table for u in room.take_tournament(tournament("open")) if u.table]
+    assert [v.out_of_play for v in views] == [None]
+    room.take_state(_betting("4", hand=5), now=230.0)  # seated again: in play, whatever it says
+    room.take_tournament(tournament("broken"))
+    assert room.tables["4"].out_of_play is None
 
 
 def test_the_last_view_pushed_is_the_table_as_it_is_now() -> None:

@@ -5,8 +5,10 @@ the time of day, the chip leader, a broken table."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser, expect
 
 from controller.demo.room_states import publish
@@ -21,13 +23,32 @@ from controller.mqtt.messages import (
 )
 from controller.mqtt.topics import Topics
 from controller.room.tournament.ledger import Alert as TournamentAlert
-from controller.room.tournament.view import PublishedState, SeatLine, chip_leader
+from controller.room.tournament.view import PublishedState, SeatLine, TableLine, chip_leader
 from controller.session import SessionConfig, TableSession
 from tests.mqtt.helpers import wait_until
-from tests.room.floor_helpers import floor_server, log_in, new_page, publish_tables
+from tests.room.floor_helpers import (
+    clear_tables,
+    floor_server,
+    log_in,
+    new_page,
+    publish_tables,
+)
 
 AT = 1_770_000_000.0
 TIME = re.compile(r"^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$")  # the floor's 24-hour time of day
+
+
+@pytest.fixture(autouse=True)
+def _nothing_retained(broker: LocalBroker) -> Iterator[None]:
+    """Each test starts on an empty broker (it is the module's): no table, clock or
+    tournament a test before left retained."""
+    yield
+    clear_tables(broker, ["1", "2", "3"])
+    topics = Topics(broker.plan.venue)
+    publish(broker.address(), broker.login("clock"), [
+        (topics.clock("state"), b""), (topics.service("clock", "status"), b"")])
+    publish(broker.address(), broker.login("tournament"), [
+        (topics.service("tournament", "state"), b"")])
 
 
 def _table_status(broker: LocalBroker, table: str, status: str) -> None:
@@ -205,3 +226,42 @@ def test_an_alerts_time_of_day_reads_the_same_on_every_page(
         page.goto(f"{server.url}/hands")
         assert TIME.match(page.evaluate(f"window.floorApp.when({evening})"))
         context.close()
+
+
+def test_a_broken_table_looks_out_of_play_on_the_room_screen(
+        broker: LocalBroker, browser: Browser, tmp_path: Path) -> None:
+    """An outside check saw tables the tournament broke as idle cards, "shuffle" and hands per
+    hour: now greyed, "broken", no rate, and switched off no reason in the attention strip."""
+    empty = TableSession(SessionConfig(table_id="1")).state()
+    with floor_server(broker, tmp_path / "floor") as server:
+        for hand in (1, 2, 3, 4):  # three hands begun after the first: a rate on its card
+            publish_tables(broker, [StateMessage(table="1", seq=hand, sent=AT + hand,
+                                                 state=empty.model_copy(update={"hand": hand}))])
+        publish_tables(broker, [StateMessage(table="2", seq=1, sent=AT, state=TableSession(
+            SessionConfig(table_id="2")).state())])
+        page = new_page(browser)
+        page.goto(f"{server.url}/")
+        four, five = page.locator("#table-1"), page.locator("#table-2")
+        expect(four.locator(".rate")).to_have_text(re.compile(r"^\d+/h$"))
+        expect(four.locator(".act")).to_have_text("shuffle")
+        lines = [TableLine(table="1", seats=10, players=0, status="broken"),
+                 TableLine(table="2", seats=10, players=0, status="open", online=True)]
+        _tournament(broker, PublishedState(name="Cup", entries=9, players_left=9,
+                                           status="running", tables=lines))
+        expect(four).to_have_class(re.compile(r"\bout\b"))
+        expect(four.locator(".act")).to_have_text("broken")
+        expect(four.locator(".rate")).to_have_text("")
+        expect(four.locator(".street")).to_have_text("")
+        expect(five).not_to_have_class(re.compile(r"\bout\b"))
+        expect(five.locator(".act")).to_have_text("shuffle")
+        assert page.evaluate("getComputedStyle(document.getElementById('table-1')).opacity") \
+            == "0.5"
+        _table_status(broker, "1", "offline")  # switched off: nothing for the floor
+        assert wait_until(lambda: server.hub.room.tables["1"].online is False)
+        expect(four.locator(".act")).to_have_text("broken")
+        expect(page.locator("#attention")).to_have_text(
+            "every table plays: nothing needs the floor")
+        _table_status(broker, "2", "offline")  # one in play: the urgent alert it always was
+        expect(page.locator("#need-2 .need")).to_have_class("need urgent")
+        expect(page.locator("#need-1")).to_have_count(0)
+        assert page.errors == []  # type: ignore[attr-defined]

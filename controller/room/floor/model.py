@@ -81,6 +81,9 @@ class TableView(BaseModel):
                                       "(stacks and pots) per player")
     hands_per_hour: float | None = Field(default=None, description="Over the last hour, from "
                                          "at least three hands begun")
+    out_of_play: str | None = Field(default=None, description="The tournament broke it "
+                                    "(\"broken\") or does not use it (\"not in use\") and its "
+                                    "last state seats no one: its card greys, no rate")
 
 
 class RoomUpdate(BaseModel):
@@ -280,6 +283,10 @@ class Room:
         own page, and an acknowledged one is not raised again)."""
         self.tournament = tournament
         updates = [RoomUpdate(kind="tournament", tournament=tournament, venue=self.venue)]
+        for view in list(self.tables.values()):  # a table it broke (or took back) greys
+            if self._out_of_play(view) != view.out_of_play or \
+                    self._attention(view) != view.attention:
+                updates.append(self._set(view))
         raw = (tournament.model_extra or {}).get("alerts") if tournament is not None else None
         prefix = f"{self.venue}/" if self.venue is not None else ""
         for said in tournament_alerts(raw):
@@ -347,12 +354,18 @@ class Room:
         tournament = self.tournament
         if tournament is None or view.state is None:
             return False
-        if tournament.winner is not None:
-            return True
+        return tournament.winner is not None or self._out_of_play(view) is not None
+
+    def _out_of_play(self, view: TableView) -> str | None:
+        """"broken" or "not in use" when the tournament says so of the table and its last
+        state seats no one (a broken table's players may not have moved yet)."""
+        tournament = self.tournament
+        if tournament is None or view.state is None or view.state.seats:
+            return None
         lines = (tournament.model_extra or {}).get("tables")
         status = next((line.get("status") for line in lines or [] if isinstance(line, dict)
                        and line.get("table") == view.table), None)
-        return status in ("broken", "not in use") and not view.state.seats
+        return status if status in ("broken", "not in use") else None
 
     def _offline(self, view: TableView, since: float, text: str) -> list[RoomUpdate]:
         """The offline alert, once for each time the table went (its id says when)."""
@@ -409,9 +422,13 @@ class Room:
 
     def _set(self, view: TableView) -> RoomUpdate:
         attention = self._attention(view)
+        out = self._out_of_play(view)
+        figures = _figures(view.state, self._starts.get(view.table), self._now)
+        if out is not None:
+            figures["hands_per_hour"] = None  # its last hands are no rate of its own now
         view = view.model_copy(update={
             "attention": attention, "severity": worst([r.severity for r in attention]),
-            **_figures(view.state, self._starts.get(view.table), self._now)})
+            "out_of_play": out, **figures})
         self.tables[view.table] = view
         return RoomUpdate(kind="table", table=view)
 
@@ -498,6 +515,8 @@ class Room:
                           for a in self.alerts.values())
             if _upgrading(view) and not alerted:
                 say("restarting for its upgrade", "notice")
+            elif self._out_of_play(view) is not None and not alerted:
+                pass  # its card says it is out of play: switched off, nothing for the floor
             elif self._idle(view) and not alerted:
                 say("offline, nobody playing there", "notice")
             else:

@@ -47,6 +47,7 @@
   // What the table is doing when nobody is to act, in a word or two.
   function waiting(view) {
     const s = view.state;
+    if (view.out_of_play) return view.out_of_play;  // "broken", "not in use": switched off or not
     if (view.online === false) return "OFFLINE";
     if (!s) return "no state";
     const holds = s.holds || {};
@@ -109,6 +110,7 @@
     const s = view.state;
     const { node, parts } = card;
     const classes = ["card", view.online === false ? "offline" : "online"];
+    if (view.out_of_play) classes.push("out");
     if (view.severity) classes.push(`needs ${view.severity}`);
     if (view.stalled) classes.push("stalled");
     if (s && s.actor !== null && s.actor !== undefined) classes.push("acting");
@@ -130,7 +132,7 @@
       actNode(card, waiting(view), null, null, "");
     }
     const playing = s && ["betting", "dealing", "showdown"].includes(s.stage);
-    setText(parts.street, playing ? (s.street || s.stage) : s ? `hand ${s.hand}` : "");
+    setText(parts.street, playing ? (s.street || s.stage) : s && !view.out_of_play ? `hand ${s.hand}` : "");
     setText(parts.pot, playing ? short(pot(s)) : "");
     setText(parts.seats, s ? `${view.players}/${s.seat_count || view.players + view.free_seats}` : "");
     parts.seats.classList.toggle("free", !!view.free_seats);
