@@ -187,11 +187,12 @@ def test_the_floor_keeps_its_alerts_and_hands(tmp_path: Path) -> None:
     path = copied(tmp_path, "floor.db")
     store = FloorStore(path)
     try:
-        # (alerts kept before severities existed read back as warnings, with nothing to do)
-        assert [a.model_dump(mode="json", exclude={"severity", "todo", "venue"})
+        # (alerts kept before severities existed read back as warnings, with nothing to do;
+        # before an alert could say its cause passed, as not passed)
+        assert [a.model_dump(mode="json", exclude={"severity", "todo", "venue", "passed_at"})
                 for a in store.open_alerts()] == expected["open"]
-        assert {(a.severity, a.todo, a.venue) for a in store.open_alerts()} == {
-            ("warning", None, None)}
+        assert {(a.severity, a.todo, a.venue, a.passed_at) for a in store.open_alerts()} == {
+            ("warning", None, None, None)}
         assert as_json(store.acknowledged()) == expected["acknowledged"]
         assert [h.model_dump(mode="json", exclude={"venue"})
                 for h in store.find(HandQuery())] == expected["hands"]
@@ -212,8 +213,9 @@ def test_a_floor_store_of_version_2_keeps_everything_and_learns_venues(tmp_path:
     try:
         assert store._store.migrated_from == 2
         assert header(path) == (floor_module.KIND.version, floor_module.KIND.application_id)
-        assert [a.model_dump(mode="json", exclude={"venue"})
+        assert [a.model_dump(mode="json", exclude={"venue", "passed_at"})
                 for a in store.open_alerts()] == expected["open"]
+        assert all(a.passed_at is None for a in store.open_alerts())  # (kept before it said)
         assert as_json(store.acknowledged()) == expected["acknowledged"]
         assert [s.model_dump(mode="json") for s in store.sessions()] == expected["sessions"]
         hands = store.find(HandQuery())

@@ -3,6 +3,8 @@ are told, and which tables need the floor first."""
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 from pathlib import Path
 
 from controller.history.replay_events import replay_events
@@ -121,8 +123,9 @@ def test_h1_a_table_restarting_for_its_upgrade_is_no_alert_unless_it_stays_away(
 
 
 def test_a_table_nobody_plays_at_switched_off_is_no_alert() -> None:
-    """Broken up by the tournament (its last state seats no one), or after the tournament's
-    winner: switching it off is the evening's end, a notice on its card. A table the
+    """Broken up by the tournament (its last state seats no one): out of play, switching it
+    off is nothing for the floor; after the tournament's winner switching any off is the
+    evening's end, a notice on its card. A table the
     tournament still uses, or any table without a tournament, going offline is the urgent
     alert it always was, even empty (the draw may seat players there)."""
     lines = [{"table": "5", "seats": 10, "players": 0, "status": "broken"},
@@ -135,18 +138,50 @@ def test_a_table_nobody_plays_at_switched_off_is_no_alert() -> None:
         room.take_state(_state(table, seats={}), now=2.0)
         room.take_status(table, online=False, now=3.0)
     assert [a.table for a in room.open_alerts()] == ["6"]
-    assert [(r.text, r.severity) for r in room.tables["5"].attention] == [
-        ("offline, nobody playing there", "notice")]
+    assert room.tables["5"].attention == [] and room.tables["5"].out_of_play == "broken"
+    assert room.tables["6"].out_of_play is None
     room.take_status("7", online=True, now=1.0)
     room.take_state(_betting("7"), now=2.0)
     room.take_tournament(TournamentState(name="Cup", entries=9, players_left=1, winner="ana"))
     room.take_status("7", online=False, now=5.0)
     assert [a.table for a in room.open_alerts()] == ["6"]
+    assert [(r.text, r.severity) for r in room.tables["7"].attention] == [
+        ("offline, nobody playing there", "notice")]
     room.take_status("8", online=True, now=1.0)
     room.take_state(_state("8", seats={}), now=2.0)
     room.take_tournament(None)
     room.take_status("8", online=False, now=7.0)
     assert sorted(a.table for a in room.open_alerts()) == ["6", "8"]
+
+
+def test_a_table_the_tournament_broke_is_out_of_play_on_its_card() -> None:
+    """An outside check saw broken tables as idle cards with "shuffle" and hands per hour:
+    the tournament breaking a table (once its last state seats no one) pushes its card out of
+    play, without a rate and not in the attention strip; used again, it is back in play."""
+    room = Room()
+    for hand, at in enumerate((10.0, 70.0, 130.0, 190.0), start=1):
+        room.take_state(_state("4", hand=hand), now=at)
+    assert room.tables["4"].hands_per_hour == 60.0
+    room.take_state(_state("4", hand=4, seats={}), now=200.0)
+
+    def tournament(status: str) -> TournamentState:
+        return TournamentState.model_validate({"v": 1, "name": "Cup", "entries": 9,
+                                               "players_left": 5, "tables": [
+                                                   {"table": "4", "seats": 10, "players": 0,
+                                                    "status": status}]})
+
+    (update,) = [u for u in room.take_tournament(tournament("broken")) if u.kind == "table"]
+    assert update.table is not None and update.table.out_of_play == "broken"
+    assert update.table.hands_per_hour is None and update.table.attention == []
+    assert [u.kind for u in room.take_tournament(tournament("broken"))] == ["tournament"]
+    room.take_status("4", online=False, now=210.0)  # switched off: nothing for the floor
+    assert room.needing() == [] and room.open_alerts() == []
+    room.take_status("4", online=True, now=220.0)
+    views = [u.table for u in room.take_tournament(tournament("open")) if u.table]
+    assert [v.out_of_play for v in views] == [None]
+    room.take_state(_betting("4", hand=5), now=230.0)  # seated again: in play, whatever it says
+    room.take_tournament(tournament("broken"))
+    assert room.tables["4"].out_of_play is None
 
 
 def test_the_last_view_pushed_is_the_table_as_it_is_now() -> None:
@@ -177,6 +212,56 @@ def test_an_alert_whose_cause_has_passed_ranks_below_what_is_wrong_now() -> None
     assert [(r.text, r.severity) for r in room.tables["5"].attention][:2] == [
         ("cards reader offline", "warning"),
         ("the cards reader is offline (+1 more)", "warning")]
+
+
+def test_an_alert_whose_cause_has_passed_says_so_and_when_until_acknowledged() -> None:
+    """/alerts showed "URGENT · the table is offline" after the table was back: the alert
+    itself now says it passed (a notice, and when), for every screen and the journal; a new
+    time offline is a new alert, and the old one stays passed."""
+    room = Room()
+    room.take_status("5", online=True, now=1.0)
+    room.take_status("5", online=False, now=2.0)
+    updates = room.take_status("5", online=True, now=3.0)
+    (passed,) = [u.alert for u in updates if u.alert is not None]
+    assert (passed.severity, passed.passed_at, passed.text) == (
+        "notice", 3.0, "the table is offline")
+    assert [u.kind for u in updates] == ["alert", "table"]  # the card last
+    room.take_status("5", online=False, now=4.0)
+    old, new = sorted(room.open_alerts(), key=lambda a: a.at)
+    assert (old.passed_at, new.passed_at, new.severity) == (3.0, None, "urgent")
+    assert room.tables["5"].severity == "urgent"
+    # A reader back, the clock, the recorder back: the same
+    room.take_state(_state("5", devices={"cards": "offline"}), now=5.0)
+    room.take_state(_state("5", devices={"cards": "ok"}), now=6.0)
+    room.take_clock_status(True, now=6.0)
+    room.take_clock_status(False, now=7.0)
+    room.take_clock_status(True, now=8.0)
+    room.take_recorder_status(True, now=8.0)
+    room.take_recorder_status(False, now=9.0)
+    room.take_recorder_status(True, now=10.0)
+    passed_at = {a.kind if a.table == "5" else a.table: a.passed_at
+                 for a in room.open_alerts() if a.passed_at is not None}
+    assert passed_at == {"offline": 3.0, "reader": 6.0, "clock": 8.0, "recorder": 10.0}
+    assert all(a.severity == "notice" for a in room.open_alerts() if a.passed_at)
+
+
+def test_a_passed_alert_is_kept_as_it_is_now_until_acknowledged(tmp_path: Path) -> None:
+    store = FloorStore(tmp_path / "floor.db")
+    room = Room()
+    room.take_status("5", online=True, now=1.0)
+    for update in [*room.take_status("5", online=False, now=2.0),
+                   *room.take_status("5", online=True, now=3.0)]:
+        if update.alert is not None:
+            store.add_alert(update.alert)
+    (kept,) = store.open_alerts()
+    assert (kept.passed_at, kept.severity) == (3.0, "notice")
+    store.acknowledge(kept.id, "floor:anna", 4.0)
+    store.add_alert(kept.model_copy(update={"severity": "urgent"}))  # never over a closed one
+    assert store.open_alerts() == []
+    store.close()
+    with contextlib.closing(sqlite3.connect(tmp_path / "floor.db")) as db:
+        (body,) = db.execute("SELECT body FROM alerts").fetchone()
+    assert Alert.model_validate_json(body).severity == "notice"
 
 
 def test_the_actors_clock_starts_when_the_action_reaches_a_seat() -> None:

@@ -133,7 +133,8 @@ def test_the_tv_clock_shows_the_tournament_legibly_from_5_m_and_nothing_to_click
             # The tournament's state, published with its own login.
             publish(broker, "tournament", topic, encode(TOURNAMENT))
             expect(page.locator("#tv-name")).to_have_text("Berlin Open 2026")
-            expect(page.locator("#tv-players")).to_have_text("87 / 412")
+            expect(page.locator("#tv-players")).to_have_text("87")  # left, of the entries
+            expect(page.locator("#tv-entries")).to_have_text("of 412 entries")
             expect(page.locator("#tv-average")).to_have_text("94,713")
             expect(page.locator("#tv-leader")).to_have_text("Hanna Lindqvist")
             expect(page.locator("#tv-leader-stack")).to_have_text("311,400")

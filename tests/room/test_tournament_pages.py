@@ -105,7 +105,7 @@ def test_the_floor_runs_the_tournament_from_its_pages(broker: LocalBroker, brows
         staff.click("#t-draw")
         expect(staff.locator("#t-reply")).to_contain_text("done: the draw (seed")
         assert wait_until(lambda: sum(counts(tables).values()) == 6)
-        expect(staff.locator("#t-summary")).to_contain_text("players left 6 / 6")
+        expect(staff.locator("#t-summary")).to_contain_text("players left 6 of 6 entries")
 
         # The seat list, for the wall: everyone by table and seat, and by name
         wall = new_page(browser)
@@ -149,7 +149,7 @@ def test_the_floor_runs_the_tournament_from_its_pages(broker: LocalBroker, brows
         row.locator("button.undo").click()
         expect(staff.locator("#t-reply")).to_contain_text("taken back by floor:anna")
         expect(staff.locator("#t-reply")).to_contain_text("4,500 chips the floor gives back")
-        expect(staff.locator("#t-summary")).to_contain_text("players left 6 / 6")
+        expect(staff.locator("#t-summary")).to_contain_text("players left 6 of 6 entries")
         expect(staff.locator("#t-summary")).to_contain_text("4,500 given back")
         audit = [(c["name"], c["by"], c["args"]) for c in store.commands()]
         assert ("undo_bust", "floor:anna", {"player": loser, "stack": 4_500}) in audit

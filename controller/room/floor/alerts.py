@@ -52,10 +52,14 @@ class Alert(BaseModel):
                       "alerts by table)")
     rule: str | None = None
     at: float = Field(description="Server time it was raised")
-    severity: Severity = "warning"
+    severity: Severity = Field(default="warning", description="As it is now: a notice once "
+                               "its cause has passed")
     todo: str | None = Field(default=None, description="What the floor does, in its words")
     acknowledged_by: str | None = None
     acknowledged_at: float | None = None
+    passed_at: float | None = Field(default=None, description="When what it says passed (the "
+                                    "table, the clock, the recorder, the link or the reader "
+                                    "back): it then waits only for its acknowledgement")
 
 
 class Reason(BaseModel):

@@ -14,6 +14,7 @@ tables, alerts and updates, so that two venues' table 1 never meet.
 from __future__ import annotations
 
 import collections
+from collections.abc import Callable
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -80,6 +81,9 @@ class TableView(BaseModel):
                                       "(stacks and pots) per player")
     hands_per_hour: float | None = Field(default=None, description="Over the last hour, from "
                                          "at least three hands begun")
+    out_of_play: str | None = Field(default=None, description="The tournament broke it "
+                                    "(\"broken\") or does not use it (\"not in use\") and its "
+                                    "last state seats no one: its card greys, no rate")
 
 
 class RoomUpdate(BaseModel):
@@ -165,6 +169,8 @@ class Room:
         if not online and view.online is not None and not _upgrading(view) and \
                 not self._idle(view):
             updates += self._offline(view, now, "the table is offline")
+        if online:  # (after a restart too: the journal's open alert, the table back since)
+            updates += self._pass(table, now, lambda a: a.kind == "offline")
         view = view.model_copy(update={"online": online, "since": now})
         # The view last: an alert's refresh shows the card as it was before this change,
         # and a screen keeps the last view it is pushed.
@@ -200,6 +206,8 @@ class Room:
                     id=f"{table}:device:{device}:{now:.3f}", table=table, hand=state.hand,
                     kind="reader", text=f"the {device} reader is {status}", todo=TODO_READER,
                     at=now))
+        updates += self._pass(table, now, lambda a: a.kind == "reader" and state.devices.get(
+            _device(a), "ok") == "ok")
         view = view.model_copy(update={
             "state": state, "seq": message.seq, "sent": message.sent,
             "clock_offset": message.clock_offset, "clock_rtt": message.clock_rtt,
@@ -258,7 +266,9 @@ class Room:
         self.clock_online = online
         updates = [RoomUpdate(kind="clock", clock=self.clock, clock_online=online,
                               venue=self.venue)]
-        if not online and was is not None:
+        if online:
+            updates += self._pass("clock", now, lambda a: a.kind == "offline")
+        elif was is not None:
             updates += self._raise(Alert(
                 id=f"clock:offline:{now:.3f}", table="clock", hand=0, kind="offline", at=now,
                 severity="urgent", todo=TODO_CLOCK,
@@ -273,6 +283,10 @@ class Room:
         own page, and an acknowledged one is not raised again)."""
         self.tournament = tournament
         updates = [RoomUpdate(kind="tournament", tournament=tournament, venue=self.venue)]
+        for view in list(self.tables.values()):  # a table it broke (or took back) greys
+            if self._out_of_play(view) != view.out_of_play or \
+                    self._attention(view) != view.attention:
+                updates.append(self._set(view))
         raw = (tournament.model_extra or {}).get("alerts") if tournament is not None else None
         prefix = f"{self.venue}/" if self.venue is not None else ""
         for said in tournament_alerts(raw):
@@ -285,7 +299,9 @@ class Room:
         """The recorder away: nothing is lost (each table keeps its records until the recorder
         says it has them), but the floor should know the hands wait."""
         was, self.recorder = self.recorder, online
-        if online or was is not True:  # only a recorder seen online and now gone
+        if online:
+            return self._pass("recorder", now, lambda a: a.kind == "offline")
+        if was is not True:  # only a recorder seen online and now gone
             return []
         return self._raise(Alert(
             id=f"recorder:offline:{now:.3f}", table="recorder", hand=0, kind="offline", at=now,
@@ -300,7 +316,9 @@ class Room:
         if was == online:
             return []
         updates = [RoomUpdate(kind="broker", venue=self.venue, bridge=online)]
-        if not online and was is True:
+        if online:
+            updates += self._pass("bridge", now, lambda a: a.kind == "offline")
+        elif was is True:
             updates += self._raise(Alert(
                 id=f"bridge:offline:{now:.3f}", table="bridge", hand=0, kind="offline", at=now,
                 todo=TODO_BRIDGE,
@@ -336,12 +354,18 @@ class Room:
         tournament = self.tournament
         if tournament is None or view.state is None:
             return False
-        if tournament.winner is not None:
-            return True
+        return tournament.winner is not None or self._out_of_play(view) is not None
+
+    def _out_of_play(self, view: TableView) -> str | None:
+        """"broken" or "not in use" when the tournament says so of the table and its last
+        state seats no one (a broken table's players may not have moved yet)."""
+        tournament = self.tournament
+        if tournament is None or view.state is None or view.state.seats:
+            return None
         lines = (tournament.model_extra or {}).get("tables")
         status = next((line.get("status") for line in lines or [] if isinstance(line, dict)
                        and line.get("table") == view.table), None)
-        return status in ("broken", "not in use") and not view.state.seats
+        return status if status in ("broken", "not in use") else None
 
     def _offline(self, view: TableView, since: float, text: str) -> list[RoomUpdate]:
         """The offline alert, once for each time the table went (its id says when)."""
@@ -398,9 +422,13 @@ class Room:
 
     def _set(self, view: TableView) -> RoomUpdate:
         attention = self._attention(view)
+        out = self._out_of_play(view)
+        figures = _figures(view.state, self._starts.get(view.table), self._now)
+        if out is not None:
+            figures["hands_per_hour"] = None  # its last hands are no rate of its own now
         view = view.model_copy(update={
             "attention": attention, "severity": worst([r.severity for r in attention]),
-            **_figures(view.state, self._starts.get(view.table), self._now)})
+            "out_of_play": out, **figures})
         self.tables[view.table] = view
         return RoomUpdate(kind="table", table=view)
 
@@ -412,6 +440,19 @@ class Room:
             return []  # the same durable alert again (a resend after a reconnect)
         self.alerts[alert.id] = alert
         return [RoomUpdate(kind="alert", alert=alert), *self._refresh(alert.table)]
+
+    def _pass(self, table: str, now: float, passed: Callable[[Alert], bool]
+              ) -> list[RoomUpdate]:
+        """What the open alerts of ``table`` that ``passed`` picks said is over (the table
+        back online, the reader back): each now a notice, with when, until acknowledged. The
+        caller pushes the table's view after (it says "was: ...")."""
+        updates = []
+        for alert in list(self.alerts.values()):
+            if alert.table == table and alert.passed_at is None and passed(alert):
+                alert = alert.model_copy(update={"passed_at": now, "severity": "notice"})
+                self.alerts[alert.id] = alert
+                updates.append(RoomUpdate(kind="alert", alert=alert))
+        return updates
 
     def _refresh(self, table: str) -> list[RoomUpdate]:
         view = self.tables.get(table)
@@ -474,6 +515,8 @@ class Room:
                           for a in self.alerts.values())
             if _upgrading(view) and not alerted:
                 say("restarting for its upgrade", "notice")
+            elif self._out_of_play(view) is not None and not alerted:
+                pass  # its card says it is out of play: switched off, nothing for the floor
             elif self._idle(view) and not alerted:
                 say("offline, nobody playing there", "notice")
             else:
@@ -521,12 +564,18 @@ def _upgrading(view: TableView) -> bool:
 def _still_so(alert: Alert, view: TableView) -> bool:
     """Whether what an alert says is still the case: an offline table or a reader that is
     not back; every other alert stands until the floor acknowledges it."""
+    if alert.passed_at is not None:
+        return False
     if alert.kind == "offline":
         return view.online is False
     if alert.kind == "reader" and view.state is not None:
-        device = alert.id.split(":")[2] if alert.id.count(":") >= 3 else ""
-        return view.state.devices.get(device, "ok") != "ok"
+        return view.state.devices.get(_device(alert), "ok") != "ok"
     return True
+
+
+def _device(alert: Alert) -> str:
+    """A reader alert's device, from its id ("table:device:cards:when")."""
+    return alert.id.split(":")[2] if alert.id.count(":") >= 3 else ""
 
 
 def _figures(state: TableState | None, starts: collections.deque[float] | None,

@@ -99,8 +99,11 @@ class FloorStore:
         self._lock = threading.Lock()
 
     def add_alert(self, alert: Alert) -> None:
+        """A new open alert, or an open one as it is now (its cause passed); an acknowledged
+        one stays as it was acknowledged."""
         with self._lock:
-            self._db.execute("INSERT OR IGNORE INTO alerts (id, body) VALUES (?, ?)",
+            self._db.execute("INSERT INTO alerts (id, body) VALUES (?, ?) ON CONFLICT (id) DO "
+                             "UPDATE SET body = excluded.body WHERE acknowledged_by IS NULL",
                              (alert.id, alert.model_dump_json()))
 
     def acknowledge(self, alert_id: str, by: str, at: float) -> None:

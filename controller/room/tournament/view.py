@@ -99,11 +99,14 @@ class PublishedState(TournamentState):
 
 
 def chip_leader(seats: list[SeatLine]) -> ChipLeader | None:
-    playing = [s for s in seats if s.stack > 0]
-    if not playing:
+    """The one player with the most chips; None while nobody has chips or the top stack is
+    shared (before the first hand everyone has the starting stack: no one leads)."""
+    top = max((s.stack for s in seats), default=0)
+    leaders = [s for s in seats if s.stack == top]
+    if top <= 0 or len(leaders) > 1:
         return None
-    top = min(playing, key=lambda s: (-s.stack, s.player))
-    return ChipLeader(player=top.player, stack=top.stack, table=top.table)
+    (leader,) = leaders
+    return ChipLeader(player=leader.player, stack=leader.stack, table=leader.table)
 
 
 _SEAT_LINES = TypeAdapter(list[SeatLine])

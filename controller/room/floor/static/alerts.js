@@ -4,13 +4,9 @@
 // venues each group names its venue.
 "use strict";
 (() => {
-  const { floor, el, renderClockStrip, post, start, domKey } = window.floorApp;
+  const { floor, el, renderClockStrip, post, start, domKey, when } = window.floorApp;
   const RANK = { urgent: 3, warning: 2, notice: 1 };
   const SERVICES = ["clock", "recorder", "bridge", "tournament"];  // no hand of their own
-
-  function when(at) {
-    return window.floorApp.when(at);
-  }
 
   // Only the alerts this page shows: one that arrives a moment later is not acknowledged unseen.
   async function acknowledge(ids) {
@@ -33,19 +29,25 @@
     return el("a", { href: `/table/${encodeURIComponent(table)}${at}` }, named(`Table ${table}`));
   }
 
+  // One whose cause has passed (the table, the clock, the reader back) is a notice as the
+  // room screen's card says it: "was: ..." and when it came back; it waits only for a click.
   function item(a) {
-    return el("li", { class: `alert ${a.kind} ${a.severity}`, "data-id": a.id },
+    const passed = a.passed_at !== null && a.passed_at !== undefined;
+    return el("li", { class: `alert ${a.kind} ${a.severity}${passed ? " passed" : ""}`, "data-id": a.id },
       el("span", { class: `sev ${a.severity}` }, a.severity),
       el("span", {},
         el("span", { class: "at" }, when(a.at)),
         SERVICES.includes(a.table) || !a.hand ? " · " : ` · hand ${a.hand} · `,
-        el("span", { class: "text" }, a.text), a.rule ? el("span", { class: "rule" }, a.rule) : null),
+        el("span", { class: "text" }, passed ? `was: ${a.text}` : a.text),
+        a.rule ? el("span", { class: "rule" }, a.rule) : null),
       el("button", { class: "staff-only ack", onclick: () => acknowledge([a.id]) }, "Acknowledge"),
-      a.todo ? el("span", { class: "todo" }, `what to do: ${a.todo}`) : null);
+      passed ? el("span", { class: "back" }, `back at ${when(a.passed_at)}: acknowledge it`)
+        : a.todo ? el("span", { class: "todo" }, `what to do: ${a.todo}`) : null);
   }
 
-  function render() {
+  function render(changed, kind) {
     renderClockStrip();
+    if (kind === "tournament") return;  // (only the strip shows it: the buttons stay still)
     const groups = new Map();
     for (const a of floor.alerts.values()) {  // by table: on a league's floor, by venue and table
       const group = domKey(a.venue, a.table);
@@ -71,5 +73,5 @@
     if (count) count.textContent = floor.alerts.size ? String(floor.alerts.size) : "";
   }
 
-  start(["clock", "alert", "broker"], null, render);
+  start(["clock", "alert", "broker", "tournament"], null, render);
 })();

@@ -84,6 +84,12 @@ function short(n, digits) {
   return `${fixed(n / 1e6)}M`;
 }
 
+// Players left, of the entries (re-entries counted: a TD's clock counts the field so): the
+// same words on the TV and the tournament page. The players registered are another figure.
+function playersLeft(t) {
+  return { left: chips(t.players_left), of: t.entries ? `of ${chips(t.entries)} entries` : "" };
+}
+
 const CURRENCIES = { EUR: "€", USD: "$", GBP: "£", CHF: "CHF" };
 function money(amount, currency) {
   const sign = CURRENCIES[currency] || currency || "";
@@ -261,7 +267,7 @@ function connect(kinds, table, render) {
     if (u.venue) venueState(u.venue).tournament = u.tournament || null;
     else floor.tournament = u.tournament || null;  // absent: it is gone
     applyFocus();
-    render();
+    render(undefined, "tournament");  // (a page that shows it only in its strip redraws that)
   });
   source.addEventListener("alert", (m) => {
     const alert = JSON.parse(m.data).alert;
@@ -316,6 +322,8 @@ function roundWords(c) {
 // what stops it (paused, clock offline, the link to the league down).
 function venueWords(v) {
   const c = v.clock;
+  const winner = v.tournament && v.tournament.winner;
+  if (winner) return { level: "over", status: "", blinds: `winner ${winner}` };
   const level = !c ? "no clock yet" : c.on_break ? "break" : `level ${c.level}`;
   const status = v.bridge === false ? "link down"
     : v.clock_online === false ? "clock offline"
@@ -356,13 +364,25 @@ function renderClockStrip(extra) {
   const c = floor.clock;
   const p = clockParts(c);
   const [level, blinds, left, status, h4h, more] = strip.children;
+  setText(more, extra || "");
+  const winner = over();
+  if (winner) {  // the clock pauses on its last level: the strip says who won, not the round
+    setText(level, "the tournament is over");
+    setText(blinds, `winner: ${winner}`);
+    for (const node of [left, status, h4h]) setText(node, "");
+    return;
+  }
   setText(level, p.level);
   setText(blinds, p.blinds);
   setText(left, mmss(p.left));
   setText(status, p.status);
   setText(h4h, c && c.hand_for_hand ? `hand-for-hand, ${roundWords(c)}` +
     (c.waiting && c.waiting.length ? ` · waiting for ${c.waiting.join(", ")}` : "") : "");
-  setText(more, extra || "");
+}
+
+// The tournament's winner once it names one (the page's tournament): it is over.
+function over() {
+  return (floor.tournament && floor.tournament.winner) || null;
 }
 
 // ------------------------------------------------------------------ time passing
@@ -371,10 +391,11 @@ function renderClockStrip(extra) {
 // element with data-left (and data-from) the seconds still left: counted here, between pushes.
 function tick() {
   const left = document.getElementById("strip-left");
-  if (left && floor.clock) setText(left, mmss(levelLeft(floor.clock)));
+  if (left && floor.clock && !over()) setText(left, mmss(levelLeft(floor.clock)));
   for (const node of document.querySelectorAll("[data-clock-of]")) {  // each venue's time left
     const v = floor.venueStates.get(node.dataset.clockOf);
-    setText(node, mmss(v && v.clock ? levelLeft(v.clock) : null));
+    const done = v && v.tournament && v.tournament.winner;  // that venue's tournament is over
+    setText(node, done ? "" : mmss(v && v.clock ? levelLeft(v.clock) : null));
   }
   for (const node of document.querySelectorAll("[data-since]")) {
     setText(node, mmss(clockNow() - Number(node.dataset.since)));
@@ -404,10 +425,11 @@ function cards(text) {
   return out;
 }
 
-// A moment as the room's clocks show it: 24-hour, the browser's own date order.
+// A moment as the room's clocks show it: 24-hour, the browser's own date order; every page's
+// times of day come from here (an alert's time reads the same on /alerts and /tournament).
 const when = (seconds, withDate = false) => new Date(seconds * 1000)[
   withDate ? "toLocaleString" : "toLocaleTimeString"](undefined, { hourCycle: "h23" });
 
-window.floorApp = { floor, el, setText, chips, cards, when, short, money, mmss, levelLeft, blindsText,
+window.floorApp = { floor, el, setText, chips, cards, when, short, money, playersLeft, mmss, levelLeft, blindsText,
   nextBlindsText, clockParts, decide, post, start, whoAmI, renderClockStrip, clockNow,
-  roundWords, keyOf, domKey, venueState, venueWords };
+  roundWords, over, keyOf, domKey, venueState, venueWords };

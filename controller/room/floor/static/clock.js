@@ -6,7 +6,7 @@
 // without it every venue's clock side by side (a league's screen).
 "use strict";
 (() => {
-  const { floor, el, setText, chips, money, mmss, levelLeft, blindsText, nextBlindsText,
+  const { floor, el, setText, chips, money, playersLeft, mmss, levelLeft, blindsText, nextBlindsText,
     clockNow, decide, start, roundWords, venueState, venueWords } = window.floorApp;
   const $ = (id) => document.getElementById(id);
   const PAYOUT_LINES = 10;  // what fits beside the clock at a legible size; then "+N more"
@@ -39,10 +39,11 @@
       const v = venueState(venue), c = v.clock, words = venueWords(v);
       const name = v.tournament && v.tournament.name ? v.tournament.name : c && c.name ? c.name : "";
       node.title = name;
-      setText(parts.level, c ? (c.on_break ? "Break" : `Level ${c.level}`) : "waiting for the clock");
-      setText(parts.blinds, c ? (c.on_break ? `next: level ${c.level}` : blindsText(c)) : "");
-      setText(parts.status, words.status || (c && c.hand_for_hand ? "hand-for-hand" : ""));
-      setText(parts.next, c && c.next_break_at && c.status === "running"
+      const winner = v.tournament && v.tournament.winner;
+      setText(parts.level, winner ? "Winner" : c ? (c.on_break ? "Break" : `Level ${c.level}`) : "waiting for the clock");
+      setText(parts.blinds, winner || (c ? (c.on_break ? `next: level ${c.level}` : blindsText(c)) : ""));
+      setText(parts.status, words.status || (c && c.hand_for_hand && !winner ? "hand-for-hand" : ""));
+      setText(parts.next, !winner && c && c.next_break_at && c.status === "running"
         ? `break in ${mmss(c.next_break_at - clockNow())}` : "");
       node.classList.toggle("paused", !!c && c.status === "paused");
       node.classList.toggle("down", v.bridge === false || v.clock_online === false);
@@ -102,10 +103,11 @@
     const t = floor.tournament;
     document.body.classList.toggle("with-tournament", !!t);
     if (!t) return;
-    setText($("tv-players"), t.entries ? `${chips(t.players_left)} / ${chips(t.entries)}`
-      : chips(t.players_left));
+    const players = playersLeft(t);
+    setText($("tv-players"), players.left);
+    setText($("tv-entries"), players.of);
     setText($("tv-average"), chips(t.average_stack));
-    setText($("tv-leader"), t.chip_leader ? t.chip_leader.player : "");
+    setText($("tv-leader"), t.chip_leader ? t.chip_leader.player : "—");  // none, or shared
     setText($("tv-leader-stack"), t.chip_leader ? chips(t.chip_leader.stack) : "");
     setText($("tv-pool"), money(t.prize_pool, t.currency));
     const payouts = t.payouts || [];

@@ -6,7 +6,8 @@
 "use strict";
 (() => {
   const { floor, el, setText, chips, short, mmss, clockNow, renderClockStrip, decide,
-    start, domKey, keyOf, venueState, venueWords } = window.floorApp;
+    start, domKey, keyOf, venueState, venueWords, over } = window.floorApp;
+  const LEGEND = "seats · ⌀ average stack · hands/h";
   const grid = document.getElementById("tables");
   const strip = document.getElementById("attention");
   const cards = new Map();  // table's key -> its card's nodes
@@ -46,6 +47,7 @@
   // What the table is doing when nobody is to act, in a word or two.
   function waiting(view) {
     const s = view.state;
+    if (view.out_of_play) return view.out_of_play;  // "broken", "not in use": switched off or not
     if (view.online === false) return "OFFLINE";
     if (!s) return "no state";
     const holds = s.holds || {};
@@ -108,6 +110,7 @@
     const s = view.state;
     const { node, parts } = card;
     const classes = ["card", view.online === false ? "offline" : "online"];
+    if (view.out_of_play) classes.push("out");
     if (view.severity) classes.push(`needs ${view.severity}`);
     if (view.stalled) classes.push("stalled");
     if (s && s.actor !== null && s.actor !== undefined) classes.push("acting");
@@ -129,7 +132,7 @@
       actNode(card, waiting(view), null, null, "");
     }
     const playing = s && ["betting", "dealing", "showdown"].includes(s.stage);
-    setText(parts.street, playing ? (s.street || s.stage) : s ? `hand ${s.hand}` : "");
+    setText(parts.street, playing ? (s.street || s.stage) : s && !view.out_of_play ? `hand ${s.hand}` : "");
     setText(parts.pot, playing ? short(pot(s)) : "");
     setText(parts.seats, s ? `${view.players}/${s.seat_count || view.players + view.free_seats}` : "");
     parts.seats.classList.toggle("free", !!view.free_seats);
@@ -239,7 +242,7 @@
       if (at < 0) items.push(item); else items.splice(at, 0, item);
     }
     const c = floor.clock;
-    if (!floor.tv && floor.user && !floor.readOnly && c && c.hand_for_hand) {  // PVB 35a: the floor may go on
+    if (!floor.tv && floor.user && !floor.readOnly && c && c.hand_for_hand && !over()) {  // PVB 35a: the floor may go on
       for (const table of c.waiting || []) {
         if (!items.some((i) => i.table === table)) {
           items.push({ table, severity: "notice", text: "the hand-for-hand round waits for it" });
@@ -258,7 +261,7 @@
   function renderStrip() {
     const items = needing();
     const c = floor.clock;
-    const waits = new Set(c && c.hand_for_hand ? c.waiting || [] : []);
+    const waits = new Set(c && c.hand_for_hand && !over() ? c.waiting || [] : []);
     const staff = !floor.tv && !!floor.user && !floor.readOnly;
     const said = (table) => {
       const answer = answers.get(table);
@@ -304,8 +307,13 @@
 
   // ---------------------------------------------------------------- render
 
-  function render(changed) {
-    renderClockStrip("seats · ⌀ average stack · hands/h");
+  function render(changed, kind) {
+    renderClockStrip(LEGEND);
+    if (kind === "tournament") {  // its end: the tiles and the strip say so; no card changes
+      for (const [venue, head] of heads) updateHead(head, venue);
+      renderStrip();
+      return;
+    }
     const tables = [...floor.tables.keys()].sort(byPlace);
     const same = tables.length === cards.size && tables.every((t) => cards.has(t));
     if (!same) {
@@ -334,5 +342,5 @@
   }
 
   new ResizeObserver(() => { fit(); renderStrip(); }).observe(grid);
-  start(["table", "clock", "alert", "broker"], null, render);
+  start(["table", "clock", "alert", "broker", "tournament"], null, render);
 })();

@@ -41,8 +41,9 @@
     flags.length ? el("div", { class: "flags" }, flags.join(" · ")) : null);
   }
 
-  function render() {
+  function render(changed, kind) {
     renderClockStrip();
+    if (kind === "tournament") return;  // (only the strip shows it)
     const view = floor.tables.get(key);
     const felt = $("felt");
     if (!view || !view.state) {
@@ -143,5 +144,5 @@
     });
   }
 
-  start(["table", "event", "clock", "broker"], table, render);
+  start(["table", "event", "clock", "broker", "tournament"], table, render);
 })();

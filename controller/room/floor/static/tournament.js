@@ -2,7 +2,7 @@
 // the floor's tournament decisions behind the floor login. Every text goes in as text.
 "use strict";
 (() => {
-  const { floor, el, chips, post, renderClockStrip, start } = window.floorApp;
+  const { floor, el, chips, playersLeft, post, renderClockStrip, start, when } = window.floorApp;
   let latest = null;
 
   async function send(name, args) {
@@ -21,12 +21,13 @@
 
   function summary(t) {
     const figure = (label, value) => el("span", { class: "figure" }, `${label} `, el("b", {}, value));
+    const players = playersLeft(t);
     return [
-      figure("players left", `${t.players_left} / ${t.players}`),
-      figure("entries", t.entries),
+      figure("players left", `${players.left} ${players.of}`.trim()),
+      figure("registered", `${chips(t.players)} players`),
       figure("average stack", chips(t.average_stack)),
-      t.chip_leader ? figure("chip leader",
-        `${t.chip_leader.player} ${chips(t.chip_leader.stack)}`) : null,
+      figure("chip leader", t.chip_leader  // none while the top stack is shared
+        ? `${t.chip_leader.player} ${chips(t.chip_leader.stack)}` : "—"),
       figure("prize pool", `${chips(t.prize_pool)} ${t.currency}`),
       figure("status", t.status + (t.registration_open ? " · registration open" : "")
         + (t.add_on_open ? " · add-on open" : "") + (t.rebuy_open ? " · rebuys open" : "")),
@@ -167,8 +168,9 @@
     send("go_on_without", args);
   }
 
-  function render() {
+  function render(changed, kind) {
     renderClockStrip();
+    if (kind === "tournament") return;  // (the page's own comes every two seconds)
     const t = latest;
     document.getElementById("t-none").hidden = !!t;
     if (!t) return;
@@ -179,7 +181,7 @@
       ? t.alerts.slice().reverse().map((a) => {
         const open = floor.alerts.has(`tournament:${Math.trunc(a.at * 1000)}:${a.id}`);
         return el("li", { class: `alert${open ? " open" : " done"}`, "data-alert": a.id },
-          new Date(a.at * 1000).toLocaleTimeString(), " · ", a.text,
+          when(a.at), " · ", a.text,
           a.rule ? el("span", { class: "rule" }, a.rule) : null,
           !floor.alertsKnown ? null : open ? el("a", { class: "floor-alert", href: "/alerts" },
             "open: acknowledge it on Alerts") : el("span", { class: "muted floor-alert" }, "acknowledged"));
@@ -217,7 +219,7 @@
     send("reenter", { name: form.name.value });
   });
   document.getElementById("t-draw").addEventListener("click", () => send("draw", {}));
-  start(["clock", "table", "broker", "alert"], null, render);  // (tables: a mover's seat, sitsOut)
+  start(["clock", "table", "broker", "alert", "tournament"], null, render);  // (tables: a mover's seat, sitsOut)
   refresh();
   setInterval(refresh, 2000);
 })();
