@@ -212,7 +212,11 @@
     const form = e.target;
     const args = { name: form.name.value };
     if (form.club.value) args.club = form.club.value;
-    send("register", args).then((r) => { if (r.status === "ok") form.reset(); });
+    // Cleared for the next player, unless the floor has begun typing him meanwhile (the
+    // answer waits for the page's refresh: a quick hand's next name was wiped out).
+    send("register", args).then((r) => {
+      if (r.status === "ok" && form.name.value === args.name) form.reset();
+    });
   });
   document.getElementById("t-reenter").addEventListener("click", () => {
     const form = document.getElementById("t-register");
