@@ -24,6 +24,7 @@ from controller.room.tournament.balance import RandomSource, Spot, TableSeating,
 from controller.room.tournament.commands import (
     COMMANDS,
     AddOnArgs,
+    CommandArgs,
     DrawArgs,
     ExportArgs,
     GoOnWithoutArgs,
@@ -194,7 +195,7 @@ class TournamentCore:
     def command(self, name: str, args: dict[str, Any], by: str, now: float) -> str:
         """Carry out a floor command; returns what it did in the floor's words, or raises
         `Refused` and changes nothing."""
-        parsed = parse(name, args)  # (a stray argument is refused, not ignored)
+        parsed = self._as_registered(parse(name, args))  # (a stray argument is refused)
         before = self.ledger.model_copy(deep=True)
         try:
             said: str = getattr(self, f"_cmd_{name}")(parsed, by, now)
@@ -203,6 +204,19 @@ class TournamentCore:
             raise
         self.dirty = True
         return said
+
+    def _as_registered(self, args: CommandArgs) -> CommandArgs:
+        """Every command but ``register`` names a registered player as registration finds
+        him (PVB 13: case and look-alike letters ignored, "gus" is Gus), and answers with his
+        name as registered."""
+        if isinstance(args, RegisterArgs):
+            return args
+        for key in ("name", "player"):
+            given = getattr(args, key, None)
+            if isinstance(given, str):
+                found = names.registered_as(given, self.ledger.players)
+                return args.model_copy(update={key: found}) if found != given else args
+        return args
 
     def _not_finished(self) -> None:
         if self.ledger.status == "finished":
@@ -272,7 +286,7 @@ class TournamentCore:
                 f"seat {spot.seat} with {self.settings.start_stack():,}")
 
     def _cmd_unregister(self, args: UnregisterArgs, by: str, now: float) -> str:
-        name = names.registered_as(args.name, self.ledger.players)  # "ben" finds Ben
+        name = args.name
         self._registered(name)
         if self.ledger.status != "registration":
             raise Refused(f"{name} has a seat: the draw was made; a player who leaves now is "
