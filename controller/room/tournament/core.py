@@ -352,6 +352,10 @@ class TournamentCore:
         if args.stack > in_play:
             raise Refused(f"args.stack: {args.stack:,} chips is more than every chip in play "
                           f"({in_play:,})", UNDO)
+        unit = colour_ups.smallest_in_play(self.settings, ledger)
+        if args.stack % unit:  # (the words of the table's own `stack` command)
+            raise Refused(f"args.stack: {args.stack:,} cannot be made of the chips in play (the "
+                          f"smallest is {unit:,}): count the stack again", "RULES T5")
         seat, seed = self._late_spot(now)  # (refused when every seat in the room is taken)
         self._undo(out, by, now, why, stack=args.stack, spot=seat)
         ledger.chips.give_back(args.stack)
