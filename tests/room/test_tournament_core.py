@@ -376,3 +376,35 @@ def test_the_draws_words_count_one_table_as_one() -> None:
     for k in range(3):
         room.command("register", name=f"p{k}")
     assert "3 players at 1 table (1)" in room.command("draw", seed=1)
+
+
+def test_dfo_2_3_a_newer_move_supersedes_an_older_one_still_waiting_for_the_chips() -> None:
+    """A player moved again before his chips were read at his new seat left that seat: the
+    older move is superseded (no longer waiting for a chip count there), only his current move
+    is open, and `move_done` counts his chips where he sits now."""
+    room = drawn(tables=3, seats=6, players=14)  # 5, 5, 4; no chips read at the new seats
+    room.fold_all()
+    room.knock_out(*[p for _, p in room.players_at("1")][:2])  # table 3 breaks
+    room.knock_out(*[p for _, p in room.players_at("2")][:3])
+    room.fold_all()
+    room.knock_out(*[p for _, p in room.players_at("1")][:3])
+    room.fold_all()  # balancing moves players the break brought, again
+    ledger = room.core.ledger
+    twice = {m.player for m in ledger.moves if m.reason != "draw"
+             and any(o.player == m.player and o.id < m.id and o.reason != "draw"
+                     for o in ledger.moves)}
+    assert twice  # (the scene: moved by the break, then by balancing)
+    for player in {m.player for m in ledger.moves}:
+        mine = sorted((m for m in ledger.moves if m.player == player), key=lambda m: m.id)
+        assert [m.status for m in mine[:-1]] == ["superseded"] * (len(mine) - 1), mine
+        assert mine[-1].status in ("seated", "cancelled"), mine
+    assert {m.status for m in room.core.state().moves} >= {"seated", "superseded"}
+    player = sorted(twice)[0]
+    table, seat = room.seat_of(player)
+    said = room.command("move_done", player=player)
+    assert said == f"{player}'s chips are counted at table {table}, seat {seat}"
+    with pytest.raises(Refused, match="no move waiting"):
+        room.command("move_done", player=player)
+    lines = {s.player: s for s in room.core.state().seats}
+    assert lines[player].chips_read
+    assert room.core.state().chips.difference == 0  # type: ignore[union-attr]

@@ -371,9 +371,16 @@ class TournamentCore:
         if player.out and out is not None:
             raise Refused(f"{name} is out ({group_words(out.bust.group())}): there are no "
                           "chips to count, the move is cancelled", COUNTED)
-        move = next((m for m in self.ledger.moves if m.player == name and m.status == "seated"),
-                    None)
+        # The seat he sits at now: a move whose seat he left since is superseded (the latest
+        # seated one, should an older journal hold more)
+        move = max((m for m in self.ledger.moves if m.player == name and m.status == "seated"),
+                   key=lambda m: m.id, default=None)
         if move is None:
+            going = self.ledger.move_of(name)
+            if going is not None and going.status == "arriving":
+                raise Refused(f"{name} is on the way to table {going.to.table}, seat "
+                              f"{going.to.seat}: the chips are counted once they sit there",
+                              COUNTED)
             raise Refused(f"{name} has no move waiting for a chip count", COUNTED)
         move.status = "done"
         return f"{name}'s chips are counted at table {move.to.table}, seat {move.to.seat}"
@@ -866,7 +873,7 @@ class TournamentCore:
                                     held=bool(state and "seating" in state.holds),
                                     online=bool(seen and seen.online),
                                     missing=status == "open" and state is None, gone=gone))
-        done = [m for m in ledger.moves if m.status in ("seated", "done", "cancelled")]
+        done = [m for m in ledger.moves if m.status in ("seated", *seating.FINISHED)]
         return PublishedState(
             name=settings.name, entries=ledger.entries, players_left=len(players_in),
             # The chips the players have: what the tables hold (and on their way), so that a

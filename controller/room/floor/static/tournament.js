@@ -116,10 +116,15 @@
   function moveRows(t) {
     // Moves to make: those the floor makes (a balancing move, a broken table's players) and
     // only while they are under way or their chips wait to be counted; never the draw's (its
-    // seats are the seat list's) nor a player's who is out
-    const playing = new Set(t.seats.map((s) => s.player));
-    const moves = t.moves.filter((m) => ["leaving", "arriving", "seated"].includes(m.status)
-      && m.reason !== "draw" && playing.has(m.player));
+    // seats are the seat list's), a player's who is out, or any once the tournament is over.
+    // One a player: his latest (a newer move supersedes an older one, whose seat he left).
+    const playing = new Set(t.status === "finished" ? [] : t.seats.map((s) => s.player));
+    const latest = new Map();
+    for (const m of t.moves) {
+      if (["leaving", "arriving", "seated"].includes(m.status) && playing.has(m.player)
+        && (!latest.has(m.player) || latest.get(m.player).id < m.id)) latest.set(m.player, m);
+    }
+    const moves = [...latest.values()].filter((m) => m.reason !== "draw").sort((a, b) => a.id - b.id);
     if (!moves.length) return [el("tr", {}, el("td", { class: "muted" }, "no move to make"))];
     return [el("tr", {}, ...["player", "from", "to", "chips", "why", "state", ""].map((h) => el("th", {}, h))),
       ...moves.map((m) => el("tr", { "data-move": m.id },
