@@ -442,19 +442,28 @@ class TournamentCore:
     # ---------------------------------------------------------------- seating decisions
 
     def _late_spot(self, now: float) -> tuple[Spot, int]:
-        """A free seat at the shortest table in play; a new table is opened when every seat
-        is taken."""
+        """A free seat at the shortest table in play; when every seat is taken a table out of
+        play is opened, one not used yet or one broken, alike: the first in the filling order,
+        the reverse of the order of breaking (of the broken tables, the last broken, as the
+        director brings back the table he just broke). It is not broken again by the rule that
+        broke it: the players no longer fit at the other tables (RULES T3)."""
         ledger = self.ledger
         self._ready("PVB 08a(1)")
         seed = self.new_seed()
         room = self._seats_to_draw()
         if all(t.empty() == 0 for t in room):
-            closed = [t for t in seating.filling_order(self.settings)
-                      if t.table not in ledger.open_tables and t.table not in ledger.broken]
+            closed = [t.table for t in seating.filling_order(self.settings)
+                      if t.table not in ledger.open_tables]
             if not closed:
                 raise Refused("every seat in the room is taken", "PVB 08a(1)")
+            opened = closed[0]
             ledger.open_tables = [t.table for t in self.settings.tables
-                                  if t.table in {*ledger.open_tables, closed[0].table}]
+                                  if t.table in {*ledger.open_tables, opened}]
+            if opened in ledger.broken:  # (told to close again if it breaks again)
+                ledger.broken.remove(opened)
+                ledger.closed = [t for t in ledger.closed if t != opened]
+                self._alert(now, f"table {opened}, broken before, opens again for a new seat: "
+                            "every seat at the tables in play is taken", "RULES T3", opened)
             room = self._seats_to_draw()
         return late_seat(room, self.random_source(seed)), seed
 
