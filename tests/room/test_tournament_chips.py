@@ -377,3 +377,27 @@ def test_rules_t5_a_bust_taken_back_gives_chips_that_exist() -> None:
     said = room.command("undo_bust", player=victim, stack=4_900)
     assert "with 4,900 chips the floor gives back" in said
     assert chips(room)[1] == 0
+
+
+def test_a_player_who_is_out_is_told_so_and_re_entry_only_while_it_is_open() -> None:
+    room = room_of()
+    victim = next(v.player for v in room.state("1").seats.values())
+    room.knock_out(victim)
+    with pytest.raises(Refused) as refused:
+        room.command("unregister", name=victim)
+    assert refused.value.reason == (f"{victim} is out: the draw was made, and a player who "
+                                    "went out keeps his place in the standings; nothing to "
+                                    "unregister")
+    with pytest.raises(Refused, match=f"{victim} is out: chips are bought by a player still "
+                       "in: a new entry is reenter"):
+        room.command("rebuy", player=victim)
+    room.clock(level=3, status="running")  # late registration (and re-entry) closed
+    for command in ("add_on", "rebuy"):
+        with pytest.raises(Refused) as refused:
+            room.command(command, player=victim)
+        assert refused.value.reason == (f"{victim} is out: chips are bought by a player still "
+                                        "in (re-entry closed with late registration)")
+    with pytest.raises(Refused) as refused:
+        room.command("register", name=victim)
+    assert "reenter" not in refused.value.reason
+    assert refused.value.reason.startswith(f"{victim} is registered already and out;")

@@ -231,6 +231,13 @@ class TournamentCore:
             raise Refused(f"late registration closed {when}, as the structure has it "
                           "(late_registration_ends)", "RULES T6")
 
+    def _reentry_open(self) -> bool | None:
+        """Whether a player who is out may enter again now (late registration is open); None
+        when the structure offers no re-entry."""
+        if not self.settings.structure.entry.reentry:
+            return None
+        return self.registration_open()
+
     def _registered(self, name: str) -> Player:
         player = self.ledger.players.get(name)
         if player is None:
@@ -243,7 +250,8 @@ class TournamentCore:
         alike = names.same_name(name, self.ledger.players)  # (case, look-alike letters)
         known = self.ledger.players[alike] if alike is not None else None
         if known is not None:
-            again = " and out: a new entry is reenter" if known.out else ""
+            again = (" and out" + (": a new entry is reenter" if self._reentry_open() else
+                                   "") if known.out else "")
             raise Refused(f"{known.name} is registered already{again}; two players need names "
                           "the tables can tell apart", "PVB 13")
         self._registration()
@@ -287,7 +295,10 @@ class TournamentCore:
 
     def _cmd_unregister(self, args: UnregisterArgs, by: str, now: float) -> str:
         name = args.name
-        self._registered(name)
+        player = self._registered(name)
+        if self.ledger.status != "registration" and player.out:
+            raise Refused(f"{name} is out: the draw was made, and a player who went out keeps "
+                          "his place in the standings; nothing to unregister", "PVB 12")
         if self.ledger.status != "registration":
             raise Refused(f"{name} has a seat: the draw was made; a player who leaves now is "
                           "blinded off or busts", "PVB 12")
@@ -422,12 +433,14 @@ class TournamentCore:
 
     def _cmd_add_on(self, args: AddOnArgs, by: str, now: float) -> str:
         self._ready(purchases.RULE)
-        bought = purchases.add_on(self.settings, self.ledger, self.clock, args.player, by, now)
+        bought = purchases.add_on(self.settings, self.ledger, self.clock, args.player, by, now,
+                                  reentry=self._reentry_open())
         return self._bought(bought)
 
     def _cmd_rebuy(self, args: RebuyArgs, by: str, now: float) -> str:
         self._ready(purchases.RULE)
-        bought = purchases.rebuy(self.settings, self.ledger, self.clock, args.player, by, now)
+        bought = purchases.rebuy(self.settings, self.ledger, self.clock, args.player, by, now,
+                                 reentry=self._reentry_open())
         return self._bought(bought)
 
     def _bought(self, bought: Purchase) -> str:
