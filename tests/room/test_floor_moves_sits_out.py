@@ -71,3 +71,40 @@ def test_pvb_10_1_the_moves_list_says_what_the_new_table_says(
     clear_tables(broker, ["2"])
     publish(broker.address(), broker.login("tournament"),
             [(Topics(broker.plan.venue).service("tournament", "state"), b"")])
+
+
+def _moves(broker: LocalBroker, status: str) -> None:
+    """Ben moved three times, none of the moves' chips read (as a journal written before a
+    newer move superseded an older one kept them all ``seated``); Rob once."""
+    hops = [("1", 2, "4", 1, "balance"), ("4", 1, "2", 5, "break"), ("2", 5, "1", 4, "break")]
+    moves = [Move(id=k, player="Ben", source=Spot(table=a, seat=s), to=Spot(table=b, seat=t),
+                  stack=4_000, rule="PVB 10(1)", reason=why, status="seated",  # type: ignore[arg-type]
+                  decided=time.time()) for k, (a, s, b, t, why) in enumerate(hops, start=1)]
+    moves.append(Move(id=4, player="Rob", source=Spot(table="3", seat=1),
+                      to=Spot(table="1", seat=2), stack=6_000, rule="PVB 10(1)",
+                      reason="break", status="seated", decided=time.time()))
+    seats = [SeatLine(player="Ben", table="1", seat=4, stack=4_000, chips_read=False),
+             SeatLine(player="Rob", table="1", seat=2, stack=6_000, chips_read=False)]
+    state = PublishedState(name="moves test", entries=12, players_left=2, status=status,  # type: ignore[arg-type]
+                           moves=moves, seats=seats)
+    publish(broker.address(), broker.login("tournament"),
+            [(Topics(broker.plan.venue).service("tournament", "state"), encode(state))])
+
+
+def test_dfo_2_3_the_moves_list_shows_a_players_current_move_only_and_none_after_the_end(
+        broker: LocalBroker, browser: Browser, tmp_path: Path) -> None:
+    clear_tables(broker, ["1", "2", "3"])
+    _moves(broker, "running")
+    with floor_server(broker, tmp_path / "floor") as server:
+        staff = new_page(browser)
+        log_in(staff, server.url)
+        staff.goto(f"{server.url}/tournament")
+        expect(staff.locator("#t-moves tr[data-move='3']")).to_contain_text("table 1, seat 4")
+        expect(staff.locator("#t-moves tr[data-move]")).to_have_count(2)  # Ben's latest, Rob's
+        for old in ("1", "2"):
+            expect(staff.locator(f"#t-moves tr[data-move='{old}']")).to_have_count(0)
+        _moves(broker, "finished")
+        expect(staff.locator("#t-moves")).to_have_text("no move to make")
+        assert staff.errors == []  # type: ignore[attr-defined]
+    publish(broker.address(), broker.login("tournament"),
+            [(Topics(broker.plan.venue).service("tournament", "state"), b"")])

@@ -212,3 +212,36 @@ def test_sessions_outlive_a_restart_by_their_hash_only_and_end_when_they_expire(
         assert sessions.find(logged_in.sid, accounts) is None and store.sessions() == []
     finally:
         store.close()
+
+
+def test_a_body_that_fails_validation_is_refused_naming_the_field_and_what_is_wrong(
+        broker: LocalBroker, browser: Browser, tmp_path: Path) -> None:
+    """It answered "not a tournament command (ValidationError)": the sender could not tell
+    what to fix. Now the first field refused and why, never the value sent."""
+    with floor_server(broker, tmp_path / "floor") as server:
+        staff = new_page(browser)
+        log_in(staff, server.url)
+        cookie, csrf = _credentials(staff)
+        headers = {"content-type": "application/json", "origin": server.url,
+                   "cookie": cookie, "x-csrf-token": csrf}
+
+        def refused(path: str, body: object) -> str:
+            request = urllib.request.Request(f"{server.url}{path}", method="POST",
+                                             data=json.dumps(body).encode(), headers=headers)
+            with pytest.raises(urllib.error.HTTPError) as answer:
+                urllib.request.urlopen(request, timeout=10)
+            assert answer.value.code == 400
+            reason: str = json.loads(answer.value.read())["reason"]
+            return reason
+
+        tournament = "/api/tournament/command"
+        assert refused(tournament, {"name": "register", "args": {"name": "Gus"},
+                                    "by": "me"}) == ("not a tournament command (by: unknown "
+                                                     "key (misspelt?); it takes name, args)")
+        said = refused(tournament, {"name": "Register", "args": {"name": "Gus"}})
+        assert said.startswith("not a tournament command (name: String should match pattern")
+        assert refused(tournament, {"name": "register", "args": ["Gus"]}) == (
+            "not a tournament command (args: Input should be a valid dictionary)")
+        said = refused("/api/login", {"user": "anna", "pasword": "s3cret-typed"})
+        assert "pasword: unknown key (misspelt?); it takes user, password" in said
+        assert "s3cret" not in said

@@ -352,3 +352,52 @@ def test_rules_t5_apsa_2_1_18_a_lone_racer_has_his_chip_and_the_count_stays_righ
     assert room.counts() == {"1": 0, "2": 4}
     room.fold("2")
     assert chips(room) == (35_100, 0) and room.core.ledger.alerts == []
+
+
+def test_rules_t5_a_bust_taken_back_gives_chips_that_exist() -> None:
+    """The chips the floor gives back with a bust taken back are made of the chips in play:
+    of 25s at the start, of 100s once the 25s coloured up (as the table's `stack` command)."""
+    room = room_of()
+    victim = next(v.player for v in room.state("1").seats.values())
+    room.knock_out(victim)
+    with pytest.raises(Refused) as refused:
+        room.command("undo_bust", player=victim, stack=5_010)
+    assert refused.value.reason == ("args.stack: 5,010 cannot be made of the chips in play "
+                                    "(the smallest is 25): count the stack again")
+    assert refused.value.rule == "RULES T5"
+    room.on_break(1)
+    for table in ("1", "2"):
+        room.race_right(table, first)
+    room.play_level(2)
+    before = room.core.ledger.model_dump_json()
+    with pytest.raises(Refused, match=r"args.stack: 150 cannot be made of the chips in play "
+                       r"\(the smallest is 100\)"):
+        room.command("undo_bust", player=victim, stack=150)
+    assert room.core.ledger.model_dump_json() == before
+    said = room.command("undo_bust", player=victim, stack=4_900)
+    assert "with 4,900 chips the floor gives back" in said
+    assert chips(room)[1] == 0
+
+
+def test_a_player_who_is_out_is_told_so_and_re_entry_only_while_it_is_open() -> None:
+    room = room_of()
+    victim = next(v.player for v in room.state("1").seats.values())
+    room.knock_out(victim)
+    with pytest.raises(Refused) as refused:
+        room.command("unregister", name=victim)
+    assert refused.value.reason == (f"{victim} is out: the draw was made, and a player who "
+                                    "went out keeps his place in the standings; nothing to "
+                                    "unregister")
+    with pytest.raises(Refused, match=f"{victim} is out: chips are bought by a player still "
+                       "in: a new entry is reenter"):
+        room.command("rebuy", player=victim)
+    room.clock(level=3, status="running")  # late registration (and re-entry) closed
+    for command in ("add_on", "rebuy"):
+        with pytest.raises(Refused) as refused:
+            room.command(command, player=victim)
+        assert refused.value.reason == (f"{victim} is out: chips are bought by a player still "
+                                        "in (re-entry closed with late registration)")
+    with pytest.raises(Refused) as refused:
+        room.command("register", name=victim)
+    assert "reenter" not in refused.value.reason
+    assert refused.value.reason.startswith(f"{victim} is registered already and out;")

@@ -376,3 +376,85 @@ def test_the_draws_words_count_one_table_as_one() -> None:
     for k in range(3):
         room.command("register", name=f"p{k}")
     assert "3 players at 1 table (1)" in room.command("draw", seed=1)
+
+
+def test_dfo_2_3_a_newer_move_supersedes_an_older_one_still_waiting_for_the_chips() -> None:
+    """A player moved again before his chips were read at his new seat left that seat: the
+    older move is superseded (no longer waiting for a chip count there), only his current move
+    is open, and `move_done` counts his chips where he sits now."""
+    room = drawn(tables=3, seats=6, players=14)  # 5, 5, 4; no chips read at the new seats
+    room.fold_all()
+    room.knock_out(*[p for _, p in room.players_at("1")][:2])  # table 3 breaks
+    room.knock_out(*[p for _, p in room.players_at("2")][:3])
+    room.fold_all()
+    room.knock_out(*[p for _, p in room.players_at("1")][:3])
+    room.fold_all()  # balancing moves players the break brought, again
+    ledger = room.core.ledger
+    twice = {m.player for m in ledger.moves if m.reason != "draw"
+             and any(o.player == m.player and o.id < m.id and o.reason != "draw"
+                     for o in ledger.moves)}
+    assert twice  # (the scene: moved by the break, then by balancing)
+    for player in {m.player for m in ledger.moves}:
+        mine = sorted((m for m in ledger.moves if m.player == player), key=lambda m: m.id)
+        assert [m.status for m in mine[:-1]] == ["superseded"] * (len(mine) - 1), mine
+        assert mine[-1].status in ("seated", "cancelled"), mine
+    assert {m.status for m in room.core.state().moves} >= {"seated", "superseded"}
+    player = sorted(twice)[0]
+    table, seat = room.seat_of(player)
+    said = room.command("move_done", player=player)
+    assert said == f"{player}'s chips are counted at table {table}, seat {seat}"
+    with pytest.raises(Refused, match="no move waiting"):
+        room.command("move_done", player=player)
+    lines = {s.player: s for s in room.core.state().seats}
+    assert lines[player].chips_read
+    assert room.core.state().chips.difference == 0  # type: ignore[union-attr]
+
+
+def full_after_two_breaks() -> tuple[SimRoom, list[str]]:
+    """4 tables of 6, 22 players; one bust after another until tables 4 and 3 are broken and
+    1 and 2 hold six each. Returns the room and who went out."""
+    room = drawn(tables=4, seats=6, players=22)
+    room.fold_all()
+    out = []
+    while room.core.ledger.broken != ["4", "3"] or sum(room.counts().values()) > 12:
+        table = max(room.counts(), key=lambda t: room.counts()[t])
+        (_, player), *_ = room.players_at(table)
+        room.knock_out(player)
+        out.append(player)
+        room.fold_all()
+    assert room.counts() == {"1": 6, "2": 6, "3": 0, "4": 0}
+    return room, out
+
+
+@pytest.mark.parametrize("command", ["register", "reenter", "undo_bust"])
+def test_rules_t3_a_late_seat_opens_the_last_broken_table_again_when_every_seat_is_taken(
+        command: str) -> None:
+    room, out = full_after_two_breaks()
+    if command == "register":
+        said = room.command("register", name="late")
+        player = "late"
+    elif command == "reenter":
+        player = out[-1]
+        said = room.command("reenter", name=player)
+    else:
+        player = out[-1]
+        said = room.command("undo_bust", player=player, stack=5_000)
+    assert "draws table 3, seat" in said, said  # the last broken first (break order 4, 3, ...)
+    ledger = room.core.ledger
+    assert ledger.open_tables == ["1", "2", "3"] and ledger.broken == ["4"]
+    assert "3" not in ledger.closed
+    assert room.seat_of(player)[0] == "3"
+    assert any(a.text.startswith("table 3, broken before, opens again") for a in ledger.alerts)
+    lines = {t.table: t.status for t in room.core.state().tables}
+    assert lines == {"1": "open", "2": "open", "3": "open", "4": "broken"}
+    # Balanced, not broken again: 13 players do not fit at two tables of six (RULES T3)
+    room.fold_all()
+    room.fold_all()
+    assert room.core.ledger.broken == ["4"]
+    assert sorted(room.counts().values()) == [0, 4, 4, 5]
+    assert room.core.state().chips.difference == 0  # type: ignore[union-attr]
+    # Down to 12 again: table 3 breaks again, and is told to close again
+    room.knock_out(player)
+    room.fold_all()
+    assert room.core.ledger.broken == ["4", "3"] and room.counts()["3"] == 0
+    assert "3" in room.core.ledger.closed

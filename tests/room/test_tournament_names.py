@@ -9,7 +9,7 @@ import pytest
 
 from controller.room.tournament.draw import Refused
 from controller.room.tournament.names import invisible, normalised, same_name, skeleton
-from tests.room.tournament_room import SimRoom, settings
+from tests.room.tournament_room import BREAKS, SimRoom, settings
 
 
 def test_the_skeleton_of_a_name_is_what_a_display_shows() -> None:
@@ -68,3 +68,26 @@ def test_pvb_13_unregister_finds_the_player_whatever_the_case() -> None:
     assert "ben is not registered" in refused.value.reason
     said = room.command("register", name="\uff24ora")  # kept as NFKC
     assert list(room.core.ledger.players) == ["Cem", "Dora"]
+
+
+def test_pvb_13_every_command_finds_the_registered_player_whatever_the_case() -> None:
+    """reenter, undo_bust, move_done, add_on and rebuy find "gus" as Gus, as register and
+    unregister do, and answer with the name as registered."""
+    room = SimRoom(settings(tables=2, seats=6, structure=BREAKS))
+    for name in ("Anna", "Ben", "Cem", "Dora", "Eve", "Fay", "Gus", "Hal", "Ida", "Jon"):
+        room.command("register", name=name)
+    room.command("draw", seed=5)
+    room.knock_out("Gus")
+    said = room.command("reenter", name="gus")
+    assert said.startswith("Gus enters again (entry 2)"), said
+    room.knock_out("Fay")
+    said = room.command("undo_bust", player="fay", stack=5_000)
+    assert said.startswith("Fay's elimination"), said
+    said = room.command("move_done", player="FAY")
+    assert said.startswith("Fay's chips are counted"), said
+    said = room.command("rebuy", player="\u0430nna")  # a Cyrillic а
+    assert said.startswith("Anna takes the rebuy"), said
+    with pytest.raises(Refused, match="the add-on is taken at the break after level 2"):
+        room.command("add_on", player="anna")  # found: refused for the time, not the name
+    with pytest.raises(Refused, match="nobody is not registered"):
+        room.command("undo_bust", player="nobody")

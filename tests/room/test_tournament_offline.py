@@ -169,3 +169,26 @@ def test_standings_name_the_winner_when_one_player_is_left() -> None:
     out = standings_lines(len(seats), [final])
     assert out[-1] == {"place": 1, "player": first.players[seats[0]], "shared_with": []}
     assert sorted(line["place"] for line in out)[0] == 1 and len(out) == len(seats)
+
+
+def test_standings_a_player_who_plays_on_after_his_bust_is_not_out() -> None:
+    """The floor took back ben's bust (or he entered again) and seated him with chips: the
+    records show him out in hand 1 and playing hand 2. He is not out, as the service says;
+    a bust taken back without a later hand the records cannot know, and the error says so."""
+    from controller.errors import ConfigError
+    from controller.room.tournament.offline import standings_lines
+    run = Run(TableSession(SessionConfig(table_id="1", seats=9)))
+    run.feed([seat(1, "ana", 10_000), seat(2, "ben", 150), seat(3, "cem", 300)],
+             shuffle(ts=10.0))
+    bust(run.feed, run.session.state, 1, [2])
+    run.feed([seat(2, "ben", 200)], shuffle(ts=20.0))  # seated again: the bust taken back
+    bust(run.feed, run.session.state, 1, [3])
+    run.feed(command("close"))
+    assert [r.players for r in run.sealed][1] == {1: "ana", 2: "ben", 3: "cem"}
+    assert standings_lines(3, run.sealed) == [{"place": 3, "player": "cem", "shared_with": []}]
+    with pytest.raises(ConfigError) as refused:
+        last = run.sealed[1]  # everyone ends the last hand with nothing: a spoilt count
+        standings_lines(3, [last.model_copy(update={"finishing_stacks": dict.fromkeys(
+            last.players, 0)})])
+    assert "a bust the floor took back is in the tournament's journal, not in the hands" in \
+        str(refused.value)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Dialog, expect
 
 from controller.mqtt.local_broker import LocalBroker
 from controller.mqtt.messages import ClockState, encode
@@ -145,6 +145,25 @@ def test_the_floor_runs_the_tournament_from_its_pages(broker: LocalBroker, brows
         expect(staff.locator("#t-reply")).to_contain_text("has no seat")
         assert asked == [f"Take back {loser}'s elimination? The chips {loser} gets back (leave "
                          "empty if they still sit at their table with their chips):"]
+        # "4,5" is no whole number of chips: the page says so and sends nothing (it does not
+        # guess 45); "4,500" grouped by thousands is 4,500
+        seen: list[str] = []
+
+        def comma(dialog: Dialog) -> None:
+            seen.append(dialog.message)
+            if dialog.type == "prompt":
+                dialog.accept("4,5")
+            else:
+                dialog.accept()
+
+        staff.on("dialog", comma)
+        row.locator("button.undo").click()
+        assert wait_until(lambda: len(seen) == 2)
+        staff.remove_listener("dialog", comma)
+        assert seen[1] == (f'"4,5" is not a whole number of chips: write the chips {loser} gets '
+                           "back as 1500, or with thousands grouped by three as 1,500 or 1.500; "
+                           "nothing was sent")
+        assert [c for c in store.commands() if c["args"].get("stack")] == []
         staff.once("dialog", lambda dialog: dialog.accept("4,500"))
         row.locator("button.undo").click()
         expect(staff.locator("#t-reply")).to_contain_text("taken back by floor:anna")

@@ -39,7 +39,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from controller.engine.records import HandRecord
-from controller.errors import ExportError
+from controller.errors import ExportError, first_error
 from controller.history.export import one_hand
 from controller.history.story import hand_story
 from controller.json_input import BadJson, loads_bounded
@@ -454,8 +454,19 @@ async def _read_body(request: Request, model: type[B], refusal: str) -> B | Resp
         return model.model_validate(loads_bounded(body))
     except BadJson as exc:
         return _refused_body(request, 400, f"{refusal} ({exc})")
-    except (ValueError, ValidationError) as exc:
+    except ValidationError as exc:
+        return _refused_body(request, 400, f"{refusal} ({_first_error(model, exc)})")
+    except ValueError as exc:
         return _refused_body(request, 400, f"{refusal} ({type(exc).__name__})")
+
+
+def _first_error(model: type[BaseModel], exc: ValidationError) -> str:
+    """The first field refused and why (`first_error`: never the value sent, which may be a
+    password); an unknown key with the fields the body takes."""
+    said = first_error(exc, "the body")
+    if said.endswith("unknown key (misspelt?)"):
+        said += f"; it takes {', '.join(model.model_fields)}"
+    return said
 
 
 def _refused_body(request: Request, status: int, reason: str) -> Response:

@@ -44,6 +44,13 @@ def due(settings: Settings, ledger: Ledger, clock: ClockState | None) -> bool:
     return changed
 
 
+def smallest_in_play(settings: Settings, ledger: Ledger) -> int:
+    """The smallest chip in play (RULES T5): the structure's smallest, or once a break's
+    colour-up is due, the smallest it leaves (its unit). Every stack is made of it."""
+    last = max((d.after_level for d in ledger.colour_ups), default=0)
+    return settings.structure.in_play_after(last)[0]
+
+
 def on_its_break(up: ColourUpDue, clock: ClockState | None) -> bool:
     return clock is not None and clock.on_break and clock.level == up.after_level + 1
 
@@ -132,4 +139,4 @@ def asks(ledger: Ledger, tables: dict[str, TableSeen]) -> list[Ask]:
     return out
 
 
-__all__ = ["asks", "colouring", "due", "ended", "on_its_break", "taken"]
+__all__ = ["asks", "colouring", "due", "ended", "on_its_break", "smallest_in_play", "taken"]

@@ -24,6 +24,7 @@ from controller.room.tournament.balance import RandomSource, Spot, TableSeating,
 from controller.room.tournament.commands import (
     COMMANDS,
     AddOnArgs,
+    CommandArgs,
     DrawArgs,
     ExportArgs,
     GoOnWithoutArgs,
@@ -194,7 +195,7 @@ class TournamentCore:
     def command(self, name: str, args: dict[str, Any], by: str, now: float) -> str:
         """Carry out a floor command; returns what it did in the floor's words, or raises
         `Refused` and changes nothing."""
-        parsed = parse(name, args)  # (a stray argument is refused, not ignored)
+        parsed = self._as_registered(parse(name, args))  # (a stray argument is refused)
         before = self.ledger.model_copy(deep=True)
         try:
             said: str = getattr(self, f"_cmd_{name}")(parsed, by, now)
@@ -203,6 +204,19 @@ class TournamentCore:
             raise
         self.dirty = True
         return said
+
+    def _as_registered(self, args: CommandArgs) -> CommandArgs:
+        """Every command but ``register`` names a registered player as registration finds
+        him (PVB 13: case and look-alike letters ignored, "gus" is Gus), and answers with his
+        name as registered."""
+        if isinstance(args, RegisterArgs):
+            return args
+        for key in ("name", "player"):
+            given = getattr(args, key, None)
+            if isinstance(given, str):
+                found = names.registered_as(given, self.ledger.players)
+                return args.model_copy(update={key: found}) if found != given else args
+        return args
 
     def _not_finished(self) -> None:
         if self.ledger.status == "finished":
@@ -217,6 +231,13 @@ class TournamentCore:
             raise Refused(f"late registration closed {when}, as the structure has it "
                           "(late_registration_ends)", "RULES T6")
 
+    def _reentry_open(self) -> bool | None:
+        """Whether a player who is out may enter again now (late registration is open); None
+        when the structure offers no re-entry."""
+        if not self.settings.structure.entry.reentry:
+            return None
+        return self.registration_open()
+
     def _registered(self, name: str) -> Player:
         player = self.ledger.players.get(name)
         if player is None:
@@ -229,7 +250,8 @@ class TournamentCore:
         alike = names.same_name(name, self.ledger.players)  # (case, look-alike letters)
         known = self.ledger.players[alike] if alike is not None else None
         if known is not None:
-            again = " and out: a new entry is reenter" if known.out else ""
+            again = (" and out" + (": a new entry is reenter" if self._reentry_open() else
+                                   "") if known.out else "")
             raise Refused(f"{known.name} is registered already{again}; two players need names "
                           "the tables can tell apart", "PVB 13")
         self._registration()
@@ -272,8 +294,11 @@ class TournamentCore:
                 f"seat {spot.seat} with {self.settings.start_stack():,}")
 
     def _cmd_unregister(self, args: UnregisterArgs, by: str, now: float) -> str:
-        name = names.registered_as(args.name, self.ledger.players)  # "ben" finds Ben
-        self._registered(name)
+        name = args.name
+        player = self._registered(name)
+        if self.ledger.status != "registration" and player.out:
+            raise Refused(f"{name} is out: the draw was made, and a player who went out keeps "
+                          "his place in the standings; nothing to unregister", "PVB 12")
         if self.ledger.status != "registration":
             raise Refused(f"{name} has a seat: the draw was made; a player who leaves now is "
                           "blinded off or busts", "PVB 12")
@@ -338,6 +363,10 @@ class TournamentCore:
         if args.stack > in_play:
             raise Refused(f"args.stack: {args.stack:,} chips is more than every chip in play "
                           f"({in_play:,})", UNDO)
+        unit = colour_ups.smallest_in_play(self.settings, ledger)
+        if args.stack % unit:  # (the words of the table's own `stack` command)
+            raise Refused(f"args.stack: {args.stack:,} cannot be made of the chips in play (the "
+                          f"smallest is {unit:,}): count the stack again", "RULES T5")
         seat, seed = self._late_spot(now)  # (refused when every seat in the room is taken)
         self._undo(out, by, now, why, stack=args.stack, spot=seat)
         ledger.chips.give_back(args.stack)
@@ -353,9 +382,16 @@ class TournamentCore:
         if player.out and out is not None:
             raise Refused(f"{name} is out ({group_words(out.bust.group())}): there are no "
                           "chips to count, the move is cancelled", COUNTED)
-        move = next((m for m in self.ledger.moves if m.player == name and m.status == "seated"),
-                    None)
+        # The seat he sits at now: a move whose seat he left since is superseded (the latest
+        # seated one, should an older journal hold more)
+        move = max((m for m in self.ledger.moves if m.player == name and m.status == "seated"),
+                   key=lambda m: m.id, default=None)
         if move is None:
+            going = self.ledger.move_of(name)
+            if going is not None and going.status == "arriving":
+                raise Refused(f"{name} is on the way to table {going.to.table}, seat "
+                              f"{going.to.seat}: the chips are counted once they sit there",
+                              COUNTED)
             raise Refused(f"{name} has no move waiting for a chip count", COUNTED)
         move.status = "done"
         return f"{name}'s chips are counted at table {move.to.table}, seat {move.to.seat}"
@@ -397,12 +433,14 @@ class TournamentCore:
 
     def _cmd_add_on(self, args: AddOnArgs, by: str, now: float) -> str:
         self._ready(purchases.RULE)
-        bought = purchases.add_on(self.settings, self.ledger, self.clock, args.player, by, now)
+        bought = purchases.add_on(self.settings, self.ledger, self.clock, args.player, by, now,
+                                  reentry=self._reentry_open())
         return self._bought(bought)
 
     def _cmd_rebuy(self, args: RebuyArgs, by: str, now: float) -> str:
         self._ready(purchases.RULE)
-        bought = purchases.rebuy(self.settings, self.ledger, self.clock, args.player, by, now)
+        bought = purchases.rebuy(self.settings, self.ledger, self.clock, args.player, by, now,
+                                 reentry=self._reentry_open())
         return self._bought(bought)
 
     def _bought(self, bought: Purchase) -> str:
@@ -417,19 +455,28 @@ class TournamentCore:
     # ---------------------------------------------------------------- seating decisions
 
     def _late_spot(self, now: float) -> tuple[Spot, int]:
-        """A free seat at the shortest table in play; a new table is opened when every seat
-        is taken."""
+        """A free seat at the shortest table in play; when every seat is taken a table out of
+        play is opened, one not used yet or one broken, alike: the first in the filling order,
+        the reverse of the order of breaking (of the broken tables, the last broken, as the
+        director brings back the table he just broke). It is not broken again by the rule that
+        broke it: the players no longer fit at the other tables (RULES T3)."""
         ledger = self.ledger
         self._ready("PVB 08a(1)")
         seed = self.new_seed()
         room = self._seats_to_draw()
         if all(t.empty() == 0 for t in room):
-            closed = [t for t in seating.filling_order(self.settings)
-                      if t.table not in ledger.open_tables and t.table not in ledger.broken]
+            closed = [t.table for t in seating.filling_order(self.settings)
+                      if t.table not in ledger.open_tables]
             if not closed:
                 raise Refused("every seat in the room is taken", "PVB 08a(1)")
+            opened = closed[0]
             ledger.open_tables = [t.table for t in self.settings.tables
-                                  if t.table in {*ledger.open_tables, closed[0].table}]
+                                  if t.table in {*ledger.open_tables, opened}]
+            if opened in ledger.broken:  # (told to close again if it breaks again)
+                ledger.broken.remove(opened)
+                ledger.closed = [t for t in ledger.closed if t != opened]
+                self._alert(now, f"table {opened}, broken before, opens again for a new seat: "
+                            "every seat at the tables in play is taken", "RULES T3", opened)
             room = self._seats_to_draw()
         return late_seat(room, self.random_source(seed)), seed
 
@@ -848,7 +895,7 @@ class TournamentCore:
                                     held=bool(state and "seating" in state.holds),
                                     online=bool(seen and seen.online),
                                     missing=status == "open" and state is None, gone=gone))
-        done = [m for m in ledger.moves if m.status in ("seated", "done", "cancelled")]
+        done = [m for m in ledger.moves if m.status in ("seated", *seating.FINISHED)]
         return PublishedState(
             name=settings.name, entries=ledger.entries, players_left=len(players_in),
             # The chips the players have: what the tables hold (and on their way), so that a

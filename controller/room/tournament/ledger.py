@@ -82,7 +82,7 @@ class Settings(BaseModel):
 
 
 Status = Literal["registration", "running", "finished"]
-MoveStatus = Literal["leaving", "arriving", "seated", "done", "cancelled"]
+MoveStatus = Literal["leaving", "arriving", "seated", "done", "cancelled", "superseded"]
 MoveReason = Literal["draw", "late", "reentry", "balance", "break", "undo"]
 
 
@@ -128,7 +128,8 @@ class Move(BaseModel):
     broken table or a bust the floor took back. ``leaving`` until the old table shows his seat
     empty, ``arriving`` until the new one shows him there, ``seated``, and ``done`` when his
     chips were read at the new seat (or the floor said so); ``cancelled`` when he went out
-    before."""
+    before; ``superseded`` when he moved again while still ``seated`` (he left that seat: his
+    chips are counted at the new one, by his newer move)."""
 
     model_config = ConfigDict(extra="forbid")
 

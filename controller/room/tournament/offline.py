@@ -9,7 +9,8 @@ that cannot be read is one line naming it and what is wrong (`ConfigError`).
   each hand place by their stacks at its start, hands in the order of their ``started``, a
   hand-for-hand round as one hand (`places.placings`). Prints each place from the last given
   upward. N is every player who took part: refused when the records show more players than N,
-  or eliminate N or more (someone is left with every chip).
+  or eliminate N or more (someone is left with every chip). A player dealt into a later hand
+  is not out (a re-entry, or a bust the floor took back: the records do not say which).
 - ``payouts --structure FILE --entries N``: the structure's payout table for N entries.
 """
 
@@ -63,23 +64,29 @@ def read_records(paths: list[Path]) -> list[HandRecord]:
 def busts_from_records(records: list[HandRecord]) -> list[Bust]:
     """The players each complete hand eliminated (their stack went to nothing), in the order of
     the hands' starts; a record seen twice counts once; a player out twice (a re-entry) counts
-    by the last."""
+    by the last. A player dealt into a later hand with chips is not out: he entered again, or
+    the floor took the bust back (that decision is in the tournament's journal, not in the
+    hands: the records show only that he played on)."""
     seen: dict[tuple[str, int, float | None], HandRecord] = {}
     for record in records:
         seen.setdefault((record.table, record.hand, record.started), record)
     ordered = sorted(seen.values(), key=lambda r: (r.started if r.started is not None else 0.0,
                                                   r.table, r.hand))
     last: dict[str, Bust] = {}
+    played: dict[str, int] = {}  # the last hand each player began with chips
     for seq, record in enumerate(ordered):
         if record.status != "complete":
             continue
         for seat, player in record.players.items():
             began = record.starting_stacks.get(seat, 0)
+            if began > 0:
+                played[player] = seq
             if began > 0 and record.finishing_stacks.get(seat, began) == 0:
                 last[player] = Bust(player=player, table=record.table, hand=record.hand,
                                     started=record.started, round=record.hand_for_hand_round,
                                     stack=began, seq=seq)
-    return sorted(last.values(), key=lambda b: b.seq)
+    return sorted((b for b in last.values() if played[b.player] == b.seq),
+                  key=lambda b: b.seq)
 
 
 def standings_lines(entries: int, records: list[HandRecord]) -> list[dict[str, Any]]:
@@ -93,7 +100,9 @@ def standings_lines(entries: int, records: list[HandRecord]) -> list[dict[str, A
                           "--entries counts every player who took part")
     if len(busts) >= entries:
         raise ConfigError(f"--entries {entries}: the records eliminate {len(busts)} players, "
-                          "and one is left with every chip")
+                          "and one is left with every chip (a bust the floor took back is in "
+                          "the tournament's journal, not in the hands: the records still "
+                          "eliminate that player unless he played on)")
     placed = placings(entries - len(busts), busts)
     placed.sort(key=lambda p: (-p.place, p.player))
     lines = [{"place": p.place, "player": p.player, "shared_with": list(p.shared_with)}

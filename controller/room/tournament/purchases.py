@@ -62,13 +62,15 @@ def rebuy_open(settings: Settings, clock: ClockState | None) -> bool:
 
 
 def add_on(settings: Settings, ledger: Ledger, clock: ClockState | None, name: str, by: str,
-           now: float) -> Purchase:
-    """An add-on for ``name``, or `Refused` saying why not."""
+           now: float, *, reentry: bool | None = None) -> Purchase:
+    """An add-on for ``name``, or `Refused` saying why not (``reentry``: whether a player who is
+    out may enter again now, None if the structure offers no re-entry; the refusal of one who is
+    out says so)."""
     spec = settings.structure.entry.add_on
     if spec is None:
         raise Refused(f"the structure {settings.structure.name!r} offers no add-on (none in "
                       "the PVB's tournaments)", NOT_OFFERED)
-    _playing(ledger, name, "add-on")
+    _playing(ledger, name, "add-on", reentry)
     level = settings.structure.add_on_level()
     if not add_on_open(settings, clock):
         raise Refused(_add_on_window(level, clock), RULE)
@@ -80,13 +82,13 @@ def add_on(settings: Settings, ledger: Ledger, clock: ClockState | None, name: s
 
 
 def rebuy(settings: Settings, ledger: Ledger, clock: ClockState | None, name: str, by: str,
-          now: float) -> Purchase:
-    """A rebuy for ``name``, or `Refused` saying why not."""
+          now: float, *, reentry: bool | None = None) -> Purchase:
+    """A rebuy for ``name``, or `Refused` saying why not (``reentry`` as `add_on`'s)."""
     spec = settings.structure.entry.rebuy
     if spec is None:
         raise Refused(f"the structure {settings.structure.name!r} offers no rebuy (none in "
                       "the PVB's tournaments)", NOT_OFFERED)
-    _playing(ledger, name, "rebuy")
+    _playing(ledger, name, "rebuy", reentry)
     if not rebuy_open(settings, clock):
         raise Refused(f"rebuys closed at the end of level {settings.structure.rebuy_until()} "
                       "(the structure's entry.rebuy)", RULE)
@@ -148,7 +150,7 @@ def stacks_of(ledger: Ledger, names: list[str] | None = None) -> dict[str, int]:
     return out
 
 
-def _playing(ledger: Ledger, name: str, what: str) -> None:
+def _playing(ledger: Ledger, name: str, what: str, reentry: bool | None) -> None:
     if ledger.status != "running":
         raise Refused(f"no {what} before the draw or after the end: chips are bought while "
                       "the tournament runs", RULE)
@@ -156,7 +158,9 @@ def _playing(ledger: Ledger, name: str, what: str) -> None:
     if player is None:
         raise Refused(f"{name} is not registered", "PVB 13")
     if player.out:
-        raise Refused(f"{name} is out: a new entry is reenter", RULE)
+        again = {True: ": a new entry is reenter", False: " (re-entry closed with late "
+                 "registration)", None: ""}[reentry]
+        raise Refused(f"{name} is out: chips are bought by a player still in{again}", RULE)
 
 
 def _add_on_window(level: int | None, clock: ClockState | None) -> str:

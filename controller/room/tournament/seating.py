@@ -16,7 +16,8 @@ from controller.room.tournament.balance import Spot, TableSeating
 from controller.room.tournament.ledger import Ledger, Move, Settings
 from controller.session.outputs import TableState
 
-DONE_KEPT = 100  # moves done (or cancelled) that the floor still sees
+DONE_KEPT = 100  # moves finished (done, cancelled, superseded) that the floor still sees
+FINISHED = ("done", "cancelled", "superseded")
 HOLD_EMPTY = 3  # PVB 09(3): a table with this many empty seats or more stops for its newcomers
 
 
@@ -99,7 +100,7 @@ def follow_moves(settings: Settings, ledger: Ledger, tables: dict[str, TableSeen
     changed can have carried one); True if any changed."""
     changed = False
     for move in list(ledger.moves):
-        if move.status in ("done", "cancelled") or (
+        if move.status in FINISHED or (
                 news is not None and move.to.table not in news
                 and (move.source is None or move.source.table not in news)):
             continue
@@ -109,7 +110,7 @@ def follow_moves(settings: Settings, ledger: Ledger, tables: dict[str, TableSeen
             changed |= _arriving(settings, ledger, tables, move)
         if move.status == "seated":
             changed |= _seated(tables, move)
-    done = [m for m in ledger.moves if m.status in ("done", "cancelled")]
+    done = [m for m in ledger.moves if m.status in FINISHED]
     if len(done) > DONE_KEPT:
         for move in done[:-DONE_KEPT]:
             ledger.moves.remove(move)
@@ -140,6 +141,7 @@ def _leaving(ledger: Ledger, tables: dict[str, TableSeen], move: Move) -> bool:
         ledger.chips.left(move.source.table, move.stack)
         ledger.chips.arrived(move.to.table, move.stack)
         move.to, move.status = elsewhere, "seated"
+        _superseded(ledger, move)
         return True
     if played_on or elsewhere is not None:
         # Gone after another hand there (out: the elimination says so), or seated elsewhere by
@@ -148,7 +150,16 @@ def _leaving(ledger: Ledger, tables: dict[str, TableSeen], move: Move) -> bool:
         return True
     ledger.chips.left(move.source.table, move.stack)
     move.status = "arriving"
+    _superseded(ledger, move)
     return True
+
+
+def _superseded(ledger: Ledger, move: Move) -> None:
+    """He left his seat for ``move``: an older move of his still waiting for his chips at that
+    seat is over (they are counted at the new one, for this move)."""
+    for older in ledger.moves:
+        if older.player == move.player and older.id < move.id and older.status == "seated":
+            older.status = "superseded"
 
 
 def _arriving(settings: Settings, ledger: Ledger, tables: dict[str, TableSeen],
@@ -262,6 +273,6 @@ def wanted(settings: Settings, ledger: Ledger, tables: dict[str, TableSeen]) -> 
     return asks
 
 
-__all__ = ["DONE_KEPT", "HOLD_EMPTY", "Ask", "TableSeen", "between_hands", "empty_table",
-           "filling_order", "follow_moves", "follow_players", "seating", "strangers", "wanted",
-           "where"]
+__all__ = ["DONE_KEPT", "FINISHED", "HOLD_EMPTY", "Ask", "TableSeen", "between_hands",
+           "empty_table", "filling_order", "follow_moves", "follow_players", "seating",
+           "strangers", "wanted", "where"]

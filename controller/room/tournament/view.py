@@ -76,7 +76,7 @@ class PublishedState(TournamentState):
     standings: list[Standing] = Field(default_factory=list)
     seats: list[SeatLine] = Field(default_factory=list)
     moves: list[Move] = Field(default_factory=list, description="Moves under way, then the "
-                              "latest seated, done or cancelled")
+                              "latest seated, done, cancelled or superseded")
     tables: list[TableLine] = Field(default_factory=list)
     waiting_for: list[str] = Field(default_factory=list, description="What the tournament "
                                    "waits for before it seats, moves, breaks or counts anything "

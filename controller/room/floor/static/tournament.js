@@ -76,12 +76,23 @@
     const answer = prompt(`Take back ${player}'s elimination? The chips ${player} gets back `
       + "(leave empty if they still sit at their table with their chips):", "");
     if (answer === null) return;
-    const text = answer.replace(/[\s.,]/g, "");
-    if (text !== "" && !/^[0-9]+$/.test(text)) {
-      alert(`The chips ${player} gets back: a whole number`);
+    const text = answer.trim();
+    const stack = text === "" ? null : wholeChips(text);
+    if (stack === undefined) {
+      alert(`"${text}" is not a whole number of chips: write the chips ${player} gets back as `
+        + "1500, or with thousands grouped by three as 1,500 or 1.500; nothing was sent");
       return;
     }
-    send("undo_bust", text === "" ? { player } : { player, stack: Number(text) });
+    send("undo_bust", stack === null ? { player } : { player, stack });
+  }
+
+  // A number of chips as the floor types it: digits, or thousands grouped by three with one
+  // separator throughout ("1,500", "1.500", "1 500", "12,500,000"). Anything else ("1,5",
+  // "1.5k", "1,50") is no whole number of chips: undefined, never a guess.
+  function wholeChips(text) {
+    const grouped = /^[1-9][0-9]{0,2}(([,. \u00a0\u202f])[0-9]{3})(\2[0-9]{3})*$/;
+    if (!/^[0-9]+$/.test(text) && !grouped.test(text)) return undefined;
+    return Number(text.replace(/[,. \u00a0\u202f]/g, ""));
   }
 
   // Whether a moved player sits out a hand is the new table's to say once they are there (its
@@ -106,10 +117,15 @@
   function moveRows(t) {
     // Moves to make: those the floor makes (a balancing move, a broken table's players) and
     // only while they are under way or their chips wait to be counted; never the draw's (its
-    // seats are the seat list's) nor a player's who is out
-    const playing = new Set(t.seats.map((s) => s.player));
-    const moves = t.moves.filter((m) => ["leaving", "arriving", "seated"].includes(m.status)
-      && m.reason !== "draw" && playing.has(m.player));
+    // seats are the seat list's), a player's who is out, or any once the tournament is over.
+    // One a player: his latest (a newer move supersedes an older one, whose seat he left).
+    const playing = new Set(t.status === "finished" ? [] : t.seats.map((s) => s.player));
+    const latest = new Map();
+    for (const m of t.moves) {
+      if (["leaving", "arriving", "seated"].includes(m.status) && playing.has(m.player)
+        && (!latest.has(m.player) || latest.get(m.player).id < m.id)) latest.set(m.player, m);
+    }
+    const moves = [...latest.values()].filter((m) => m.reason !== "draw").sort((a, b) => a.id - b.id);
     if (!moves.length) return [el("tr", {}, el("td", { class: "muted" }, "no move to make"))];
     return [el("tr", {}, ...["player", "from", "to", "chips", "why", "state", ""].map((h) => el("th", {}, h))),
       ...moves.map((m) => el("tr", { "data-move": m.id },
