@@ -326,7 +326,8 @@ def test_a_break_holds_three_tables_and_play_resumes_at_the_next_level(
     shuffle, with the colour-up in its state; at the end of the break all three play on at the
     next level. Table 1 is in the middle of a hand when the break begins."""
     structure_file = tmp_path / "short.toml"
-    structure_file.write_text(SHORT)
+    # (a break of 9 s: long enough for the test's presses on a loaded machine)
+    structure_file.write_text(SHORT.replace("minutes = 0.08", "minutes = 0.15"))
     store = ClockStore(tmp_path / "clock.db")
     clock = ClockService(address(broker), login(broker, "clock"),
                          load_structure(structure_file), store)
@@ -356,7 +357,7 @@ def test_a_break_holds_three_tables_and_play_resumes_at_the_next_level(
                 state = table.memory.last  # the press was refused: the break is shown
                 assert state.hand == hands
                 assert state.waiting_for.startswith("the break: wait for the clock")
-            assert wait_until(lambda: all(t.memory.last.hold is None for t in tables), 15)
+            assert wait_until(lambda: all(t.memory.last.hold is None for t in tables), 20)
             for table, hands in zip(tables, (2, 1, 1), strict=True):
                 table.feed([{"type": "shuffle"}])
                 table.settle()
