@@ -4,6 +4,7 @@ Mosquitto configured by `pokertable broker init`, on free ports, started per mod
 from __future__ import annotations
 
 import itertools
+import json
 import threading
 import time
 from collections.abc import Callable
@@ -18,7 +19,9 @@ from paho.mqtt.reasoncodes import ReasonCode
 
 from controller.mqtt.client import BrokerAddress, Login
 from controller.mqtt.local_broker import LocalBroker
+from controller.mqtt.messages import CommandReply, StateMessage, decode
 from controller.mqtt.topics import Topics
+from controller.session.outputs import TableState
 
 Broker = LocalBroker  # the name the tests use
 
@@ -129,3 +132,42 @@ class VenueClient:
     def close(self) -> None:
         self.client.disconnect()  # first: it wakes the network loop, which then ends at once
         self.client.loop_stop()
+
+
+class TableFloor:
+    """The floor's (or the tournament's) side of one table over the broker: its commands,
+    answered with their correlation data, and its retained state (and, with ``events``, its
+    events)."""
+
+    def __init__(self, broker: Broker, table: str, *, by: str = "floor:anna",
+                 events: bool = False) -> None:
+        self.table = table
+        self.by = by
+        leaves = ("reply", "state", "event") if events else ("reply", "state")
+        self.client = VenueClient(broker, "floor", tuple(f"table/{table}/{leaf}"
+                                                         for leaf in leaves))
+        self.topics = Topics(broker.plan.venue)
+
+    def command(self, name: str, **args: Any) -> CommandReply:
+        correlation = f"{name}-{time.monotonic_ns()}".encode()
+        payload = {"v": 1, "id": correlation.decode(), "by": self.by, "args": args}
+        assert not self.client.publish(self.topics.table(self.table, f"cmd/{name}"),
+                                       json.dumps(payload).encode(), correlation).is_failure
+        assert self.client.wait(lambda ms: any(m.correlation == correlation for m in ms), 15)
+        found = next(m for m in self.client.on("reply") if m.correlation == correlation)
+        return decode(CommandReply, found.payload)
+
+    def state(self) -> TableState | None:
+        states = self.client.on("state")
+        return decode(StateMessage, states[-1].payload).state if states else None
+
+    def wait(self, test: Callable[[TableState], object], timeout: float = 30) -> TableState:
+        assert self.client.wait(lambda _: (s := self.state()) is not None and bool(test(s)),
+                                timeout), self.state()
+        state = self.state()
+        assert state is not None
+        return state
+
+    def events(self) -> list[dict[str, Any]]:
+        return [json.loads(m.payload)["event"] for m in self.client.on("event")]
+

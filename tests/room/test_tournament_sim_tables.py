@@ -16,7 +16,6 @@ raced (APSA 2.1.18)."""
 from __future__ import annotations
 
 import contextlib
-import json
 import re
 import signal
 import subprocess
@@ -24,17 +23,15 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 from controller.mqtt.local_broker import LocalBroker
-from controller.mqtt.messages import CommandReply, StateMessage, decode
-from controller.mqtt.topics import Topics
+from controller.mqtt.messages import StateMessage, decode
 from controller.room.clock.structure import Structure
 from controller.room.recorder import Recorder, SqliteRecordStore
 from controller.room.tournament.ledger import Settings, TableSpec
 from controller.room.tournament.view import PublishedState
-from controller.session.outputs import TableState
 from tests.room.test_tournament_service import Floor, start_service
+from tests.venue import TableFloor as VenueTableFloor
 from tests.venue import VenueClient
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -159,34 +156,11 @@ def test_pvb_09_dfo_2_3_a_move_is_done_when_the_simulated_dealer_lays_the_chips(
         store.close()
 
 
-class TableFloor:
-    """The floor's (or the tournament's) side of one table: its commands and its state."""
+class TableFloor(VenueTableFloor):
+    """The tournament's side of one table: its commands and its state."""
 
     def __init__(self, broker: LocalBroker, table: str) -> None:
-        self.table = table
-        self.client = VenueClient(broker, "floor", (f"table/{table}/reply",
-                                                    f"table/{table}/state"))
-        self.topics = Topics(broker.plan.venue)
-
-    def command(self, name: str, **args: Any) -> CommandReply:
-        correlation = f"{name}-{time.monotonic_ns()}".encode()
-        payload = {"v": 1, "id": correlation.decode(), "by": "tournament:test", "args": args}
-        assert not self.client.publish(self.topics.table(self.table, f"cmd/{name}"),
-                                       json.dumps(payload).encode(), correlation).is_failure
-        assert self.client.wait(lambda ms: any(m.correlation == correlation for m in ms), 15)
-        found = next(m for m in self.client.on("reply") if m.correlation == correlation)
-        return decode(CommandReply, found.payload)
-
-    def state(self) -> TableState | None:
-        states = self.client.on("state")
-        return decode(StateMessage, states[-1].payload).state if states else None
-
-    def wait(self, test: Callable[[TableState], bool], timeout: float = 30) -> TableState:
-        assert self.client.wait(lambda _: (s := self.state()) is not None and test(s), timeout), \
-            self.state()
-        state = self.state()
-        assert state is not None
-        return state
+        super().__init__(broker, table, by="tournament:test")
 
     def unseat(self, seat: int, player: str) -> None:
         """Between hands only (the table refuses it during one): asked until it is made."""

@@ -9,20 +9,15 @@ tested beside it."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
-import time
 from pathlib import Path
-from typing import Any
 
 from controller.mqtt.local_broker import LocalBroker
-from controller.mqtt.messages import CommandReply, StateMessage, decode
-from controller.mqtt.topics import Topics
 from controller.session.colour_up import chips_leaving, colour_up
 from controller.session.outputs import TableState
 from controller.table.sim_race import card_order, deal_race, leftover_chips, race_winners
-from tests.venue import VenueClient
+from tests.venue import TableFloor
 
 ROOT = Path(__file__).resolve().parents[2]
 STACKS = {1: ("ana", 1_275), 2: ("ben", 9_950), 3: ("cem", 50), 4: ("dora", 10_030)}
@@ -45,43 +40,10 @@ def test_apsa_2_1_18_the_race_cards_and_its_winners() -> None:
     assert race_winners(up, rigged) == [1, 3, 4]
 
 
-class Floor:
-    def __init__(self, broker: LocalBroker) -> None:
-        self.client = VenueClient(broker, "floor", ("table/1/reply", "table/1/state",
-                                                    "table/1/event"))
-        self.topics = Topics(broker.plan.venue)
-        self.sent = 0
-
-    def command(self, name: str, **args: Any) -> CommandReply:
-        self.sent += 1
-        correlation = f"race-{self.sent}-{time.monotonic_ns()}".encode()
-        payload = {"v": 1, "id": f"race-{self.sent}-{time.monotonic_ns()}",
-                   "by": "floor:anna", "args": args}
-        assert not self.client.publish(self.topics.table("1", f"cmd/{name}"),
-                                       json.dumps(payload).encode(), correlation).is_failure
-        assert self.client.wait(lambda ms: any(m.correlation == correlation for m in ms), 15)
-        found = next(m for m in self.client.on("reply") if m.correlation == correlation)
-        return decode(CommandReply, found.payload)
-
-    def state(self) -> TableState | None:
-        states = self.client.on("state")
-        return decode(StateMessage, states[-1].payload).state if states else None
-
-    def wait(self, test: Any, timeout: float = 30) -> TableState:
-        assert self.client.wait(lambda _: (s := self.state()) is not None and test(s), timeout), \
-            self.state()
-        state = self.state()
-        assert state is not None
-        return state
-
-    def events(self) -> list[dict[str, Any]]:
-        return [json.loads(m.payload)["event"] for m in self.client.on("event")]
-
-
 def test_rules_t5_a_simulated_table_runs_the_chip_race_and_its_stacks_add_up(
         broker: LocalBroker, tmp_path: Path) -> None:
     config = broker.table_config(tmp_path / "t1", 1, seats=4)
-    floor = Floor(broker)
+    floor = TableFloor(broker, "1", events=True)
     table = subprocess.Popen(
         [sys.executable, "-m", "controller.cli", "table", "--config", str(config), "--simulate",
          "--hands", "1", "--seed", "3"],
