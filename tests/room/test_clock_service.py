@@ -328,6 +328,7 @@ def test_a_break_holds_three_tables_and_play_resumes_at_the_next_level(
     structure_file = tmp_path / "short.toml"
     # (a break of 9 s: long enough for the test's presses on a loaded machine)
     structure_file.write_text(SHORT.replace("minutes = 0.08", "minutes = 0.15"))
+    _no_clock_left(broker)
     store = ClockStore(tmp_path / "clock.db")
     clock = ClockService(address(broker), login(broker, "clock"),
                          load_structure(structure_file), store)
@@ -376,6 +377,7 @@ def test_a_clock_down_when_the_break_ended_releases_the_tables_when_it_is_back(
     stayed held until a person noticed)."""
     structure_file = tmp_path / "short.toml"
     structure_file.write_text(SHORT)
+    _no_clock_left(broker)
     store = ClockStore(tmp_path / "clock.db")
     clock = ClockService(address(broker), login(broker, "clock"),
                          load_structure(structure_file), store)
@@ -400,6 +402,18 @@ def test_a_clock_down_when_the_break_ended_releases_the_tables_when_it_is_back(
         floor.client.close()
         clock.close()
         store.close()
+
+
+def _no_clock_left(broker: LocalBroker) -> None:
+    """No clock state an earlier test of this module left retained: a table linked now would
+    deal its first hand at that clock's level (a level 3 of 100/200 refused the hand's raise to
+    300) if it took it before the new clock's own."""
+    clock = VenueClient(broker, "clock", ())
+    try:
+        assert not clock.publish(Topics(broker.plan.venue).clock("state"), b"",
+                                 retain=True).is_failure
+    finally:
+        clock.close()
 
 
 def _hand() -> list[dict[str, object]]:
