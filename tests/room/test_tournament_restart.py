@@ -219,6 +219,38 @@ def test_rules_t3_a_table_that_never_came_the_others_break_and_balance() -> None
     assert room.refused == []
 
 
+def test_pvb_08a_1_players_drawn_to_a_table_that_never_came_are_drawn_other_seats() -> None:
+    """Table 3's Pi never came up: going on without it, the players the draw sent there (they
+    stayed "arriving" for good and could never play: an outside check) are drawn free seats at
+    the tables in play, with their stacks, each told to the floor; one for whom no seat is
+    free is told so once and waits. Nobody is seated twice; the chips stay counted."""
+    room = SimRoom(settings(tables=3, seats=6))
+    del room.core.tables["3"]  # (no state of table 3 ever heard)
+    for k in range(14):  # at three tables; the two in play have twelve seats
+        room.command("register", name=f"p{k:02d}")
+    room.command("draw", seed=7)
+    room.clock(level=1, status="running")
+    drawn_there = sorted(m.player for m in room.core.ledger.moves if m.to.table == "3")
+    assert len(drawn_there) == 4
+    said = room.command("go_on_without", table="3")
+    assert all(name in said for name in drawn_there) and "drawn other seats" in said
+    assert "0 players" not in said
+    for _ in range(4):  # the seat requests arrive
+        room.settle()
+        room.now += 5.0
+    assert room.counts() == {"1": 6, "2": 6, "3": 0}
+    seated = [player for t in ("1", "2") for _, player in room.players_at(t)]
+    assert len(seated) == len(set(seated)) == 12
+    told = sorted(a.text for a in room.core.ledger.alerts if "gone on without" in a.text)
+    assert [t.split(",")[0] for t in told] == drawn_there
+    assert sum("goes to table" in t for t in told) == 2
+    assert sum("has no seat to go to: every seat in the room is taken" in t
+               for t in told) == 2
+    state = room.core.state()
+    assert state.chips is not None and state.chips.difference == 0
+    assert room.refused == []
+
+
 def test_rules_t3_the_director_goes_on_without_a_table_gone_offline_mid_tournament() -> None:
     """Table 3's Pi lost power mid-tournament: its last state stays retained at the broker, its
     status says offline. The director can go on without it (it used to be refused, "its state

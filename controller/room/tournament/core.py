@@ -427,9 +427,14 @@ class TournamentCore:
             ledger.gone.append(table)
         there = [p.name for p in ledger.players.values()
                  if not p.out and p.spot is not None and p.spot.table == table]
-        return (f"{by}: the tournament goes on without table {table}: its {_players(len(there))} "
-                "stay in, where it last saw them; no player moves to or from it until its state "
-                "comes (RULES T3)")
+        going = [m.player for m in ledger.moves
+                 if m.to.table == table and m.status in ("leaving", "arriving")]
+        again = (f"; {_and(going)}, on their way there, are drawn other seats as soon as the "
+                 "tournament waits for no table (PVB 08a(1))" if going else "")
+        stay = (f"its {_players(len(there))} stay in, where it last saw them; "
+                if there else "")
+        return (f"{by}: the tournament goes on without table {table}: {stay}no player moves to "
+                f"or from it until its state comes (RULES T3){again}")
 
     def _cmd_add_on(self, args: AddOnArgs, by: str, now: float) -> str:
         self._ready(purchases.RULE)
@@ -751,9 +756,42 @@ class TournamentCore:
                 changed = True
         return changed
 
+    def _away_from_gone(self, now: float) -> bool:
+        """Players on their way to a table gone on without can never sit there (the draw's or
+        a late seat, never seen): each is drawn a free seat elsewhere, as a late seat is (PVB
+        08a(1)), with his stack; a balancing move there not begun is dropped (decided again
+        among the tables in play). Without a free seat in the room he waits, and the floor is
+        told once."""
+        ledger = self.ledger
+        changed = False
+        for move in [m for m in ledger.moves if m.to.table in ledger.gone]:
+            if move.status == "leaving":
+                ledger.moves.remove(move)
+                changed = True
+            elif move.status == "arriving":
+                gone = move.to.table
+                try:
+                    spot, seed = self._late_spot(now)
+                except Refused as refused:
+                    if move.id not in ledger.stranded:
+                        ledger.stranded.append(move.id)
+                        self._alert(now, f"{move.player}, on his way to table {gone} (gone on "
+                                    f"without), has no seat to go to: {refused.reason}",
+                                    "PVB 08a(1)", gone)
+                        changed = True
+                    continue
+                move.to, move.seed, move.sits_out = spot, seed, False
+                self._alert(now, f"{move.player}, on his way to table {gone} (gone on without), "
+                            f"goes to table {spot.table}, seat {spot.seat}", "PVB 08a(1)",
+                            spot.table)
+                changed = True
+        return changed
+
     def _decide(self, now: float) -> bool:
         """Breaks and balancing moves (RULES T3), committed where the table that gives the
         players is between hands; the rest waits for the end of its hand."""
+        if self._away_from_gone(now):
+            return True
         ledger = self.ledger
         # A table the director went on without is out of the plan: its players stay where they
         # were last seen, the other tables break and balance among themselves (go_on_without)

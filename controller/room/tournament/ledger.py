@@ -233,6 +233,8 @@ class Ledger(BaseModel):
     next_alert: int = 1
     strangers: list[str] = Field(default_factory=list, description="table:player of players "
                                  "the tables showed who are not in the tournament (told once)")
+    stranded: list[int] = Field(default_factory=list, description="Moves to a table gone on "
+                                "without that found no seat elsewhere (the floor told once)")
     in_time: bool = True
     purchases: list[Purchase] = Field(default_factory=list, description="Add-ons and rebuys")
     next_purchase: int = 1
