@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
 from controller.demo.room_states import publish
 from controller.mqtt.local_broker import LocalBroker
@@ -49,9 +49,7 @@ def test_pvb_10_1_the_moves_list_says_what_the_new_table_says(
     clear_tables(broker, ["1", "2", "3"])
     _tournament(broker, "arriving")
     with floor_server(broker, tmp_path / "floor") as server:
-        staff = new_page(browser)
-        log_in(staff, server.url)
-        staff.goto(f"{server.url}/tournament")
+        staff = _tournament_page(browser, server.url)
         row = staff.locator("#t-moves tr[data-move='1']")
         expect(row).to_contain_text("on the way to the new seat")
         # On his way: the new table has not dealt him in yet, so he only may sit out a hand
@@ -69,8 +67,7 @@ def test_pvb_10_1_the_moves_list_says_what_the_new_table_says(
         expect(row).not_to_contain_text("sits out")
         assert staff.errors == []  # type: ignore[attr-defined]
     clear_tables(broker, ["2"])
-    publish(broker.address(), broker.login("tournament"),
-            [(Topics(broker.plan.venue).service("tournament", "state"), b"")])
+    _no_tournament(broker)
 
 
 def _moves(broker: LocalBroker, status: str) -> None:
@@ -96,9 +93,7 @@ def test_dfo_2_3_the_moves_list_shows_a_players_current_move_only_and_none_after
     clear_tables(broker, ["1", "2", "3"])
     _moves(broker, "running")
     with floor_server(broker, tmp_path / "floor") as server:
-        staff = new_page(browser)
-        log_in(staff, server.url)
-        staff.goto(f"{server.url}/tournament")
+        staff = _tournament_page(browser, server.url)
         expect(staff.locator("#t-moves tr[data-move='3']")).to_contain_text("table 1, seat 4")
         expect(staff.locator("#t-moves tr[data-move]")).to_have_count(2)  # Ben's latest, Rob's
         for old in ("1", "2"):
@@ -106,5 +101,18 @@ def test_dfo_2_3_the_moves_list_shows_a_players_current_move_only_and_none_after
         _moves(broker, "finished")
         expect(staff.locator("#t-moves")).to_have_text("no move to make")
         assert staff.errors == []  # type: ignore[attr-defined]
+    _no_tournament(broker)
+
+
+def _tournament_page(browser: Browser, url: str) -> Page:
+    """A floor login on the tournament page."""
+    staff = new_page(browser)
+    log_in(staff, url)
+    staff.goto(f"{url}/tournament")
+    return staff
+
+
+def _no_tournament(broker: LocalBroker) -> None:
+    """This test's tournament state gone from the module's broker."""
     publish(broker.address(), broker.login("tournament"),
             [(Topics(broker.plan.venue).service("tournament", "state"), b"")])

@@ -52,11 +52,11 @@ SETTINGS_WITH_REBUYS = Settings(
         "prizes": {"payouts": [{"percent": [100]}]}}))
 
 
-def drawn_on_the_page(stack: contextlib.ExitStack, broker: LocalBroker, browser: Browser,
-                      tmp_path: Path, settings: Settings, players: int
-                      ) -> tuple[dict[str, LinkedTable], TournamentStore, Any, Any]:
-    """The room (its tables, the tournament, the floor) with ``players`` registered and drawn
-    from the tournament page by a floor login: the tables, the store, the server and the page."""
+def room_on_the_page(stack: contextlib.ExitStack, broker: LocalBroker, browser: Browser,
+                     tmp_path: Path, settings: Settings
+                     ) -> tuple[dict[str, LinkedTable], Any, TournamentStore, Any, Any]:
+    """The room (its tables, the tournament, the floor) and a floor login on the tournament
+    page: the tables, the tournament service, its store, the server and the page."""
     tables = {t.table: stack.enter_context(linked_table(
         broker, tmp_path / f"t{t.table}", table=t.table,
         config=SessionConfig(table_id=t.table, seats=t.seats))) for t in settings.tables}
@@ -67,6 +67,15 @@ def drawn_on_the_page(stack: contextlib.ExitStack, broker: LocalBroker, browser:
     staff = new_page(browser)
     log_in(staff, server.url)
     staff.goto(f"{server.url}/tournament")
+    return tables, service, store, server, staff
+
+
+def drawn_on_the_page(stack: contextlib.ExitStack, broker: LocalBroker, browser: Browser,
+                      tmp_path: Path, settings: Settings, players: int
+                      ) -> tuple[dict[str, LinkedTable], TournamentStore, Any, Any]:
+    """`room_on_the_page` with ``players`` registered and drawn from the page."""
+    tables, _, store, server, staff = room_on_the_page(stack, broker, browser, tmp_path,
+                                                       settings)
     for k in range(players):
         staff.fill("#t-register input[name=name]", f"Player {k}")
         staff.click("#t-register button[type=submit]")
@@ -81,17 +90,8 @@ def test_the_floor_runs_the_tournament_from_its_pages(broker: LocalBroker, brows
                                                       tmp_path: Path,
                                                       caplog: pytest.LogCaptureFixture) -> None:
     with contextlib.ExitStack() as stack:
-        tables = {t.table: stack.enter_context(linked_table(
-            broker, tmp_path / f"t{t.table}", table=t.table,
-            config=SessionConfig(table_id=t.table, seats=t.seats))) for t in SETTINGS.tables}
-        service, store = start_service(broker, tmp_path, SETTINGS)
-        stack.callback(store.close)
-        stack.callback(service.close)
-        server = stack.enter_context(floor_server(broker, tmp_path / "floor"))
-
-        staff = new_page(browser)
-        log_in(staff, server.url)
-        staff.goto(f"{server.url}/tournament")
+        tables, service, store, server, staff = room_on_the_page(stack, broker, browser,
+                                                                 tmp_path, SETTINGS)
         expect(staff.locator("#t-name")).to_have_text("service test")
         for k, club in enumerate(["Asse", "Asse", "Bluff", "", "Bluff", ""]):
             staff.fill("#t-register input[name=name]", f"Player {k}")
