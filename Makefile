@@ -50,12 +50,13 @@ systemd-analyze:
 # stays in a new directory (its hands: records.db, for `pokertable hands`).
 DEMO_KEEP ?= demo-room/$(shell date +%Y%m%d-%H%M%S)
 demo: $(STAMP) mosquitto
-	$(BIN)/pokertable room --tables 4 --tournament --keep $(DEMO_KEEP)
+	$(BIN)/pokertable room --tables 4 --tournament --sim-readers chips --keep $(DEMO_KEEP)
 
 bench: $(STAMP) mosquitto postgresql
 	$(BIN)/python bench/replay_throughput.py
 	$(BIN)/python bench/evaluators.py
 	$(BIN)/python bench/readers.py
+	$(BIN)/python bench/chip_readers.py
 	$(BIN)/python bench/table_service.py
 	$(BIN)/python bench/mqtt.py
 	$(BIN)/python bench/clock.py

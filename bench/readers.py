@@ -23,8 +23,9 @@ from pathlib import Path
 
 from drivers.hf_reader import Pt1Decoder, ReaderFrame, encode_line
 from drivers.rdm6300 import Rdm6300Decoder, encode_frame
+from drivers.reader_config import ReaderConfig
 from drivers.simulators import VirtualSerialDevice
-from drivers.tag_reader import ReaderConfig, TagReader
+from drivers.tag_reader import TagReader
 
 LINE_RATE = 115200 // 10  # bytes/s at 8N1
 

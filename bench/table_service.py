@@ -28,9 +28,10 @@ from controller.session.outputs import PublicEvent, TableState
 from controller.table.journal import Journal
 from controller.table.runner import demo_deck
 from controller.table.service import TableService
+from drivers.reader_config import ReaderConfig
 from drivers.registry import REGISTRATION_ORDER
 from drivers.simulators import SimulatedPt1Reader, VirtualSerialDevice
-from drivers.tag_reader import ReaderConfig, TagReader
+from drivers.tag_reader import TagReader
 
 SEATS = (1, 2, 3, 4, 5, 6)
 

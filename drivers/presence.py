@@ -29,6 +29,9 @@ class Presence:
             del self._last_seen[key]
         return [key for _, key in gone]
 
+    def antennas_of(self, uid: str) -> list[int]:
+        return sorted(a for (a, u) in self._last_seen if u == uid)
+
     def present(self, antenna: int) -> set[str]:
         return {uid for (a, uid) in self._last_seen if a == antenna}
 
@@ -41,18 +44,30 @@ class Presence:
 
 class ZoneSettler:
     """A chip zone's contents count once they have stayed the same for ``settle`` seconds
-    (RULES R9: the bet is what went in in one motion)."""
+    (RULES R9: the bet is what went in in one motion).
 
-    def __init__(self, settle: float) -> None:
-        self.settle = settle
+    With ``by_scans`` (a polled reader) they count only once a whole scan that began after the
+    last change has also been read: a scan under way while chips land may have read some of
+    them and not the others, and a slow round of scans must not settle a zone on half a bet."""
+
+    def __init__(self, settle: float, *, by_scans: bool = False) -> None:
+        self.settle, self.by_scans = settle, by_scans
         self._changed_at: dict[int, float] = {}
+        self._scanned_from: dict[int, float] = {}  # the start of the last whole scan read
 
     def changed(self, zone: int, now: float) -> None:
         self._changed_at[zone] = now
 
-    def due(self, now: float) -> list[int]:
-        """Zones that have just settled (each reported once per burst of changes)."""
-        ready = sorted(z for z, t in self._changed_at.items() if now - t >= self.settle)
+    def scanned(self, zone: int, began: float) -> None:
+        self._scanned_from[zone] = began
+
+    def due(self, now: float, unsure: frozenset[int] = frozenset()) -> list[int]:
+        """Zones that have just settled (each reported once per burst of changes). ``unsure``:
+        zones where the last scan missed a tag that has not yet been declared gone (a chip
+        taken away, or one missed answer): they wait for the scans to tell."""
+        ready = sorted(z for z, t in self._changed_at.items() if now - t >= self.settle
+                       and z not in unsure
+                       and (not self.by_scans or self._scanned_from.get(z, -1.0) > t))
         for zone in ready:
             del self._changed_at[zone]
         return ready

@@ -20,47 +20,16 @@ from collections.abc import Callable
 from typing import Literal
 
 import serial
-from pydantic import BaseModel, ConfigDict, Field
 
-from controller.events import (
-    CardEvent,
-    ChipsEvent,
-    Emit,
-    ForeignEvent,
-    GoneEvent,
-    HealthEvent,
-)
-from drivers.presence import Presence, ZoneSettler
-from drivers.protocols import DEFAULT_BAUD, Protocol, make_decoder
+from controller.events import Emit, HealthEvent
+from drivers.protocols import make_decoder
 from drivers.rdm6300 import Rdm6300Decoder
+from drivers.reader_config import ReaderConfig
 from drivers.registry import ChipSet, Deck
+from drivers.zone_events import ZoneEvents
 
 log = logging.getLogger(__name__)
 
-
-
-class ReaderConfig(BaseModel):
-    """One reader of the table's configuration file."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    name: str = Field(min_length=1, description="e.g. 'cards' or 'chips-left'")
-    url: str = Field(min_length=1, description="pyserial URL or device path")
-    protocol: Protocol
-    reads: Literal["cards", "chips"] = "cards"
-    baudrate: int = Field(default=0, ge=0, description="0: the protocol's default")
-    zones: dict[int, str] = Field(
-        description="antenna -> zone ('seat:3', 'board', 'muck', 'burn', 'pot'); an RDM6300 "
-        "module is antenna 0"
-    )
-    presence_timeout: float = Field(default=0.6, gt=0, description="s without a read: gone")
-    settle: float = Field(default=0.4, gt=0, description="R9: s a chip zone must stay still")
-    heartbeat_timeout: float = Field(default=3.0, gt=0, description="PT1: s without heartbeat")
-    retry_max: float = Field(default=5.0, gt=0, description="longest wait between reopen tries")
-
-    @property
-    def speed(self) -> int:
-        return self.baudrate or DEFAULT_BAUD[self.protocol]
 
 
 class TagReader:
@@ -81,9 +50,9 @@ class TagReader:
         self._chips = chips
         self._clock = clock
         self._decoder = make_decoder(config.protocol)
-        self._presence = Presence(config.presence_timeout)
-        self._settler = ZoneSettler(config.settle)
-        self._cards_on: dict[tuple[int, str], str] = {}  # what each (antenna, uid) was read as
+        self._zones = ZoneEvents(config.name, config.zones, config.reads, emit, deck=deck,
+                                 chips=chips, presence_timeout=config.presence_timeout,
+                                 settle=config.settle)
         self._bad_times: deque[float] = deque()
         self._bad_seen = 0
         self._last_heartbeat: float | None = None
@@ -155,8 +124,7 @@ class TagReader:
     def _lost(self) -> None:
         self._close_port()
         self.reconnects += 1
-        for antenna, uid in self._presence.clear():  # nothing is known to be there any more
-            self._left(antenna, uid)
+        self._zones.clear(self._clock())  # nothing is known to be there any more
         self._set_status("reconnecting", reason="device disconnected")
 
     # ---------------------------------------------------------------- bytes -> events
@@ -167,63 +135,18 @@ class TagReader:
         decoder = self._decoder
         if isinstance(decoder, Rdm6300Decoder):
             for tag in decoder.feed(data):
-                self._read(0, tag.uid, now)
+                self._zones.read(0, tag.uid, now)
         else:
             for frame in decoder.feed(data):
                 if frame.kind == "heartbeat":
                     self._last_heartbeat = now
                 elif frame.antenna is not None and frame.uid is not None:
                     if frame.kind == "read":
-                        self._read(frame.antenna, frame.uid, now)
-                    elif self._presence.remove(frame.antenna, frame.uid):
-                        self._left(frame.antenna, frame.uid)
-        for antenna, uid in self._presence.expire(now):
-            self._left(antenna, uid)
-        for antenna in self._settler.due(now):
-            self._chips_settled(antenna)
+                        self._zones.read(frame.antenna, frame.uid, now)
+                    else:
+                        self._zones.removed(frame.antenna, frame.uid, now)
+        self._zones.tick(now)
         self._check_health(now)
-
-    def _zone(self, antenna: int) -> str | None:
-        zone = self.config.zones.get(antenna)
-        if zone is None:
-            log.warning("reader %s: antenna %d is not in the configuration", self.config.name,
-                        antenna)
-        return zone
-
-    def _read(self, antenna: int, uid: str, now: float) -> None:
-        if not self._presence.report(antenna, uid, now):
-            return
-        zone = self._zone(antenna)
-        if zone is None:
-            return
-        if self.config.reads == "chips":
-            if self._chips is None or self._chips.value_of(uid) is None:
-                self._emit(ForeignEvent(zone=zone, uid=uid, reads="chips", ts=now))
-            self._settler.changed(antenna, now)
-            return
-        card = self._deck.card_of(uid) if self._deck else None
-        if card is None:
-            self._emit(ForeignEvent(zone=zone, uid=uid, ts=now))  # RULES I4
-            return
-        self._cards_on[(antenna, uid)] = card
-        self._emit(CardEvent(zone=zone, card=card, uid=uid, ts=now))
-
-    def _left(self, antenna: int, uid: str) -> None:
-        if self.config.reads == "chips":
-            self._settler.changed(antenna, self._clock())
-            return
-        card = self._cards_on.pop((antenna, uid), None)
-        zone = self.config.zones.get(antenna)
-        if card is not None and zone is not None:
-            self._emit(GoneEvent(zone=zone, card=card, ts=self._clock()))
-
-    def _chips_settled(self, antenna: int) -> None:
-        zone = self.config.zones.get(antenna)
-        if zone is None or self._chips is None:
-            return
-        uids = sorted(u for u in self._presence.present(antenna) if self._chips.value_of(u))
-        values = sorted((self._chips.chips[u] for u in uids), reverse=True)
-        self._emit(ChipsEvent(zone=zone, chips=values, uids=uids, ts=self._clock()))
 
     # ---------------------------------------------------------------- health
 

@@ -214,6 +214,17 @@ def _decode(args: argparse.Namespace) -> int:
     return decode_stream(args.protocol, sys.stdin.buffer, sys.stdout)
 
 
+def _readers_check(args: argparse.Namespace) -> int:
+    """Bring-up: every reader chip of the table answers, every antenna is where it should be."""
+    from controller.table.bring_up import run_readers_check
+    from controller.table.config import load_table_config
+
+    _log_to_stderr()
+    config = load_table_config(args.config)
+    return run_readers_check(config, sys.stdout, walk=not args.no_walk, wait=args.wait,
+                             simulate=args.simulate)
+
+
 def _deck_register(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -252,6 +263,15 @@ def _demo(args: argparse.Namespace) -> int:
                     hardware=not args.no_hardware)
 
 
+def _sim_readers_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--sim-readers", choices=["chips", "pt1"], default="pt1",
+        help="with --simulate, for a table configured without readers: 'chips' simulates "
+        "the reader chips of docs/hardware.md (MFRC522 cards, PN5180 chip zones) under the "
+        "real drivers; 'pt1' a PT1 reader board, lighter on the CPU (default: pt1). Readers "
+        "a table's configuration names are always simulated as configured")
+
+
 def _room(args: argparse.Namespace) -> int:
     """The room on this machine; with ``--hands 0`` until Ctrl-C or SIGTERM."""
 
@@ -262,7 +282,7 @@ def _room(args: argparse.Namespace) -> int:
     stop = _stop_on_signals()
     with _terminal_to_ourselves():
         return run_room(tables=args.tables, hands=args.hands, port=args.floor_port, stop=stop,
-                        tournament=args.tournament,
+                        tournament=args.tournament, sim_readers=args.sim_readers,
                         keep=None if args.keep is None else Path(args.keep))
 
 
@@ -307,7 +327,8 @@ def _table(args: argparse.Namespace) -> int:
     try:
         return run_table(config, simulate=args.simulate, stdin_events=args.stdin_events,
                          hands=args.hands, echo=sys.stdout if args.print else None,
-                         seed=args.seed, tournament=args.tournament)
+                         seed=args.seed, tournament=args.tournament,
+                         sim_readers=args.sim_readers)
     except ConfigError as exc:  # what the configuration asks for is not here
         raise ConfigError(f"{args.config}: {exc}") from None
 
@@ -380,6 +401,7 @@ def build_parser() -> argparse.ArgumentParser:
     table.add_argument("--hands", type=_int_in(0), default=0,
                        help="with --simulate: stop after this many hands (0: run on)")
     table.add_argument("--seed", type=int, default=1, help="with --simulate: the shuffles' seed")
+    _sim_readers_option(table)
     table.add_argument("--tournament", action="store_true",
                        help="with --simulate: the tournament seats the players (the simulated "
                        "dealer seats nobody and waits for them)")
@@ -391,9 +413,25 @@ def build_parser() -> argparse.ArgumentParser:
     decode = sub.add_parser(
         "decode", help="decode raw card-reader bytes from stdin into JSON lines (inspection)"
     )
-    decode.add_argument("--protocol", choices=["rdm6300", "pt1"], required=True,
-                        help="rdm6300 (125 kHz module) or pt1 (multi-antenna HF reader)")
+    decode.add_argument("--protocol", choices=["rdm6300", "pt1", "pn532"], required=True,
+                        help="rdm6300 (125 kHz module), pt1 (multi-antenna HF reader) or pn532 "
+                             "(what a PN532 sends its host: the cards its answers list)")
     decode.set_defaults(run=_decode)
+
+    readers = sub.add_parser("readers", help="a table's readers").add_subparsers(
+        dest="what", required=True, parser_class=_Parser)
+    check = readers.add_parser(
+        "check", help="bring-up: each reader chip's version, then lay a card (a chip) on each "
+        "antenna as asked: the zone map confirmed, reads per second, wiring mistakes named")
+    check.add_argument("--config", required=True, help="the table's configuration (TOML)")
+    check.add_argument("--no-walk", action="store_true",
+                       help="only the chips' versions, no antenna walk")
+    check.add_argument("--wait", type=float, default=60.0,
+                       help="seconds to wait for each card or chip (default 60)")
+    check.add_argument("--simulate", action="store_true",
+                       help="against the configured readers simulated, wired as configured, "
+                       "with a simulated technician laying the cards (a rehearsal)")
+    check.set_defaults(run=_readers_check)
 
     deck = sub.add_parser("deck", help="card decks").add_subparsers(dest="what", required=True,
                                                                  parser_class=_Parser)
@@ -480,6 +518,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="work in DIR (new or empty) and keep it: the recorder's records.db "
                       "for `pokertable hands`, the tables' journals (default: a temporary "
                       "directory, removed at the end)")
+    _sim_readers_option(room)
     room.set_defaults(run=_room)
 
     soak = sub.add_parser("soak", help="thousands of simulated hands at full speed: the "

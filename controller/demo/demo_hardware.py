@@ -15,9 +15,10 @@ from gpiozero.pins.mock import MockFactory
 
 from controller.events import CardEvent, HealthEvent, ShuffleEvent, TableEvent
 from drivers.buttons import ButtonPanel, PanelConfig
+from drivers.reader_config import ReaderConfig
 from drivers.registry import REGISTRATION_ORDER, Deck
 from drivers.simulators import SimulatedPt1Reader, VirtualSerialDevice, press, random_deal
-from drivers.tag_reader import ReaderConfig, TagReader
+from drivers.tag_reader import TagReader
 
 PANEL = PanelConfig(shuffle=17, confirm=27, undo=22, floor=23)
 

@@ -305,7 +305,7 @@ def _where_the_hands_are(work: Path, keep: Path | None) -> str:
 
 def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout, port: int = 0,
              stop: threading.Event | None = None, tournament: bool = False,
-             keep: Path | None = None) -> int:
+             keep: Path | None = None, sim_readers: str = "pt1") -> int:
     """The room on this machine. ``hands``: each table plays that many and the room stops;
     0: it plays on until ``stop`` is set (Ctrl-C or SIGTERM in `pokertable room`), with
     ``tournament`` past its winner (the standings stay on the floor). ``keep``: the directory
@@ -356,7 +356,7 @@ def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout, port: in
                      str(broker.table_config(work / f"table-{n}", n,
                                              seats=PER_TABLE if tournament else 10)),
                      "--simulate",
-                     "--hands", str(hands), "--seed", str(n),
+                     "--hands", str(hands), "--seed", str(n), "--sim-readers", sim_readers,
                      *(["--tournament"] if tournament else [])],
                     stdout=subprocess.DEVNULL, stderr=log_file, start_new_session=True)
         stop = stop or threading.Event()

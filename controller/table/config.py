@@ -17,7 +17,7 @@ from controller.mqtt.client import BrokerAddress
 from controller.session import SessionConfig
 from controller.text_files import read_toml_model
 from drivers.buttons import PanelConfig
-from drivers.tag_reader import ReaderConfig
+from drivers.reader_config import ReaderConfig
 
 
 class TableSection(BaseModel):

@@ -11,6 +11,7 @@ the bets into the pot zone after each round. The table itself runs exactly as on
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import random
 import signal
@@ -20,6 +21,7 @@ import threading
 from pathlib import Path
 from typing import TextIO
 
+from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockFactory
 
 from controller.engine.records import HandRecord
@@ -40,9 +42,15 @@ from controller.table.sim_dealer import (
 )
 from controller.table.sinks import FileSink, MemorySink
 from controller.table.upgrade import UpgradeWatch
-from drivers.buttons import ButtonPanel, PanelConfig, require_gpio
+from drivers.buttons import ButtonPanel, PanelConfig, make_pin_factory, require_gpio
+from drivers.chip_reader import ChipReader, open_chips
+from drivers.reader_config import POLLED
 from drivers.registry import REGISTRATION_ORDER, ChipSet, Deck, load_chips, load_deck, save
+from drivers.scan import RealClock
+from drivers.simulated.field import Antennas
+from drivers.simulated.readers import SimulatedReader
 from drivers.simulators import SimulatedPt1Reader, VirtualSerialDevice
+from drivers.spi import DecoderConfig
 from drivers.tag_reader import TagReader
 
 log = logging.getLogger(__name__)
@@ -85,14 +93,18 @@ def demo_deck() -> Deck:
 
 def demo_chips() -> ChipSet:
     values = [value for value, count in DEMO_CHIPS.items() for _ in range(count)]
-    return ChipSet(name="demo", chips={f"05{k:012X}": v for k, v in enumerate(values)})
+    # ISO 15693 UIDs (E0: the standard's prefix; 04: NXP; 01 50: an ICODE SLIX inlay), as a
+    # PN5180 reads them; the PT1 board reads them too.
+    return ChipSet(name="demo", chips={f"E0040150{k:08X}": v for k, v in enumerate(values)})
 
 
 def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool = False,
               hands: int = 0, echo: TextIO | None = None, seed: int = 1,
-              tournament: bool = False) -> int:
+              tournament: bool = False, sim_readers: str = "pt1") -> int:
     """Run until SIGTERM/SIGINT, the end of stdin (``stdin_events``) or ``hands`` simulated
-    hands. ``tournament``: the simulated dealer seats nobody; the tournament does."""
+    hands. ``tournament``: the simulated dealer seats nobody; the tournament does.
+    ``sim_readers``: the simulated readers of a table configured without any (`pokertable
+    table --sim-readers`)."""
     if config.buttons is not None and not simulate:
         require_gpio(config.buttons.pin_factory)  # before anything is written
     login = _mqtt_login(config)  # its files too: a missing one is one line, nothing written
@@ -116,12 +128,15 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
             if panel_holder:
                 panel_holder[0].show(**leds.model_dump())
 
-        factory = MockFactory() if simulate else None
+        factory = MockFactory() if simulate else _pin_factory(config)
         readers = list(config.readers)
-        simulators: dict[str, SimulatedPt1Reader] = {}
+        antennas: dict[str, Antennas] = {}
+        chip_level: dict[str, SimulatedReader] = {}
         if simulate:
+            assert isinstance(factory, MockFactory)
             tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
-            readers, simulators = _simulated_readers(readers, tmp, stack)
+            readers, antennas, chip_level = _simulated_readers(readers, tmp, stack, factory,
+                                                               sim_readers)
         registries = {reader.name: _registries(reader, simulate) for reader in readers}
         decks = {name: deck for name, (deck, _) in registries.items() if deck is not None}
         chip_sets = {name: chips for name, (_, chips) in registries.items() if chips is not None}
@@ -134,7 +149,14 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
             stack.callback(link.close)  # before the service stops: says offline first
         for reader in readers:
             deck, chips = registries[reader.name]
-            stack.enter_context(TagReader(reader, service.submit, deck=deck, chips=chips))
+            if reader.protocol in POLLED:  # reader chips, polled
+                simulated = chip_level.get(reader.name)
+                connect = simulated.connect if simulated else functools.partial(
+                    open_chips, reader, RealClock(), pin_factory=factory)
+                stack.enter_context(ChipReader(reader, service.submit, connect, deck=deck,
+                                               chips=chips))
+            else:  # a serial line that reports by itself
+                stack.enter_context(TagReader(reader, service.submit, deck=deck, chips=chips))
         panel_config = config.buttons or (DEMO_PANEL if simulate else None)
         if panel_config is not None:
             if simulate:
@@ -150,7 +172,7 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
             threading.Thread(target=_read_stdin, args=(service, stop), daemon=True).start()
         if simulate:
             assert factory is not None and panel_config is not None
-            dealer = on_hardware(config, service, watch, simulators, decks, chip_sets,
+            dealer = on_hardware(config, readers, service, watch, antennas, decks, chip_sets,
                                  factory, panel_config, random.Random(seed), stop)
             dealer.seated_by_floor = tournament
             playing = threading.Thread(target=dealer.play, args=(hands, stop), daemon=True)
@@ -227,20 +249,56 @@ def _registries(reader: ReaderSection, simulate: bool) -> tuple[Deck | None, Chi
     return deck, chips
 
 
+def _pin_factory(config: TableConfig) -> Factory | None:
+    """The GPIO pin factory the readers' chip selects share with the buttons (None: gpiozero's
+    default)."""
+    return make_pin_factory(config.buttons.pin_factory) if config.buttons is not None else None
+
+
 def _simulated_readers(
-    readers: list[ReaderSection], tmp: Path, stack: contextlib.ExitStack
-) -> tuple[list[ReaderSection], dict[str, SimulatedPt1Reader]]:
-    if not readers:  # a demo table: a card reader (seats, board, muck, burn) and chip zones
-        readers = [ReaderSection(name="cards", url="sim", protocol="pt1", zones=DEMO_ZONES),
-                   ReaderSection(name="chips", url="sim", protocol="pt1", reads="chips",
-                                 zones=DEMO_CHIP_ZONES, settle=0.25)]
+    readers: list[ReaderSection], tmp: Path, stack: contextlib.ExitStack, factory: MockFactory,
+    sim_readers: str,
+) -> tuple[list[ReaderSection], dict[str, Antennas], dict[str, SimulatedReader]]:
+    """Every configured reader replaced by its simulator: reader chips simulated at the chip
+    level on a simulated bus (their driver runs as on a Pi), a PT1 board or an RDM6300 by a PT1
+    board on a pty. A table configured without readers gets the demo table's: with
+    ``sim_readers`` "chips", MFRC522 card modules and PN5180 chip zones wired as
+    deploy/table.example.toml has them; with "pt1", a PT1 board for each (the fast simulation
+    the tests of what lies above the drivers use)."""
+    if not readers:
+        readers = demo_readers() if sim_readers == "chips" else [
+            ReaderSection(name="cards", url="sim", protocol="pt1", zones=DEMO_ZONES),
+            ReaderSection(name="chips", url="sim", protocol="pt1", reads="chips",
+                          zones=DEMO_CHIP_ZONES, settle=0.25)]
     out: list[ReaderSection] = []
-    simulators: dict[str, SimulatedPt1Reader] = {}
+    antennas: dict[str, Antennas] = {}
+    chip_level: dict[str, SimulatedReader] = {}
     for reader in readers:
+        if reader.protocol in POLLED:
+            simulated = SimulatedReader(reader, factory, RealClock(), tmp=tmp)
+            stack.callback(simulated.close)
+            chip_level[reader.name] = simulated
+            antennas[reader.name] = simulated.field
+            out.append(ReaderSection.model_validate(
+                simulated.config.model_dump() | {"deck": reader.deck, "chips": reader.chips}))
+            continue
         device = VirtualSerialDevice(tmp / f"usb-sim-{reader.name}")
         stack.callback(device.close)
         simulator = SimulatedPt1Reader(device, antennas=max(reader.zones) + 1, repeat=0.1)
         stack.callback(simulator.close)
-        simulators[reader.name] = simulator
+        antennas[reader.name] = simulator
         out.append(reader.model_copy(update={"url": str(device.path), "protocol": "pt1"}))
-    return out, simulators
+    return out, antennas, chip_level
+
+
+def demo_readers() -> list[ReaderSection]:
+    """The demo table's readers: 13 MFRC522 card antennas on SPI0, 11 PN5180 chip zones on
+    SPI1, chip selects through one 74HC154 each (docs/hardware.md)."""
+    cards = ReaderSection(name="cards", url="/dev/spidev0.0", protocol="mfrc522",
+                          zones=DEMO_ZONES, selects={a: a for a in DEMO_ZONES},
+                          decoder=DecoderConfig(address=[4, 7, 8, 12], enable=16))
+    chips = ReaderSection(name="chips", url="/dev/spidev1.0", protocol="pn5180", reads="chips",
+                          zones=DEMO_CHIP_ZONES, selects={a: a for a in DEMO_CHIP_ZONES},
+                          decoder=DecoderConfig(address=[2, 3, 24, 25], enable=26), busy=15,
+                          settle=0.25)
+    return [cards, chips]

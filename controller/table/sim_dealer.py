@@ -28,7 +28,7 @@ from controller.engine.profiles import load_profile
 from controller.events import CommandEvent, DeclareEvent, SeatEvent
 from controller.session.colour_up import RACE_RULE
 from controller.session.outputs import TableState
-from controller.table.config import TableConfig
+from controller.table.config import ReaderSection, TableConfig
 from controller.table.service import TableService
 from controller.table.sim_hands import (
     Chip,
@@ -43,7 +43,7 @@ from controller.table.sim_race import deal_race, race_winners, stacks_after
 from controller.table.sinks import MemorySink
 from drivers.buttons import PanelConfig
 from drivers.registry import REGISTRATION_ORDER, ChipSet, Deck
-from drivers.simulators import SimulatedPt1Reader
+from drivers.simulated.field import Antennas, ZoneAntennas
 
 log = logging.getLogger(__name__)
 
@@ -610,24 +610,25 @@ class SimulatedDealer:
         self.hands.submit(DeclareEvent(seat=seat, action="call" if state.to_call else "check"))
 
 
-def on_hardware(config: TableConfig, service: TableService, watch: MemorySink,
-                simulators: dict[str, SimulatedPt1Reader], decks: dict[str, Deck],
+def on_hardware(config: TableConfig, readers: list[ReaderSection], service: TableService,
+                watch: MemorySink, antennas: dict[str, Antennas], decks: dict[str, Deck],
                 chip_sets: dict[str, ChipSet], factory: MockFactory, panel: PanelConfig,
                 rng: random.Random, stop: threading.Event) -> SimulatedDealer:
-    """The dealer at a `pokertable table --simulate`: its hands on the simulated readers and the
-    mock pins; the felt kept beside the journal, so a restart finds the hand as it lay."""
-    name = next(iter(decks))
-    card_zones = next((r.zones for r in config.readers if r.name == name), DEMO_ZONES)
-    chip_reader, chip_zones = None, DEMO_CHIP_ZONES
-    if chip_sets:
-        chip_name = next(iter(chip_sets))
-        chip_reader = simulators[chip_name]
-        chip_zones = next((r.zones for r in config.readers if r.name == chip_name),
-                          DEMO_CHIP_ZONES)
+    """The dealer at a `pokertable table --simulate`: its hands on the simulated readers'
+    antennas (every card zone of every card reader, every chip zone of every chip reader) and
+    the mock pins; the felt kept beside the journal, so a restart finds the hand as it lay."""
+    card_zones: dict[str, tuple[Antennas, int]] = {}
+    chip_zones: dict[str, tuple[Antennas, int]] = {}
+    for reader in readers:
+        target = card_zones if reader.reads == "cards" else chip_zones
+        for antenna, zone in sorted(reader.zones.items()):
+            target.setdefault(zone, (antennas[reader.name], antenna))
+    cards = ZoneAntennas(card_zones)
+    chips = ZoneAntennas(chip_zones) if chip_sets and chip_zones else None
     journal = config.table.journal
-    hands = HardwareHands(simulators[name], card_zones, decks[name], chip_reader, chip_zones,
-                          factory, panel, watch, service.submit, stop,
-                          felt_file=journal.with_name(journal.name + ".felt.json"))
+    hands = HardwareHands(cards, cards.zones, next(iter(decks.values())), chips,
+                          chips.zones if chips else {}, factory, panel, watch, service.submit,
+                          stop, felt_file=journal.with_name(journal.name + ".felt.json"))
     profile = load_profile(config.table.profile)
     return SimulatedDealer(hands, chip_case(chip_sets), config.table.seats, rng,
                            hole_cards=4 if profile.game == "PO" else 2)

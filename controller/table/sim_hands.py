@@ -22,7 +22,8 @@ from controller.session.outputs import TableState
 from controller.table.sinks import MemorySink
 from drivers.buttons import PanelConfig
 from drivers.registry import Deck
-from drivers.simulators import SimulatedPt1Reader, press
+from drivers.simulated.field import ZoneAntennas
+from drivers.simulators import press
 
 Key = Literal["shuffle", "confirm", "undo", "floor"]
 Chip = tuple[str, int]  # (uid, value)
@@ -106,8 +107,8 @@ class HardwareHands:
     """Simulated readers on ptys and the panel's mock pins: the real drivers read what these
     hands do, in real time."""
 
-    def __init__(self, cards: SimulatedPt1Reader, card_zones: dict[int, str], deck: Deck,
-                 chips: SimulatedPt1Reader | None, chip_zones: dict[int, str],
+    def __init__(self, cards: ZoneAntennas, card_zones: dict[int, str], deck: Deck,
+                 chips: ZoneAntennas | None, chip_zones: dict[int, str],
                  factory: MockFactory, panel: PanelConfig, watch: MemorySink,
                  submit: Callable[[TableEvent], None], stop: threading.Event,
                  felt_file: Path | None = None) -> None:
@@ -141,7 +142,11 @@ class HardwareHands:
     def card_on(self, zone: str, card: str) -> None:
         self.felt.cards.setdefault(zone, []).append(card)
         self.saved()
-        self.cards.place(self.card_antenna[zone], self.uid_of[card])
+        antenna, uid = self.card_antenna[zone], self.uid_of[card]
+        self.cards.place(antenna, uid)
+        # The next card no sooner than this one is read (a real dealer's pitch takes a third
+        # of a second; polled readers read a card within a scan); a PT1 board reports at once.
+        self.cards.wait_read(antenna, uid, 1.0)
         time.sleep(0.02)
 
     def card_off(self, zone: str, card: str) -> None:

@@ -7,6 +7,7 @@ import threading
 from pathlib import Path
 
 from controller.events import CardEvent, GoneEvent, HealthEvent
+from drivers.reader_config import ReaderConfig
 from drivers.registry import REGISTRATION_ORDER, Deck
 from drivers.simulators import (
     SimulatedPt1Reader,
@@ -15,7 +16,7 @@ from drivers.simulators import (
     random_deal,
     scripted_deal,
 )
-from drivers.tag_reader import ReaderConfig, TagReader
+from drivers.tag_reader import TagReader
 from tests.drivers.helpers import Events, wait_for
 
 DECK = Deck(name="sim", cards={f"04{k:012X}": c for k, c in enumerate(REGISTRATION_ORDER)})

@@ -11,9 +11,10 @@ import pytest
 from controller.events import CardEvent, ChipsEvent, ForeignEvent, GoneEvent, HealthEvent
 from drivers.hf_reader import ReaderFrame, encode_line
 from drivers.rdm6300 import encode_frame
+from drivers.reader_config import ReaderConfig
 from drivers.registry import REGISTRATION_ORDER, ChipSet, Deck
 from drivers.simulators import VirtualSerialDevice
-from drivers.tag_reader import ReaderConfig, TagReader
+from drivers.tag_reader import TagReader
 from tests.drivers.helpers import Events, wait_for
 
 DECK = Deck(name="t", cards={f"00{k:08X}": card for k, card in enumerate(REGISTRATION_ORDER)})

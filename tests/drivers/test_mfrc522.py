@@ -1,0 +1,159 @@
+"""The MFRC522 driver against the chip simulated at its registers: every card on an antenna in
+one scan by ISO/IEC 14443-3 anticollision, newcomers heard at once, modules that stop answering
+reported and back."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from controller.events import CardEvent, GoneEvent, HealthEvent
+from drivers.mfrc522 import Mfrc522, bcc, crc_a
+from drivers.scan import ChipError, VirtualClock, run_scans
+from drivers.simulated.field import TagField
+from drivers.simulated.mfrc522 import SimulatedMfrc522
+from drivers.simulated.spi_bus import GpioWire, SimulatedSpiBus
+from drivers.spi import ChipSelects, SpiModules
+from tests.drivers.chip_helpers import UID_OF, Table, cards_config
+
+
+def test_crc_a_and_bcc_as_iso_14443_3_gives_them() -> None:
+    assert crc_a(bytes([0x50, 0x00])) == bytes([0x57, 0xCD])  # HLTA, as every reader sends it
+    assert crc_a(b"") == bytes([0x63, 0x63])
+    assert bcc(bytes([0x88, 0x04, 0x42, 0xBD])) == 0x88 ^ 0x04 ^ 0x42 ^ 0xBD
+
+
+class Bench:
+    def __init__(self, modules: int = 2, **chip: object) -> None:
+        self.factory, self.clock = MockFactory(), VirtualClock()
+        self.field = TagField(self.clock.now)
+        self.bus = SimulatedSpiBus(self.clock)
+        pins = {a: 20 + a for a in range(modules)}
+        self.sims = {a: SimulatedMfrc522(self.field, a, self.clock, **chip)  # type: ignore[arg-type]
+                     for a in pins}
+        for antenna, pin in pins.items():
+            self.bus.attach(GpioWire(self.factory, pin), self.sims[antenna])
+        spi = SpiModules(self.bus, ChipSelects(self.factory, None, pins))
+        self.chips = {a: Mfrc522(spi, a, self.clock) for a in pins}
+        for chip in self.chips.values():
+            assert chip.start() == "MFRC522 v2.0"
+
+    def scan(self, antenna: int = 0) -> tuple[list[str], bool]:
+        result = run_scans([(antenna, self.chips[antenna].scan)], self.clock)[antenna]
+        assert not isinstance(result, ChipError), result
+        return sorted(result.uids), result.complete
+
+
+@pytest.fixture
+def bench() -> Iterator[Bench]:
+    made = Bench()
+    yield made
+    made.factory.reset()
+
+
+@pytest.mark.parametrize("cards", [2, 4])
+def test_two_cards_of_holdem_and_four_of_omaha_on_one_antenna_in_one_scan(
+        bench: Bench, cards: int) -> None:
+    uids = [UID_OF[c] for c in ["As", "Ks", "Qs", "Js"][:cards]]
+    bench.field.place_many(0, uids)
+    read, complete = bench.scan()
+    assert read == sorted(uids) and complete
+    # The field stays on and they are halted: the next scan hears nobody until one comes.
+    assert bench.scan() == ([], False)
+    bench.field.place(0, UID_OF["2c"])
+    bench.clock.advance(0.01)  # a card in the field takes a moment to power up
+    assert bench.scan() == ([UID_OF["2c"]], False)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.binary(min_size=6, max_size=6), min_size=1, max_size=6, unique=True))
+def test_anticollision_reads_every_card_whatever_their_uids(serials: list[bytes]) -> None:
+    """Cards whose UIDs share long prefixes collide bit after bit; each is still selected once."""
+    made = Bench(modules=1)
+    try:
+        uids = [(b"\x04" + s).hex().upper() for s in serials]
+        made.field.place_many(0, uids)
+        assert made.scan()[0] == sorted(uids)
+    finally:
+        made.factory.reset()
+
+
+def test_a_module_that_reads_0x00_is_no_mfrc522(bench: Bench) -> None:
+    bench.sims[1].alive = False
+    with pytest.raises(ChipError, match=r"does not answer \(it reads 0x00\): check its chip-sel"):
+        bench.chips[1].start()
+
+
+def test_a_card_slid_from_one_seat_to_the_next_arrives_there_and_is_gone_here() -> None:
+    table = Table(cards_config())
+    try:
+        uid = UID_OF["Ah"]
+        table.sim.field.place(3, uid)
+        table.run(0.3)
+        assert [(e.zone, e.card) for e in table.of("card")] == [("seat:3", "Ah")]  # type: ignore[union-attr]
+        table.sim.field.remove(3, uid)
+        table.sim.field.place(4, uid)
+        table.run(0.3)
+        cards = table.of("card")
+        assert [(e.zone, e.card) for e in cards] == [("seat:3", "Ah"), ("seat:4", "Ah")]  # type: ignore[union-attr]
+        gone = table.of("gone")
+        assert [(e.zone, e.card) for e in gone] == [("seat:3", "Ah")]  # type: ignore[union-attr]
+        assert all(isinstance(e, CardEvent | GoneEvent) for e in cards + gone)
+    finally:
+        table.close()
+
+
+def test_a_card_dealt_again_to_the_seat_it_left_is_read_again() -> None:
+    """A card collected at the end of a hand and dealt to the same seat in the next one: the
+    table must hear it again, though no complete scan came between."""
+    table = Table(cards_config())
+    try:
+        uid = UID_OF["7d"]
+        table.sim.field.place(2, uid)
+        table.run(0.2)
+        table.sim.field.remove(2, uid)
+        table.run(0.1)
+        table.sim.field.place(2, uid)
+        table.run(0.2)
+        assert [e.zone for e in table.of("card")] == ["seat:2", "seat:2"]  # type: ignore[union-attr]
+    finally:
+        table.close()
+
+
+def test_a_module_that_stops_answering_is_offline_by_name_and_back() -> None:
+    table = Table(cards_config())
+    try:
+        table.sim.field.place(7, UID_OF["9c"])
+        table.run(0.3)
+        table.sim.chips[7].alive = False  # type: ignore[attr-defined]
+        table.run(0.5)
+        health = [e for e in table.of("health") if isinstance(e, HealthEvent)]
+        assert [(e.device, e.status) for e in health] == [
+            ("cards", "ok"), ("cards/seat:7", "offline")]
+        reason = str(health[-1].model_extra)
+        assert "the module for seat:7 (decoder line 7) does not answer" in reason
+        assert [(e.zone, e.card) for e in table.of("gone")] == [("seat:7", "9c")]  # type: ignore[union-attr]
+        table.sim.chips[7].alive = True  # type: ignore[attr-defined]
+        table.run(1.5)
+        assert [(e.device, e.status) for e in table.of("health")][-1] == ("cards/seat:7", "ok")  # type: ignore[union-attr]
+        assert [(e.zone, e.card) for e in table.of("card")][-1] == ("seat:7", "9c")  # type: ignore[union-attr]
+    finally:
+        table.close()
+
+
+def test_every_card_antenna_is_scanned_within_a_quarter_second() -> None:
+    table = Table(cards_config())
+    try:
+        for seat in range(1, 11):
+            rank = "23456789TJ"[seat - 1]
+            table.sim.field.place_many(seat, [UID_OF[f"{rank}h"], UID_OF[f"{rank}s"]])
+        table.run(3.0)
+        assert len(table.of("card")) == 20
+        table.run(3.0)
+        assert min(table.reader.scans.values()) >= 3.0 / 0.25
+    finally:
+        table.close()

@@ -1,0 +1,91 @@
+"""The PN5180 driver against the chip simulated at its host interface (frames, BUSY, 32-bit
+registers): ISO 15693 inventories read a chip stack whole, collisions and missed answers
+included, within the chip zone's settle time (RULES R9)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from controller.events import ChipsEvent, HealthEvent
+from drivers.scan import ChipError, run_scans
+from tests.drivers.chip_helpers import CHIP_UIDS, Table, chips_config
+
+
+def test_a_stack_of_20_chips_reads_as_20_tags_despite_collisions_and_missed_answers() -> None:
+    table = Table(chips_config(), miss=0.03, seed=5)
+    try:
+        chip = table.reader._opened.chips[3]  # type: ignore[union-attr]
+        table.sim.field.place_many(3, CHIP_UIDS[:20])
+        started = table.clock.now()
+        reading = run_scans([(3, chip.scan)], table.clock)[3]
+        assert not isinstance(reading, ChipError)
+        took = table.clock.now() - started
+        # A missed answer is read at the next scan; most scans read all twenty.
+        assert set(reading.uids) <= set(CHIP_UIDS[:20]) and len(reading.uids) >= 18
+        assert took < 0.4, took  # the settle time of a chip zone
+        assert sum(s.protocol_errors for s in table.sim.chips.values()) == 0  # type: ignore[attr-defined]
+    finally:
+        table.close()
+
+
+def test_rules_r9_the_stack_settles_as_one_bet_of_20_chips_with_every_zone_busy() -> None:
+    table = Table(chips_config(settle=0.4), miss=0.02, seed=9)
+    try:
+        rng = random.Random(3)
+        uids = iter(CHIP_UIDS[20:])
+        for seat in range(1, 11):
+            if seat != 3:
+                table.sim.field.place_many(seat, [next(uids) for _ in range(rng.randint(1, 5))])
+        table.run(1.0)
+        table.events.clear()
+        table.sim.field.place_many(3, CHIP_UIDS[:20])
+        table.run(2.0)
+        bets = [e for e in table.events if isinstance(e, ChipsEvent) and e.zone == "seat:3"]
+        assert [len(e.chips) for e in bets] == [20], bets  # one motion, one bet: never a part
+        assert bets[0].ts is not None
+    finally:
+        table.close()
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(min_value=0, max_value=40), st.integers(min_value=0, max_value=2**32))
+def test_inventories_find_every_chip_of_any_stack(height: int, seed: int) -> None:
+    table = Table(chips_config())
+    try:
+        uids = random.Random(seed).sample(CHIP_UIDS, height)
+        table.sim.field.place_many(1, uids)
+        chip = table.reader._opened.chips[1]  # type: ignore[union-attr]
+        reading = run_scans([(1, chip.scan)], table.clock)[1]
+        assert not isinstance(reading, ChipError) and sorted(reading.uids) == sorted(uids)
+    finally:
+        table.close()
+
+
+def test_a_module_that_stops_answering_is_offline_and_back() -> None:
+    table = Table(chips_config())
+    try:
+        table.sim.chips[11].alive = False  # type: ignore[attr-defined]
+        table.run(0.6)
+        health = [e for e in table.of("health") if isinstance(e, HealthEvent)]
+        assert [(e.device, e.status) for e in health][-1] == ("chips/pot", "offline")
+        table.sim.chips[11].alive = True  # type: ignore[attr-defined]
+        table.run(1.5)
+        assert [(e.device, e.status) for e in table.of("health")][-1] == ("chips/pot", "ok")  # type: ignore[union-attr]
+    finally:
+        table.close()
+
+
+@pytest.mark.parametrize("missing", [True, False])
+def test_start_names_the_chip_or_says_it_does_not_answer(missing: bool) -> None:
+    table = Table(chips_config(), missing=(4,) if missing else ())
+    try:
+        if missing:
+            assert table.reader.chip_status[4] == "offline"
+        else:
+            assert table.reader.names[4] == "PN5180 product 3.5, firmware 4.1"
+    finally:
+        table.close()
