@@ -167,6 +167,9 @@ class SimulatedMfrc522:
                 self.powered.pop(uid, None)
         ready = []
         for uid in here:
+            placed = self.field.placed_at(self.antenna, uid)
+            if uid in self.cards and placed is not None and placed > self.powered[uid]:
+                del self.cards[uid]  # lifted and laid again: it lost its power, and its halt
             if uid not in self.cards:
                 self.cards[uid] = Card(bytes.fromhex(uid))
                 placed = self.field.placed_at(self.antenna, uid)

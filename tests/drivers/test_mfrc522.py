@@ -157,3 +157,25 @@ def test_every_card_antenna_is_scanned_within_a_quarter_second() -> None:
         assert min(table.reader.scans.values()) >= 3.0 / 0.25
     finally:
         table.close()
+
+
+def test_a_card_lifted_and_laid_again_between_two_scans_is_heard_again(bench: Bench) -> None:
+    uid = UID_OF["Tc"]
+    bench.field.place(0, uid)
+    assert bench.scan() == ([uid], True)
+    bench.field.remove(0, uid)  # no scan sees it gone: it is back before the next one
+    bench.field.place(0, uid)
+    bench.clock.advance(0.01)
+    assert bench.scan() == ([uid], False)
+
+
+def test_a_floating_miso_reads_0xff_and_is_named_so() -> None:
+    """No module on that chip select and MISO pulled up: every byte reads 0xFF."""
+    factory, clock = MockFactory(), VirtualClock()
+    try:
+        bus = SimulatedSpiBus(clock, idle=0xFF)
+        chip = Mfrc522(SpiModules(bus, ChipSelects(factory, None, {0: 5})), 0, clock)
+        with pytest.raises(ChipError, match=r"does not answer \(it reads 0xFF\)"):
+            chip.start()
+    finally:
+        factory.reset()

@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -233,8 +234,12 @@ def test_random_event_streams_never_crash_and_conserve_chips(lines: list[str]) -
         assert total == expected, (event, step)
 
 
-def test_simulated_table_plays_hands_through_the_real_drivers(tmp_path: Path) -> None:
-    """Shuffle press on mock GPIO, cards as PT1 frames on a pty, folds to the muck antenna,
+@pytest.mark.parametrize("readers", ["pt1", "chips"])
+def test_simulated_table_plays_hands_through_the_real_drivers(tmp_path: Path,
+                                                              readers: str) -> None:
+    """Shuffle press on mock GPIO, cards as PT1 frames on a pty, or read by MFRC522 modules
+    and chips by PN5180 modules simulated at the chip level on their SPI buses (the reader
+    chips of docs/hardware.md), folds to the muck antenna,
     checks on the confirm key, every bet, call and raise as chip tags pushed into a betting
     zone (nothing typed in; the dealer confirms only where the rules leave a doubt):
     hands run from the press to the payout, the sweeps match the pots, and no hole card that
@@ -243,8 +248,8 @@ def test_simulated_table_plays_hands_through_the_real_drivers(tmp_path: Path) ->
     config.write_text('[table]\nid = "9"\njournal = "j.db"\noutput = "out"\n')
     done = subprocess.run(
         [sys.executable, "-m", "controller.cli", "table", "--config", str(config), "--simulate",
-         "--hands", "3", "--seed", "7"],
-        capture_output=True, text=True, timeout=120, cwd=Path(__file__).resolve().parents[2],
+         "--hands", "3", "--seed", "7", "--sim-readers", readers],
+        capture_output=True, text=True, timeout=180, cwd=Path(__file__).resolve().parents[2],
     )
     assert done.returncode == 0, done.stderr[-2000:]
     out = tmp_path / "out"
