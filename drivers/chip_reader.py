@@ -161,11 +161,10 @@ class ChipReader:
         if self.chip_status.get(antenna) != "ok":
             return  # not tried this time (still offline)
         self.scans[antenna] = self.scans.get(antenna, 0) + 1
+        for uid in result.arrived:
+            self.zones.arrived(antenna, uid, now)
         if result.complete:
             self.zones.scanned(antenna, result.uids, began, now, MISSES[self.config.reads])
-        else:  # newcomers only: nobody is missing from it
-            for uid in result.uids:
-                self.zones.arrived(antenna, uid, now)
 
     def _chip_failed(self, antenna: int, error: ChipError, now: float) -> None:
         self._retry_at[antenna] = now + RETRY_CHIP

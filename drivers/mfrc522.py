@@ -137,10 +137,16 @@ class Mfrc522:
         """The cards on the antenna. The field stays on between scans and a card read is
         halted, so a quick scan hears only the cards that came since (a REQA nobody answers:
         half a millisecond); every ``full_every`` seconds the field goes off long enough for
-        every card to forget its halt, and the scan that follows reads them all (complete)."""
-        now = self.clock.now()
-        complete = not self._field_on or now >= self._next_full
-        if complete:
+        every card to forget its halt, and the scan that follows reads them all (complete).
+        Newcomers are listened for first even then: a card taken away and laid down again
+        where it lay is heard only as a newcomer."""
+        arrived: list[str] = []
+        try:
+            if self._field_on:
+                arrived = yield from self._every_card()
+            now = self.clock.now()
+            if self._field_on and now < self._next_full:
+                return Reading(arrived, False, arrived)
             if self._field_on:
                 self.write(TX_CONTROL, 0x80)
                 self._field_on = False
@@ -149,21 +155,25 @@ class Mfrc522:
             self._field_on = True
             yield self.clock.now() + self.power_up
             self._next_full = self.clock.now() + self.full_every
-        uids: list[str] = []
-        try:
-            for _ in range(MAX_CARDS):
-                atqa = yield from self._transceive(bytes([REQA]), tx_last_bits=7, answer=2)
-                if atqa is None:
-                    break
-                uid = yield from self._select()
-                if uid is None:
-                    break  # a card that left mid-way, or noise: the next scan tries again
-                uids.append(uid.hex().upper())
-                yield from self._transceive(bytes([HLTA, 0]) + crc_a(bytes([HLTA, 0])), answer=0)
+            uids = yield from self._every_card()
         except ChipError:
             self._field_on = False  # its state is unknown: the next scan starts afresh
             raise
-        return Reading(uids, complete and len(uids) < MAX_CARDS)
+        return Reading(uids, len(uids) < MAX_CARDS, arrived)
+
+    def _every_card(self) -> Generator[float, None, list[str]]:
+        """REQA, select, halt, until nobody answers: every card not halted, once."""
+        uids: list[str] = []
+        for _ in range(MAX_CARDS):
+            atqa = yield from self._transceive(bytes([REQA]), tx_last_bits=7, answer=2)
+            if atqa is None:
+                break
+            uid = yield from self._select()
+            if uid is None:
+                break  # a card that left mid-way, or noise: the next scan tries again
+            uids.append(uid.hex().upper())
+            yield from self._transceive(bytes([HLTA, 0]) + crc_a(bytes([HLTA, 0])), answer=0)
+        return uids
 
     def _select(self) -> Generator[float, None, bytes | None]:
         uid = b""

@@ -17,7 +17,7 @@ import heapq
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 
@@ -25,10 +25,13 @@ from typing import Protocol
 class Reading:
     """What one scan of an antenna read. ``complete``: every tag there answered (a tag missing
     from it may have gone); otherwise only the tags that came since the last complete scan
-    (an MFRC522 keeps the cards it read halted between two complete scans)."""
+    (an MFRC522 keeps the cards it read halted between two complete scans). ``arrived``: the
+    tags that came into the field since the last scan, as far as the chip can tell (a card
+    lifted and laid down again is one: it lost its power)."""
 
     uids: list[str]
     complete: bool = True
+    arrived: list[str] = field(default_factory=list)  # heard as newcomers (see `Mfrc522.scan`)
 
 
 # One antenna's scan: yields the (clock) time it wants to go on at, returns what it read.

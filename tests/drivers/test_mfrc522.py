@@ -179,3 +179,21 @@ def test_a_floating_miso_reads_0xff_and_is_named_so() -> None:
             chip.start()
     finally:
         factory.reset()
+
+
+def test_a_card_laid_again_just_before_a_complete_scan_is_a_newcomer() -> None:
+    """The next hand deals a card to the seat it lay on in the last one, and the scan that
+    first hears it is a complete one: it still arrives (the table must be told)."""
+    table = Table(cards_config())
+    try:
+        uid = UID_OF["4d"]
+        table.sim.field.place(2, uid)
+        table.run(0.2)
+        table.sim.field.remove(2, uid)
+        table.clock.advance(2.0)  # nothing scanned meanwhile: the next scan is complete
+        table.sim.field.place(2, uid)
+        table.clock.advance(0.01)
+        table.run(0.2)
+        assert [(e.zone, e.card) for e in table.of("card")] == [("seat:2", "4d")] * 2  # type: ignore[union-attr]
+    finally:
+        table.close()
