@@ -11,10 +11,14 @@ from typing import TextIO
 import serial
 
 from controller.errors import ConfigError, RuleViolation
+from drivers.chip_reader import OpenedChips
+from drivers.mfrc522 import Mfrc522
 from drivers.presence import Presence
 from drivers.protocols import DEFAULT_BAUD, make_decoder
 from drivers.rdm6300 import Rdm6300Decoder
+from drivers.reader_config import ReaderConfig
 from drivers.registry import ChipSet, DeckRegistration, load_chips, register_chip, save
+from drivers.scan import ChipError, Clock, ReaderChip, run_scans
 
 
 def arrivals(
@@ -50,6 +54,53 @@ def _arrivals(
                 if seen_on == antenna and presence.report(seen_on, uid, now):
                     last_arrival = now
                     yield uid
+
+
+def chip_arrivals(config: ReaderConfig, antenna: int, connect: Callable[[], OpenedChips],
+                  clock: Clock, *, idle: float) -> Iterator[str]:
+    """UIDs as they arrive on ``antenna`` of a reader of chips (MFRC522, PN5180, PN532), each
+    once per placing; stops after ``idle`` seconds without a new tag. A tag missing from a
+    scan or two (a chip in a stack) and read again is the same placing."""
+    try:
+        opened = connect()
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"{config.name}: {exc}") from None
+    try:
+        if antenna not in opened.chips:
+            zones = ", ".join(f"{a} = {z}" for a, z in sorted(config.zones.items()))
+            raise ConfigError(f"{config.name} has no antenna {antenna} (its zones: {zones})")
+        chip = opened.chips[antenna]
+        try:
+            chip.start()
+        except ChipError as exc:
+            raise ConfigError(f"{config.name} antenna {antenna}: {exc}") from None
+        if isinstance(chip, Mfrc522):
+            chip.full_every = 0.0  # every scan reads every card
+    except BaseException:
+        opened.close()
+        raise
+    return _chip_arrivals(opened, chip, antenna, clock, idle)
+
+
+def _chip_arrivals(opened: OpenedChips, chip: ReaderChip, antenna: int, clock: Clock,
+                   idle: float) -> Iterator[str]:
+    last_seen: dict[str, int] = {}  # uid -> the scan it was last read in
+    scans = 0
+    last_arrival = clock.now()
+    try:
+        while clock.now() - last_arrival < idle:
+            scans += 1
+            result = run_scans([(antenna, chip.scan)], clock)[antenna]
+            if isinstance(result, ChipError):
+                raise ConfigError(f"antenna {antenna}: {result}")
+            for uid in result.uids:
+                if scans - last_seen.get(uid, -10) > 3:
+                    last_arrival = clock.now()
+                    yield uid
+                last_seen[uid] = scans
+            clock.sleep(0.05)
+    finally:
+        opened.close()
 
 
 def register_deck(

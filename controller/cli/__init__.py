@@ -228,18 +228,44 @@ def _readers_check(args: argparse.Namespace) -> int:
 def _deck_register(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from drivers.registration import arrivals, register_deck
+    from drivers.registration import register_deck
 
-    uids = arrivals(args.url, args.protocol, args.antenna, idle=args.idle)
+    uids = _registration_arrivals(args, "cards")
     return 0 if register_deck(uids, args.name, Path(args.out), sys.stdout) else 1
+
+
+def _registration_arrivals(args: argparse.Namespace, reads: str) -> Iterator[str]:
+    """The tags laid on the antenna: from a serial reader (--url) or the table's reader chips."""
+    from drivers.registration import arrivals, chip_arrivals
+
+    if args.url is not None:
+        return arrivals(args.url, args.protocol, args.antenna, idle=args.idle)
+    from controller.errors import ConfigError
+    from controller.table.config import load_table_config
+    from controller.table.runner import _pin_factory
+    from drivers.chip_reader import open_chips
+    from drivers.reader_config import POLLED
+    from drivers.scan import RealClock
+
+    config = load_table_config(args.config)
+    chips = [r for r in config.readers if r.protocol in POLLED]
+    named = [r for r in chips if r.name == args.reader] if args.reader else [
+        r for r in chips if r.reads == reads]
+    if not named:
+        raise ConfigError(f"{args.config}: readers: no reader chips named {args.reader!r}"
+                          if args.reader else f"{args.config}: readers: no reader chips that "
+                          f"read {reads}")
+    reader, clock, factory = named[0], RealClock(), _pin_factory(config)
+    return chip_arrivals(reader, args.antenna, lambda: open_chips(reader, clock,
+                         pin_factory=factory), clock, idle=args.idle)
 
 
 def _chips_register(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from drivers.registration import arrivals, register_chips
+    from drivers.registration import register_chips
 
-    uids = arrivals(args.url, args.protocol, args.antenna, idle=args.idle)
+    uids = _registration_arrivals(args, "chips")
     if register_chips(uids, args.value, args.name, Path(args.out), sys.stdout) == 0:
         print(f"pokertable chips register: no new chip was read on antenna {args.antenna}; "
               f"{args.out} is as it was", file=sys.stderr)
@@ -248,10 +274,16 @@ def _chips_register(args: argparse.Namespace) -> int:
 
 
 def _add_reader_options(parser: argparse.ArgumentParser, idle: float) -> None:
-    parser.add_argument("--url", required=True, help="the reader's serial device or pyserial URL")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--url", help="a serial reader's device or pyserial URL (PT1, RDM6300)")
+    source.add_argument("--config", help="the table's configuration: read with its reader "
+                        "chips (MFRC522, PN5180, PN532), on --reader's --antenna")
+    parser.add_argument("--reader", help="with --config: the reader's name (default: the first "
+                        "that reads cards, or chips for `chips register`)")
     parser.add_argument("--protocol", choices=["rdm6300", "pt1"], default="pt1",
                         help="the reader: pt1 (multi-antenna HF reader, default) or rdm6300")
-    parser.add_argument("--antenna", type=int, default=0, help="the antenna to read (PT1)")
+    parser.add_argument("--antenna", type=int, default=0,
+                        help="the antenna to read (PT1, or the configured reader's)")
     parser.add_argument("--idle", type=float, default=idle,
                         help=f"stop after this many seconds without a new tag (default {idle:g})")
 

@@ -1,13 +1,18 @@
 """`pokertable install table`: one table's Pi. The table service as the ``pokertable`` user in
-the ``dialout`` and ``gpio`` groups (the readers' serial ports, the buttons' pins), udev rules
-that give the readers stable names and the GPIO chips to that group, the table's login and the
-venue CA from its bundle (`pokertable broker bundle`), hourly backups of its journal and outbox,
-and, on a Raspberry Pi, the lgpio pin factory (the GPIO character device, which the Pi 5 needs).
+the ``dialout``, ``gpio`` and ``spi`` groups (the serial readers, the buttons' and chip selects'
+pins, the reader modules' SPI buses), udev rules that give the serial readers stable names and
+the GPIO chips and SPI devices to those groups, the table's login and the venue CA from its
+bundle (`pokertable broker bundle`), hourly backups of its journal and outbox, and, on a
+Raspberry Pi, the lgpio pin factory (the GPIO character device, which the Pi 5 needs) and the
+SPI buses of docs/hardware.md switched on in the firmware's config.txt.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import shutil
 from pathlib import Path
 from typing import Literal
 
@@ -24,11 +29,14 @@ ETC = "/etc/pokertable"
 STATE = "/var/lib/pokertable"
 TABLE_USERS = """\
 # Written by `pokertable install table`: the table service's user, in the groups of the
-# readers' serial ports (dialout) and the buttons' GPIO chips (gpio; plain Debian has none).
+# readers' serial ports (dialout), the GPIO chips (gpio: buttons, LEDs, chip selects) and the
+# reader modules' SPI buses (spi); plain Debian has neither gpio nor spi.
 u pokertable - "pokertable table" /var/lib/pokertable
 g gpio -
+g spi -
 m pokertable dialout
 m pokertable gpio
+m pokertable spi
 """
 
 # Readers made for pokertable name themselves in their USB descriptors (manufacturer
@@ -38,15 +46,38 @@ m pokertable gpio
 # under /dev/serial/by-id as usual.
 UDEV_RULES = """\
 # Written by `pokertable install table`.
-# The RFID readers: group dialout, and a name that does not depend on the USB port.
+# Serial RFID readers: group dialout, and a name that does not depend on the USB port.
 SUBSYSTEM=="tty", ATTRS{manufacturer}=="pokertable", GROUP="dialout", MODE="0660", \
   SYMLINK+="pokertable/$attr{serial}"
-# The buttons' and LEDs' GPIO chips (Raspberry Pi OS has such a rule; plain Debian does not).
+# The GPIO chips: buttons, LEDs, the reader modules' chip selects (Raspberry Pi OS has such a
+# rule; plain Debian does not).
 SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"
 SUBSYSTEM=="bcm2835-gpiomem", KERNEL=="gpiomem", GROUP="gpio", MODE="0660"
+# The reader modules' SPI buses, /dev/spidev* (Raspberry Pi OS has this one too).
+SUBSYSTEM=="spidev", GROUP="spi", MODE="0660"
 """
 
 UDEV_FILE = "/etc/udev/rules.d/70-pokertable.rules"
+
+# The Pi's firmware configuration: /boot/firmware/config.txt since bookworm, /boot/config.txt
+# on older images. The readers of docs/hardware.md need both SPI buses: SPI0 without kernel chip
+# selects (the 74HC154 makes them, on GPIO7 and GPIO8 among others), SPI1 with its one kernel
+# chip select parked on GPIO18, which nothing else uses. ``[all]`` first: a block appended after
+# a filter section such as ``[cm4]`` would otherwise apply to that board alone.
+BOOT_CONFIGS = ("/boot/firmware/config.txt", "/boot/config.txt")
+SPI_LINES = ("dtparam=spi=on", "dtoverlay=spi0-0cs", "dtoverlay=spi1-1cs,cs0_pin=18")
+BOOT_BEGIN = ("# >>> pokertable: the RFID readers' SPI buses (docs/hardware.md), "
+              "written by `pokertable install table`")
+BOOT_END = "# <<< pokertable"
+BOOT_BLOCK = "\n".join([BOOT_BEGIN, "[all]", *SPI_LINES, BOOT_END]) + "\n"
+# Lines elsewhere in config.txt that take pins the readers use.
+BOOT_CONFLICTS = {
+    "dtparam=i2c_arm=on": "I2C takes GPIO2 and GPIO3, the chip decoder's A0 and A1",
+    "dtparam=i2c=on": "I2C takes GPIO2 and GPIO3, the chip decoder's A0 and A1",
+    "enable_uart=1": "on a Pi 4 the UART takes GPIO15, the PN5180s' BUSY line",
+    "dtparam=uart0=on": "the UART takes GPIO15, the PN5180s' BUSY line",
+    "dtoverlay=w1-gpio": "1-Wire takes GPIO4 (unless moved), the card decoder's A0",
+}
 Board = Literal["auto", "pi5", "pi", "other"]
 
 
@@ -150,6 +181,8 @@ def install_table(plan: TablePlan, tree: Tree) -> None:
     tree.file(SYSUSERS, TABLE_USERS.encode(), 0o644)
     _sysusers(tree)
     tree.file(UDEV_FILE, UDEV_RULES.encode(), 0o644)
+    if board in ("pi5", "pi"):
+        boot_config(tree)
     tree.directory(ETC, 0o750, "root", "pokertable")
     tree.directory(f"{ETC}/decks", 0o750, "root", "pokertable")
     tree.directory(f"{ETC}/chips", 0o750, "root", "pokertable")
@@ -171,6 +204,60 @@ def install_table(plan: TablePlan, tree: Tree) -> None:
         tree.run(["udevadm", "control", "--reload-rules"], "reload the udev rules")
     tree.save_manifest()
     _enable(tree, [f"{TABLE_SERVICE.name}.service", "pokertable-backup.timer"])
+
+
+def boot_config(tree: Tree) -> None:
+    """The SPI lines in the Pi's config.txt, in a block of their own at its end: written once,
+    put back as this version has it if it was changed, and otherwise left alone with the rest of
+    the file (a second install changes nothing). The firmware reads it at boot only."""
+    where = next((p for p in BOOT_CONFIGS if tree.path(p).is_file()), None)
+    if where is None:
+        tree.kept.append(f"the Pi's boot configuration: neither {' nor '.join(BOOT_CONFIGS)} "
+                         "is here; for the SPI readers add these lines to its config.txt by "
+                         f"hand and reboot: {', '.join(SPI_LINES)} (docs/hardware.md)")
+        return
+    path = tree.path(where)
+    text = path.read_text(encoding="utf-8", errors="surrogateescape")
+    end = text.find(BOOT_END)
+    begin = text.rfind(BOOT_BEGIN, 0, max(end, 0))
+    if begin >= 0 and end > begin:  # ours, from this or an earlier install
+        after = text.find("\n", end)
+        cut = len(text) if after < 0 else after + 1
+        before, ours, rest = text[:begin], text[begin:cut], text[cut:]
+    else:
+        before, ours, rest = text, "", ""
+    for line in (before + rest).splitlines():
+        said = line.split("#", 1)[0].strip().replace(" ", "")
+        overlay = said.split(",", 1)[0]
+        if said in SPI_LINES or said == "dtoverlay=spi1-1cs":  # the same again: harmless
+            continue
+        why = BOOT_CONFLICTS.get(said) or BOOT_CONFLICTS.get(overlay)
+        if why is None and overlay.startswith(("dtoverlay=spi0-", "dtoverlay=spi1-")):
+            why = "another SPI overlay, which claims chip-select pins the readers use"
+        if why is not None:
+            tree.kept.append(f"{where} also has '{line.strip()}': {why}; remove it or the "
+                             "readers will not work (docs/hardware.md)")
+    if ours == BOOT_BLOCK:
+        return
+    if not ours and before and not before.endswith("\n"):
+        before += "\n"
+    new = before + ("\n" if not ours and before.strip() else "") + BOOT_BLOCK + rest
+    _replace(path, new.encode("utf-8", errors="surrogateescape"))
+    tree.changed(f"{'updated' if ours else 'added'} the SPI buses ({', '.join(SPI_LINES)}) "
+                 f"in {where}: reboot the Pi for them to take effect")
+
+
+def _replace(path: Path, content: bytes) -> None:
+    """The file's new content through a new file renamed over it (a power cut leaves the old
+    one or the new one, never half of one), with the old one's mode where the file system keeps
+    modes (the firmware's partition is FAT, which does not)."""
+    new = path.with_name(f".{path.name}.pokertable-new")
+    new.write_bytes(content)
+    with contextlib.suppress(OSError):
+        shutil.copymode(path, new)
+    with open(new, "rb+") as written:
+        os.fsync(written.fileno())
+    os.replace(new, path)
 
 
 def _same_table(tree: Tree, table: str) -> None:
@@ -195,4 +282,5 @@ def read_bundle_file(path: Path) -> TableBundle:
     return read_bundle(path)
 
 
-__all__ = ["TablePlan", "board_of", "install_table", "table_config"]
+__all__ = ["BOOT_BLOCK", "TablePlan", "board_of", "boot_config", "install_table",
+           "table_config"]

@@ -114,15 +114,16 @@ HOST_SERVICES = [
             extra=["PrivateDevices=yes", "PrivateUsers=yes", "DevicePolicy=closed"]),
 ]
 
-# The table reads its RFID readers (USB serial) and the dealer's buttons (GPIO character
-# devices): those devices and nothing else.
+# The table reads its RFID readers (the reader modules' SPI buses, USB serial readers) and the
+# dealer's buttons and the modules' chip selects (GPIO character devices): those devices and
+# nothing else. ``char-spi`` is spidev's major, whichever buses the table's readers use.
 TABLE_SERVICE = Service(
     "pokertable-table", "the table: readers, buttons, journal, MQTT", "pokertable",
     "table --config /etc/pokertable/table.toml", "pokertable",
-    extra=["SupplementaryGroups=dialout gpio", "DevicePolicy=closed",
+    extra=["SupplementaryGroups=dialout gpio spi", "DevicePolicy=closed",
            "DeviceAllow=char-ttyUSB rw", "DeviceAllow=char-ttyACM rw",
            "DeviceAllow=char-gpiochip rw", "DeviceAllow=/dev/gpiomem rw",
-           "SocketBindDeny=any"])
+           "DeviceAllow=char-spi rw", "SocketBindDeny=any"])
 
 
 def floor_service(port: int) -> Service:

@@ -57,3 +57,29 @@ def test_chips_register_extends_the_file_and_ignores_other_antennas(tmp_path: Pa
     assert added == 2
     assert load_chips(out).chips == {"E004000000000099": 100, "E004000000000001": 1000,
                                      "E004000000000002": 1000}
+
+
+def test_a_deck_and_chips_registered_on_the_tables_reader_chips() -> None:
+    """`deck register --config` / `chips register --config`: the tags laid one by one on an
+    antenna of the configured reader chips, each once, though it stays in the field."""
+    from gpiozero.pins.mock import MockFactory
+
+    from drivers.registration import chip_arrivals
+    from drivers.scan import VirtualClock
+    from drivers.simulated.readers import SimulatedReader
+    from tests.drivers.chip_helpers import CHIP_UIDS, UID_OF, cards_config, chips_config
+
+    for config, uids in ((cards_config(), [UID_OF["2c"], UID_OF["3c"]]),
+                         (chips_config(), CHIP_UIDS[:3])):
+        clock, factory = VirtualClock(), MockFactory()
+        sim = SimulatedReader(config, factory, clock, miss=0.1, seed=2)
+        arrivals = chip_arrivals(config, 11, sim.connect, clock, idle=1.0)
+        try:
+            read = []
+            for uid in uids:
+                sim.field.place(11, uid)  # laid on the antenna and left there
+                read.append(next(arrivals))
+            assert read == uids
+            assert list(arrivals) == []  # nothing new for a second: it stops
+        finally:
+            factory.reset()

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from controller.install.table import BOOT_BLOCK
 from controller.room.clock.config import load_clock_config
 from controller.room.floor.config import load_floor_config
 from controller.room.recorder.config import load_recorder_config
@@ -218,6 +219,8 @@ def test_a_table_from_its_bundle(host: Path, tmp_path: Path) -> None:
     tree = tmp_path / "pi"
     (tree / "proc/device-tree").mkdir(parents=True)
     (tree / "proc/device-tree/model").write_bytes(b"Raspberry Pi 5 Model B Rev 1.0\0")
+    (tree / "boot/firmware").mkdir(parents=True)
+    (tree / "boot/firmware/config.txt").write_text("dtparam=audio=on\n")
     done = install("table", "--bundle", str(bundle), "--root", str(tree))
     assert done.returncode == 0, done.stderr
     seen = listing(tree)
@@ -230,8 +233,14 @@ def test_a_table_from_its_bundle(host: Path, tmp_path: Path) -> None:
     group = (tree / "etc/group").read_text()
     assert re.search(r"^gpio:x:\d+:pokertable$", group, re.M)
     assert re.search(r"^dialout:x:\d+:pokertable$", group, re.M)
+    assert re.search(r"^spi:x:\d+:pokertable$", group, re.M)
     rules = seen["/etc/udev/rules.d/70-pokertable.rules"][3].decode()
     assert 'KERNEL=="gpiochip*", GROUP="gpio"' in rules
+    assert 'SUBSYSTEM=="spidev", GROUP="spi", MODE="0660"' in rules
+    unit = seen["/etc/systemd/system/pokertable-table.service"][3].decode()
+    assert "SupplementaryGroups=dialout gpio spi\n" in unit
+    assert "DeviceAllow=char-spi rw\n" in unit
+    assert seen["/boot/firmware/config.txt"][3].decode() == "dtparam=audio=on\n\n" + BOOT_BLOCK
     assert 'ATTRS{manufacturer}=="pokertable"' in rules  # the USB device's own, in any order
     config = load_table_config(tree / "etc/pokertable/table.toml")
     assert config.table.id == "2" and config.mqtt is not None
@@ -264,6 +273,50 @@ def test_every_raspberry_pi_gets_lgpio(tmp_path: Path) -> None:
     assert install("table", "--id", "3", "--root", str(plain)).returncode == 0
     config = load_table_config(plain / "etc/pokertable/table.toml")
     assert config.buttons is not None and config.buttons.pin_factory == "default"
+
+
+def test_the_spi_buses_go_into_config_txt_once(tmp_path: Path) -> None:
+    """A Pi's config.txt gets the readers' SPI lines in a marked block at its end, after
+    ``[all]`` (a filter section at the end would otherwise keep them from this board); the rest
+    of the file stays byte for byte, a second install finds the block and changes nothing, and
+    an older image's /boot/config.txt is used where there is no /boot/firmware/config.txt."""
+    tree = tmp_path / "pi"
+    (tree / "proc/device-tree").mkdir(parents=True)
+    (tree / "proc/device-tree/model").write_bytes(b"Raspberry Pi 4 Model B Rev 1.5\0")
+    (tree / "boot/firmware").mkdir(parents=True)
+    config = tree / "boot/firmware/config.txt"
+    original = "# the image's own\ndtparam=audio=on\n#dtparam=spi=on\n[cm4]\notg_mode=1"
+    config.write_text(original)  # no newline at its end
+    done = install("table", "--id", "3", "--root", str(tree))
+    assert done.returncode == 0, done.stderr
+    assert "changed: added the SPI buses (dtparam=spi=on, dtoverlay=spi0-0cs, " \
+        "dtoverlay=spi1-1cs,cs0_pin=18) in /boot/firmware/config.txt: reboot the Pi" \
+        in done.stdout
+    written = config.read_text()
+    assert written == original + "\n\n" + BOOT_BLOCK
+    assert written.split("\n")[-6:-1] == ["[all]", "dtparam=spi=on", "dtoverlay=spi0-0cs",
+                                          "dtoverlay=spi1-1cs,cs0_pin=18", "# <<< pokertable"]
+    before = listing(tree)
+    again = install("table", "--id", "3", "--root", str(tree))
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.startswith("nothing changed") and "config.txt" not in again.stdout
+    assert listing(tree) == before and config.read_text().count("dtoverlay=spi0-0cs") == 1
+    # A block someone changed is put back as the install has it, the rest left alone.
+    config.write_text(written.replace("spi1-1cs,cs0_pin=18", "spi1-1cs,cs0_pin=17")
+                      + "dtparam=i2c_arm=on\n")
+    fixed = install("table", "--id", "3", "--root", str(tree))
+    assert "changed: updated the SPI buses" in fixed.stdout
+    assert "kept: /boot/firmware/config.txt also has 'dtparam=i2c_arm=on': I2C takes GPIO2 " \
+        "and GPIO3" in fixed.stdout
+    assert config.read_text() == written + "dtparam=i2c_arm=on\n"
+    older = tmp_path / "older"
+    (older / "proc/device-tree").mkdir(parents=True)
+    (older / "proc/device-tree/model").write_bytes(b"Raspberry Pi 4 Model B Rev 1.1\0")
+    (older / "boot").mkdir()
+    (older / "boot/config.txt").write_text("dtparam=audio=on\n")
+    assert install("table", "--id", "4", "--root", str(older)).returncode == 0
+    assert (older / "boot/config.txt").read_text() == "dtparam=audio=on\n\n" + BOOT_BLOCK
+    assert not (older / "boot/firmware").exists()
 
 
 def units(tree: Path) -> list[Path]:
