@@ -244,18 +244,19 @@ def test_simulated_table_plays_hands_through_the_real_drivers(tmp_path: Path,
     zone (nothing typed in; the dealer confirms only where the rules leave a doubt):
     hands run from the press to the payout, the sweeps match the pots, and no hole card that
     was not tabled reaches the public events or state."""
+    hands = 3 if readers == "pt1" else 2  # the chips at chip level: slower, the same path
     config = tmp_path / "table.toml"
     config.write_text('[table]\nid = "9"\njournal = "j.db"\noutput = "out"\n')
     done = subprocess.run(
         [sys.executable, "-m", "controller.cli", "table", "--config", str(config), "--simulate",
-         "--hands", "3", "--seed", "7", "--sim-readers", readers],
+         "--hands", str(hands), "--seed", "7", "--sim-readers", readers],
         capture_output=True, text=True, timeout=180, cwd=Path(__file__).resolve().parents[2],
     )
     assert done.returncode == 0, done.stderr[-2000:]
     out = tmp_path / "out"
     events = [json.loads(line) for line in (out / "events.jsonl").read_text().splitlines()]
     kinds = [e["kind"] for e in events]
-    assert kinds.count("hand_started") == 3 and "payout" in kinds
+    assert kinds.count("hand_started") == hands and "payout" in kinds
     assert "refused" not in kinds, [e["text"] for e in events if e["kind"] == "refused"]
     assert "alert" not in kinds, [e["text"] for e in events if e["kind"] == "alert"]
     with sqlite3.connect(tmp_path / "j.db") as db:
@@ -267,7 +268,8 @@ def test_simulated_table_plays_hands_through_the_real_drivers(tmp_path: Path,
     waits = [e for e in events if e["kind"] == "wait"]
     assert all(e["rule"] == "PVB 44(1)" for e in waits)  # the oversized chips, nothing else
     records = [json.loads(line) for line in (out / "records.jsonl").read_text().splitlines()]
-    assert [r["hand"] for r in records] == [1, 2, 3]  # the third sealed by the clean stop (H3)
+    # the last sealed by the clean stop (H3)
+    assert [r["hand"] for r in records] == list(range(1, hands + 1))
     for record in records:
         shown = {a["seat"] for a in record["actions"] if a["action"] == "show"}
         assert sum(record["finishing_stacks"].values()) == sum(
