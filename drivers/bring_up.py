@@ -85,7 +85,7 @@ def _versions(config: ReaderConfig, opened: OpenedChips, out: TextIO,
             _problem(report, out, f"{_where(config, opened, antenna)}: {exc}")
             continue
         if isinstance(chip, Mfrc522):
-            chip.full_every = 0.0  # every scan reads every card: reads per second are true
+            chip.every_scan_complete()  # reads per second are those of the antenna
         report.answered += 1
         live.add(antenna)
         out.write(f"ok {_where(config, opened, antenna)}: {name}\n")

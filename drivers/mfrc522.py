@@ -92,6 +92,8 @@ class Mfrc522:
         self.full_every = full_every
         self._field_on = False
         self._next_full = 0.0
+        # The antennas of a bus take their complete scans in turn, not all in one round.
+        self._first_gap = full_every * (0.5 + (antenna * 0.618) % 1.0)
 
     # ---------------------------------------------------------------- registers
 
@@ -101,6 +103,10 @@ class Mfrc522:
     def read(self, register: int, count: int = 1) -> bytes:
         address = 0x80 | ((register << 1) & 0x7E)
         return self.port.exchange(self.antenna, bytes([address] * count + [0]))[1:]
+
+    def every_scan_complete(self) -> None:
+        """Read every card at every scan (a bring-up's reads per second, a registration)."""
+        self.full_every = self._first_gap = 0.0
 
     def read_many(self, *registers: int) -> bytes:
         """Several registers in one transfer: the address byte may differ from byte to byte."""
@@ -154,7 +160,8 @@ class Mfrc522:
             self.write(TX_CONTROL, 0x83)  # Tx1RFEn, Tx2RFEn: the field on
             self._field_on = True
             yield self.clock.now() + self.power_up
-            self._next_full = self.clock.now() + self.full_every
+            gap, self._first_gap = self._first_gap or self.full_every, 0.0
+            self._next_full = self.clock.now() + gap
             uids = yield from self._every_card()
         except ChipError:
             self._field_on = False  # its state is unknown: the next scan starts afresh

@@ -26,7 +26,7 @@ POLLED = ("mfrc522", "pn5180", "pn532")
 DEFAULT_PARALLEL = {"mfrc522": 3, "pn5180": 4, "pn532": 1}
 # A card is read within about this of landing (a quick MFRC522 scan is one REQA); a chip zone
 # is read again this often (a bet settles after R9's settle time anyway).
-DEFAULT_PERIOD = {"mfrc522": 0.05, "pn5180": 0.2, "pn532": 0.05}
+DEFAULT_PERIOD = {"mfrc522": 0.1, "pn5180": 0.2, "pn532": 0.1}
 
 
 class ReaderConfig(BaseModel):

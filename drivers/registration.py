@@ -75,7 +75,7 @@ def chip_arrivals(config: ReaderConfig, antenna: int, connect: Callable[[], Open
         except ChipError as exc:
             raise ConfigError(f"{config.name} antenna {antenna}: {exc}") from None
         if isinstance(chip, Mfrc522):
-            chip.full_every = 0.0  # every scan reads every card
+            chip.every_scan_complete()
     except BaseException:
         opened.close()
         raise
