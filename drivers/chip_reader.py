@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
@@ -24,6 +23,7 @@ from gpiozero.pins import Factory
 
 from controller.events import Emit, HealthEvent
 from drivers.reader_config import ReaderConfig
+from drivers.reader_thread import ReaderThread
 from drivers.registry import ChipSet, Deck
 from drivers.scan import ChipError, Clock, ReaderChip, Reading, RealClock, Scan, ScanLoop
 from drivers.spi import ChipSelects, LinuxSpi, SpiBus, SpiModules
@@ -49,7 +49,7 @@ class OpenedChips:
 Connect = Callable[[], OpenedChips]
 
 
-class ChipReader:
+class ChipReader(ReaderThread):
     """A running reader of chips. ``close()`` is idempotent; also a context manager."""
 
     def __init__(self, config: ReaderConfig, emit: Emit, connect: Connect, *,
@@ -68,40 +68,18 @@ class ChipReader:
         self._opened: OpenedChips | None = None
         self._loop: ScanLoop | None = None
         self._retry_at: dict[int, float] = {}
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name=f"reader-{config.name}",
-                                        daemon=True)
-
-    # ---------------------------------------------------------------- life cycle
-
-    def start(self) -> ChipReader:
-        self._thread.start()
-        return self
-
-    def close(self) -> None:
-        self._stop.set()
-        if self._thread.is_alive() and threading.current_thread() is not self._thread:
-            self._thread.join(timeout=3)
-        self._let_go()
-
-    def __enter__(self) -> ChipReader:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def _run(self) -> None:
-        backoff = 0.05
-        while not self._stop.is_set():
-            if self._opened is None:
-                if not self.open():
-                    self._stop.wait(backoff)
-                    backoff = min(backoff * 2, self.config.retry_max)
-                    continue
-                backoff = 0.05
-            self.step()
+        super().__init__(config.name, config.retry_max)
 
     # ---------------------------------------------------------------- one step at a time
+
+    def _is_open(self) -> bool:
+        return self._opened is not None
+
+    def _open_device(self) -> bool:
+        return self.open()
+
+    def _work(self) -> None:
+        self.step()
 
     def open(self) -> bool:
         """Open the bus and start every chip; False (and ``reconnecting``) if the bus cannot

@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import termios
-import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -25,6 +24,7 @@ from controller.events import Emit, HealthEvent
 from drivers.protocols import make_decoder
 from drivers.rdm6300 import Rdm6300Decoder
 from drivers.reader_config import ReaderConfig
+from drivers.reader_thread import ReaderThread
 from drivers.registry import ChipSet, Deck
 from drivers.zone_events import ZoneEvents
 
@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 
 
 
-class TagReader:
+class TagReader(ReaderThread):
     """A running reader. ``close()`` is idempotent; the reader is also a context manager."""
 
     def __init__(
@@ -59,50 +59,28 @@ class TagReader:
         self.status: Literal["ok", "reconnecting", "offline", "noisy"] = "reconnecting"
         self.reconnects = 0
         self._port: serial.SerialBase | None = None
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name=f"reader-{config.name}",
-                                        daemon=True)
-
-    # ---------------------------------------------------------------- life cycle
-
-    def start(self) -> TagReader:
-        self._thread.start()
-        return self
-
-    def close(self) -> None:
-        self._stop.set()
-        if self._thread.is_alive() and threading.current_thread() is not self._thread:
-            self._thread.join(timeout=2)
-        self._close_port()
-
-    def __enter__(self) -> TagReader:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+        super().__init__(config.name, config.retry_max, join_timeout=2)
 
     # ---------------------------------------------------------------- the read loop
 
-    def _run(self) -> None:
-        backoff = 0.05
-        while not self._stop.is_set():
-            if self._port is None:
-                if not self._open():
-                    self._stop.wait(backoff)
-                    backoff = min(backoff * 2, self.config.retry_max)
-                    continue
-                backoff = 0.05
-            try:
-                assert self._port is not None
-                data = self._port.read(self._port.in_waiting or 1)
-            except (serial.SerialException, OSError, TypeError) as exc:
-                # TypeError: pyserial's own read can fail that way when the fd vanishes.
-                log.warning("reader %s lost its device: %s", self.config.name, exc)
-                self._lost()
-                continue
-            self.process(data, self._clock())
+    def _is_open(self) -> bool:
+        return self._port is not None
 
-    def _open(self) -> bool:
+    def _work(self) -> None:
+        try:
+            assert self._port is not None
+            data = self._port.read(self._port.in_waiting or 1)
+        except (serial.SerialException, OSError, TypeError) as exc:
+            # TypeError: pyserial's own read can fail that way when the fd vanishes.
+            log.warning("reader %s lost its device: %s", self.config.name, exc)
+            self._lost()
+            return
+        self.process(data, self._clock())
+
+    def _let_go(self) -> None:
+        self._close_port()
+
+    def _open_device(self) -> bool:
         try:
             self._port = serial.serial_for_url(
                 self.config.url, baudrate=self.config.speed, timeout=0.05

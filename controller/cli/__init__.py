@@ -242,7 +242,7 @@ def _registration_arrivals(args: argparse.Namespace, reads: str) -> Iterator[str
         return arrivals(args.url, args.protocol, args.antenna, idle=args.idle)
     from controller.errors import ConfigError
     from controller.table.config import load_table_config
-    from controller.table.runner import _pin_factory
+    from controller.table.runner import pin_factory_of
     from drivers.chip_reader import open_chips
     from drivers.reader_config import POLLED
     from drivers.scan import RealClock
@@ -255,7 +255,7 @@ def _registration_arrivals(args: argparse.Namespace, reads: str) -> Iterator[str
         raise ConfigError(f"{args.config}: readers: no reader chips named {args.reader!r}"
                           if args.reader else f"{args.config}: readers: no reader chips that "
                           f"read {reads}")
-    reader, clock, factory = named[0], RealClock(), _pin_factory(config)
+    reader, clock, factory = named[0], RealClock(), pin_factory_of(config)
     return chip_arrivals(reader, args.antenna, lambda: open_chips(reader, clock,
                          pin_factory=factory), clock, idle=args.idle)
 

@@ -10,7 +10,7 @@ from typing import TextIO
 from gpiozero.pins.mock import MockFactory
 
 from controller.table.config import TableConfig
-from controller.table.runner import _pin_factory, demo_chips, demo_deck
+from controller.table.runner import demo_chips, demo_deck, pin_factory_of
 from drivers.bring_up import check_readers
 from drivers.chip_reader import OpenedChips, open_chips
 from drivers.reader_config import POLLED, ReaderConfig
@@ -30,7 +30,7 @@ def run_readers_check(config: TableConfig, out: TextIO, *, walk: bool = True,
         return 1
     clock = RealClock()
     if not simulate:
-        factory = _pin_factory(config)
+        factory = pin_factory_of(config)
         report = check_readers(readers, lambda r: open_chips(r, clock, pin_factory=factory),
                                clock, out, walk=walk, wait=wait)
         return 1 if report.problems else 0

@@ -128,7 +128,7 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
             if panel_holder:
                 panel_holder[0].show(**leds.model_dump())
 
-        factory = MockFactory() if simulate else _pin_factory(config)
+        factory = MockFactory() if simulate else pin_factory_of(config)
         readers = list(config.readers)
         antennas: dict[str, Antennas] = {}
         chip_level: dict[str, SimulatedReader] = {}
@@ -249,7 +249,7 @@ def _registries(reader: ReaderSection, simulate: bool) -> tuple[Deck | None, Chi
     return deck, chips
 
 
-def _pin_factory(config: TableConfig) -> Factory | None:
+def pin_factory_of(config: TableConfig) -> Factory | None:
     """The GPIO pin factory the readers' chip selects share with the buttons (None: gpiozero's
     default)."""
     return make_pin_factory(config.buttons.pin_factory) if config.buttons is not None else None
