@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from drivers.chip_reader import OpenedChips
-from drivers.mfrc522 import Mfrc522
 from drivers.reader_config import ReaderConfig
 from drivers.scan import ChipError, Clock, Reading, run_scans
 
@@ -84,8 +83,7 @@ def _versions(config: ReaderConfig, opened: OpenedChips, out: TextIO,
         except ChipError as exc:
             _problem(report, out, f"{_where(config, opened, antenna)}: {exc}")
             continue
-        if isinstance(chip, Mfrc522):
-            chip.every_scan_complete()  # reads per second are those of the antenna
+        chip.every_scan_complete()  # reads per second are those of the antenna
         report.answered += 1
         live.add(antenna)
         out.write(f"ok {_where(config, opened, antenna)}: {name}\n")

@@ -240,7 +240,8 @@ def open_chips(config: ReaderConfig, clock: Clock, *, pin_factory: Factory | Non
             busy = DigitalInputDevice(config.busy, pull_up=None, active_state=True,
                                       pin_factory=pin_factory)
             closers.append(busy.close)
-            chips = {a: Pn5180(modules, a, busy, clock) for a in config.zones}
+            owners: dict[str, int] = {}  # one chip, one zone: a move is heard where it lands
+            chips = {a: Pn5180(modules, a, busy, clock, owners=owners) for a in config.zones}
     except (GPIOZeroError, ValueError) as exc:
         for close in closers:
             close()

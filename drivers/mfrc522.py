@@ -24,7 +24,7 @@ from drivers.scan import ChipError, Clock, Reading, Scan
 
 # Registers (datasheet table 20).
 COMMAND, COM_IRQ, DIV_IRQ, ERROR = 0x01, 0x04, 0x05, 0x06
-FIFO_DATA, FIFO_LEVEL, CONTROL, BIT_FRAMING, COLL = 0x09, 0x0A, 0x0C, 0x0D, 0x0E
+STATUS2, FIFO_DATA, FIFO_LEVEL, CONTROL, BIT_FRAMING, COLL = 0x08, 0x09, 0x0A, 0x0C, 0x0D, 0x0E
 MODE, TX_MODE, RX_MODE, TX_CONTROL, TX_ASK = 0x11, 0x12, 0x13, 0x14, 0x15
 T_MODE, T_PRESCALER, T_RELOAD_H, T_RELOAD_L = 0x2A, 0x2B, 0x2C, 0x2D
 VERSION = 0x37
@@ -32,6 +32,8 @@ VERSION = 0x37
 IDLE, TRANSCEIVE, SOFT_RESET = 0x00, 0x0C, 0x0F
 # ComIrqReg bits.
 TX_IRQ, RX_IRQ, IDLE_IRQ, ERR_IRQ, TIMER_IRQ = 0x40, 0x20, 0x10, 0x02, 0x01
+# Status2Reg's ModemState (bits 2..0).
+MODEM_IDLE, MODEM_TRANSMITTING, MODEM_WAIT_DATA, MODEM_RECEIVING = 0b000, 0b011, 0b101, 0b110
 # ErrorReg bits.
 BUFFER_OVFL, COLL_ERR, CRC_ERR, PARITY_ERR, PROTOCOL_ERR = 0x10, 0x08, 0x04, 0x02, 0x01
 # VersionReg: 0x91 and 0x92 are NXP's versions 1.0 and 2.0; 0x88 is Fudan's FM17522, the chip
@@ -256,13 +258,15 @@ class Mfrc522:
             return None
         yield sent + FDT + (answer * 9 + 2) * BIT_TIME + 30e-6
         for attempt in range(3):
-            irq, error, level, control, coll = self.read_many(COM_IRQ, ERROR, FIFO_LEVEL, CONTROL,
-                                                              COLL)
+            irq, error, level, control, coll, modem = self.read_many(
+                COM_IRQ, ERROR, FIFO_LEVEL, CONTROL, COLL, STATUS2)
             if irq in (0x00, 0xFF):  # a live chip has at least TxIRq by now
                 raise ChipError(_silent(irq))
             if irq & (RX_IRQ | IDLE_IRQ):
                 break
-            if irq & TIMER_IRQ or attempt == 2:
+            # An answer that had not begun by the time a whole one would have ended never
+            # comes (its frame delay is fixed): no card, without waiting for the timer.
+            if irq & TIMER_IRQ or attempt == 2 or modem & 0x07 != MODEM_RECEIVING:
                 return None
             yield self.clock.now() + 0.0003
         if error & (BUFFER_OVFL | PARITY_ERR | PROTOCOL_ERR) and not error & COLL_ERR:

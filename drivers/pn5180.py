@@ -5,13 +5,20 @@ BUSY while it works and the host waits for BUSY to fall before the next frame; a
 answers (READ_REGISTER, READ_EEPROM, READ_DATA) is followed by a second frame that clocks the
 answer out. Registers are 32 bits, little-endian.
 
-A zone's scan (ISO/IEC 15693-3, section 8 and annex D):
+A zone's complete scan (ISO/IEC 15693-3, section 8 and annex D):
 1. One-slot inventory: nobody answers (an empty zone, most of the time: about 2 ms), one tag
    answers (a single chip: done), or several collide.
 2. On a collision, 16-slot inventories: a tag answers in the slot named by the four UID bits after
    the mask; a slot where tags collide is asked again with a mask four bits longer, until no slot
    collides. A stack of 20 chips takes about 40 slots.
-The field is switched off at the end, so the zone is quiet while its neighbours read.
+Between two complete scans (every ``full_every`` seconds) a quick scan tells each chip the zone
+held to stay quiet (one frame each, no answer) and listens for newcomers with a one-slot
+inventory, then sixteen slots if they collide: a zone of five chips in a fifth of the SPI frames.
+A chip heard in another zone of the same reader is no longer told to stay quiet here (it moved);
+one taken away is missed at the next complete scan, which comes at once after a quick scan heard
+newcomers (chips swapped for change: the ones taken out are missed before the bet settles).
+The field is switched off at the end, so the zone is quiet while its neighbours read (and every
+chip forgets it was told to stay quiet).
 
 The BUSY lines of every PN5180 on the bus may share one GPIO through diodes (docs/hardware.md):
 the host talks to one chip at a time, and the others hold BUSY low while they are not spoken to.
@@ -42,8 +49,8 @@ TRANSCEIVE = 0x03
 EOF_ONLY = 0xFFFFFB3F  # TX_CONFIG: the next SEND_DATA sends an EOF alone (the next slot)
 
 # ISO 15693 request flags: high data rate, inventory; 0x20: one slot instead of sixteen.
-INVENTORY = 0x01
-FLAGS_16_SLOTS, FLAGS_1_SLOT = 0x06, 0x26
+INVENTORY, STAY_QUIET = 0x01, 0x02
+FLAGS_16_SLOTS, FLAGS_1_SLOT, FLAGS_ADDRESSED = 0x06, 0x26, 0x22
 # Air times (ISO/IEC 15693-2): the reader's 1-of-4 coding is 37.76 us a bit; a tag answers
 # (high data rate, one subcarrier) after t1 = 318.6 us with SOF 151 us, 37.76 us a bit, EOF.
 BIT = 37.76e-6
@@ -51,6 +58,7 @@ T1 = 318.6e-6
 SOF = 151e-6
 ANSWER = SOF + 12 * 8 * BIT + 75.5e-6  # flags, DSFID, UID, CRC
 MAX_ROUNDS = 64  # inventories in one scan: a stack far higher than any betting zone holds
+FULL_EVERY = 1.0  # s between two complete scans of a zone (a chip taken back: missed)
 
 
 class SpiPort(Protocol):
@@ -66,15 +74,28 @@ class Pn5180:
     """The module under one chip zone."""
 
     def __init__(self, port: SpiPort, antenna: int, busy: BusyLine, clock: Clock, *,
-                 power_up: float = 0.001) -> None:
+                 power_up: float = 0.001, full_every: float = FULL_EVERY,
+                 owners: dict[str, int] | None = None) -> None:
         self.port, self.antenna, self.busy, self.clock = port, antenna, busy, clock
+        self._busy_pin = busy.pin  # gpiozero's Pin itself: read thousands of times a second
         self.power_up = power_up  # s tags need in the field (ISO 15693: up to 1 ms)
-        self._last_count = 0  # tags the last scan read
+        self.full_every = full_every
+        # Which antenna of the reader heard each chip last (shared by the reader's zones).
+        self.owners = owners if owners is not None else {}
+        self._known: set[str] = set()  # the chips here: the last complete scan's and newcomers
+        self._last_count = 0  # tags the last complete scan read
+        self._next_full = 0.0
+        # The zones of a bus take their complete scans in turn, not all in one round.
+        self._first_gap = full_every * (0.5 + (antenna * 0.618) % 1.0)
+
+    def every_scan_complete(self) -> None:
+        """Read every chip at every scan (a bring-up's reads per second, a registration)."""
+        self.full_every = self._first_gap = 0.0
 
     # ---------------------------------------------------------------- host interface
 
     def _ready(self) -> None:
-        pin = self.busy.pin  # gpiozero's Pin itself: read thousands of times a second
+        pin = self._busy_pin
         if not pin.state:
             return
         deadline = self.clock.now() + 0.02
@@ -121,34 +142,70 @@ class Pn5180:
 
     def scan(self) -> Scan:
         """Every ISO 15693 tag in the zone (each UID as printed: most significant byte first)."""
+        now = self.clock.now()
+        if not self._next_full:
+            self._next_full = now + self._first_gap
+        known = sorted(u for u in self._known if self.owners.get(u) == self.antenna)
+        complete = now >= self._next_full or not known
         self.command(LOAD_RF_CONFIG, ISO15693_TX, ISO15693_RX)
         self.command(RF_ON, 0)
         yield self.clock.now() + self.power_up
-        found: set[str] = set()
-        masks: list[tuple[int, int]] = []
         try:
-            if self._last_count >= 2:  # a stack lay here: straight to sixteen slots
-                masks.append((0, 0))
+            if complete:
+                found = yield from self._everyone()
+                self._next_full = self.clock.now() + self.full_every
+                self._known = set(found)
+                self._last_count = len(found)
             else:
-                slots = yield from self._inventory(0, 0, one_slot=True, fresh=True)
-                if "collision" in slots:
-                    masks.append((0, 0))
-                found.update(s for s in slots if s not in ("collision", ""))
-            rounds = 0
-            while masks and rounds < MAX_ROUNDS:
-                rounds += 1
-                length, value = masks.pop(0)
-                slots = yield from self._inventory(length, value, fresh=rounds == 1 and
-                                                   self._last_count >= 2)
-                for slot, seen in enumerate(slots):
-                    if seen == "collision" and length + 4 < 64:
-                        masks.append((length + 4, value | slot << length))
-                    elif seen:
-                        found.add(seen)
+                for uid in known:
+                    yield from self._stay_quiet(uid)
+                found = yield from self._newcomers()
+                self._known = set(known) | found
+                if found:  # the zone is changing (change made, a bet pushed): verify it next
+                    self._next_full = self.clock.now()
         finally:
             self.command(RF_OFF, 0)
-        self._last_count = len(found)
-        return Reading(sorted(found))
+        for uid in found:
+            self.owners[uid] = self.antenna
+        return Reading(sorted(self._known))
+
+    def _everyone(self) -> Generator[float, None, set[str]]:
+        if self._last_count >= 2:  # a stack lay here: straight to sixteen slots
+            return (yield from self._sixteen_slots([(0, 0)], fresh=True))
+        return (yield from self._newcomers())
+
+    def _newcomers(self) -> Generator[float, None, set[str]]:
+        """Every tag that answers (the ones told to stay quiet do not): one slot, then sixteen
+        while slots collide."""
+        slots = yield from self._inventory(0, 0, one_slot=True, fresh=True)
+        found = {s for s in slots if s not in ("collision", "")}
+        if "collision" in slots:
+            # (one slot leaves TX_CONFIG sending data frames: no reload)
+            found |= yield from self._sixteen_slots([(0, 0)], fresh=True)
+        return found
+
+    def _sixteen_slots(self, masks: list[tuple[int, int]], *,
+                       fresh: bool) -> Generator[float, None, set[str]]:
+        found: set[str] = set()
+        rounds = 0
+        while masks and rounds < MAX_ROUNDS:
+            rounds += 1
+            length, value = masks.pop(0)
+            slots = yield from self._inventory(length, value, fresh=fresh and rounds == 1)
+            for slot, seen in enumerate(slots):
+                if seen == "collision" and length + 4 < 64:
+                    masks.append((length + 4, value | slot << length))
+                elif seen:
+                    found.add(seen)
+        return found
+
+    def _stay_quiet(self, uid: str) -> Generator[float, None, None]:
+        """Tell one chip to keep out of inventories until the field goes off (no answer)."""
+        request = bytes([FLAGS_ADDRESSED, STAY_QUIET]) + bytes.fromhex(uid)[::-1]
+        self._write(WRITE_AND, SYSTEM_CONFIG, 0xFFFFFFF8)  # idle
+        self._write(WRITE_OR, SYSTEM_CONFIG, TRANSCEIVE)
+        self.command(SEND_DATA, 0, *request)
+        yield self.clock.now() + (len(request) + 2) * 8 * BIT + 113e-6  # on the air, then on
 
     def _inventory(self, mask_length: int, mask: int, *, one_slot: bool = False,
                    fresh: bool = False) -> Generator[float, None, list[str]]:

@@ -362,6 +362,9 @@ class Pn532:
 
     # ---------------------------------------------------------------- the scan
 
+    def every_scan_complete(self) -> None:
+        """Every scan of a PN532 is complete already (it switches its field off after each)."""
+
     def scan(self) -> Scan:
         """Every card on the antenna, each listed and halted once."""
         self._field(True)

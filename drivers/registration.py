@@ -12,7 +12,6 @@ import serial
 
 from controller.errors import ConfigError, RuleViolation
 from drivers.chip_reader import OpenedChips
-from drivers.mfrc522 import Mfrc522
 from drivers.presence import Presence
 from drivers.protocols import DEFAULT_BAUD, make_decoder
 from drivers.rdm6300 import Rdm6300Decoder
@@ -74,8 +73,7 @@ def chip_arrivals(config: ReaderConfig, antenna: int, connect: Callable[[], Open
             chip.start()
         except ChipError as exc:
             raise ConfigError(f"{config.name} antenna {antenna}: {exc}") from None
-        if isinstance(chip, Mfrc522):
-            chip.every_scan_complete()
+        chip.every_scan_complete()
     except BaseException:
         opened.close()
         raise

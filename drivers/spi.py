@@ -129,13 +129,15 @@ class ChipSelects:
         self._devices: list[DigitalOutputDevice] = []
         self.decoder = decoder
         self._line_of = dict(selects)  # antenna -> pin (or the decoder's output line)
+        # The devices own the pins; every transfer drives the pins themselves (gpiozero's
+        # Pin.state): the device layer's locking and blink handling cost more than a transfer.
         if decoder is None:
-            self._pins = {antenna: self._output(pin, factory, active_low=True)
+            self._pins = {antenna: self._output(pin, factory, active_low=True).pin
                           for antenna, pin in selects.items()}
             return
-        self._address = [self._output(pin, factory) for pin in decoder.address]
+        self._address = [self._output(pin, factory).pin for pin in decoder.address]
         self._current = -1  # the address on the decoder's inputs (-1: not set yet)
-        self._enable = self._output(decoder.enable, factory, active_low=True)
+        self._enable = self._output(decoder.enable, factory, active_low=True).pin
 
     def _output(self, pin: int, factory: Factory | None,
                 active_low: bool = False) -> DigitalOutputDevice:
@@ -145,25 +147,23 @@ class ChipSelects:
         return device
 
     def select(self, antenna: int) -> None:
-        # Through the pins themselves (gpiozero's Pin.state): this runs for every SPI transfer,
-        # and the device layer's locking and blink handling cost more than the transfer.
         if self.decoder is None:
-            self._pins[antenna].pin.state = 0
+            self._pins[antenna].state = 0
             return
         line = self._line_of[antenna]
         if line != self._current:  # only the address bits that change
-            for bit, device in enumerate(self._address):
+            for bit, pin in enumerate(self._address):
                 value = (line >> bit) & 1
                 if self._current < 0 or value != (self._current >> bit) & 1:
-                    device.pin.state = value
+                    pin.state = value
             self._current = line
-        self._enable.pin.state = 0
+        self._enable.state = 0
 
     def release(self, antenna: int) -> None:
         if self.decoder is None:
-            self._pins[antenna].pin.state = 1
+            self._pins[antenna].state = 1
         else:
-            self._enable.pin.state = 1
+            self._enable.state = 1
 
     def close(self) -> None:
         for device in self._devices:

@@ -105,7 +105,21 @@ class SimulatedMfrc522:
             return self.fifo.pop(0) if self.fifo else 0
         if register == chip.FIFO_LEVEL:
             return len(self.fifo)
+        if register == chip.STATUS2:
+            return self._modem_state()
         return self.regs[register]
+
+    def _modem_state(self) -> int:
+        """Status2Reg's ModemState: transmitting, waiting for data, or receiving."""
+        if self.pending is None:
+            return chip.MODEM_IDLE
+        _, tx_end, answer, _, _ = self.pending
+        now = self.clock.now()
+        if now < tx_end:
+            return chip.MODEM_TRANSMITTING
+        if answer is not None and now >= tx_end + FDT:
+            return chip.MODEM_RECEIVING
+        return chip.MODEM_WAIT_DATA
 
     def _write(self, register: int, value: int) -> None:
         regs = self.regs

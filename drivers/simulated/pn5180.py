@@ -6,7 +6,9 @@ high, BUSY high meanwhile (a frame sent while BUSY is high is lost and counted i
 32-bit; IRQ_STATUS and RX_STATUS follow the exchange on the air as time passes on the bus's
 clock. Tags answer inventories by ISO/IEC 15693-3 (the slot is the four UID bits after the mask);
 two or more in one slot collide (RX_STATUS collision bit, garbled data); a tag in a stack misses
-an answer now and then (``miss``).
+an answer now and then (``miss``). An addressed Stay quiet (ISO/IEC 15693-3, 10.4.4) silences its
+tag for inventories until the field goes off, once the request has gone out on the air: setting
+the routine idle before then aborts it, as the chip does.
 
 `BusyPin` is a gpiozero mock pin whose level is that of the BUSY lines of the chips wired to it
 (several through diodes: high while any is busy).
@@ -48,6 +50,8 @@ class SimulatedPn5180:
         self.inventory: tuple[int, int, bool, int] | None = None
         # the exchange on the air: sent at, SOF at, done at, data, RX_STATUS
         self.pending: tuple[float, float, float, bytes, int] | None = None
+        self.quiet: set[int] = set()  # tags told to stay quiet (until the field goes off)
+        self.quieting: tuple[float, int] | None = None  # a Stay quiet on the air: done at, UID
         self.state = "idle"  # the transceive routine: idle, wait_transmit, busy
 
     @property
@@ -122,6 +126,8 @@ class SimulatedPn5180:
             self.rf_on_at = None
             self.inventory = None
             self.pending = None
+            self.quiet.clear()  # unpowered, every tag forgets it was told to stay quiet
+            self.quieting = None
         elif code == chip.SEND_DATA and args:
             self._send(args[1:], now)
         else:
@@ -136,6 +142,7 @@ class SimulatedPn5180:
             command = value & 0x07
             if command == 0:
                 self.state = "idle"
+                self._quieted(abort=True)
             elif command == chip.TRANSCEIVE and self.state == "idle":
                 self.state = "wait_transmit"
         self.regs[register] = value
@@ -153,6 +160,12 @@ class SimulatedPn5180:
         self.state = "busy"
         self._set(chip.RX_STATUS, 0)
         eof_only = not self.regs.get(chip.TX_CONFIG, 0) & 0x4C0
+        if not eof_only and len(data) >= 10 and data[0] & 0x20 and data[1] == chip.STAY_QUIET:
+            self.inventory = None
+            done = now + (len(data) + 2) * 8 * chip.BIT + 113e-6
+            if not (len(self.field.tags(self.antenna)) > 1 and self.rng.random() < self.miss):
+                self.quieting = (done, int.from_bytes(data[2:10], "little"))
+            return  # no answer: the routine waits to receive until the host restarts it
         if eof_only:
             if self.inventory is None:
                 return
@@ -173,7 +186,7 @@ class SimulatedPn5180:
         answering = []
         for uid in tags:
             value = int(uid, 16)
-            if value & ((1 << length) - 1) != mask:
+            if value in self.quiet or value & ((1 << length) - 1) != mask:
                 continue
             if not one and (value >> length) & 0xF != slot:
                 continue
@@ -194,7 +207,18 @@ class SimulatedPn5180:
             status = 10 | chip.RX_COLLISION | chip.RX_INTEGRITY_ERROR
             self.pending = (sent, sof, done, garbled, status | (self.rng.randrange(80) << 19))
 
+    def _quieted(self, *, abort: bool = False) -> None:
+        if self.quieting is None:
+            return
+        done, uid = self.quieting
+        if self.clock.now() >= done:
+            self.quiet.add(uid)
+            self.quieting = None
+        elif abort:  # idle before the request had gone out: it never reached the tag
+            self.quieting = None
+
     def _settle(self) -> None:
+        self._quieted()
         if self.pending is None:
             return
         sent, sof, done, data, status = self.pending
@@ -227,6 +251,7 @@ class BusyPin(MockPin):  # type: ignore[misc]
         chip.busy_line = self
 
     def _get_state(self) -> bool:
+        # The host speaks to one chip at a time, so the latest fall of any chip's BUSY is the
+        # line's (a chip that died while busy holds it high for those microseconds only).
         until = getattr(self, "until", 0.0)
-        return bool(until) and self.chips[0].clock.now() < until and any(
-            c.busy() for c in self.chips)
+        return bool(until) and self.chips[0].clock.now() < until

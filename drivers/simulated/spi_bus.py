@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from typing import Protocol
 
-from gpiozero.pins.mock import MockFactory
+from gpiozero.pins.mock import MockFactory, MockPin
 
 from drivers.scan import Clock, VirtualClock
 
@@ -22,11 +22,24 @@ class SimulatedChip(Protocol):
     def deselected(self) -> None: ...
 
 
+class WirePin(MockPin):  # type: ignore[misc]
+    """A mock pin that keeps no history: a chip select changes thousands of times a second,
+    and gpiozero's MockPin lists every change (a demo would grow by gigabytes an hour)."""
+
+    _state: bool
+
+    def _change_state(self, value: bool) -> bool:
+        if self._state == value:
+            return False
+        self._state = value
+        return True
+
+
 class GpioWire:
     """A chip select straight from a GPIO pin (low selects)."""
 
     def __init__(self, factory: MockFactory, pin: int) -> None:
-        self.pin = factory.pin(pin)
+        self.pin = factory.pin(pin, pin_class=WirePin)
 
     def selected(self) -> bool:
         return self.pin.function == "output" and not self.pin.state
@@ -36,8 +49,8 @@ class Decoder:
     """A 74HC154 on mock pins: which output line is low now (None: the enable is high)."""
 
     def __init__(self, factory: MockFactory, address: list[int], enable: int) -> None:
-        self.address = [factory.pin(p) for p in address]
-        self.enable = factory.pin(enable)
+        self.address = [factory.pin(p, pin_class=WirePin) for p in address]
+        self.enable = factory.pin(enable, pin_class=WirePin)
 
     def active(self) -> int | None:
         if self.enable.function != "output" or self.enable.state:

@@ -89,3 +89,61 @@ def test_start_names_the_chip_or_says_it_does_not_answer(missing: bool) -> None:
             assert table.reader.names[4] == "PN5180 product 3.5, firmware 4.1"
     finally:
         table.close()
+
+
+def _scan(table: Table, antenna: int) -> list[str]:
+    chip = table.reader._opened.chips[antenna]  # type: ignore[union-attr]
+    reading = run_scans([(antenna, chip.scan)], table.clock)[antenna]
+    assert not isinstance(reading, ChipError)
+    return reading.uids
+
+
+def test_between_complete_scans_the_chips_stay_quiet_and_only_newcomers_answer() -> None:
+    table = Table(chips_config())
+    try:
+        table.sim.field.place_many(2, CHIP_UIDS[:5])
+        assert _scan(table, 2) == sorted(CHIP_UIDS[:5])  # complete: a 16-slot inventory
+        bus = table.sim.bus
+        assert bus is not None
+        before = bus.transfers
+        assert _scan(table, 2) == sorted(CHIP_UIDS[:5])  # quick: five told to stay quiet
+        quick = bus.transfers - before
+        table.sim.field.place_many(2, CHIP_UIDS[5:7])
+        assert _scan(table, 2) == sorted(CHIP_UIDS[:7])  # the two newcomers heard
+        # ... and the zone changed: the next scan is complete again, and it misses a chip
+        # taken out meanwhile (change made: the chips swapped out must not stay in the bet).
+        table.sim.field.remove_many(2, CHIP_UIDS[:1])
+        before = bus.transfers
+        assert _scan(table, 2) == sorted(CHIP_UIDS[1:7])
+        complete = bus.transfers - before
+        assert quick * 2 < complete, (quick, complete)
+    finally:
+        table.close()
+
+
+def test_a_chip_heard_in_another_zone_is_no_longer_listed_where_it_was() -> None:
+    table = Table(chips_config())
+    try:
+        table.sim.field.place_many(4, CHIP_UIDS[:3])
+        assert _scan(table, 4) == sorted(CHIP_UIDS[:3])
+        table.sim.field.remove_many(4, CHIP_UIDS[:1])
+        table.sim.field.place_many(11, CHIP_UIDS[:1])  # swept into the pot
+        assert _scan(table, 11) == CHIP_UIDS[:1]
+        assert _scan(table, 4) == sorted(CHIP_UIDS[1:3])  # a quick scan, yet not listed
+    finally:
+        table.close()
+
+
+def test_a_chip_taken_back_is_gone_within_two_seconds() -> None:
+    table = Table(chips_config(settle=0.4))
+    try:
+        table.sim.field.place_many(5, CHIP_UIDS[:3])
+        table.run(1.0)
+        assert table.reader.zones.presence.present(5) == set(CHIP_UIDS[:3])
+        table.sim.field.remove_many(5, CHIP_UIDS[:1])  # back to the player's stack
+        taken = table.clock.now()
+        while table.reader.zones.presence.present(5) != set(CHIP_UIDS[1:3]):
+            table.run(0.05)
+            assert table.clock.now() - taken < 2.0
+    finally:
+        table.close()
