@@ -6,7 +6,10 @@ exceptions still catch it (the habit STYLE.md admires in gpiozero).
 
 from __future__ import annotations
 
-from pydantic import ValidationError
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (pydantic is not imported by `pokertable --help`)
+    from pydantic import ValidationError
 
 
 class PokertableError(Exception):

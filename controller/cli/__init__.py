@@ -365,6 +365,15 @@ def _table(args: argparse.Namespace) -> int:
         raise ConfigError(f"{args.config}: {exc}") from None
 
 
+class _Version(argparse.Action):
+    """--version, looked up only when asked for (the package metadata costs start-up time)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        print(_version())
+        parser.exit()
+
+
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -398,7 +407,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="pokertable", description="Instrumented live poker tables under tournament rules."
     )
-    parser.add_argument("--version", action="version", version=_version())
+    parser.add_argument("--version", action=_Version, nargs=0,
+                        help="show the installed version and exit")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     replay = sub.add_parser(

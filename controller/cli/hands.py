@@ -399,7 +399,7 @@ def _add_selection(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_format(parser: argparse.ArgumentParser, default: str) -> None:
-    from controller.history.export import FORMATS
+    from controller.history.formats import FORMATS
 
     parser.add_argument("--format", choices=FORMATS, default=default,
                         help=f"json (hand records), phh (PokerKit and research) or stars "

@@ -74,7 +74,7 @@ def _tournament(args: argparse.Namespace) -> int:
 
 
 def add_tournament_commands(sub: Any) -> None:
-    from controller.room.tournament.balance import PROFILES
+    from controller.room.tournament.balance_profiles import PROFILES
 
     tournament = sub.add_parser(
         "tournament", help="the tournament: registration, the draw, places, balancing, payouts "

@@ -27,13 +27,12 @@ from typing import Literal, NamedTuple, TextIO
 import rtoml
 
 from controller.engine.records import HandRecord
+from controller.history.formats import FORMATS, Format
 from controller.history.phh_export import PhhExportError, phh_document, record_phh
 from controller.history.replay_events import record_json
 from controller.history.stars import StarsExportError, stars_hand, tournament_number
 from controller.history.views import hero_view
 
-Format = Literal["json", "phh", "stars"]
-FORMATS: tuple[Format, ...] = ("json", "phh", "stars")
 FORFEIT = "forfeited short call"
 
 

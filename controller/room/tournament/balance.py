@@ -50,8 +50,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-BalanceProfile = Literal["pvb-2020", "apsa-2010"]
-PROFILES: tuple[BalanceProfile, ...] = ("pvb-2020", "apsa-2010")
+from controller.room.tournament.balance_profiles import PROFILES, BalanceProfile
 
 
 class RandomSource(Protocol):
