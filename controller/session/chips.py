@@ -340,7 +340,9 @@ class ChipZones(SessionBase):
         assert track is not None and hand is not None
         if hand.street == track.street and hand.stage is Stage.BETTING:
             return
+        closed = hand.street  # the street whose betting round just ended
         track.street = hand.street if hand.stage is Stage.BETTING else hand.street + 1
+        self._uncalled_returned(hand, closed)
         for seat, owed in track.owed.items():
             untold = owed - track.taken_back.get(seat, 0)  # chips it took back: told already
             if hand.stage is Stage.OVER and untold > 0:  # no pot count follows: told now
@@ -360,6 +362,28 @@ class ChipZones(SessionBase):
             track.extra[seat] = sum(chips)
             if chips:
                 track.stale[seat] = sum(chips)
+
+    def _uncalled_returned(self, hand: Hand, street: Street) -> None:
+        """The part of a bet that nobody called goes back to its player (PVB 60(3)). The pot
+        gets only the called part. So chips the seat's bet lacks (taken back, PVB 36(3), or
+        still owed on a raise or a short call completed for it, PVB 42(4), APSA 5.4.30) come
+        out of what goes back first: the dealer pushes the called part into the pot and
+        returns what is left. Only what the returned part cannot cover is still missing from
+        the pot (APSA 5.4.25)."""
+        track = self.track
+        assert track is not None
+        positions = self.table.positions
+        if positions is None or not (track.owed or track.taken_back):
+            return
+        for act in hand.log:
+            if act.kind != "return" or act.street != street or act.player is None:
+                continue
+            seat = positions.dealt[act.player]
+            for debts in (track.owed, track.taken_back):
+                if seat in debts:
+                    debts[seat] -= act.amount
+                    if debts[seat] <= 0:
+                        del debts[seat]
 
     def _check_pot(self) -> None:
         """Sweeping: once every finished round's bets left the betting zones, the pot zone must

@@ -170,7 +170,7 @@ class SimulatedDealer:
     def _sweep(self, state: TableState) -> None:
         """The betting round is over: the dealer pulls the bets into the pot zone, less an
         oversized chip's change and the part of the largest bet nobody called, which go back to
-        their players (RULES P1: an uncalled bet is returned)."""
+        their players (PVB 60(3): the amount nobody called goes back)."""
         zones = [z for z, chips in self.felt.chips.items() if z.startswith("seat:") and chips]
         held = {z: sum(v for _, v in self._in_zone(z)) - self.felt.change_due.get(z, 0)
                 for z in zones}

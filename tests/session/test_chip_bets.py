@@ -458,7 +458,9 @@ def test_pvb_36_3_chips_taken_back_then_made_up_by_the_next_chips_leave_the_pot_
 def test_pvb_36_3_apsa_5_4_30_chips_taken_back_and_still_owed_are_told_once(
         profile: str) -> None:
     """The 100 a player took back are the 100 his raise lacks when the hand ends by folds:
-    one alert (PVB 36(3)), not a second one for the same chips (APSA 5.4.30)."""
+    one alert (PVB 36(3)), not a second one for the same chips (APSA 5.4.30). (His raise was
+    never called, so the 100 come out of the part that goes back to him (PVB 60(3)). The pot
+    lacks nothing, and the alert for the chips taken back is told once, when they were taken.)"""
     run = hand_at(profile, 300, 600)
     run.feed(chips("seat:1", 500, 100))
     run.feed(chips("seat:1", 500))  # took 100 back: told
@@ -468,12 +470,70 @@ def test_pvb_36_3_apsa_5_4_30_chips_taken_back_and_still_owed_are_told_once(
     run.feed(declare(2, "fold"))
     assert [e.rule for e in run.events if e.kind == "alert"] == ["PVB 36(3)"]
 
-    # Chips owed that were never taken back are still told when the hand ends.
+    # A raise completed to 3,000 with 2,900 in the zone, then nobody calls: the 100 still
+    # owed are part of the 1,200 that go back (PVB 60(3)). The dealer pushes the called 1,800
+    # into the pot and returns 1,100, and nothing is missing, so there is nothing to tell.
     run = hand_at(profile, 300, 600)
     run.feed(chips("seat:1", 500, 100), chips("seat:2", 1000, 500, 300), declare(3, "fold"))
-    run.feed(chips("seat:1", 1000, 1000, 500, 100, 100, 100, 100))  # 2,800: a raise to 3,000
+    step = run.feed(chips("seat:1", 1000, 1000, 500, 100, 100, 100, 100))  # 2,900
+    assert last_action(run) == (1, "raise", 3000) and "100 more to put in" in step.events[-1].text
     run.feed(declare(2, "fold"))
-    assert [e.rule for e in run.events if e.kind == "alert"] == ["APSA 5.4.30"]
+    assert [e.rule for e in run.events if e.kind == "alert"] == []
+
+    # Chips owed that nothing returned covers are still told when the hand ends: a short call
+    # completed on the dealer's confirm (R8), and then the caller folds to a raise.
+    run = hand_at(profile, 300, 600)
+    run.feed(chips("seat:1", 1000, 500, 300))  # a raise to 1,800
+    run.feed(chips("seat:2", 1000, 300, 300), key("confirm"))  # 1,600 of 1,800: completed
+    assert last_action(run) == (2, "call", 1500)
+    run.feed(chips("seat:3", 1000, 1000, 1000, 1000, 500, 500))  # a raise to 5,000
+    run.feed(declare(1, "fold"), declare(2, "fold"))
+    alerts = [e for e in run.events if e.kind == "alert"]
+    assert [e.rule for e in alerts] == ["APSA 5.4.30"] and "seat 2" in alerts[0].text
+    assert "200 still owed" in alerts[0].text
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_pvb_60_3_chips_a_bet_lacks_come_out_of_the_part_nobody_called(profile: str) -> None:
+    """The soak's table 6, hand 1188 (seed 1, faults 0.1), with three seats. The button calls
+    the big blind with one 500 chip; the dealer gives 451 back instead of 450, so 49 stay in
+    the zone: 1 taken back, told once (PVB 36(3)). The small blind raises to 150; the button
+    puts in 200 more (249 in the zone): a raise to 250 (PVB 42(4)) with 1 more to put in. The
+    small blind calls all-in for 200, so 50 of the button's raise was never called and goes
+    back to him (PVB 60(3)). His zone holds 249: 200 go into the pot and 49 go back, so the
+    missing chip was part of what goes back. The pot zone holds 450 and the pots make 450, so
+    the table must not say "count the pot" (APSA 5.4.25)."""
+    run = start(seat(1, "ana", 10_000), seat(2, "ben", 200), seat(3, "cem", 10_000),
+                config=SessionConfig(profile=profile, level=Level(sb=25, bb=50)))
+    if profile == "cg-cash":  # B1: a high-card draw gives seat 1 the button
+        run.feed(*[card(f"seat:{k + 1}", c) for k, c in enumerate(["As", "2c", "3c"])])
+    run.feed(shuffle(), chips("seat:2", 25), chips("seat:3", 25, 25),
+             deal({s: HOLES[s - 1] for s in (2, 3, 1)}, [2, 3, 1]))
+    run.feed(chips("seat:1", 500), key("confirm"))
+    assert last_action(run) == (1, "call", 50) and "450 back" in run.events[-1].text
+    step = run.feed(chips("seat:1", 25, 5, 5, 5, 5, 1, 1, 1, 1))  # 451 back instead of 450
+    assert [(e.rule, e.text.split(":")[0]) for e in step.events if e.kind == "alert"] == [
+        ("PVB 36(3)", "seat 1 took 1 back out of the betting zone")]
+    run.feed(chips("seat:2", 100, 25, 25), declare(3, "fold"))
+    assert actions(run)[-2:] == [(2, "raise", 150), (3, "fold", 0)]
+    step = run.feed(chips("seat:1", 100, 25, 25, 25, 25, 25, 5, 5, 5, 5, 1, 1, 1, 1))  # 249
+    assert last_action(run) == (1, "raise", 250) and "1 more to put in" in step.events[-1].text
+    run.feed(chips("seat:2", 100, 50, 25, 25))  # all-in for 200: 50 of the raise uncalled
+    hand = run.session.table.hand
+    assert hand is not None and [a.amount for a in hand.log if a.kind == "return"] == [50]
+    # The dealer sweeps: 200 of the 249 into the pot, 49 back to the button.
+    run.feed(chips("seat:1"), chips("seat:2"), chips("seat:3"),
+             chips("pot", 100, 100, 100, 100, 25, 25))
+    assert run.session.state().pot_zone == 450
+    run.feed(card("burn", "3s"), *[card("board", c) for c in FLOP], card("burn", "4s"),
+             card("board", "Jc"), card("burn", "5s"), card("board", "3d"))
+    assert [e.rule for e in run.events if e.kind == "alert"] == ["PVB 36(3)"], [
+        e.text for e in run.events if e.kind == "alert"]
+    record = run.records()[-1]
+    assert record.status == "complete"
+    assert [(p.amount, p.winners) for p in record.pots] == [(450, [1])]
+    assert run.session.table.seats[1].stack == 10_000 - 200 + 450
+    chips_conserved(run, 20_200)
 
 
 @pytest.mark.parametrize("profile", PROFILES)
