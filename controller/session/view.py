@@ -27,12 +27,26 @@ class PublicView(SessionBase):
         p = table.positions
         live = hand is not None and hand.stage is not Stage.OVER and track is not None
         sitting_out = table.sitting_out() if live else {}
-        seats: dict[int, SeatView] = {}
-        for seat, s in sorted(table.seats.items()):
-            seats[seat] = SeatView(player=s.player, stack=s.stack, absent=seat in self.absent,
-                                   penalty=self.penalties.get(s.player, 0),
-                                   counted=self.counted.get(seat),
-                                   sits_out=sitting_out.get(seat))
+        dealt: dict[int, dict[str, Any]] = {}  # what the hand says of each seat dealt in
+        if hand is not None and p is not None:
+            for k, seat in enumerate(p.dealt):
+                dealt[seat] = {
+                    "bet": hand.bets[k] if live else 0, "in_hand": live,
+                    "folded": hand.folded[k], "all_in": hand.all_in[k],
+                    "cards": len([c for c in hand.hole[k] if c is not None]) or (
+                        len(track.seat_cards.get(seat, [])) if track else 0),
+                    "shown": card_text_list(hand.hole[k]) if hand.shown[k] else None,
+                    "zone": sum(track.zone.get(seat, [])) if track and live else 0,
+                }
+                if live:
+                    dealt[seat]["stack"] = hand.stacks[k]
+        # One model per seat, built once (a seat eliminated at the end of the hand is gone).
+        seats = {seat: SeatView(**{"player": s.player, "stack": s.stack,
+                                   "absent": seat in self.absent,
+                                   "penalty": self.penalties.get(s.player, 0),
+                                   "counted": self.counted.get(seat),
+                                   "sits_out": sitting_out.get(seat), **dealt.get(seat, {})})
+                 for seat, s in sorted(table.seats.items())}
         stage: Any = "waiting"
         street = None
         pots: list[PotView] = []
@@ -41,19 +55,6 @@ class PublicView(SessionBase):
         if hand is not None and p is not None:
             stage = hand.stage.value
             street = STREET_NAMES[hand.street]
-            for k, seat in enumerate(p.dealt):
-                if seat not in seats:
-                    continue  # eliminated at the end of the hand
-                shown = card_text_list(hand.hole[k]) if hand.shown[k] else None
-                seats[seat] = seats[seat].model_copy(update={
-                    "stack": hand.stacks[k] if live else seats[seat].stack,
-                    "bet": hand.bets[k] if live else 0, "in_hand": live,
-                    "folded": hand.folded[k], "all_in": hand.all_in[k],
-                    "cards": len([c for c in hand.hole[k] if c is not None]) or (
-                        len(track.seat_cards.get(seat, [])) if track else 0),
-                    "shown": shown,
-                    "zone": sum(track.zone.get(seat, [])) if track and live else 0,
-                })
             if live:
                 pots = [PotView(amount=pot.amount, eligible=[p.dealt[i] for i in pot.eligible])
                         for pot in hand.pots()]

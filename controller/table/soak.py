@@ -63,7 +63,15 @@ class DirectHands:
         self._on_record = on_record
         self._last_tick = START
         self._settling: dict[str, float] = {}  # chip zone -> when it has stayed still long enough
-        self.state = session.state()
+        self._state: TableState | None = None
+
+    @property
+    def state(self) -> TableState:
+        """The table's public state after the last event (computed when the dealer looks: most
+        events, the ticks among them, are followed by another before he does)."""
+        if self._state is None:
+            self._state = self.session.state()
+        return self._state
 
     @property
     def felt(self) -> Felt:
@@ -78,7 +86,7 @@ class DirectHands:
         if self._on_record is not None:
             for record in step.sealed:
                 self._on_record(record)
-        self.state = self.session.state()
+        self._state = None
 
     def _advance(self, seconds: float) -> None:
         """Time passes: the table's ticks, and every chip zone that has stayed still for the
