@@ -55,6 +55,7 @@ from controller.mqtt.messages import (
     encode,
 )
 from controller.mqtt.topics import ROOT, Topics
+from controller.room.cash.view import CashContacts, CashState
 from controller.room.floor.league import League
 from controller.room.floor.model import Room, RoomUpdate
 from controller.room.floor.store import FloorStore
@@ -157,6 +158,9 @@ class Hub:
         # The tournament's retained state as it came (its pages fetch it: tournament_pages.py)
         self.tournament: bytes | None = None
         self.tournament_online: bool | None = None
+        # The cash floor's retained state and contacts as they came (cash_pages.py)
+        self.cash: bytes | None = None
+        self.cash_contacts: bytes | None = None
 
     # ---------------------------------------------------------------- lifecycle
 
@@ -238,6 +242,8 @@ class Hub:
                 wanted += [(t.clock("reply"), 1), (t.clock("time"), 0),
                            (t.service("tournament", "reply"), 1),
                            (t.service("tournament", "status"), 1)]
+                wanted += [(t.service("cash", leaf), 1) for leaf in ("state", "contacts",
+                                                                     "reply")]
         wanted.append((self.topics.service("recorder", "status"), 1))
         return list(dict.fromkeys(wanted))
 
@@ -343,6 +349,15 @@ class Hub:
             self._reply(decode(CommandReply, payload), correlation)
         elif topic == t.service("tournament", "status"):
             self.tournament_online = decode(ServiceStatus, payload).status == "online"
+        elif topic == t.service("cash", "reply"):
+            self._reply(decode(CommandReply, payload), correlation)
+        elif topic in (t.service("cash", "state"), t.service("cash", "contacts")):
+            # Kept once checked against the cash floor's models (a page gets them or none);
+            # an empty retained message clears it
+            if topic.endswith("/state"):
+                self.cash = encode(decode(CashState, payload)) if payload else None
+            else:
+                self.cash_contacts = encode(decode(CashContacts, payload)) if payload else None
 
     @staticmethod
     def _check_table(said: str, topic: str) -> None:
@@ -409,16 +424,17 @@ class Hub:
 
     async def command(self, target: str, name: str, args: dict[str, Any], by: str
                       ) -> CommandReply:
-        """Send a floor decision as the command the table, the clock or the tournament takes;
-        wait for its answer. ``target`` is ``clock``, ``tournament`` or a table id."""
+        """Send a floor decision as the command the table, the clock, the tournament or the
+        cash floor takes; wait for its answer. ``target`` is ``clock``, ``tournament``,
+        ``cash`` or a table id."""
         request = CommandRequest(id=str(uuid.uuid4()), by=by, args=args)
         if self.read_only:
             log.warning("floor: %s's %s not sent: %s", by, name, self.read_only_reason)
             return CommandReply(table=target, command=name, id=request.id, status="error",
                                 reason=self.read_only_reason)
         topic = (self.topics.clock(f"cmd/{name}") if target == "clock"
-                 else self.topics.service("tournament", f"cmd/{name}")
-                 if target == "tournament" else self.topics.table(target, f"cmd/{name}"))
+                 else self.topics.service(target, f"cmd/{name}")
+                 if target in ("tournament", "cash") else self.topics.table(target, f"cmd/{name}"))
         correlation = request.id.encode()
         answer: asyncio.Future[CommandReply] = asyncio.get_running_loop().create_future()
         self._waiting[correlation] = answer
@@ -433,7 +449,8 @@ class Hub:
         try:
             return await asyncio.wait_for(answer, REPLY_SECONDS)
         except TimeoutError:
-            where = f"the {target}" if target in ("clock", "tournament") else f"table {target}"
+            where = (f"the {target}" if target in ("clock", "tournament") else
+                     "the cash floor" if target == "cash" else f"table {target}")
             return CommandReply(table=target, command=name, id=request.id, status="error",
                                 reason=f"no answer from {where} within {REPLY_SECONDS:g} s: "
                                 "is it online?")

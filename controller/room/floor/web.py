@@ -46,6 +46,7 @@ from controller.json_input import BadJson, loads_bounded
 from controller.room.clock.rules import CLOCK_COMMANDS
 from controller.room.floor.accounts import Accounts, check_password
 from controller.room.floor.auth import SESSION_SECONDS, LoggedIn, LoginThrottle, Sessions
+from controller.room.floor.cash_pages import CASH_SCREENS, cash_routes
 from controller.room.floor.hub import Hub
 from controller.room.floor.league import table_key
 from controller.room.floor.store import HandQuery
@@ -58,7 +59,7 @@ STATIC = Path(str(resources.files("controller.room.floor") / "static"))
 # path -> (screen, title): each page is the one shell around its screen's fragment
 SCREENS = {"/": ("room", "Room"), "/clock": ("clock", "Clock"), "/alerts": ("alerts", "Alerts"),
            "/hands": ("hands", "Hands"), "/login": ("login", "Floor login"),
-           "/table/{table_id}": ("table", "Table"), **TOURNAMENT_SCREENS}
+           "/table/{table_id}": ("table", "Table"), **TOURNAMENT_SCREENS, **CASH_SCREENS}
 STREAM_KINDS = frozenset({"table", "event", "clock", "alert", "broker", "tournament"})
 SECURITY_HEADERS = [
     (b"content-security-policy", b"default-src 'self'; img-src 'self' data:; "
@@ -405,6 +406,9 @@ routes: list[BaseRoute] = [
     Route("/api/hands/{hand_id:path}", hand),
     *tournament_routes(lambda request: _hub(request), lambda request: _guard(request),
                        lambda *a: _read_body(*a), lambda *a: _error(*a)),
+    *cash_routes(lambda request: _hub(request), lambda request: _guard(request),
+                 lambda request: _logged_in(request), lambda *a: _read_body(*a),
+                 lambda *a: _error(*a)),
     Mount("/static", StaticFiles(directory=STATIC), name="static"),
 ]
 

@@ -1,0 +1,179 @@
+"""Everything the cash floor decides, pure: the floor's commands on the waiting lists, the
+tables, the must-move orders and the table changes, and time passing (`tick`). Time comes in
+with each command (``now``); a draw's randomness comes in as a journaled seed. So the ledger is
+a function of the commands carried out: `replay` of the journal makes it again, the lists in
+the same order (tests/room/cash/test_cash_replay.py).
+
+A refused command changes nothing: each works on a copy of the ledger, kept only when it went
+through.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from controller.room.cash import seating, waiting
+from controller.room.cash.commands import (
+    AnswerArgs,
+    ApproveChangeArgs,
+    CallArgs,
+    CancelChangeArgs,
+    CloseTableArgs,
+    CommandArgs,
+    EndMustMoveArgs,
+    LeaveArgs,
+    MustMoveArgs,
+    OpenTableArgs,
+    RemoveArgs,
+    RequestChangeArgs,
+    SeatArgs,
+    SignUpArgs,
+    TickArgs,
+    parse,
+)
+from controller.room.cash.ledger import (
+    CHANGE,
+    FLOOR,
+    CashSettings,
+    Happening,
+    Ledger,
+    Refused,
+)
+from controller.room.cash.view import CashContacts, CashState, contacts, published
+
+# A journaled command: name, arguments, who, when (the store's rows, as `replay` takes them)
+Journaled = tuple[str, dict[str, Any], str | None, float]
+
+
+class CashCore:
+    def __init__(self, settings: CashSettings, ledger: Ledger | None = None) -> None:
+        self.settings = settings
+        self.ledger = (ledger or Ledger.new(settings)).brought_up_to(settings)
+
+    def command(self, name: str, args: dict[str, Any], by: str | None, now: float) -> str:
+        """Carry out one command; what was done, in the floor's words. Raises `Refused` (with
+        the CG section) and changes nothing."""
+        parsed = parse(name, args)
+        work = self.ledger.model_copy(deep=True)
+        before = {id(h) for h in work.recent}
+        result = self._apply(work, parsed, now)
+        # Whatever the command freed (a call off a seat, a list emptied) may let a waiting
+        # change or must-move offer go on: every command ends with the room settled.
+        seating.settle(work, [], now)
+        self.ledger = work
+        done = [h.text for h in work.recent if id(h) not in before]
+        return "; ".join(done) or result
+
+    def tick(self, now: float) -> bool:
+        """Whether time passing changed anything (a called player timed out). The service then
+        journals it as the ``tick`` command, so that a replay times out the same players."""
+        seconds = self.settings.call_seconds
+        return any(e.called is not None and now - e.called >= seconds
+                   for waiting_list in self.ledger.lists.values() for e in waiting_list)
+
+    def state(self) -> CashState:
+        return published(self.ledger, self.settings)
+
+    def contacts(self) -> CashContacts:
+        return contacts(self.ledger)
+
+    # ---------------------------------------------------------------- the commands
+
+    def _apply(self, ledger: Ledger, args: CommandArgs, now: float) -> str:
+        s = self.settings
+        match args:
+            case SignUpArgs():
+                return waiting.sign_up(ledger, args.game, args.name, args.initials, args.phone,
+                                       now)
+            case RemoveArgs():
+                return waiting.remove(ledger, args.game, args.name, now)
+            case CallArgs():
+                return waiting.call(ledger, args.game, args.table, now, s.call_seconds)
+            case SeatArgs():
+                return _seat(ledger, args, now)
+            case LeaveArgs():
+                return _leave(ledger, args, now)
+            case OpenTableArgs():
+                return _joined(seating.open_table(ledger, args.table, args.game, now))
+            case CloseTableArgs():
+                return _joined(seating.close_table(ledger, args.table, now))
+            case MustMoveArgs():
+                return _joined(seating.designate(ledger, args.table, args.main,
+                                                 s.must_move_order, args.seed, now))
+            case EndMustMoveArgs():
+                return _joined(seating.undesignate(ledger, args.table, now))
+            case AnswerArgs():
+                return _joined(seating.answer(ledger, args.table, args.name, args.accept, now))
+            case RequestChangeArgs():
+                return _joined(seating.request_change(ledger, args.name, args.table, now))
+            case ApproveChangeArgs():
+                return _joined(seating.approve_change(ledger, args.name, now))
+            case CancelChangeArgs():
+                return _joined(seating.cancel_change(ledger, args.name, now))
+            case TickArgs():
+                gone = waiting.timed_out(ledger, now, s.call_seconds)
+                if not gone:
+                    raise Refused("nobody's call has run out", FLOOR)
+                return _joined(gone)
+        raise Refused(f"{args.command}: not a cash command", FLOOR)  # (every model is above)
+
+
+def _seat(ledger: Ledger, args: SeatArgs, now: float) -> str:
+    table = ledger.table(args.table)
+    if table.game is None:
+        raise Refused(f"table {table.table} is closed: open it with a game first", FLOOR)
+    if table.open_seats() <= 0:
+        raise Refused(f"table {table.table} has no seat open ({table.seats} seated)", FLOOR)
+    if args.seat is not None and args.seat not in table.free_seat_numbers():
+        raise Refused(f"seat {args.seat} at table {table.table} is " + (
+            "taken" if args.seat <= table.seats else f"not there ({table.seats} seats)"), FLOOR)
+    there = ledger.where(args.name)
+    if there is not None and there[0] is table:
+        raise Refused(f"{there[1].name} sits at table {table.table} already", FLOOR)
+    if there is not None and there[0].game == table.game:
+        raise Refused(f"{there[1].name} plays {table.game} at table {there[0].table}: a change "
+                      "of table in the same game and limit is the floor's to approve "
+                      "(request_change, approve_change)", CHANGE)
+    waiting.held_for_order(ledger, table)
+    entry = waiting.take_from_list(ledger, table, args.name)
+    name = entry.name if entry is not None else args.name
+    opened = []
+    if there is not None:  # from another game's table (CG "Tischwechsel": the floor seats him)
+        opened.append(seating.depart(ledger, there[0], there[1], now))
+        ledger.said(now, f"{name} leaves table {there[0].table} ({there[0].game}) for "
+                    f"{table.game}", CHANGE)
+    seating.arrive(ledger, table, name, args.seat)
+    where = f"table {table.table}" + (f", seat {args.seat}" if args.seat else "")
+    must = (f"; table {table.table} is a must-move table for table {table.feeds}: he is last "
+            "in its order") if table.feeds else ""
+    ledger.said(now, f"{name} sits down at {where} ({table.game}){must}")
+    seating.settle(ledger, opened, now)
+    return ""
+
+
+def _leave(ledger: Ledger, args: LeaveArgs, now: float) -> str:
+    table = ledger.table(args.table)
+    there = ledger.where(args.name)
+    if there is None or there[0] is not table:
+        raise Refused(f"{args.name} does not sit at table {table.table}", FLOOR)
+    ledger.said(now, f"{there[1].name} leaves table {table.table}: a seat is open")
+    opened = seating.depart(ledger, table, there[1], now)
+    seating.settle(ledger, [opened], now)
+    return ""
+
+
+def _joined(said: list[str]) -> str:
+    return "; ".join(said)
+
+
+def replay(settings: CashSettings, commands: Iterable[Journaled]) -> CashCore:
+    """The core the journal's commands make, in order (each went through when it was
+    journaled: a refusal now means the journal or the code changed, and is raised)."""
+    core = CashCore(settings)
+    for name, args, by, at in commands:
+        core.command(name, args, by, at)
+    return core
+
+
+__all__ = ["CashCore", "Happening", "Journaled", "replay"]

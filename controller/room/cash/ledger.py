@@ -1,0 +1,242 @@
+"""What the cash floor keeps, pure models: its settings (the room's games and tables, how long a
+called player has, how a must-move order begins) and its ledger, everything a restart needs (the
+store saves it whole after every change, in one transaction with the command that changed it).
+
+The rules they serve are the casino's cash rules (RULES.md "CG"), cited by section:
+
+- CG "Tischwechsel" (Allgemeine Regeln 12): nobody changes tables without the floor's approval;
+  a player may put his name on a waiting list for another limit or game at any time; a change
+  in the same game and limit brings the whole table stake (CG "Table Stake"); whether and when
+  is the floor's decision.
+- CG "Must Move" (Allgemeine Regeln 15): the must-move order is drawn at the start and/or is the
+  waiting list's; every new player of that limit is put on the list and starts at the must-move
+  table; when a seat opens at the main table the first in the order is asked, then the next;
+  if all say no, the first must move.
+- CG "Poker Manager" (Allgemeine Regeln 1): what the CG does not name, the floor decides. The
+  choices made here where the CG is silent say so next to the rule they make.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from controller.errors import RuleViolation
+from controller.room.tournament import names
+
+CHANGE = 'CG "Tischwechsel"'  # a table change, a waiting list for another game
+MUST_MOVE = 'CG "Must Move"'
+STAKE = 'CG "Table Stake"'
+FLOOR = 'CG "Poker Manager"'  # where the CG is silent: the floor's decision (and ours, said so)
+
+TABLE_ID = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$"  # one MQTT topic level, as the tables' ids
+GAME_NAME = r"^[^\x00-\x1f\x7f]{1,24}$"  # as the screens show it: "NLH 2/5", "PLO 5/5"
+RECENT = 30  # what the floor did last, for its screens (the journal keeps everything)
+
+MustMoveOrder = Literal["list", "draw"]
+
+
+class Refused(RuleViolation):
+    """A cash floor command refused, with the reason in the floor's words and the CG section."""
+
+
+class TableSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    table: str = Field(pattern=TABLE_ID)
+    seats: int = Field(default=9, ge=2, le=10)
+
+
+class CashSettings(BaseModel):
+    """The room's cash games (a game is its variant and limit: each has its own waiting list,
+    CG "Tischwechsel") and tables (each plays the game the floor opens it with)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    games: list[str] = Field(min_length=1, description='Variant and limit as shown: "NLH 2/5"')
+    tables: list[TableSpec] = Field(min_length=1)
+    call_seconds: float = Field(default=600, ge=30, le=7200, description="How long a called "
+                                "player has to come before he leaves the list (the CG names "
+                                "no time: the floor's setting)")
+    must_move_order: MustMoveOrder = Field(default="list", description="The order of the "
+                                           "players at a must-move table when it begins: as "
+                                           "they came (the waiting list's) or drawn (CG "
+                                           '"Must Move"); newcomers join at the end either way')
+
+    @model_validator(mode="after")
+    def _distinct(self) -> CashSettings:
+        for game in self.games:
+            if not _game_ok(game):
+                raise ValueError(f"games: {game!r} is 1 to 24 printable characters")
+        seen: dict[str, str] = {}
+        for game in self.games:
+            twice = names.same_name(game, seen)
+            if twice is not None:
+                raise ValueError(f"games: {game!r} is listed twice ({twice!r})")
+            seen[game] = game
+        ids = [t.table for t in self.tables]
+        twice_ids = sorted({t for t in ids if ids.count(t) > 1})
+        if twice_ids:
+            raise ValueError(f"tables: table {twice_ids[0]!r} is listed twice")
+        return self
+
+
+def _game_ok(game: str) -> bool:
+    return bool(game.strip()) and len(game) <= 24 and not names.invisible(game)
+
+
+class Entry(BaseModel):
+    """One player on a waiting list. ``phone`` is for the floor alone (never on the screens)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    initials: str | None = None
+    phone: str | None = None
+    signed: float = Field(description="When he signed up (the floor's time)")
+    called: float | None = Field(default=None, description="When the floor called him")
+    table: str | None = Field(default=None, description="The table he was called to")
+
+
+class Seated(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    seat: int | None = Field(default=None, ge=1, le=10)
+    arrived: int = Field(ge=1, description="The room's count of arrivals: the order players "
+                         "came to their tables in (a must-move order by the list)")
+
+
+class Table(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    table: str
+    seats: int
+    game: str | None = Field(default=None, description="None: closed")
+    players: list[Seated] = Field(default_factory=list)
+    feeds: str | None = Field(default=None, description="A must-move table: the main table it "
+                              'feeds (CG "Must Move")')
+
+    def open_seats(self) -> int:
+        return self.seats - len(self.players) if self.game is not None else 0
+
+    def free_seat_numbers(self) -> list[int]:
+        taken = {p.seat for p in self.players}
+        return [s for s in range(1, self.seats + 1) if s not in taken]
+
+
+class Offer(BaseModel):
+    """A seat open at a main table, offered down its must-move order (CG "Must Move")."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    main: str
+    seat: int | None = None
+    asking: str
+    declined: list[str] = Field(default_factory=list)
+
+
+class Change(BaseModel):
+    """A seated player's request to change to another table of his game (CG "Tischwechsel")."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    player: str
+    source: str = Field(description="His table when he asked")
+    to: str
+    asked: float
+    approved: bool = False
+
+
+class Happening(BaseModel):
+    """Something the floor should see: a move made, a player timed out, an offer declined."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    at: float
+    text: str
+    rule: str | None = None
+
+
+class Ledger(BaseModel):
+    """Everything the cash floor decided, in the order it must be kept."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tables: list[Table]
+    lists: dict[str, list[Entry]] = Field(description="Each game's waiting list, in order")
+    must_move: dict[str, list[str]] = Field(default_factory=dict, description="Each main "
+                                            "table's must-move order (players at its must-move "
+                                            "tables)")
+    offers: list[Offer] = Field(default_factory=list)
+    changes: list[Change] = Field(default_factory=list, description="In the order asked")
+    arrivals: int = 0
+    recent: list[Happening] = Field(default_factory=list)
+
+    @classmethod
+    def new(cls, settings: CashSettings) -> Ledger:
+        return cls(tables=[Table(table=t.table, seats=t.seats) for t in settings.tables],
+                   lists={game: [] for game in settings.games})
+
+    def brought_up_to(self, settings: CashSettings) -> Ledger:
+        """A ledger kept under older settings: tables and games added since are there (closed,
+        empty); those taken out of the settings stay while anyone is in them."""
+        have = {t.table for t in self.tables}
+        for spec in settings.tables:
+            if spec.table not in have:
+                self.tables.append(Table(table=spec.table, seats=spec.seats))
+        for game in settings.games:
+            self.lists.setdefault(game, [])
+        return self
+
+    # ---------------------------------------------------------------- look-ups
+
+    def table(self, table: str) -> Table:
+        for t in self.tables:
+            if t.table == table:
+                return t
+        known = ", ".join(t.table for t in self.tables)
+        raise Refused(f"there is no table {table!r} in the room (its tables: {known})", FLOOR)
+
+    def where(self, name: str) -> tuple[Table, Seated] | None:
+        """The table the player sits at (names compared as the screens show them)."""
+        wanted = names.skeleton(name)
+        for t in self.tables:
+            for p in t.players:
+                if names.skeleton(p.name) == wanted:
+                    return t, p
+        return None
+
+    def game(self, game: str) -> str:
+        known = names.same_name(game, self.lists)
+        if known is None:
+            raise Refused(f"the room deals no {game!r} (its games: {', '.join(self.lists)})",
+                          CHANGE)
+        return known
+
+    def entry(self, game: str, name: str) -> Entry | None:
+        wanted = names.skeleton(name)
+        return next((e for e in self.lists[game] if names.skeleton(e.name) == wanted), None)
+
+    def mains_fed_by(self, table: str) -> str | None:
+        return self.table(table).feeds
+
+    def feeders(self, main: str) -> list[str]:
+        return [t.table for t in self.tables if t.feeds == main]
+
+    def offer(self, main: str) -> Offer | None:
+        return next((o for o in self.offers if o.main == main), None)
+
+    def change_of(self, name: str) -> Change | None:
+        wanted = names.skeleton(name)
+        return next((c for c in self.changes if names.skeleton(c.player) == wanted), None)
+
+    def said(self, at: float, text: str, rule: str | None = None) -> str:
+        self.recent = [*self.recent, Happening(at=at, text=text, rule=rule)][-RECENT:]
+        return text
+
+
+__all__ = ["CHANGE", "FLOOR", "MUST_MOVE", "RECENT", "STAKE", "CashSettings", "Change", "Entry",
+           "Happening", "Ledger", "MustMoveOrder", "Offer", "Refused", "Seated", "Table",
+           "TableSpec"]

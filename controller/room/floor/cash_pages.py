@@ -1,0 +1,80 @@
+"""The cash floor's page on the floor display (``/cash``; ``/cash?tv=1`` for the room's TV): each
+game's waiting list, its tables with their seats open, the must-move orders and the seat offered
+down one, the table changes asked for; and the floor's decisions (sign up, call, seat, remove,
+open and close a table, make one must-move, a player's answer, approve a change) behind the
+floor login, like every other decision.
+
+The page reads the cash floor's retained state as the hub last received it (``/api/cash``,
+fetched every two seconds); the telephone numbers (``/api/cash/contacts``) only with a floor
+login. Kept apart from `web` so that the cash floor's routes are one list.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from controller.room.cash.commands import FLOOR_COMMANDS
+from controller.room.floor.auth import LoggedIn
+from controller.room.floor.hub import Hub
+
+CASH_SCREENS = {"/cash": ("cash", "Cash games")}
+
+HubOf = Callable[[Request], Hub]
+Guard = Callable[[Request], "LoggedIn | Response"]  # a floor login's session, or the refusal
+LoggedInOf = Callable[[Request], "LoggedIn | None"]
+Refuse = Callable[[int, str], Response]
+
+
+class CashCommand(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(pattern=r"^[a-z_]{1,40}$")
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+def cash_routes(hub_of: HubOf, guard: Guard, logged_in_of: LoggedInOf, read_body: Any,
+                error: Refuse) -> list[BaseRoute]:
+    async def state(request: Request) -> Response:
+        hub = hub_of(request)
+        if hub.cash is None:
+            return error(404, "no cash floor heard yet: is `pokertable cash` running?")
+        return Response(hub.cash, media_type="application/json",
+                        headers={"cache-control": "no-store"})
+
+    async def contacts(request: Request) -> Response:
+        # A player's number is for the floor who calls him, never for a screen
+        if logged_in_of(request) is None:
+            return error(403, "log in as floor staff first: the numbers are the floor's")
+        hub = hub_of(request)
+        return Response(hub.cash_contacts or b'{"v": 1, "contacts": []}',
+                        media_type="application/json", headers={"cache-control": "no-store"})
+
+    async def command(request: Request) -> Response:
+        hub = hub_of(request)
+        if hub.read_only:  # a league's floor: the venues' own floors decide
+            return error(403, hub.read_only_reason)
+        logged_in = guard(request)
+        if isinstance(logged_in, Response):
+            return logged_in
+        body = await read_body(request, CashCommand, "not a cash command")
+        if isinstance(body, Response):
+            return body
+        if body.name not in FLOOR_COMMANDS:
+            return error(400, f"{body.name!r} is no command the cash floor takes")
+        if len(json.dumps(body.args)) > 2000:
+            return error(400, "the command's arguments are too long")
+        reply = await hub.command("cash", body.name, body.args, by=f"floor:{logged_in.user}")
+        return Response(reply.model_dump_json(), media_type="application/json")
+
+    return [Route("/api/cash", state), Route("/api/cash/contacts", contacts),
+            Route("/api/cash/command", command, methods=["POST"])]
+
+
+__all__ = ["CASH_SCREENS", "cash_routes"]

@@ -1,0 +1,188 @@
+// The cash floor's page: what the cash service publishes (fetched every two seconds), and the
+// floor's cash decisions behind the floor login. A TV (?tv=1) shows the lists by the initials
+// players gave; the telephone numbers come only to a floor login. Every text goes in as text.
+"use strict";
+(() => {
+  const { floor, el, post, start, when, clockNow, mmss } = window.floorApp;
+  let latest = null;
+  let shownText = null;  // re-drawn only when it changed: a select the floor is using stays put
+  let phones = new Map();
+
+  async function send(name, args) {
+    const where = document.getElementById("c-reply");
+    if (where) where.textContent = "…";
+    const reply = await post("/api/cash/command", { name, args });
+    await refresh(true);  // first: the answer shows once the page shows what it did
+    if (where) {
+      where.textContent = reply.status === "ok"
+        ? `done: ${reply.reason || name}`
+        : `refused: ${reply.reason || "no answer"}${reply.rule ? ` (${reply.rule})` : ""}`;
+      where.className = `reply ${reply.status === "ok" ? "ok" : "error"}`;
+    }
+    return reply;
+  }
+
+  // The floor's controls: only for a floor login (a TV or a screen gets none at all)
+  const staff = (...children) => (floor.user && !floor.readOnly
+    ? el("span", { class: "staff-only c-controls" }, ...children) : null);
+  const button = (text, onclick, attrs = {}) => el("button", { ...attrs, onclick }, text);
+
+  // A table picker: ``tables`` (ids), with "any table" first when ``any`` says so
+  function picker(tables, chosen, any, label) {
+    return el("select", { "aria-label": label },
+      any ? el("option", { value: "" }, "any table") : null,
+      ...tables.map((t) => el("option", { value: t, selected: t === chosen }, `table ${t}`)));
+  }
+
+  function gameBlock(g, state) {
+    const open = state.tables.filter((t) => t.game === g.game);
+    const callTo = picker(open.map((t) => t.table), null, true, `call for ${g.game} to`);
+    const figures = `tables ${g.tables.join(", ") || "none open"} · ${g.seats_open} seats open · `
+      + `${g.waiting} waiting${g.called ? `, ${g.called} called` : ""}`;
+    return el("div", { class: "c-game", "data-game": g.game },
+      el("h3", {}, g.game, el("span", { class: "c-figures" }, figures),
+        staff(callTo, button("Call next", () => send("call", callTo.value
+          ? { game: g.game, table: callTo.value } : { game: g.game }), { class: "c-call" }))),
+      el("ol", { class: "c-list" }, ...g.entries.map((e) => entryLine(e, g, open))),
+      g.entries.length ? null : el("p", { class: "muted" }, "nobody waiting"));
+  }
+
+  function entryLine(e, g, open) {
+    const phone = phones.get(`${g.game}\n${e.name}`);
+    const seatAt = picker(open.filter((t) => t.seats_open > 0).map((t) => t.table), e.table,
+      false, `seat ${e.name} at`);
+    const shown = floor.user ? e.name : e.shown;  // a screen shows the initials given
+    return el("li", { class: e.called ? "called" : "", "data-player": shown },
+      el("span", { class: "c-name" }, shown),
+      floor.user && phone ? el("span", { class: "c-phone" }, phone) : null,
+      e.called ? el("span", { class: "c-called" }, `called ${when(e.called)}`
+        + (e.table ? ` to table ${e.table}` : ""), " · ",
+        el("span", { "data-until": e.until }, mmss(e.until - clockNow())), " left") : null,
+      staff(e.called ? seatAt : null,
+        e.called ? button("Seat", () => send("seat", { table: seatAt.value, name: e.name }),
+          { class: "c-seat" }) : null,
+        button("Remove", () => send("remove", { game: g.game, name: e.name }),
+          { class: "c-remove" })));
+  }
+
+  function offerLine(o) {
+    return el("li", { "data-main": o.main },
+      `Table ${o.main}: a seat is open, ${o.asking} is asked whether to move`,
+      o.declined.length ? el("span", { class: "c-order" }, `(said no: ${o.declined.join(", ")})`)
+        : null,
+      staff(button(`${o.asking} moves`, () => send("answer",
+        { table: o.main, name: o.asking, accept: true }), { class: "c-accept" }),
+      button(`${o.asking} stays`, () => send("answer",
+        { table: o.main, name: o.asking, accept: false }), { class: "c-decline" })));
+  }
+
+  function tableRows(state) {
+    const games = state.games.map((g) => g.game);
+    return [el("tr", {}, ...["table", "game", "seats", "players", "must move", ""]
+      .map((h) => el("th", {}, h))),
+    ...state.tables.map((t) => {
+      const game = el("select", { "aria-label": `game for table ${t.table}` },
+        ...games.map((g) => el("option", { value: g }, g)));
+      const mains = state.tables.filter((m) => m.game === t.game && m.table !== t.table
+        && !m.feeds).map((m) => m.table);
+      const main = picker(mains, null, false, `main table for ${t.table}`);
+      return el("tr", { "data-table": t.table },
+        el("td", {}, `table ${t.table}`), el("td", {}, t.game || "closed"),
+        el("td", { class: "num" }, t.game ? `${t.seats_open} open of ${t.seats}` : ""),
+        el("td", {}, ...t.players.map((p) => el("span", { class: "c-player", "data-player": p.name },
+          p.name + (p.seat ? ` (${p.seat})` : ""), staff(button("leaves", () => send("leave",
+            { table: t.table, name: p.name }), { class: "c-leave" })), " "))),
+        el("td", {}, t.feeds ? `must-move table for table ${t.feeds}`
+          : t.must_move.length ? `main table · order: ${t.must_move.join(", ")}` : ""),
+        el("td", {}, !t.game ? staff(game, button("Open", () => send("open_table",
+          { table: t.table, game: game.value }), { class: "c-open" }))
+          : staff(!t.players.length ? button("Close", () => send("close_table",
+            { table: t.table }), { class: "c-close" }) : null,
+          t.feeds ? button("End must-move", () => send("end_must_move", { table: t.table }))
+            : mains.length && !t.must_move.length ? [main, button("Make must-move", () =>
+              send("must_move", { table: t.table, main: main.value }), { class: "c-must-move" })]
+              : null)));
+    })];
+  }
+
+  function changeRows(state) {
+    if (!state.changes.length) return [el("tr", {}, el("td", { class: "muted" }, "none"))];
+    return [el("tr", {}, ...["player", "from", "to", "", ""].map((h) => el("th", {}, h))),
+      ...state.changes.map((c) => el("tr", { "data-player": c.player },
+        el("td", {}, c.player), el("td", {}, `table ${c.source}`), el("td", {}, `table ${c.to}`),
+        el("td", {}, c.approved ? "approved: moves when a seat opens" : "asked: the floor decides"),
+        el("td", {}, staff(c.approved ? null : button("Approve", () => send("approve_change",
+          { name: c.player }), { class: "c-approve" }),
+        button("Cancel", () => send("cancel_change", { name: c.player }))))))];
+  }
+
+  function render() {
+    const state = latest;
+    document.getElementById("c-none").hidden = !!state;
+    if (!state) return;
+    const signUp = document.getElementById("c-sign-up");
+    if (signUp && signUp.game.options.length !== state.games.length) {
+      signUp.game.replaceChildren(...state.games.map((g) => el("option", { value: g.game }, g.game)));
+    }
+    document.getElementById("c-games").replaceChildren(...state.games.map((g) => gameBlock(g, state)));
+    document.getElementById("c-offers").replaceChildren(...(state.offers.length
+      ? state.offers.map(offerLine) : [el("li", { class: "muted" }, "no seat offered")]));
+    document.getElementById("c-tables").replaceChildren(...tableRows(state));
+    document.getElementById("c-changes").replaceChildren(...changeRows(state));
+    const recent = document.getElementById("c-recent");
+    if (recent) {
+      recent.replaceChildren(...state.recent.slice().reverse().map((h) => el("li", {},
+        `${when(h.at)} · ${h.text}`, h.rule ? el("span", { class: "rule" }, h.rule) : null)));
+    }
+  }
+
+  async function refresh(force) {
+    let text = null;
+    try {
+      const response = await fetch("/api/cash", { cache: "no-store" });
+      text = response.ok ? await response.text() : null;
+      if (floor.user) {
+        const answer = await fetch("/api/cash/contacts", { cache: "no-store" });
+        const found = answer.ok ? (await answer.json()).contacts : [];
+        const next = new Map(found.map((c) => [`${c.game}\n${c.name}`, c.phone]));
+        if (JSON.stringify([...next]) !== JSON.stringify([...phones])) force = true;
+        phones = next;
+      }
+    } catch (e) { return; /* the server is away: the banner says so */ }
+    if (text === shownText && !force) return;
+    shownText = text;
+    latest = text ? JSON.parse(text) : null;
+    render();
+  }
+
+  // Each called player's time left, counted down between refreshes
+  window.onTick = () => {
+    for (const node of document.querySelectorAll("[data-until]")) {
+      node.textContent = mmss(Math.max(0, Number(node.dataset.until) - clockNow()));
+    }
+  };
+
+  const signUp = document.getElementById("c-sign-up");
+  if (signUp) {
+    signUp.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const args = { game: signUp.game.value, name: signUp.name.value };
+      if (signUp.initials.value) args.initials = signUp.initials.value;
+      if (signUp.phone.value) args.phone = signUp.phone.value;
+      send("sign_up", args).then((r) => {
+        if (r.status === "ok" && signUp.name.value === args.name) {
+          for (const field of ["name", "initials", "phone"]) signUp[field].value = "";
+        }
+      });
+    });
+  }
+  const change = document.getElementById("c-change");
+  if (change) {
+    change.addEventListener("submit", (e) => {
+      e.preventDefault();
+      send("request_change", { name: change.name.value, table: change.table.value });
+    });
+  }
+  start(["broker"], null, () => refresh(true));
+  setInterval(refresh, 2000);
+})();

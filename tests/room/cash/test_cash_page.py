@@ -1,0 +1,147 @@
+"""The cash floor's page on the floor display, in a real browser (Debian's headless Chromium),
+with the real cash service, the real floor server and the real broker: the floor signs players
+up, calls the first and seats him from the page (CG "Tischwechsel": the list's order); a seat
+opening at a main table is offered down its must-move order and answered from the page, all
+saying no making the first move (CG "Must Move"); the room's TV shows the lists by the initials
+the players gave, with nothing to click and no telephone number; a screen without a login can
+only watch."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, Page, expect
+
+from controller.mqtt.local_broker import LocalBroker
+from tests.mqtt.helpers import wait_until
+from tests.room.cash.test_cash_service import NLH, PLO, Floor, Room
+from tests.room.floor_helpers import floor_server, get, log_in, new_page, post
+
+
+@contextlib.contextmanager
+def cash_on_the_page(broker: LocalBroker, browser: Browser, tmp_path: Path
+                     ) -> Iterator[tuple[Room, Any, Page]]:
+    """The cash service, the floor server, and a floor login on the cash page."""
+    with contextlib.ExitStack() as stack:
+        room = Room(broker, tmp_path / "cash.db")
+        stack.callback(room.close)
+        server = stack.enter_context(floor_server(broker, tmp_path / "floor"))
+        staff = new_page(browser)
+        log_in(staff, server.url)
+        staff.goto(f"{server.url}/cash")
+        expect(staff.locator(".c-game[data-game='NLH 2/5']")).to_be_visible()
+        yield room, server, staff
+        assert staff.errors == []  # type: ignore[attr-defined]
+
+
+def done(page: Page, text: str) -> None:
+    expect(page.locator("#c-reply")).to_contain_text(f"done: {text}")
+
+
+def test_cg_tischwechsel_sign_up_call_and_seat_from_the_page(
+        cash_broker: LocalBroker, browser: Browser, tmp_path: Path) -> None:
+    with cash_on_the_page(cash_broker, browser, tmp_path) as (room, server, staff):
+        table = staff.locator("#c-tables tr[data-table='1']")
+        table.locator("select").select_option(NLH)
+        table.locator("button.c-open").click()
+        done(staff, "table 1 opens with NLH 2/5")
+        for name, initials, phone in [("Anna Berger", "AB", "+43 660 1234"), ("Ben", "", "")]:
+            staff.select_option("#c-sign-up select[name=game]", NLH)
+            staff.fill("#c-sign-up input[name=name]", name)
+            staff.fill("#c-sign-up input[name=initials]", initials)
+            staff.fill("#c-sign-up input[name=phone]", phone)
+            staff.click("#c-sign-up button[type=submit]")
+            done(staff, f"{name} is")
+        nlh = staff.locator(".c-game[data-game='NLH 2/5']")
+        expect(nlh.locator(".c-list li")).to_have_count(2)
+        expect(nlh.locator(".c-list li").first).to_contain_text("Anna Berger+43 660 1234")
+        expect(nlh.locator("h3")).to_contain_text("tables 1 · 6 seats open · 2 waiting")
+
+        # Ben is not called: the list goes in order
+        staff.fill("#c-sign-up input[name=name]", "Anna Berger")
+        staff.click("#c-sign-up button[type=submit]")
+        expect(staff.locator("#c-reply")).to_have_text(
+            'refused: Anna Berger is on the NLH 2/5 list already (1st) (CG "Tischwechsel")')
+        nlh.locator("h3 select").select_option("1")
+        nlh.locator("button.c-call").click()
+        done(staff, "Anna Berger is called to table 1 for NLH 2/5: 1 minute to sit down")
+        anna = nlh.locator(".c-list li[data-player='Anna Berger']")
+        expect(anna).to_contain_text("called")
+        expect(anna).to_contain_text("to table 1")
+        anna.locator("button.c-seat").click()
+        done(staff, "Anna Berger sits down at table 1 (NLH 2/5)")
+        expect(nlh.locator(".c-list li")).to_have_count(1)
+        expect(table).to_contain_text("Anna Berger")
+        expect(table).to_contain_text("5 open of 6")
+        audit = [(c["name"], c["by"]) for c in room.store.commands()]
+        assert audit[-1] == ("seat", "floor:anna")
+
+        # The TV: the lists by initials, nothing to click, no phone; a screen cannot decide
+        staff.select_option("#c-sign-up select[name=game]", PLO)
+        staff.fill("#c-sign-up input[name=name]", "Cleo Dorn")
+        staff.fill("#c-sign-up input[name=initials]", "CD")
+        staff.fill("#c-sign-up input[name=phone]", "0660 999")
+        staff.click("#c-sign-up button[type=submit]")
+        done(staff, "Cleo Dorn is 1st on the PLO 5/5 list")
+        tv = new_page(browser)
+        tv.goto(f"{server.url}/cash?tv=1")
+        expect(tv.locator(".c-game[data-game='PLO 5/5'] .c-list li")).to_have_text("CD")
+        expect(tv.locator(".c-game[data-game='NLH 2/5'] .c-list li")).to_have_text("Ben")
+        assert tv.locator("a, button, input, select, nav, [onclick]").count() == 0
+        assert "0660" not in tv.content() and "Cleo Dorn" not in tv.content()
+        status, _, _ = get(f"{server.url}/api/cash/contacts")
+        assert status == 403
+        status, answer = post(f"{server.url}/api/cash/command",
+                              {"name": "call", "args": {"game": NLH}})
+        assert status == 403 and "log in" in answer["reason"]
+        status, body, _ = get(f"{server.url}/api/cash")
+        assert status == 200 and [e["name"] for e in json.loads(body)["games"][0]["entries"]] \
+            == ["Ben"]
+
+
+def test_cg_must_move_the_seat_is_offered_down_the_order_from_the_page(
+        cash_broker: LocalBroker, browser: Browser, tmp_path: Path) -> None:
+    floor = Floor(cash_broker)  # the room set up quickly over MQTT, decided on the page
+    try:
+        with cash_on_the_page(cash_broker, browser, tmp_path) as (room, _, staff):
+            floor.ok("open_table", table="1", game=NLH)
+            floor.ok("open_table", table="2", game=NLH)
+            for k in range(1, 7):
+                floor.ok("seat", table="1", name=f"Main {k}")
+            for name in ("Anna", "Ben", "Cleo"):
+                floor.ok("seat", table="2", name=name)
+            must = staff.locator("#c-tables tr[data-table='2']")
+            must.locator("select").select_option("1")
+            must.locator("button.c-must-move").click()
+            done(staff, "table 2 is a must-move table for main table 1; the order (in the order "
+                        "they came): Anna, Ben, Cleo")
+            main = staff.locator("#c-tables tr[data-table='1']")
+            expect(main).to_contain_text("main table · order: Anna, Ben, Cleo")
+            main.locator(".c-player[data-player='Main 3'] button.c-leave").click()
+            offer = staff.locator("#c-offers li[data-main='1']")
+            expect(offer).to_contain_text("Table 1: a seat is open, Anna is asked whether to move")
+            offer.locator("button.c-decline").click()
+            expect(offer).to_contain_text("Ben is asked")
+            offer.locator("button.c-decline").click()
+            expect(offer).to_contain_text("Cleo is asked")
+            expect(offer).to_contain_text("(said no: Anna, Ben)")
+            offer.locator("button.c-decline").click()
+            done(staff, "Cleo stays at the must-move table; everyone in the must-move order "
+                        "said no: Anna, the first, must move: Anna moves from table 2 to main "
+                        "table 1")
+            expect(main).to_contain_text("Anna")
+            expect(main).to_contain_text("main table · order: Ben, Cleo")
+            expect(staff.locator("#c-offers")).to_have_text("no seat offered")
+            expect(staff.locator("#c-recent")).to_contain_text('CG "Must Move"')
+            assert wait_until(lambda: "Anna" in [p.name for p in room.service.state().tables[0]
+                                                 .players])
+            answers = [c["args"] for c in room.store.commands() if c["name"] == "answer"]
+            assert answers == [{"table": "1", "name": n, "accept": False}
+                               for n in ("Anna", "Ben", "Cleo")]
+    finally:
+        floor.client.close()
+

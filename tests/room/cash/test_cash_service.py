@@ -1,0 +1,228 @@
+"""The cash floor's service on a real Mosquitto (the ``cash_broker`` fixture: `broker init`'s
+files plus the ``cash`` login): the floor's commands answered with their correlation data, an id
+applied once, a retained command ignored, a refusal with its CG section; sign-up -> call ->
+seat seen in the retained ``cash/state`` (the phone only in ``cash/contacts``, which a display
+may not read); a call running out on the service's own time, journaled; and the lists' order
+surviving a restart, from the store and from a replay of its journal."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.mqtt.local_broker import LocalBroker
+from controller.mqtt.messages import CommandReply, decode
+from controller.mqtt.topics import Topics
+from controller.room.cash.core import replay
+from controller.room.cash.ledger import CHANGE, CashSettings, TableSpec
+from controller.room.cash.service import CashService
+from controller.room.cash.store import CashStore
+from controller.room.cash.view import CashContacts, CashState, CashStatus
+from tests.mqtt.helpers import wait_until
+from tests.venue import VenueClient, address, login
+
+NLH, PLO = "NLH 2/5", "PLO 5/5"
+SETTINGS = CashSettings(games=[NLH, PLO], tables=[TableSpec(table=t, seats=6)
+                                                  for t in ("1", "2", "3")], call_seconds=60)
+_IDS = itertools.count()
+
+
+class Floor:
+    """The floor's side: cash commands and their replies, the retained state and contacts."""
+
+    def __init__(self, broker: LocalBroker) -> None:
+        self.client = VenueClient(broker, "floor", ("cash/reply", "cash/state", "cash/contacts",
+                                                    "cash/status"))
+        self.topics = Topics(broker.plan.venue)
+
+    def send(self, name: str, payload: bytes, retain: bool = False,
+             wait: float = 10.0) -> CommandReply | None:
+        correlation = f"c-{next(_IDS)}-{time.monotonic_ns()}".encode()
+        assert not self.client.publish(self.topics.service("cash", f"cmd/{name}"), payload,
+                                       correlation, retain=retain).is_failure
+        if not self.client.wait(lambda ms: any(m.correlation == correlation for m in ms), wait):
+            return None
+        found = next(m for m in self.client.on("reply") if m.correlation == correlation)
+        return decode(CommandReply, found.payload)
+
+    def command(self, command: str, command_id: str | None = None, **args: Any) -> CommandReply:
+        payload = {"v": 1, "id": command_id or f"c-{next(_IDS)}-{time.monotonic_ns()}",
+                   "by": "floor:anna", "args": args}
+        reply = self.send(command, json.dumps(payload).encode())
+        assert reply is not None, command
+        return reply
+
+    def ok(self, command: str, **args: Any) -> str:
+        reply = self.command(command, **args)
+        assert reply.status == "ok", reply
+        return reply.reason or ""
+
+    def state(self, test: Any = lambda s: True, timeout: float = 10.0) -> CashState:
+        """The latest retained state, once it passes ``test``."""
+        def latest() -> CashState | None:
+            states = self.client.on("state")
+            return decode(CashState, states[-1].payload) if states else None
+        assert wait_until(lambda: (s := latest()) is not None and bool(test(s)), timeout), \
+            latest()
+        found = latest()
+        assert found is not None
+        return found
+
+    def waiting(self, game: str, state: CashState) -> list[str]:
+        return next([e.name for e in g.entries] for g in state.games if g.game == game)
+
+
+class Room:
+    """The service of a test and its store (made again when it restarts)."""
+
+    def __init__(self, broker: LocalBroker, path: Path, now: Any = time.time) -> None:
+        self.broker, self.path, self.now = broker, path, now
+        self.store = CashStore(path)
+        self.service = self._start()
+
+    def _start(self) -> CashService:
+        service = CashService(address(self.broker), login(self.broker, "cash"), SETTINGS,
+                              self.store, now=self.now).start()
+        assert service.connected.wait(5)
+        return service
+
+    def restart(self) -> None:
+        self.close()
+        self.store = CashStore(self.path)
+        self.service = self._start()
+
+    def close(self) -> None:
+        self.service.close()
+        self.store.close()
+
+
+@pytest.fixture
+def floor(cash_broker: LocalBroker) -> Iterator[Floor]:
+    floor = Floor(cash_broker)
+    yield floor
+    floor.client.close()
+
+
+def test_sign_up_call_and_seat_over_the_broker(cash_broker: LocalBroker, floor: Floor,
+                                               tmp_path: Path) -> None:
+    room = Room(cash_broker, tmp_path / "cash.db")
+    try:
+        assert floor.ok("open_table", table="1", game=NLH) == ("table 1 opens with NLH 2/5 (6 "
+                                                               "seats; 0 on its list)")
+        floor.ok("sign_up", game=NLH, name="Anna Berger", initials="AB", phone="+43 660 1234")
+        floor.ok("sign_up", game=NLH, name="Ben")
+        state = floor.state(lambda s: s.games[0].waiting == 2)
+        assert [(e.name, e.shown) for e in state.games[0].entries] == [("Anna Berger", "AB"),
+                                                                       ("Ben", "Ben")]
+        assert floor.ok("call", game=NLH, table="1") == ("Anna Berger is called to table 1 for "
+                                                         "NLH 2/5: 1 minute to sit down")
+        refused = floor.command("seat", table="1", name="Ben")
+        assert (refused.status, refused.rule) == ("error", CHANGE)
+        assert refused.reason == "Ben is next on the NLH 2/5 list, not called yet: call him first"
+        assert floor.ok("seat", table="1", name="anna berger", seat=3) == (
+            "Anna Berger sits down at table 1, seat 3 (NLH 2/5)")
+        state = floor.state(lambda s: s.tables[0].players)
+        assert [(p.name, p.seat) for p in state.tables[0].players] == [("Anna Berger", 3)]
+        assert floor.waiting(NLH, state) == ["Ben"]
+        assert (state.games[0].seats_open, state.games[0].waiting) == (5, 1)
+        # the phone went to the floor's contacts, never into the state every screen reads
+        contacts = decode(CashContacts, floor.client.on("contacts")[-1].payload)
+        assert [c.name for c in contacts.contacts] == []  # (she left the list: gone too)
+        assert all("1234" not in m.payload.decode() for m in floor.client.on("state"))
+        assert decode(CashStatus, floor.client.on("status")[-1].payload).status == "online"
+    finally:
+        room.close()
+
+
+def test_an_id_is_applied_once_a_retained_command_never(cash_broker: LocalBroker, floor: Floor,
+                                                        tmp_path: Path) -> None:
+    room = Room(cash_broker, tmp_path / "cash.db")
+    try:
+        first = floor.command("sign_up", command_id="same-id", game=PLO, name="Cleo")
+        again = floor.command("sign_up", command_id="same-id", game=PLO, name="Cleo")
+        assert first.status == again.status == "ok"
+        assert again.reason == f"command same-id was already applied: {first.reason}"
+        other = floor.command("remove", command_id="same-id", game=PLO, name="Cleo")
+        assert other.status == "error" and "was already used for 'sign_up'" in (other.reason or "")
+        tick = floor.command("tick")
+        assert tick.status == "error" and (tick.reason or "").startswith("unknown cash command")
+        retained = json.dumps({"v": 1, "id": "r-1", "args": {"game": PLO, "name": "Dan"}})
+        assert floor.send("sign_up", retained.encode(), retain=True, wait=1.0) is None
+        floor.ok("sign_up", game=PLO, name="Eve")  # (after the retained one: it was ignored)
+        assert floor.waiting(PLO, floor.state(lambda s: s.games[1].waiting == 2)) == ["Cleo",
+                                                                                     "Eve"]
+        assert "r-1" not in [c["id"] for c in room.store.commands()]
+    finally:
+        room.close()
+        floor.client.publish(floor.topics.service("cash", "cmd/sign_up"), b"", retain=True)
+
+
+def test_a_call_runs_out_on_the_service_s_time_and_the_journal_says_so(
+        cash_broker: LocalBroker, floor: Floor, tmp_path: Path) -> None:
+    clock = [1_000_000.0]
+    room = Room(cash_broker, tmp_path / "cash.db", now=lambda: clock[0])
+    try:
+        for name in ("Anna", "Ben", "Cleo"):
+            floor.ok("sign_up", game=NLH, name=name)
+        floor.ok("call", game=NLH)
+        clock[0] += 59
+        floor.ok("sign_up", game=NLH, name="Dan")  # (a later message: the call still runs)
+        assert floor.waiting(NLH, floor.state(lambda s: s.games[0].waiting == 4))[0] == "Anna"
+        clock[0] += 1
+        state = floor.state(lambda s: s.games[0].waiting == 3)
+        assert floor.waiting(NLH, state) == ["Ben", "Cleo", "Dan"]
+        assert state.recent[-1].text == ("Anna did not sit down within 1 minute of the call: "
+                                         "off the NLH 2/5 list")
+        assert [(c["name"], c["by"], c["at"]) for c in room.store.commands()][-1] == (
+            "tick", "cash", clock[0])
+    finally:
+        room.close()
+
+
+def test_the_lists_order_survives_a_restart(cash_broker: LocalBroker, floor: Floor,
+                                            tmp_path: Path) -> None:
+    room = Room(cash_broker, tmp_path / "cash.db")
+    try:
+        floor.ok("open_table", table="2", game=PLO)
+        for name in ("Finn", "Anna", "Dan", "Cleo", "Ben", "Eve"):
+            floor.ok("sign_up", game=NLH, name=name)
+        floor.ok("sign_up", game=PLO, name="Gus")
+        floor.ok("call", game=NLH)
+        floor.ok("remove", game=NLH, name="Dan")
+        before = floor.state(lambda s: s.games[0].waiting == 5)
+        assert floor.waiting(NLH, before) == ["Finn", "Anna", "Cleo", "Ben", "Eve"]
+        room.restart()
+        assert room.service.state() == before  # (the recent lines too)
+        journal = room.store.journal()
+        assert replay(SETTINGS, journal).ledger == room.service.core.ledger
+        floor.ok("call", game=NLH)
+        after = floor.state(lambda s: s.games[0].called == 2)
+        assert [(e.name, e.called is not None) for e in after.games[0].entries] == [
+            ("Finn", True), ("Anna", True), ("Cleo", False), ("Ben", False), ("Eve", False)]
+        assert floor.waiting(PLO, after) == ["Gus"]
+    finally:
+        room.close()
+
+
+def test_a_display_reads_the_lists_never_the_phones(cash_broker: LocalBroker, floor: Floor,
+                                                    tmp_path: Path) -> None:
+    room = Room(cash_broker, tmp_path / "cash.db")
+    display = VenueClient(cash_broker, "display", ("cash/#",))
+    try:
+        floor.ok("sign_up", game=PLO, name="Hana", phone="0660 555")
+        floor.ok("sign_up", game=PLO, name="Ida")  # a later message: Hana's is through too
+        assert display.wait(lambda ms: any(
+            m.topic.endswith("/cash/state") and b"Ida" in m.payload for m in ms))
+        assert not any(m.topic.endswith("/cash/contacts") for m in display.messages)
+        assert any(b"0660 555" in m.payload for m in floor.client.on("contacts"))
+        assert not display.may_write(Topics(cash_broker.plan.venue).service("cash",
+                                                                            "cmd/sign_up"))
+    finally:
+        display.close()
+        room.close()
