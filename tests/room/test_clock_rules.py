@@ -9,7 +9,7 @@ import pytest
 
 from controller.events import parse_event
 from controller.room.clock.core import ClockCore
-from controller.room.clock.rules import Clock, ClockRefused
+from controller.room.clock.rules import CLOCK_COMMANDS, Clock, ClockRefused
 from controller.room.clock.structure import load_structure
 from controller.session import SessionConfig, TableSession
 from controller.session.holds import HAND_FOR_HAND
@@ -163,3 +163,8 @@ def test_pvb_35a_a_clock_restarted_in_a_round_hears_the_room_before_it_ends_the_
     assert settled.late == [] and again.state(12.0).late == []
     assert {(a.table, a.args.get("round")) for a in settled.asks} >= {
         ("1", 3), ("2", 3), ("3", 3)}
+
+
+def test_every_clock_command_the_floor_may_send_has_its_handler() -> None:
+    clock = Clock(TURBO)
+    assert set(clock._handlers()) == CLOCK_COMMANDS
