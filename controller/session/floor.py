@@ -21,6 +21,8 @@ from controller.session.base import SessionBase
 from controller.session.holds import HAND_FOR_HAND, HOLD_KINDS, HoldKind, TableHolds, kind_of
 from controller.session.model import BETTING_KINDS, FLOOR_COMMANDS, Refused
 
+FloorHandler = Callable[[dict[str, Any], str, CommandEvent], bool]
+
 
 class FloorCommands(SessionBase):
     """The dealer's keys (confirm, undo, call the floor) and the floor's commands."""
@@ -74,8 +76,12 @@ class FloorCommands(SessionBase):
         name = event.name
         if name not in FLOOR_COMMANDS:
             raise Refused(f"unknown floor command {name!r}", "DFO")
-        handler: Callable[[dict[str, Any], str, CommandEvent], bool] = getattr(self, f"_cmd_{name}")
-        return handler(args, by, event)
+        return self._floor_handlers()[name](args, by, event)
+
+    def _floor_handlers(self) -> dict[str, FloorHandler]:
+        """Each floor command's handler by name (the table session names them all: they live
+        in several of its parts)."""
+        raise NotImplementedError
 
 
     def _decision(self, rule: str, text: str, by: str, seat: int | None = None) -> None:

@@ -40,7 +40,7 @@ from controller.events import (
 from controller.session.actions import BettingActions
 from controller.session.cards import CardReading
 from controller.session.clock import TimeAndPenalties
-from controller.session.floor import FloorCommands
+from controller.session.floor import FloorCommands, FloorHandler
 from controller.session.holds import HoldKind
 from controller.session.model import HandTrack, Refused
 from controller.session.stacks import StackCommands
@@ -53,6 +53,16 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
     """One table, from its first seat event on: the hand's life, cards, chips, actions and
     showdown here; the floor, the clock and the public view in their own parts. Not
     thread-safe: one loop owns it."""
+
+    def _floor_handlers(self) -> dict[str, FloorHandler]:
+        return {"void": self._cmd_void, "misdeal": self._cmd_misdeal, "kill": self._cmd_kill,
+                "move_button": self._cmd_move_button, "award": self._cmd_award,
+                "correct": self._cmd_correct, "show": self._cmd_show, "hold": self._cmd_hold,
+                "release": self._cmd_release, "absent": self._cmd_absent,
+                "present": self._cmd_present, "note": self._cmd_note, "time": self._cmd_time,
+                "penalty": self._cmd_penalty, "close": self._cmd_close, "draw": self._cmd_draw,
+                "unseat": self._cmd_unseat, "stack": self._cmd_stack,
+                "colour_up": self._cmd_colour_up}
 
     def _dispatch(self, event: TableEvent) -> bool:
         """Returns whether the event changed anything (and belongs to the hand's story)."""
