@@ -1,4 +1,4 @@
-"""One hand of no-limit hold'em or pot-limit Omaha, from forced bets to payout.
+"""One hand of hold'em or Omaha, no-limit, pot-limit or split limit, from forced bets to payout.
 
 `Hand` is pure: cards are passed in (the RFID antennas read them; PHH files name them), nothing is
 drawn, timed or printed. Each method checks the rules first and raises a `RuleViolation` naming
@@ -8,14 +8,25 @@ the first seat left of the button (in heads-up, the big blind).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import Enum, IntEnum
-from typing import Literal, NamedTuple
-
-from pydantic import BaseModel, ConfigDict, Field, model_validator
-
 from controller.engine.cards import card_text
 from controller.engine.evaluate import holdem_strength, omaha_strength
+from controller.engine.hand_setup import (
+    BOARD_CARDS,
+    GAME_BETTING,
+    HOLE_CARDS,
+    SPLIT_LIMIT_RAISES,
+    STREET_NAMES,
+    Act,
+    Betting,
+    Game,
+    HandSetup,
+    Options,
+    PlayerSetup,
+    PotResult,
+    Stage,
+    Street,
+    betting_of,
+)
 from controller.engine.pots import Pot, build_pots, split_pot
 from controller.errors import (
     FouledDeck,
@@ -26,98 +37,11 @@ from controller.errors import (
     UnknownCards,
 )
 
-Game = Literal["NT", "PO"]
-HOLE_CARDS: dict[str, int] = {"NT": 2, "PO": 4}
-
-
-class Street(IntEnum):
-    PREFLOP = 0
-    FLOP = 1
-    TURN = 2
-    RIVER = 3
-
-
-BOARD_CARDS = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
-STREET_NAMES = {Street.PREFLOP: "preflop", Street.FLOP: "flop", Street.TURN: "turn",
-                Street.RIVER: "river"}
-
-
-class Stage(Enum):
-    BETTING = "betting"  # a player is to act
-    DEALING = "dealing"  # the betting round is over; the next street's cards are due
-    SHOWDOWN = "showdown"  # board complete, betting over: cards are shown, then `settle`
-    OVER = "over"  # every pot has been awarded
-
-
-class PlayerSetup(BaseModel):
-    """One player dealt into the hand, with the forced bets he owes."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    label: str = Field(description="How the dealer names him: 'seat 3', or 'p2' in a PHH file")
-    stack: int = Field(gt=0, description="Chips before the forced bets")
-    ante: int = Field(default=0, ge=0)
-    blind: int = Field(default=0, ge=0, description="Small blind, big blind or straddle owed")
-
-
-class HandSetup(BaseModel):
-    """Everything a hand needs before the first card: players in action order and the stakes."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    game: Game = "NT"
-    players: list[PlayerSetup] = Field(min_length=2, max_length=10)
-    min_bet: int = Field(gt=0, description="The big blind: the smallest bet (PVB 42(2))")
-    big_blind: int | None = Field(
-        default=None, ge=0,
-        description="The bet everyone must match preflop even when the big blind is short "
-        "(RULES R4); defaults to the largest blind owed",
-    )
-    dead_antes: bool = Field(
-        default=True,
-        description="Antes are dead money in the main pot (big-blind ante). If false, each ante "
-        "counts as that player's contribution, so a player all-in on his ante only wins his "
-        "share (S1). A lone ante is always dead money.",
-    )
-    odd_chip_unit: int = Field(default=1, gt=0, description="Smallest chip in play (PVB 62)")
-    showdown_fallback: Literal["left-of-button", "last-aggressor"] = "left-of-button"
-
-    @model_validator(mode="after")
-    def _labels_unique(self) -> HandSetup:
-        labels = [p.label for p in self.players]
-        if len(set(labels)) != len(labels):
-            raise ValueError("player labels must be unique")
-        return self
-
-
-class Act(NamedTuple):
-    """One entry of the hand's log. ``amount``: chips put in, or the total for bet/raise."""
-
-    street: Street
-    player: int | None  # None for the dealer's own operations (board cards)
-    kind: str  # ante blind fold check call bet raise return deal_hole deal_board show muck win
-    amount: int = 0
-    cards: tuple[int | None, ...] = ()
-    all_in: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Options:
-    """What the player to act may do: the dealer console and simulated players read this."""
-
-    player: int
-    to_call: int  # 0: he may check
-    min_raise_to: int | None  # None: he may not bet or raise
-    max_raise_to: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class PotResult:
-    amount: int
-    eligible: tuple[int, ...]
-    winners: tuple[int, ...]
-    shares: tuple[tuple[int, int], ...]  # (player, chips)
-    strength: int | None  # of the winning hand, None when uncontested
+__all__ = [  # the vocabulary lives in hand_setup; importers have always found it here
+    "BOARD_CARDS", "GAME_BETTING", "HOLE_CARDS", "SPLIT_LIMIT_RAISES", "STREET_NAMES", "Act",
+    "Betting", "Game", "Hand", "HandSetup", "Options", "PlayerSetup", "PotResult", "Stage",
+    "Street", "betting_of",
+]
 
 
 class Hand:
@@ -130,6 +54,7 @@ class Hand:
         n = len(players)
         self.n = n
         self.game: Game = setup.game
+        self.betting: Betting = setup.kind  # CG Limits
         self.labels = [p.label for p in players]
         self.starting_stacks = [p.stack for p in players]
         self.stacks = list(self.starting_stacks)
@@ -147,6 +72,10 @@ class Hand:
         self.stage = Stage.BETTING
         self.current_bet = 0
         self.min_raise = setup.min_bet  # the last full bet or raise increment of the round
+        # Split limit (CG Raise): the round's full bets and raises (a bet and three raises cap
+        # it), and whether only two players were left before the third raise (no cap then).
+        self.full_bets = 0
+        self._uncapped = False
         self._acted_at: list[int | None] = [None] * n  # current bet when he last acted
         self._to_act = [False] * n
         self.actor: int | None = None
@@ -193,6 +122,11 @@ class Hand:
         big_blind = self.setup.big_blind if self.setup.big_blind is not None else top_blind
         self.current_bet = max(big_blind, max(self.bets))
         self.min_raise = max(self.setup.min_bet, top_blind)
+        if self.betting == "split-limit":
+            # The small bet preflop (CG Limits, APSA 5.2); the big blind is the round's bet, so
+            # three raises follow it (CG Raise).
+            self.min_raise = self.setup.limit_bet(Street.PREFLOP)
+            self.full_bets = 1 if self.current_bet else 0
         # Preflop the first to act sits after the largest blind (the later one on a tie).
         opener = 0
         if top_blind:
@@ -247,19 +181,32 @@ class Hand:
         return acted_at is None or self.current_bet - acted_at >= self.min_raise
 
     def min_raise_to(self, i: int) -> int:
-        """The smallest legal bet or raise total for ``i`` (ignoring his stack)."""
+        """The smallest legal bet or raise total for ``i`` (ignoring his stack). In split limit
+        the only one: one bet of the street over the current bet (CG Limits), also over an
+        all-in for less (where the CG is silent: as PokerKit and in no-limit)."""
         if self.current_bet == 0:
+            if self.betting == "split-limit":
+                return self.setup.limit_bet(self.street)
             return self.setup.min_bet
         return self.current_bet + self.min_raise
 
     def max_raise_to(self, i: int) -> int:
-        """All-in in no-limit; the pot in pot-limit (call first, then raise the pot: RULES R1)."""
+        """All-in in no-limit; the pot in pot-limit (call first, then raise the pot: RULES R1);
+        the one size in split limit (CG Limits)."""
         everything = self.bets[i] + self.stacks[i]
-        if self.game == "PO":
+        if self.betting == "pot-limit":
             call = self.current_bet - self.bets[i]
             pot_limit = self.current_bet + self.pot_total() + call
             return min(everything, pot_limit)
+        if self.betting == "split-limit":
+            return min(everything, self.min_raise_to(i))
         return everything
+
+    def capped(self) -> bool:
+        """Split limit: a bet and three raises made this round, with more than two players
+        left before the third raise (CG Raise; heads-up the raises are not limited)."""
+        return (self.betting == "split-limit" and not self._uncapped
+                and self.full_bets > SPLIT_LIMIT_RAISES)
 
     def options(self) -> Options | None:
         """The legal choices of the player to act, or None when nobody is to act."""
@@ -271,7 +218,7 @@ class Hand:
         everything = self.bets[i] + self.stacks[i]
         if everything > self.current_bet and self._raise_has_callers(i) and (
             self.betting_reopened(i)
-        ):
+        ) and not self.capped():
             high = self.max_raise_to(i)
             low = min(self.min_raise_to(i), high)
         return Options(i, self.to_call(i), low, high)
@@ -360,10 +307,17 @@ class Hand:
                 f"{who} cannot {word.split()[0]}: every other player is all-in or can only call; "
                 "call or fold", "PVB 42(7)",
             )
+        split = self.betting == "split-limit"
         if not self.betting_reopened(i):
             raise IllegalAmount(
                 f"{who} cannot raise: the all-in was less than a full raise and does not reopen "
-                f"the betting for a player who already acted; call or fold", "PVB 42(6)"
+                f"the betting for a player who already acted; call or fold",
+                # PVB 42(6) is for no-limit and pot-limit; the CG's rule is for every game
+                "CG Unvollständiges Raise" if split else "PVB 42(6)",
+            )
+        if self.capped():
+            raise IllegalAmount(
+                f"{who} cannot raise: three raises already this round; call or fold", "CG Raise"
             )
         if amount <= self.current_bet:
             raise IllegalAmount(
@@ -374,7 +328,9 @@ class Hand:
             raise IllegalAmount(
                 f"{word} {amount:,} is more than {who} has ({everything:,} in all)", "PVB 43"
             )
-        if self.game == "PO":
+        if split and amount != min(self.min_raise_to(i), everything):
+            raise IllegalAmount(self._limit_refusal(i, amount), "CG Limits")
+        if self.betting == "pot-limit":
             limit = self.max_raise_to(i)
             if amount > limit:
                 raise IllegalAmount(
@@ -390,6 +346,21 @@ class Hand:
             raise IllegalAmount(
                 f"raise to {amount:,} is below the minimum raise to {minimum:,}", rule
             )
+
+    def _limit_refusal(self, i: int, amount: int) -> str:
+        """Split limit: a bet or raise of another size than the street's (CG Limits)."""
+        street = STREET_NAMES[self.street]
+        step = self.setup.limit_bet(self.street)
+        size = self.min_raise_to(i)
+        if self.current_bet == 0:
+            words = f"bet of {amount:,}: in split limit the {street} bet is {step:,}"
+        else:
+            words = (f"raise to {amount:,}: in split limit a raise on the {street} is {step:,} "
+                     f"more, to {size:,}")
+        everything = self.bets[i] + self.stacks[i]
+        if everything < size:
+            words += f"; with {everything:,} in all, {self.labels[i]} can only go all-in"
+        return words
 
     def can(self, check: str, *args: int) -> bool:
         """``hand.can("bet_or_raise_to", 2, 500)``: would the action be accepted?"""
@@ -471,6 +442,10 @@ class Hand:
         increment = amount - self.current_bet
         if self.current_bet == 0 or increment >= self.min_raise:
             self.min_raise = max(self.min_raise, increment)  # a full bet or raise
+            if (increment >= self.min_raise and self.full_bets == SPLIT_LIMIT_RAISES
+                    and self._live_count <= 2):
+                self._uncapped = True  # CG Raise: only two left before the third raise
+            self.full_bets += increment >= self.min_raise  # an all-in bet for less is not one
         self._put_in(i, amount - self.bets[i])
         self.current_bet = amount
         self.aggressor[self.street] = i
@@ -540,6 +515,10 @@ class Hand:
     def _start_round(self) -> None:
         self.current_bet = 0
         self.min_raise = self.setup.min_bet
+        if self.betting == "split-limit":
+            self.min_raise = self.setup.limit_bet(self.street)  # CG Limits, APSA 5.2
+        self.full_bets = 0
+        self._uncapped = False
         self._acted_at = [None] * self.n
         self._to_act = [self._can_bet(j) for j in range(self.n)]
         if sum(self._to_act) >= 2:

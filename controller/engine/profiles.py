@@ -13,6 +13,7 @@ from typing import Literal
 import rtoml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from controller.engine.hand_setup import Betting
 from controller.errors import ConfigError
 
 BUILTIN_PROFILES = ("pvb-2020", "cg-cash")
@@ -28,6 +29,13 @@ class RuleProfile(BaseModel):
     description: str = Field(default="", description="Which book and edition this follows")
     game: Literal["NT", "PO"] = Field(
         default="NT", description="NT no-limit hold'em, PO pot-limit Omaha (RULES R1, S6)"
+    )
+    betting: Betting | None = Field(
+        default=None,
+        description="R1, CG Limits: the kind of limit (Split Limit / Pot Limit / No Limit) set "
+        "before play; unset, the game's own (NT no-limit, PO pot-limit). Split limit: the big "
+        "blind is the small bet, twice it the big bet on turn and river (APSA 5.2), a bet and "
+        "three raises a round, no cap heads-up (CG Raise)",
     )
     button_start: Literal["seat-1", "high-card"] = Field(
         default="seat-1",

@@ -15,7 +15,7 @@ from pydantic import (
 
 from controller.engine.cards import cards_text
 from controller.engine.evaluate import category
-from controller.engine.hand import STREET_NAMES, Hand
+from controller.engine.hand import GAME_BETTING, STREET_NAMES, Betting, Hand
 
 Status = Literal["complete", "void", "misdeal"]
 
@@ -70,6 +70,10 @@ class HandRecord(BaseModel):
     table: str
     hand: int
     game: Literal["NT", "PO"]
+    betting: Betting | None = Field(
+        default=None, exclude_if=lambda v: v is None,
+        description="CG Limits: the betting kind where it is not the game's own (NT no-limit, "
+        "PO pot-limit): split-limit for fixed-limit hold'em or Omaha; absent otherwise")
     level: int
     blinds: Blinds
     button: int
@@ -164,6 +168,7 @@ def build_record(
     ]
     return HandRecord(
         table=table, hand=number, game=hand.game, level=level, blinds=blinds, button=button,
+        betting=None if hand.betting == GAME_BETTING[hand.game] else hand.betting,
         sb=sb, bb=bb,
         players={s: players[s] for s in seats},
         starting_stacks={s: hand.starting_stacks[k] for k, s in enumerate(seats)},

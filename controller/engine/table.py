@@ -430,7 +430,8 @@ class Table:
             1, level.sb
         )
         setup = HandSetup(
-            game=self.profile.game, players=players, min_bet=level.bb, big_blind=level.bb,
+            game=self.profile.game, betting=self.profile.betting, players=players,
+            min_bet=level.bb, big_blind=level.bb,
             dead_antes=level.ante == 0, odd_chip_unit=unit,
             showdown_fallback=self.profile.showdown_fallback,
         )

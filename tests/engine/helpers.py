@@ -12,7 +12,9 @@ def make_hand(
     antes: list[int] | None = None,
     *,
     game: str = "NT",
+    betting: str | None = None,
     min_bet: int = 100,
+    big_bet: int | None = None,
     big_blind: int | None = None,
     dead_antes: bool = True,
     odd_chip_unit: int = 1,
@@ -25,11 +27,13 @@ def make_hand(
     return Hand(
         HandSetup(
             game=game,  # type: ignore[arg-type]
+            betting=betting,  # type: ignore[arg-type]
             players=[
                 PlayerSetup(label=f"p{k + 1}", stack=s, ante=a, blind=b)
                 for k, (s, a, b) in enumerate(zip(stacks, antes, blinds, strict=True))
             ],
             min_bet=min_bet,
+            big_bet=big_bet,
             big_blind=big_blind,
             dead_antes=dead_antes,
             odd_chip_unit=odd_chip_unit,
