@@ -47,6 +47,7 @@ KINDS: dict[int, str] = {
     0x50540004: "clock store",
     0x50540005: "floor store",
     0x50540006: "tournament store",
+    0x50540007: "cash store",
 }
 
 

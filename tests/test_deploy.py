@@ -18,7 +18,7 @@ def test_each_unit_starts_its_own_command_with_options_the_cli_takes() -> None:
     services = [*HOST_SERVICES, TABLE_SERVICE]
     assert {s.name for s in services} == {"pokertable-table", "pokertable-clock",
                                           "pokertable-floor", "pokertable-recorder",
-                                          "pokertable-tournament"}
+                                          "pokertable-tournament", "pokertable-cash"}
     for service in services:
         parsed = configparser.ConfigParser(interpolation=None, strict=False)
         parsed.read_string(service.text("/opt/pokertable/.venv"))

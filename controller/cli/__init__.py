@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from controller.cli.admin import add_admin_commands
+from controller.cli.cash import add_cash_commands
 from controller.cli.common import (
     _broker_port,
     _int_in,
@@ -534,6 +535,7 @@ def build_parser() -> argparse.ArgumentParser:
     clock.set_defaults(run=_clock)
 
     add_tournament_commands(sub)
+    add_cash_commands(sub)
 
     floor = sub.add_parser("floor", help="the floor display: every table, the clock and the "
                            "alerts live in a browser; floor decisions behind a login")

@@ -185,7 +185,7 @@ def _install(args: argparse.Namespace) -> int:
                 "venue": args.venue, "tables": args.tables, "tls_bind": args.tls_bind,
                 "broker_port": args.port or 1883, "tls_port": args.tls_port,
                 "floor_port": args.floor_port, "keep_days": args.keep_days, "venv": venv,
-                "hostnames": args.hostname})
+                "hostnames": args.hostname, "cash": args.cash})
         else:
             bundle = read_bundle_file(Path(args.bundle)) if args.bundle else None
             plan = TablePlan(table=args.id, bundle=bundle, board=args.board,
@@ -405,8 +405,8 @@ def add_admin_commands(sub: Any) -> None:
     add_display.set_defaults(run=_broker_add)
     add_services = broker.add_parser(
         "add-services", help="add the central services' logins a venue made by an older "
-                             "version lacks (the tournament's), every other password and key "
-                             "kept")
+                             "version lacks (the tournament's, the cash floor's), every other "
+                             "password and key kept")
     add_services.add_argument("--out", required=True,
                               help="the directory given to broker init")
     add_services.set_defaults(run=_broker_add)
@@ -446,6 +446,10 @@ def add_admin_commands(sub: Any) -> None:
                       help="the broker's TLS listener for the tables (default 8883)")
     host.add_argument("--floor-port", type=_int_in(1, 65535), default=8443,
                       help="the floor display's HTTPS port (default 8443)")
+    host.add_argument("--cash", action="store_true",
+                      help="the cash floor too (waiting lists, must-move tables): its user, "
+                      "/etc/pokertable/cash/cash.toml and pokertable-cash.service; a host that "
+                      "has it keeps it on later installs")
     table_install = install.add_parser("table", help="the table service, udev rules, groups, "
                                        "the table's login from its bundle, backups")
     table_install.add_argument("--bundle", metavar="FILE",

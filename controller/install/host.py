@@ -1,7 +1,7 @@
 """`pokertable install host`: the central host of a venue. Mosquitto as the venue's one broker
 (Debian's unit, our configuration), the clock, the tournament, the recorder and the floor
-display each as its own system user with only its own login and files, hourly backups, all
-enabled.
+display, and with ``--cash`` the cash floor, each as its own system user with only its own login
+and files, hourly backups, all enabled.
 
 Layout (docs/install.md):
   /etc/pokertable/broker/     broker init's files (root:mosquitto 0750; ca.key root's alone)
@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from controller.errors import ConfigError
 from controller.install.tree import Tree
 from controller.install.units import (
+    CASH_SERVICE,
     HOST_SERVICES,
     MOSQUITTO_DROP_IN,
     backup_units,
@@ -49,6 +50,7 @@ HOST_USERS = """\
 # faces the room's network) cannot read the recorder's hole cards, nor the clock the logins.
 u pokertable-clock - "pokertable clock" /var/lib/pokertable/clock
 u pokertable-tournament - "pokertable tournament" /var/lib/pokertable/tournament
+u pokertable-cash - "pokertable cash floor" /var/lib/pokertable/cash
 u pokertable-recorder - "pokertable recorder" /var/lib/pokertable/recorder
 u pokertable-floor - "pokertable floor display" /var/lib/pokertable/floor
 # Debian's mosquitto package makes this user; listed so that a --root tree has it too.
@@ -74,6 +76,8 @@ class HostPlan(BaseModel):
     floor_port: int = Field(default=8443, ge=1, le=65535)
     keep_days: int = Field(default=14, ge=1, le=3650)
     venv: str = "/opt/pokertable/.venv"
+    cash: bool = Field(default=False, description="The cash floor too (pokertable-cash); a "
+                       "host that has it keeps it on every later install")
 
     @field_validator("venue")
     @classmethod
@@ -123,15 +127,25 @@ def _config(service: str, plan: HostPlan) -> str:
             f"port = {plan.broker_port}\n"
             f'venue = "{plan.venue}"\n'
             f'credentials = "credentials.json"     # this service\'s login alone\n')
-    head = (f"# The {service}'s configuration, written by `pokertable install host`; edit it "
+    named = "cash floor" if service == "cash" else service
+    head = (f"# The {named}'s configuration, written by `pokertable install host`; edit it "
             "freely:\n# a second install keeps it. Paths are relative to this file.\n")
     if service == "clock":
         return (head + f'\n[clock]\nstructure = "structures/pvb-deep.toml"\n'
                 f'db = "{STATE}/clock/clock.db"\nanswer_seconds = 5\n' + mqtt)
     if service == "recorder":
         return head + f'\n[recorder]\ndb = "{STATE}/recorder/records.db"\n' + mqtt
+    tables = ", ".join(f'"{n}"' for n in range(1, plan.tables + 1))
+    if service == "cash":
+        return (head + '\n[cash]\ngames = ["NLH 2/5"]                    # each game and limit '
+                'dealt: a waiting list each\n'
+                f"tables = [{tables}]  # the cash tables; another size: "
+                '{ table = "7", seats = 6 }\n'
+                "seats = 9\n"
+                "call_minutes = 10                      # a called player's time to sit down\n"
+                'must_move_order = "list"               # or "draw" (CG "Must Move")\n'
+                f'db = "{STATE}/cash/cash.db"\n' + mqtt)
     if service == "tournament":
-        tables = ", ".join(f'"{n}"' for n in range(1, plan.tables + 1))
         return (head + '\n[tournament]\nname = "Tournament"\n'
                 'structure = "structures/pvb-deep.toml"  # the same as the clock\'s (its copy '
                 'is in ../clock)\n'
@@ -177,7 +191,10 @@ def install_host(plan: HostPlan, tree: Tree) -> None:
     tree.file("/etc/systemd/system/mosquitto.service.d/pokertable.conf",
               MOSQUITTO_DROP_IN.encode(), 0o644)
     credentials = load_credentials(tree.path(BROKER))
-    for service in ("clock", "tournament", "recorder", "floor"):
+    # The cash floor when asked for, and from then on: a later install without --cash keeps it
+    # (its configuration is there), as it keeps the names the first install certified.
+    cash = plan.cash or tree.path(f"{ETC}/cash/cash.toml").exists()
+    for service in ("clock", "tournament", "recorder", "floor", *(["cash"] if cash else [])):
         user = f"pokertable-{service}"
         here = f"{ETC}/{service}"
         tree.directory(here, 0o750, "root", user)
@@ -203,14 +220,16 @@ def install_host(plan: HostPlan, tree: Tree) -> None:
     tree.directory(STATE, 0o755)
     tree.directory("/var/backups/pokertable", 0o700)
     services = [floor_service(plan.floor_port) if s.name == "pokertable-floor" else s
-                for s in HOST_SERVICES]
+                for s in HOST_SERVICES if s.name != CASH_SERVICE.name or cash]
     units = {f"{s.name}.service": s.text(plan.venv) for s in services}
     units |= backup_units(plan.venv, [f"{STATE}/clock/clock.db", f"{STATE}/floor/floor.db",
                                       f"{STATE}/recorder/records.db",
-                                      f"{STATE}/tournament/tournament.db"], plan.keep_days)
+                                      f"{STATE}/tournament/tournament.db",
+                                      *([f"{STATE}/cash/cash.db"] if cash else [])],
+                          plan.keep_days)
     for name, text in units.items():
         tree.file(f"/etc/systemd/system/{name}", text.encode(), 0o644)
-    enable = ["mosquitto.service", *[f"{s.name}.service" for s in HOST_SERVICES],
+    enable = ["mosquitto.service", *[f"{s.name}.service" for s in services],
               "pokertable-backup.timer"]
     tree.save_manifest()
     _enable(tree, enable)
@@ -248,7 +267,8 @@ def _broker(plan: HostPlan, tree: Tree) -> None:
                      f"listener on {plan.tls_bind or 'every interface'}")
     missing = [str(n) for n in range(1, plan.tables + 1) if str(n) not in state.tables]
     services = [s for s in SERVICE_CLIENTS if s not in load_credentials(out)]
-    if missing or services:  # (a venue from before the tournament's login gets it here)
+    if missing or services:  # (a venue from before the tournament's or the cash floor's
+        # login gets it here)
         added = add_clients(out, tables=missing, broker_owner=broker)
         tree.changed(f"broker: added {', '.join(added)}")
     if refresh_acl(out, broker_owner=broker):  # (a venue set up by an older version)

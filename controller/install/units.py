@@ -97,6 +97,11 @@ class Service:
 LOCAL_ONLY = ["PrivateDevices=yes", "PrivateUsers=yes", "DevicePolicy=closed",
               "IPAddressDeny=any", "IPAddressAllow=localhost", "SocketBindDeny=any"]
 
+# Installed when the host is asked for the cash floor (`install host --cash`).
+CASH_SERVICE = Service("pokertable-cash", "the cash floor: waiting lists, must-move tables",
+                       "pokertable-cash", "cash --config /etc/pokertable/cash/cash.toml",
+                       "pokertable/cash", after=["mosquitto.service"], extra=LOCAL_ONLY)
+
 HOST_SERVICES = [
     Service("pokertable-clock", "the tournament clock", "pokertable-clock",
             "clock --config /etc/pokertable/clock/clock.toml", "pokertable/clock",
@@ -112,6 +117,7 @@ HOST_SERVICES = [
             "floor --config /etc/pokertable/floor/floor.toml", "pokertable/floor",
             after=["mosquitto.service"],
             extra=["PrivateDevices=yes", "PrivateUsers=yes", "DevicePolicy=closed"]),
+    CASH_SERVICE,
 ]
 
 # The table reads its RFID readers (the reader modules' SPI buses, USB serial readers) and the
@@ -185,5 +191,5 @@ ExecStart=
 ExecStart=/usr/sbin/mosquitto -c /etc/pokertable/broker/mosquitto.conf
 """
 
-__all__ = ["HOST_SERVICES", "MOSQUITTO_DROP_IN", "SANDBOX", "TABLE_SERVICE", "Service",
-           "backup_units", "floor_service"]
+__all__ = ["CASH_SERVICE", "HOST_SERVICES", "MOSQUITTO_DROP_IN", "SANDBOX", "TABLE_SERVICE",
+           "Service", "backup_units", "floor_service"]

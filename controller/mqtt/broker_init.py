@@ -40,7 +40,7 @@ from controller.mqtt.topics import Topics
 from controller.mqtt.venue_ca import new_ca, server_certificate
 from controller.private_files import private_dir, write_private
 
-SERVICE_CLIENTS = ("clock", "floor", "recorder", "tournament", "display")
+SERVICE_CLIENTS = ("clock", "floor", "recorder", "tournament", "cash", "display")
 CLOCK_COMMANDS = ("level", "hold", "release")  # the table commands the clock may send
 # The tournament seats players and lets them go between hands, holds a table for its newcomers
 # and closes a broken one (PVB 08a, 09, 10), adds the chips a player bought and colours up at a
@@ -219,6 +219,13 @@ def acl_text(venue: BrokerState | BrokerPlan) -> str:
               f"topic read {t.service('clock', 'status')}",
               *[f"topic write {t.table('+', f'cmd/{name}')}" for name in TOURNAMENT_COMMANDS],
               f"topic read {t.table('+', 'reply')}", ""]
+    # The cash floor (controller/room/cash): its waiting lists and tables for every screen
+    # (state, status), the players' telephone numbers for the floor alone (contacts), and the
+    # floor's commands; it reads nothing of the tables, the clock or the tournament.
+    cash_public = [t.service("cash", leaf) for leaf in ("state", "status")]
+    cash = [*cash_public, t.service("cash", "contacts"), t.service("cash", "reply")]
+    lines += ["user cash", *[f"topic write {topic}" for topic in cash],
+              f"topic read {t.service('cash', 'cmd/#')}", ""]
     lines += ["user floor", *[f"topic read {topic}" for topic in public_tables],
               f"topic read {t.service('recorder', 'status')}",
               f"topic read {t.service('clock', 'status')}",
@@ -227,7 +234,9 @@ def acl_text(venue: BrokerState | BrokerPlan) -> str:
               *[f"topic read {topic}" for topic in tournament],
               f"topic read {t.service('tournament', 'reply')}",
               f"topic write {t.table('+', 'cmd/#')}", f"topic write {t.clock('cmd/#')}",
-              f"topic write {t.service('tournament', 'cmd/#')}", ""]
+              f"topic write {t.service('tournament', 'cmd/#')}",
+              *[f"topic read {topic}" for topic in cash],
+              f"topic write {t.service('cash', 'cmd/#')}", ""]
     # The keeper of hands: full records and the durable events in, its acknowledgements out
     # (only the recorder may tell a table that something is kept). A venue bridged to a league
     # has the league's recorder as its keeper (its acknowledgements and status come over the
@@ -244,7 +253,9 @@ def acl_text(venue: BrokerState | BrokerPlan) -> str:
         lines += [f"user {display}", *[f"topic read {topic}" for topic in public_tables],
                   f"topic read {t.clock('state')}", f"topic read {t.clock('time')}",
                   f"topic read {t.service('clock', 'status')}",
-                  *[f"topic read {topic}" for topic in tournament], ""]
+                  *[f"topic read {topic}" for topic in tournament],
+                  # the lists on the room's TV; never the contacts (telephone numbers)
+                  *[f"topic read {topic}" for topic in cash_public], ""]
     return "\n".join(lines)
 
 
@@ -341,8 +352,9 @@ def broker_init(plan: BrokerPlan, out: Path, broker_owner: Owner | None = None,
 def add_clients(out: Path, tables: Sequence[str] = (), displays: int = 0,
                 broker_owner: Owner | None = None) -> dict[str, ClientCredentials]:
     """Add tables (by id) and display logins to the venue in ``out``, and any service login the
-    venue lacks (one made before the tournament had its own): new passwords for the new clients
-    only, the ACL written anew; every existing password, key and certificate stays.
+    venue lacks (one made before the tournament or the cash floor had its own): new passwords
+    for the new clients only, the ACL written anew; every existing password, key and
+    certificate stays.
     Returns the new clients' credentials. Mosquitto reads the new passwd and ACL on SIGHUP
     (`systemctl reload mosquitto`)."""
     out = out.resolve()
@@ -357,7 +369,8 @@ def add_clients(out: Path, tables: Sequence[str] = (), displays: int = 0,
                                             "displays": state.displays + new_displays})
     except ValidationError as exc:
         raise ConfigError(f"{first_error(exc, 'the venue')}") from None
-    # A venue made before a service had its login (the tournament's came later) gets it now.
+    # A venue made before a service had its login (the tournament's and the cash floor's came
+    # later) gets it now.
     services = [name for name in SERVICE_CLIENTS if name not in credentials]
     new = {name: _new_login(name)
            for name in [f"table-{t}" for t in added] + new_displays + services}

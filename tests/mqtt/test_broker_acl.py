@@ -11,6 +11,7 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
+from controller.mqtt.broker_init import SERVICE_CLIENTS
 from controller.mqtt.topics import Topics
 from tests.venue import Broker, VenueClient
 
@@ -130,7 +131,8 @@ def test_broker_files_mosquitto_can_read_and_secrets_are_private(broker: Broker)
     assert (conf / "credentials.json").stat().st_mode & 0o777 == 0o600
     assert (conf / "ca.key").stat().st_mode & 0o777 == 0o600
     passwd = (conf / "passwd").read_text().splitlines()
-    assert len(passwd) == broker.plan.tables + 5 and all(":$7$101$" in line for line in passwd)
+    assert len(passwd) == broker.plan.tables + len(SERVICE_CLIENTS)
+    assert all(":$7$101$" in line for line in passwd)
     assert "allow_anonymous false" in (conf / "mosquitto.conf").read_text()
 
 

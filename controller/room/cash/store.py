@@ -27,7 +27,7 @@ CREATE TABLE IF NOT EXISTS commands (
 """
 
 # The next application id after the tournament store's (controller/sqlite_store.py KINDS names
-# the others; this one is to be added there).
+# every store, so that one opened as another is refused by name).
 KIND = StoreKind("cash store", 0x50540007, (statements(SCHEMA),),
                  tables=frozenset({"ledger", "commands"}))
 
