@@ -1,6 +1,6 @@
-"""Online backups and restores (controller/backup.py, `pokertable backup` and `restore`): copies
-taken while a real table service writes its journal, put back in a fresh place, recover and
-play on."""
+"""Online backups and restores (controller/storage/backup.py, `pokertable backup` and
+`restore`): copies taken while a real table service writes its journal, put back in a fresh
+place, recover and play on."""
 
 from __future__ import annotations
 
@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from controller.backup import backup_stores, restore
 from controller.errors import ConfigError
 from controller.events import CommandEvent
 from controller.room.clock.rules import ClockPosition
 from controller.room.clock.store import ClockStore
 from controller.session import SessionConfig, TableSession
+from controller.storage.backup import backup_stores, restore
 from controller.table.journal import Journal
 from controller.table.service import TableService
 from controller.table.sinks import MemorySink

@@ -1,4 +1,4 @@
-"""controller/sqlite_store.py: schema versions and migrations, and the single-instance lock
+"""controller/storage/sqlite_store.py: schema versions and migrations, and the single-instance lock
 between real processes (SIGKILL included)."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pytest
 from controller.errors import ConfigError
 from controller.room.clock.store import ClockStore
 from controller.room.recorder import SqliteRecordStore
-from controller.sqlite_store import StoreKind, lock_path, open_store, statements
+from controller.storage.sqlite_store import StoreKind, lock_path, open_store, statements
 from controller.table.journal import Journal
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -23,7 +23,7 @@ from controller.room.floor.store import FloorStore, HandQuery
 from controller.room.recorder import KIND as RECORDS_KIND
 from controller.room.recorder import SqliteRecordStore
 from controller.session import SessionConfig
-from controller.sqlite_store import StoreKind
+from controller.storage.sqlite_store import StoreKind
 from controller.table import journal as journal_module
 from controller.table.journal import Journal
 from controller.table.service import TableService

@@ -598,7 +598,7 @@ def _command_name(args: argparse.Namespace) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     from controller.errors import PokertableError
-    from controller.private_files import SERVICE_UMASK
+    from controller.storage.private_files import SERVICE_UMASK
 
     args = build_parser().parse_args(argv)
     os.umask(SERVICE_UMASK)  # nothing any pokertable process writes is for other users

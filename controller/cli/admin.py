@@ -285,8 +285,8 @@ def _floor_user(args: argparse.Namespace) -> int:
 
 def _backup(args: argparse.Namespace) -> int:
     """Checked copies of stores taken while their services run; one line per store."""
-    from controller.backup import backup_stores
     from controller.errors import ConfigError
+    from controller.storage.backup import backup_stores
 
     failed = False
     try:
@@ -305,8 +305,8 @@ def _backup(args: argparse.Namespace) -> int:
 
 def _restore(args: argparse.Namespace) -> int:
     """A backup in place of a store whose service is stopped."""
-    from controller.backup import restore
     from controller.errors import ConfigError
+    from controller.storage.backup import restore
 
     try:
         aside = restore(Path(args.backup), Path(args.to))

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 if TYPE_CHECKING:
-    from controller.service_manager import Loop
+    from controller.service.manager import Loop
 
 T = TypeVar("T")
 
@@ -46,8 +46,8 @@ def _stop_on_signals() -> threading.Event:
 
 def _serve(stop: threading.Event, loops: list[Loop]) -> None:
     """A started service's main thread until SIGTERM or Ctrl-C: systemd hears that it is
-    ready, then watchdog pings while its loops move (controller/service_manager.py)."""
-    from controller.service_manager import Watchdog, notify
+    ready, then watchdog pings while its loops move (controller/service/manager.py)."""
+    from controller.service.manager import Watchdog, notify
 
     watchdog = Watchdog(loops)
     notify("READY=1", "STATUS=serving")

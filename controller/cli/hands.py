@@ -360,7 +360,7 @@ def replay_events_command(args: argparse.Namespace) -> int:
             records = replay_table_events(events, session, snapshot, sys.stderr,
                                           where=str(path), give_profile=give)
         else:
-            from controller.text_files import read_text_file
+            from controller.inputs.text_files import read_text_file
 
             lines = read_text_file(path, "table events (JSON lines)").splitlines()
             records = event_stream(lines, str(path), SessionConfig(**given) if given else None,

@@ -85,7 +85,7 @@ def kind_of(path: Path) -> Kind:
             return "journal"
         if application == 0:  # a store from before kinds were marked: its tables say
             return _older_store(path)
-        from controller.sqlite_store import KINDS
+        from controller.storage.sqlite_store import KINDS
 
         other = KINDS.get(application, "SQLite file of another program")
         raise ConfigError(f"{path} is a {other}, not a record store or a table journal")
@@ -110,7 +110,7 @@ def must_exist(path: Path) -> Path:
 
 
 def _older_store(path: Path) -> Kind:
-    from controller.sqlite_store import connect_readonly
+    from controller.storage.sqlite_store import connect_readonly
 
     db = connect_readonly(path)
     try:

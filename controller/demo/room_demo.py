@@ -278,7 +278,7 @@ def _workplace(keep: Path | None) -> Iterator[Path]:
         with tempfile.TemporaryDirectory() as tmp:
             yield Path(tmp)
         return
-    from controller.private_files import private_dir
+    from controller.storage.private_files import private_dir
 
     if keep.exists() and not keep.is_dir():
         raise ConfigError(f"--keep {keep}: is a file, not a directory")

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from controller.errors import ConfigError
-from controller.private_files import write_private
+from controller.storage.private_files import write_private
 
 MANIFEST = "/etc/pokertable/.installed.json"
 

@@ -3,7 +3,7 @@ gets the same sandbox and only what it needs is opened (`systemd-analyze securit
 host's services at 1.1-1.8 and the table's at about 3.5; docs/install.md).
 
 Every service is ``Type=notify``: systemd hears ``READY=1`` once it serves, and watchdog pings
-only while its own loops move (controller/service_manager.py); a hung loop is restarted after
+only while its own loops move (controller/service/manager.py); a hung loop is restarted after
 ``WatchdogSec``. A clean stop is SIGTERM, which each service takes as one (the table seals its
 last hand), and ``Restart=always`` brings it back into the same state from its journal.
 """

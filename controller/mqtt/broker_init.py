@@ -38,7 +38,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from controller.errors import ConfigError, first_error
 from controller.mqtt.topics import Topics
 from controller.mqtt.venue_ca import new_ca, server_certificate
-from controller.private_files import private_dir, write_private
+from controller.storage.private_files import private_dir, write_private
 
 SERVICE_CLIENTS = ("clock", "floor", "recorder", "tournament", "cash", "display")
 CLOCK_COMMANDS = ("level", "hold", "release")  # the table commands the clock may send

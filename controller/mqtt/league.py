@@ -55,7 +55,7 @@ from controller.mqtt.broker_init import (
 )
 from controller.mqtt.topics import Topics
 from controller.mqtt.venue_ca import new_ca, server_certificate
-from controller.private_files import private_dir, write_private
+from controller.storage.private_files import private_dir, write_private
 
 LEAGUE_FILE = "league.json"
 NAME = r"^[a-z0-9][a-z0-9-]{0,39}$"  # a venue's or the league's: one topic level

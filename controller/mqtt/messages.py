@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from controller.engine.records import HandRecord
 from controller.errors import PokertableError, first_error
 from controller.events import CommandId
-from controller.json_input import BadJson, loads_bounded
+from controller.inputs.json_input import BadJson, loads_bounded
 from controller.session.outputs import PublicEvent, TableState
 
 SCHEMA_VERSION = 1

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from controller.sqlite_store import StoreKind, add_columns, chain, open_store, statements
+from controller.storage.sqlite_store import StoreKind, add_columns, chain, open_store, statements
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS outbox (
@@ -36,8 +36,8 @@ CREATE TABLE IF NOT EXISTS outbox (
 """
 # sent: the broker's PUBACK came. keeper: the keeper must acknowledge it; kept: he did.
 
-# Schema versions (controller/sqlite_store.py). 1: the layout before versions were counted; an
-# outbox from before end-to-end acknowledgements lacks keeper and kept.
+# Schema versions (controller/storage/sqlite_store.py). 1: the layout before versions were
+# counted; an outbox from before end-to-end acknowledgements lacks keeper and kept.
 KIND = StoreKind("MQTT outbox", 0x50540002, (
     chain(statements(SCHEMA), add_columns("outbox", [("keeper", "INTEGER NOT NULL DEFAULT 0"),
                                                      ("kept", "INTEGER NOT NULL DEFAULT 0")])),

@@ -13,9 +13,9 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from controller.engine.profiles import BUILTIN_PROFILES, load_profile
 from controller.engine.table import Level
 from controller.errors import ConfigError
+from controller.inputs.text_files import read_toml_model
 from controller.mqtt.client import BrokerAddress
 from controller.session import SessionConfig
-from controller.text_files import read_toml_model
 from drivers.buttons import PanelConfig
 from drivers.reader_config import ReaderConfig
 

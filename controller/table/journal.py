@@ -18,7 +18,7 @@ from pathlib import Path
 from controller.engine.records import HandRecord
 from controller.events import BadEvent, TableEvent, dump_event, parse_event
 from controller.session import SessionSnapshot
-from controller.sqlite_store import StoreKind, open_store, statements
+from controller.storage.sqlite_store import StoreKind, open_store, statements
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -41,8 +41,8 @@ CREATE TABLE IF NOT EXISTS rejected (
 );
 """
 
-# The journal's schema versions (controller/sqlite_store.py): 1 is the layout of every journal
-# made before versions were counted.
+# The journal's schema versions (controller/storage/sqlite_store.py): 1 is the layout of every
+# journal made before versions were counted.
 KIND = StoreKind("table journal", 0x50540001, (statements(SCHEMA),),
                  tables=frozenset({"events", "snapshots", "records", "rejected"}))
 

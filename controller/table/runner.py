@@ -28,7 +28,7 @@ from controller.engine.records import HandRecord
 from controller.mqtt.client import Login, check_ca, load_login
 from controller.mqtt.link import TableLink
 from controller.mqtt.outbox import Outbox
-from controller.service_manager import Watchdog, notify
+from controller.service.manager import Watchdog, notify
 from controller.session import SessionConfig
 from controller.session.outputs import Leds, PublicEvent, Sink, TableState
 from controller.table.config import ReaderSection, TableConfig

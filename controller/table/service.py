@@ -27,7 +27,7 @@ from controller.events import (
     TickEvent,
     parse_event,
 )
-from controller.service_manager import Loop
+from controller.service.manager import Loop
 from controller.session import SessionConfig, Step, TableSession
 from controller.session.outputs import DURABLE_KINDS, Leds, PublicEvent, Sink, TableState, hand_id
 from controller.table.journal import Journal

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import BinaryIO, TextIO
 
 from controller.engine.records import HandRecord
-from controller.private_files import private_dir, private_file, write_private
 from controller.session.outputs import PublicEvent, TableState
+from controller.storage.private_files import private_dir, private_file, write_private
 
 EVENTS_MAX_BYTES = 10_000_000
 EVENTS_KEEP = 5

@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from controller.errors import ConfigError
 from controller.events import CommandEvent
-from controller.private_files import write_private
+from controller.storage.private_files import write_private
 from controller.table.service import TableService
 
 log = logging.getLogger(__name__)

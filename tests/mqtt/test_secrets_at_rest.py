@@ -20,8 +20,8 @@ from controller.mqtt import broker_init as broker_init_module
 from controller.mqtt.broker_init import BrokerPlan, broker_init
 from controller.mqtt.local_broker import free_port, mosquitto_binary
 from controller.mqtt.outbox import Outbox
-from controller.private_files import write_private
 from controller.room.recorder import SqliteRecordStore
+from controller.storage.private_files import write_private
 from controller.table.journal import Journal
 from controller.table.sinks import FileSink
 

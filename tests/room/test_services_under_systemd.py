@@ -25,7 +25,7 @@ from controller.room.clock.service import ClockService
 from controller.room.clock.store import ClockStore
 from controller.room.clock.structure import load_structure
 from controller.room.floor.config import load_floor_config
-from controller.service_manager import Loop, Watchdog, notify
+from controller.service.manager import Loop, Watchdog, notify
 from tests.venue import address, login
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -19,9 +19,9 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
 from controller.errors import ConfigError, first_error
+from controller.inputs.text_files import read_toml_model
 from controller.mqtt.client import BrokerAddress
 from controller.room.cash.ledger import CashSettings, MustMoveOrder, TableSpec
-from controller.text_files import read_toml_model
 
 
 class CashSection(BaseModel):

@@ -41,7 +41,7 @@ from controller.room.cash.ledger import FLOOR, CashSettings, Refused
 from controller.room.cash.store import CashStore
 from controller.room.cash.view import CashState, CashStatus
 from controller.room.commands import incoming, repeated, reply
-from controller.service_manager import Loop
+from controller.service.manager import Loop
 
 log = logging.getLogger(__name__)
 

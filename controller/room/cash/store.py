@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from controller.command_journal import Command, CommandJournal
 from controller.room.cash.core import Journaled
 from controller.room.cash.ledger import Ledger
-from controller.sqlite_store import StoreKind, statements
+from controller.storage.command_journal import Command, CommandJournal
+from controller.storage.sqlite_store import StoreKind, statements
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS ledger (id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL);
@@ -26,8 +26,8 @@ CREATE TABLE IF NOT EXISTS commands (
 );
 """
 
-# The next application id after the tournament store's (controller/sqlite_store.py KINDS names
-# every store, so that one opened as another is refused by name).
+# The next application id after the tournament store's (controller/storage/sqlite_store.py
+# KINDS names every store, so that one opened as another is refused by name).
 KIND = StoreKind("cash store", 0x50540007, (statements(SCHEMA),),
                  tables=frozenset({"ledger", "commands"}))
 

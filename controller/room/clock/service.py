@@ -52,7 +52,7 @@ from controller.room.clock.rules import Clock, ClockRefused
 from controller.room.clock.store import ClockStore
 from controller.room.clock.structure import Structure
 from controller.room.commands import incoming, repeated, reply
-from controller.service_manager import Loop
+from controller.service.manager import Loop
 
 log = logging.getLogger(__name__)
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from controller.command_journal import Command, CommandJournal
 from controller.room.clock.rules import ClockPosition
-from controller.sqlite_store import StoreKind, statements
+from controller.storage.command_journal import Command, CommandJournal
+from controller.storage.sqlite_store import StoreKind, statements
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS position (id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL);
@@ -23,7 +23,7 @@ CREATE TABLE IF NOT EXISTS commands (
 );
 """
 
-# Schema versions (controller/sqlite_store.py). 1: the layout before versions were counted.
+# Schema versions (controller/storage/sqlite_store.py). 1: the layout before versions were counted.
 KIND = StoreKind("clock store", 0x50540004, (statements(SCHEMA),),
                  tables=frozenset({"position", "commands"}))
 

@@ -16,7 +16,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from controller.errors import ConfigError, first_error
-from controller.text_files import read_toml_file
+from controller.inputs.text_files import read_toml_file
 
 MAX_CHIP = 10**9
 

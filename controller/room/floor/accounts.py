@@ -12,8 +12,8 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from controller.errors import ConfigError
-from controller.json_input import loads_bounded
-from controller.private_files import write_private
+from controller.inputs.json_input import loads_bounded
+from controller.storage.private_files import write_private
 
 NAME = re.compile(r"^[a-z][a-z0-9._-]{0,31}$")
 MIN_PASSWORD = 8

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from controller.inputs.text_files import read_toml_model
 from controller.mqtt.client import BrokerAddress
-from controller.text_files import read_toml_model
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 VENUE = r"^[a-z0-9][a-z0-9-]{0,39}$"

@@ -59,7 +59,7 @@ from controller.room.cash.view import CashContacts, CashState
 from controller.room.floor.league import League
 from controller.room.floor.model import Room, RoomUpdate
 from controller.room.floor.store import FloorStore
-from controller.service_manager import Loop
+from controller.service.manager import Loop
 
 log = logging.getLogger(__name__)
 

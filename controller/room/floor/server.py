@@ -21,13 +21,13 @@ import uvicorn
 
 from controller.mqtt.client import BrokerAddress, Login, load_login
 from controller.mqtt.messages import CommandReply
-from controller.private_files import write_private
 from controller.room.floor.accounts import Accounts, load_accounts
 from controller.room.floor.config import FloorConfig
 from controller.room.floor.hub import REPLY_SECONDS, Hub
 from controller.room.floor.store import FloorStore
 from controller.room.floor.web import create_app
-from controller.service_manager import Loop
+from controller.service.manager import Loop
+from controller.storage.private_files import write_private
 
 log = logging.getLogger(__name__)
 

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from controller.engine.records import HandRecord
 from controller.room.floor.model import Alert
-from controller.sqlite_store import StoreKind, open_store, statements
+from controller.storage.sqlite_store import StoreKind, open_store, statements
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS alerts (
@@ -46,7 +46,7 @@ CREATE INDEX hands_by_table ON hands (tbl, hand);
 CREATE INDEX hands_by_time ON hands (started);
 """
 
-# Schema versions (controller/sqlite_store.py). 1: the layout before versions were counted.
+# Schema versions (controller/storage/sqlite_store.py). 1: the layout before versions were counted.
 # Public data only: the group (a screen's user) may read it.
 KIND = StoreKind("floor store", 0x50540005,
                  (statements(SCHEMA), statements(SESSIONS), statements(HAND_VENUES)),

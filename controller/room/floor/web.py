@@ -42,7 +42,7 @@ from controller.engine.records import HandRecord
 from controller.errors import ExportError, first_error
 from controller.history.export import one_hand
 from controller.history.story import hand_story
-from controller.json_input import BadJson, loads_bounded
+from controller.inputs.json_input import BadJson, loads_bounded
 from controller.room.clock.rules import CLOCK_COMMANDS
 from controller.room.floor.accounts import Accounts, check_password
 from controller.room.floor.auth import SESSION_SECONDS, LoggedIn, LoginThrottle, Sessions

@@ -8,9 +8,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from controller.inputs.text_files import read_toml_model
 from controller.mqtt.client import BrokerAddress
 from controller.room.recorder.store import is_url
-from controller.text_files import read_toml_model
 
 VENUE = r"^[a-z0-9][a-z0-9-]{0,39}$"
 

@@ -32,7 +32,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.reasoncodes import ReasonCode
 
-from controller.json_input import BadJson, loads_bounded
+from controller.inputs.json_input import BadJson, loads_bounded
 from controller.mqtt.client import (
     BrokerAddress,
     Login,
@@ -53,7 +53,7 @@ from controller.mqtt.messages import (
 )
 from controller.mqtt.topics import ROOT, Topics
 from controller.room.recorder.store import RecordStore, StoreUnavailable
-from controller.service_manager import Loop
+from controller.service.manager import Loop
 
 log = logging.getLogger(__name__)
 

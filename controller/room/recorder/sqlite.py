@@ -1,6 +1,6 @@
 """The record store in one SQLite file (the embedded default): opened, locked, backed up and
-migrated as every pokertable store is (controller/sqlite_store.py), ``synchronous=FULL``, 0600
-(every hole card is in it)."""
+migrated as every pokertable store is (controller/storage/sqlite_store.py),
+``synchronous=FULL``, 0600 (every hole card is in it)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from controller.room.recorder.search import (
 )
 from controller.room.recorder.store import KeptHand, StoreUnavailable
 from controller.session.outputs import PublicEvent
-from controller.sqlite_store import StoreKind, add_columns, chain, open_store, statements
+from controller.storage.sqlite_store import StoreKind, add_columns, chain, open_store, statements
 
 # Version 1: the layout before versions were counted (a store from before the table's send
 # time was kept lacks records.sent).

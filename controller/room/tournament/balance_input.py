@@ -17,9 +17,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
 
 from controller.errors import ConfigError, first_error
-from controller.json_input import BadJson, loads_bounded
+from controller.inputs.json_input import BadJson, loads_bounded
+from controller.inputs.text_files import read_text_file
 from controller.room.tournament.balance import TableSeating
-from controller.text_files import read_text_file
 
 Seat = StrictInt
 

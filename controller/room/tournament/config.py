@@ -8,13 +8,13 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
 from controller.errors import ConfigError, first_error
+from controller.inputs.text_files import read_toml_model
 from controller.mqtt.client import BrokerAddress
 from controller.room.clock.structure import load_structure
 from controller.room.tournament.balance import BalanceProfile
 from controller.room.tournament.ledger import Settings, TableSpec
 from controller.room.tournament.prizes import PointsProfile, payouts, prize_pool
 from controller.session.colour_up import ColourUpMethod
-from controller.text_files import read_toml_model
 
 
 class TournamentSection(BaseModel):

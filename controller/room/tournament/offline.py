@@ -25,13 +25,13 @@ from pydantic import ValidationError
 
 from controller.engine.records import HandRecord
 from controller.errors import ConfigError, first_error
-from controller.json_input import BadJson, loads_bounded
+from controller.inputs.json_input import BadJson, loads_bounded
+from controller.inputs.text_files import read_text_file
 from controller.room.clock.structure import Structure
 from controller.room.tournament.balance import BalanceProfile, plan
 from controller.room.tournament.balance_input import SeatingFile, read_seating
 from controller.room.tournament.places import Bust, placings
 from controller.room.tournament.prizes import payouts, prize_pool
-from controller.text_files import read_text_file
 
 
 def balance_lines(path: Path, profile: BalanceProfile, seed: int = 0) -> list[dict[str, Any]]:

@@ -53,7 +53,6 @@ from controller.mqtt.messages import (
     encode,
 )
 from controller.mqtt.topics import Topics
-from controller.private_files import private_dir
 from controller.room.commands import incoming, repeated, reply
 from controller.room.tournament.core import TournamentCore
 from controller.room.tournament.draw import Refused
@@ -63,7 +62,8 @@ from controller.room.tournament.refusals import RefusalLog
 from controller.room.tournament.seating import Ask
 from controller.room.tournament.store import TournamentStore
 from controller.room.tournament.view import PublishedState
-from controller.service_manager import Loop
+from controller.service.manager import Loop
+from controller.storage.private_files import private_dir
 
 log = logging.getLogger(__name__)
 

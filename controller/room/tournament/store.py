@@ -9,9 +9,9 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from controller.command_journal import Command, CommandJournal
 from controller.room.tournament.ledger import Ledger
-from controller.sqlite_store import StoreKind, statements
+from controller.storage.command_journal import Command, CommandJournal
+from controller.storage.sqlite_store import StoreKind, statements
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS ledger (id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL);

@@ -20,7 +20,7 @@ from controller.room.cash.config import load_cash_config
 from controller.room.cash.store import CashStore
 from controller.room.cash.view import CashStatus
 from controller.room.tournament.store import TournamentStore
-from controller.sqlite_store import KINDS
+from controller.storage.sqlite_store import KINDS
 from tests.venue import VenueClient
 
 ROOT = Path(__file__).resolve().parents[3]

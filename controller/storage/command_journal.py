@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from controller.sqlite_store import StoreKind, open_store
+from controller.storage.sqlite_store import StoreKind, open_store
 
 Command = tuple[str, str, dict[str, Any], str | None, float, str]  # id, name, args, by, at, said
 

@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from controller.errors import ConfigError
-from controller.private_files import private_dir, private_file
-from controller.sqlite_store import KINDS, StoreLock, connect_readonly, versions
+from controller.storage.private_files import private_dir, private_file
+from controller.storage.sqlite_store import KINDS, StoreLock, connect_readonly, versions
 
 STAMP = "%Y%m%dT%H%M%SZ"
 

@@ -35,7 +35,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from controller.errors import ConfigError
-from controller.private_files import private_file
+from controller.storage.private_files import private_file
 
 Migration = Callable[[sqlite3.Connection], None]
 
