@@ -24,7 +24,7 @@ from controller.table.journal import Journal
 from controller.table.service import TableService
 from controller.table.sinks import MemorySink
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DAY = 86400.0
 
 
@@ -283,6 +283,6 @@ def test_a_postgresql_store_is_left_to_postgresql_s_own_backups(tmp_path: Path) 
     done = subprocess.run([sys.executable, "-m", "controller.cli", "backup",
                            "postgresql://recorder@db.example/hands", "--to", str(tmp_path)],
                           capture_output=True, text=True, timeout=60, check=False,
-                          cwd=Path(__file__).resolve().parents[1])
+                          cwd=Path(__file__).resolve().parents[2])
     assert done.returncode == 2 and "pg_dump" in done.stderr
     assert "Traceback" not in done.stderr

@@ -20,7 +20,7 @@ from controller.room.recorder import SqliteRecordStore
 from controller.storage.sqlite_store import StoreKind, lock_path, open_store, statements
 from controller.table.journal import Journal
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def kind(*migrations: str) -> StoreKind:
