@@ -99,7 +99,7 @@ def test_rules_t5_a_table_killed_mid_race_runs_the_race_once_after_its_restart(
     felt_file = tmp_path / "journal.db.felt.json"
     felt_file.write_text(first.felt.dump(), encoding="utf-8")
     again._felt = Felt.load(felt_file)  # (the felt file, as a restarted table reads it)
-    again.state = session.state()
+    assert again.state == session.state()  # (the dealer's view: the session's own)
     dealer = _dealer(again)
     raced = again.state.colour_up
     dealer.play(1, threading.Event())
