@@ -28,12 +28,12 @@ from paho.mqtt.reasoncodes import ReasonCode
 from controller.mqtt.client import (
     BrokerAddress,
     Login,
-    command_subscription,
     connect,
     disconnect,
     new_client,
 )
 from controller.mqtt.messages import Message, encode
+from controller.mqtt.routes import Router
 from controller.mqtt.topics import Topics
 from controller.room.cash.commands import FLOOR_COMMANDS
 from controller.room.cash.core import CashCore
@@ -74,6 +74,9 @@ class CashService:
         # Connected once the broker confirmed the subscription: a command sent after that
         # reaches us.
         self._client.on_subscribe = lambda *_: self.connected.set()
+        self.routes = Router()
+        self.routes.on_raw(self.topics.service(SERVICE, "cmd/+"), self._command, qos=1,
+                           commands=True)
         self._client.on_message = self._on_message
 
     # ---------------------------------------------------------------- life cycle
@@ -188,16 +191,14 @@ class CashService:
                     properties: Any) -> None:
         if reason.is_failure:  # its diagnosis says why (client.py)
             return
-        client.subscribe([command_subscription(self.topics.service(SERVICE, "cmd/+"))])
+        client.subscribe(self.routes.subscriptions())
         with self._lock:
             self._publish(force=True)
         client.publish(self._status, encode(CashStatus(status="online")), qos=1, retain=True)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        if not message.topic.startswith(self.topics.service(SERVICE, "cmd/")):
-            return
         try:
-            self._command(message)
+            self.routes.dispatch(message)
         except Exception:  # one bad message never stops the cash floor
             log.exception("cash: a message on %s could not be handled", message.topic[:200])
 

@@ -23,15 +23,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.reasoncodes import ReasonCode
 
-from controller.mqtt.client import (
-    BrokerAddress,
-    Login,
-    command_subscription,
-    connect,
-    disconnect,
-    new_client,
-    subscription,
-)
+from controller.mqtt.client import BrokerAddress, Login, connect, disconnect, new_client
 from controller.mqtt.messages import (
     ClockState,
     ClockTime,
@@ -42,9 +34,9 @@ from controller.mqtt.messages import (
     TimeReply,
     TimeRequest,
     TournamentState,
-    decode,
     encode,
 )
+from controller.mqtt.routes import Router
 from controller.mqtt.topics import Topics
 from controller.room.clock.core import ClockCore
 from controller.room.clock.holds import ANSWER_SECONDS, Ask
@@ -82,6 +74,14 @@ class ClockService:
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = lambda *_: self.connected.clear()
         self._client.on_message = self._on_message
+        self._received = 0.0  # when the message being handled came (the time sync's start)
+        t = self.topics
+        self.routes = Router()
+        self.routes.on_raw(t.clock("cmd/+"), self._command, qos=1, commands=True)
+        self.routes.on(t.table("+", "status"), StatusMessage, self._table_status, qos=1)
+        self.routes.on(t.table("+", "state"), StateMessage, self._table_state, qos=1)
+        self.routes.on(t.table("+", "time"), TimeRequest, self._time)
+        self.routes.on(t.service("tournament", "state"), TournamentState, self._tournament)
 
     @property
     def clock(self) -> Clock:
@@ -185,11 +185,7 @@ class ClockService:
                     properties: Any) -> None:
         if reason.is_failure:  # its diagnosis says why (client.py)
             return
-        client.subscribe([command_subscription(self.topics.clock("cmd/+")),
-                          subscription(self.topics.table("+", "status"), 1),
-                          subscription(self.topics.table("+", "state"), 1),
-                          subscription(self.topics.table("+", "time"), 0),
-                          subscription(self.topics.service("tournament", "state"), 0)])
+        client.subscribe(self.routes.subscriptions())
         with self._lock:
             self.core.connected(self._now())  # the room's retained messages first
             self._publish_state()
@@ -203,45 +199,38 @@ class ClockService:
         self.connected.set()
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        received = self._now()  # first: the time sync measures from here
+        self._received = self._now()  # first: the time sync measures from here
         try:
-            if message.topic.endswith("/time"):
-                self._time(message, received)
-                return
-            self._command(message)
+            self.routes.dispatch(message)
         except Exception:  # one bad message never stops the clock
             log.exception("clock: a message on %s could not be handled", message.topic)
 
-    def _time(self, message: mqtt.MQTTMessage, received: float) -> None:
+    def _time(self, message: mqtt.MQTTMessage, request: TimeRequest) -> None:
         """A table's time request: answered on its own topic with when the clock received it
         and when it answers, both in the clock's time."""
         table = message.topic.removeprefix(self.topics.root + "/table/").removesuffix("/time")
-        request = decode(TimeRequest, message.payload)
+        received = self._received
         reply = TimeReply(table=table, t0=request.t0, received=received, sent=self._now())
         self._client.publish(self.topics.clock(f"time/{table}"), encode(reply), qos=0)
         with self._lock:
             self.core.heard(table, received)
 
-    def _table_status(self, message: mqtt.MQTTMessage) -> None:
-        status = decode(StatusMessage, message.payload)
+    def _table_status(self, message: mqtt.MQTTMessage, status: StatusMessage) -> None:
         with self._lock:
             self.core.table_status(status.table, status.status == "online", self._now())
             self._reconcile()
 
-    def _table_state(self, message: mqtt.MQTTMessage) -> None:
-        state = decode(StateMessage, message.payload).state
+    def _table_state(self, message: mqtt.MQTTMessage, state_message: StateMessage) -> None:
+        state = state_message.state
         with self._lock:
             self.core.table_state(state, self._now())
             self._reconcile(state.table)
 
-    def _tournament(self, message: mqtt.MQTTMessage) -> None:
+    def _tournament(self, message: mqtt.MQTTMessage, state: TournamentState) -> None:
         """The tournament's state: once it names the winner, the clock pauses (the levels of
         a tournament that is over mean nothing; a pause, so that the floor can resume it if the
         last bust is taken back). Once for a winner: journaled like a command, so the state
         published again, or a restart, does not pause a clock the floor has resumed since."""
-        if not message.payload:
-            return  # (the retained state cleared)
-        state = decode(TournamentState, message.payload)
         winner = state.winner
         if winner is None:
             return
@@ -261,15 +250,6 @@ class ClockService:
                 self._publish_state()
 
     def _command(self, message: mqtt.MQTTMessage) -> None:
-        if message.topic == self.topics.service("tournament", "state"):
-            self._tournament(message)
-            return
-        if message.topic.endswith("/status"):
-            self._table_status(message)
-            return
-        if message.topic.endswith("/state"):
-            self._table_state(message)
-            return
         command = incoming(message, self.topics.clock("cmd/"), log, "clock")
         if command is None:
             return

@@ -33,11 +33,9 @@ from paho.mqtt.reasoncodes import ReasonCode
 from controller.mqtt.client import (
     BrokerAddress,
     Login,
-    command_subscription,
     connect,
     disconnect,
     new_client,
-    subscription,
 )
 from controller.mqtt.messages import (
     BadMessage,
@@ -49,9 +47,9 @@ from controller.mqtt.messages import (
     ServiceStatus,
     StateMessage,
     StatusMessage,
-    decode,
     encode,
 )
+from controller.mqtt.routes import Router
 from controller.mqtt.topics import Topics
 from controller.room.commands import incoming, repeated, reply
 from controller.room.tournament.core import TournamentCore
@@ -109,6 +107,18 @@ class TournamentService:
         # reaches us (one sent between the CONNACK and the SUBACK could go nowhere).
         self._client.on_subscribe = lambda *_: self.connected.set()
         self._client.on_message = self._on_message
+        # (the clock's first: its retained state comes before the tables'; the core decides
+        # nothing until it has the clock's and every open table's, `waiting_for`)
+        # (QoS 1 only for what the broker keeps while we are down: SESSION_EXPIRY)
+        t = self.topics
+        self.routes = Router()
+        self.routes.on(t.clock("state"), ClockState, self._clock_state)
+        self.routes.on_raw(t.service(SERVICE, "cmd/+"), self._command, commands=True)
+        self.routes.on(t.table("+", "status"), StatusMessage, self._table_status)
+        self.routes.on(t.table("+", "state"), StateMessage, self._table_state)
+        self.routes.on(t.table("+", "event"), EventMessage, self._event, qos=1)
+        self.routes.on(t.table("+", "record"), RecordMessage, self._record, qos=1)
+        self.routes.on(t.table("+", "reply"), CommandReply, self._table_reply)
 
     # ---------------------------------------------------------------- life cycle
 
@@ -231,17 +241,7 @@ class TournamentService:
                     properties: Any) -> None:
         if reason.is_failure:  # its diagnosis says why (client.py)
             return
-        t = self.topics
-        # (the clock's first: its retained state comes before the tables'; the core decides
-        # nothing until it has the clock's and every open table's, `waiting_for`)
-        # (QoS 1 only for what the broker keeps while we are down: SESSION_EXPIRY)
-        client.subscribe([subscription(t.clock("state"), 0),
-                          command_subscription(t.service(SERVICE, "cmd/+"), qos=0),
-                          subscription(t.table("+", "status"), 0),
-                          subscription(t.table("+", "state"), 0),
-                          subscription(t.table("+", "event"), 1),
-                          subscription(t.table("+", "record"), 1),
-                          subscription(t.table("+", "reply"), 0)])
+        client.subscribe(self.routes.subscriptions())
         with self._lock:
             self._publish_state(force=True)
         client.publish(self._status, encode(ServiceStatus(service=SERVICE, status="online")),
@@ -252,52 +252,43 @@ class TournamentService:
             log.debug("tournament: %s cleared", message.topic)
             return
         try:
-            self._dispatch(message)
+            self.routes.dispatch(message)
         except BadMessage as exc:
             log.warning("tournament: ignored a message on %s: %s", message.topic, exc)
         except Exception:  # one bad message never stops the tournament
             log.exception("tournament: a message on %s could not be handled", message.topic)
 
-    def _dispatch(self, message: mqtt.MQTTMessage) -> None:
-        topic = message.topic
-        if topic.startswith(self.topics.service(SERVICE, "cmd/")):
-            self._command(message)
-            return
-        if topic == self.topics.clock("state"):
-            clock = decode(ClockState, message.payload)
-            with self._lock:
-                self.core.clock_state(clock)
-                self._reconcile()
-            return
-        leaf = topic.removeprefix(self.topics.root + "/table/").split("/", 1)
-        if len(leaf) != 2:
-            return
-        table, kind = leaf
-        if kind == "state":
-            state = decode(StateMessage, message.payload).state
-            with self._lock:
-                self.core.table_state(state, live=not message.retain)
-                self._reconcile()
-        elif kind == "status":
-            status = decode(StatusMessage, message.payload)
-            with self._lock:
-                self.core.table_status(status.table, status.status == "online")
-                self._reconcile()
-        elif kind == "event":
-            self._event(table, decode(EventMessage, message.payload))
-        elif kind == "record":
-            record = decode(RecordMessage, message.payload)
-            with self._lock:
-                if self.core.record(record.table, record.record, self._now()):
-                    self.store.save(self.core.ledger)
-                self._reconcile()
-        elif kind == "reply":
-            answer = decode(CommandReply, message.payload)
-            if answer.status == "error" and (answer.id or "").startswith(f"{SERVICE}:"):
-                log.info("tournament: table %s: %s refused: %s (asked again while wanted)",
-                         answer.table, answer.command, answer.reason)
+    def _table_of(self, message: mqtt.MQTTMessage) -> str:
+        return message.topic.removeprefix(self.topics.root + "/table/").split("/", 1)[0]
 
-    def _event(self, table: str, message: EventMessage) -> None:
+    def _clock_state(self, _: mqtt.MQTTMessage, clock: ClockState) -> None:
+        with self._lock:
+            self.core.clock_state(clock)
+            self._reconcile()
+
+    def _table_state(self, message: mqtt.MQTTMessage, state: StateMessage) -> None:
+        with self._lock:
+            self.core.table_state(state.state, live=not message.retain)
+            self._reconcile()
+
+    def _table_status(self, _: mqtt.MQTTMessage, status: StatusMessage) -> None:
+        with self._lock:
+            self.core.table_status(status.table, status.status == "online")
+            self._reconcile()
+
+    def _record(self, _: mqtt.MQTTMessage, record: RecordMessage) -> None:
+        with self._lock:
+            if self.core.record(record.table, record.record, self._now()):
+                self.store.save(self.core.ledger)
+            self._reconcile()
+
+    def _table_reply(self, _: mqtt.MQTTMessage, answer: CommandReply) -> None:
+        if answer.status == "error" and (answer.id or "").startswith(f"{SERVICE}:"):
+            log.info("tournament: table %s: %s refused: %s (asked again while wanted)",
+                     answer.table, answer.command, answer.reason)
+
+    def _event(self, topic_message: mqtt.MQTTMessage, message: EventMessage) -> None:
+        table = self._table_of(topic_message)
         event = message.event
         if event.kind != "elimination" or message.id is None or message.table != table:
             return
