@@ -51,6 +51,7 @@ from controller.mqtt.messages import (
     decode,
     encode,
 )
+from controller.mqtt.routes import Router
 from controller.mqtt.topics import ROOT, Topics
 from controller.room.recorder.store import RecordStore, StoreUnavailable
 from controller.service.manager import Loop
@@ -104,6 +105,12 @@ class Recorder:
         self._subscriptions = tuple(topic for venue in self.venues for topic in (
             Topics(venue).table("+", "secure/record"), Topics(venue).table("+", "event")))
         diagnosis_of(self._client).watch(self._subscriptions, address.quiet)
+        self.routes = Router()
+        for venue in self.venues:
+            self.routes.on_raw(Topics(venue).table("+", "secure/record"), self._record, qos=1)
+            self.routes.on_raw(Topics(venue).table("+", "event"), self._event, qos=1)
+        if keeper:
+            self.routes.on_raw(self._bridge_status, self._bridge, qos=1)
         # systemd's watchdog: a record write that never returns stops the pings.
         self.loop = Loop("recorder's MQTT callbacks", beats=False)
         self._healer = threading.Thread(target=self._heal, name="recorder-store-heal",
@@ -146,8 +153,7 @@ class Recorder:
                     properties: Any) -> None:
         if reason.is_failure:  # its diagnosis says why (client.py)
             return
-        client.subscribe([(topic, 1) for topic in self._subscriptions] +
-                         ([(self._bridge_status, 1)] if self.keeper else []))
+        client.subscribe(self.routes.subscriptions())
         # Subscribed first (the broker keeps one client's packets in order), then online: the
         # tables answer it by sending again whatever the recorder has not confirmed, which a
         # broker that lost its persistence no longer holds. (And a bridged venue's retained
@@ -201,14 +207,8 @@ class Recorder:
                 self._say_online()
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        if message.topic == self._bridge_status:
-            self._bridged = True  # "1" or "0": the bridge is configured, up or not
-            return
         try:
-            if message.topic.endswith("/secure/record"):
-                self._record(message)
-            elif message.topic.endswith("/event"):
-                self._event(message)
+            self.routes.dispatch(message)
         except StoreUnavailable as exc:  # not acknowledged: the table keeps it
             self._store_failed()
             log.error("recorder: could not keep the message on %s: %s; its table keeps it "
@@ -216,6 +216,9 @@ class Recorder:
         except Exception:  # one bad message never stops the recorder
             self.rejected += 1
             log.exception("recorder: a message on %s could not be kept", message.topic)
+
+    def _bridge(self, message: mqtt.MQTTMessage) -> None:
+        self._bridged = True  # "1" or "0": the bridge is configured, up or not
 
     def _decoded(self, model: type[M], message: mqtt.MQTTMessage) -> M | None:
         try:
