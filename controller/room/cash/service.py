@@ -23,25 +23,19 @@ from collections.abc import Callable
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.reasoncodes import ReasonCode
 
 from controller.mqtt.client import (
     BrokerAddress,
     Login,
-    connect,
-    disconnect,
-    new_client,
 )
 from controller.mqtt.messages import Message, encode
-from controller.mqtt.routes import Router
-from controller.mqtt.topics import Topics
 from controller.room.cash.commands import FLOOR_COMMANDS
 from controller.room.cash.core import CashCore
 from controller.room.cash.ledger import FLOOR, CashSettings, Refused
 from controller.room.cash.store import CashStore
 from controller.room.cash.view import CashState, CashStatus
 from controller.room.commands import incoming, repeated, reply
-from controller.service.manager import Loop
+from controller.room.room_service import RoomService
 
 log = logging.getLogger(__name__)
 
@@ -49,64 +43,40 @@ SERVICE = "cash"
 TICK_SECONDS = 1.0  # a call runs out within a second of its time
 
 
-class CashService:
+class CashService(RoomService):
     def __init__(self, address: BrokerAddress, login: Login, settings: CashSettings,
                  store: CashStore, *, now: Callable[[], float] = time.time,
                  new_seed: Callable[[], int] = lambda: secrets.randbits(63)) -> None:
-        self.address = address
-        self.topics = Topics(address.venue)
+        super().__init__(SERVICE, address, login, status=lambda s: CashStatus(status=s),
+                         tick_seconds=TICK_SECONDS, log=log)
         self.store = store
         self._now = now
         self._new_seed = new_seed
         self._lock = threading.RLock()
         self.core = CashCore(settings, store.ledger())
-        self.connected = threading.Event()
         self._ticks = 0
         self._published: dict[str, bytes] = {}
-        self._stop = threading.Event()
-        self._ticker: threading.Thread | None = None
-        self.loop = Loop("cash ticker")  # systemd's watchdog
-        self._status = self.topics.service(SERVICE, "status")
-        self._client = new_client(login.username, login, address, will=(
-            self._status, CashStatus(status="offline")))
-        self._client.on_connect = self._on_connect
-        self._client.on_disconnect = lambda *_: self.connected.clear()
-        # Connected once the broker confirmed the subscription: a command sent after that
-        # reaches us.
-        self._client.on_subscribe = lambda *_: self.connected.set()
-        self.routes = Router()
         self.routes.on_raw(self.topics.service(SERVICE, "cmd/+"), self._command, qos=1,
                            commands=True)
-        self._client.on_message = self._on_message
 
     # ---------------------------------------------------------------- life cycle
 
-    def start(self) -> CashService:
+    def _starting(self) -> None:
         lists = self.core.ledger.lists
         log.info("cash: starting (%s; journal %s)", ", ".join(
             f"{game}: {len(entries)} waiting" for game, entries in lists.items()),
             self.store.path)
-        connect(self._client, self.address)
-        self._ticker = threading.Thread(target=self._tick, name="cash-ticker", daemon=True)
-        self._ticker.start()
-        return self
 
-    def close(self) -> None:
-        """A clean stop: the state as it stands goes out, retained, then the service leaves."""
-        self._stop.set()
-        if self._ticker is not None:
-            self._ticker.join(2)
-        if self.connected.is_set():
-            with self._lock:
-                self._publish(force=True)
-            info = self._client.publish(self._status, encode(CashStatus(status="offline")),
-                                        qos=1, retain=True)
-            info.wait_for_publish(2.0)
-        disconnect(self._client)
+    def _on_connected(self) -> None:
+        with self._lock:
+            self._publish(force=True)
+
+    def _last_state(self) -> None:
+        with self._lock:
+            self._publish(force=True)
+
+    def _stopped(self) -> None:
         log.info("cash: stopped")
-
-    def loops(self) -> list[Loop]:
-        return [self.loop]
 
     def state(self) -> CashState:
         with self._lock:
@@ -115,17 +85,12 @@ class CashService:
     # ---------------------------------------------------------------- time
 
     def _tick(self) -> None:
-        while not self._stop.wait(TICK_SECONDS):
-            self.loop.beat()
-            try:
-                with self._lock:
-                    now = self._now()
-                    if self.core.tick(now):
-                        self._ticks += 1
-                        self._carry_out(f"{SERVICE}:tick:{int(now * 1000)}:{self._ticks}",
-                                        "tick", {}, SERVICE, now)
-            except Exception:  # a bug of ours in one tick never stops the cash floor
-                log.exception("cash: a tick failed; the floor goes on")
+        with self._lock:
+            now = self._now()
+            if self.core.tick(now):
+                self._ticks += 1
+                self._carry_out(f"{SERVICE}:tick:{int(now * 1000)}:{self._ticks}",
+                                "tick", {}, SERVICE, now)
 
     # ---------------------------------------------------------------- commands
 
@@ -186,21 +151,6 @@ class CashService:
                 self._published[leaf] = payload
                 self._client.publish(self.topics.service(SERVICE, leaf), payload, qos=1,
                                      retain=True)
-
-    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode,
-                    properties: Any) -> None:
-        if reason.is_failure:  # its diagnosis says why (client.py)
-            return
-        client.subscribe(self.routes.subscriptions())
-        with self._lock:
-            self._publish(force=True)
-        client.publish(self._status, encode(CashStatus(status="online")), qos=1, retain=True)
-
-    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        try:
-            self.routes.dispatch(message)
-        except Exception:  # one bad message never stops the cash floor
-            log.exception("cash: a message on %s could not be handled", message.topic[:200])
 
 
 __all__ = ["SERVICE", "CashService"]

@@ -18,12 +18,10 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.reasoncodes import ReasonCode
 
-from controller.mqtt.client import BrokerAddress, Login, connect, disconnect, new_client
+from controller.mqtt.client import BrokerAddress, Login
 from controller.mqtt.messages import (
     ClockState,
     ClockTime,
@@ -36,15 +34,13 @@ from controller.mqtt.messages import (
     TournamentState,
     encode,
 )
-from controller.mqtt.routes import Router
-from controller.mqtt.topics import Topics
 from controller.room.clock.core import ClockCore
 from controller.room.clock.holds import ANSWER_SECONDS, Ask
 from controller.room.clock.rules import Clock, ClockRefused
 from controller.room.clock.store import ClockStore
 from controller.room.clock.structure import Structure
 from controller.room.commands import incoming, repeated, reply
-from controller.service.manager import Loop
+from controller.room.room_service import RoomService
 
 log = logging.getLogger(__name__)
 
@@ -52,31 +48,21 @@ TICK_SECONDS = 0.25
 TIME_EVERY = 20  # ticks between the clock's time announcements (5 s) for the room's screens
 
 
-class ClockService:
+class ClockService(RoomService):
     def __init__(self, address: BrokerAddress, login: Login, structure: Structure,
                  store: ClockStore, *, now: Callable[[], float] = time.time,
                  answer_seconds: float = ANSWER_SECONDS) -> None:
-        self.address = address
-        self.topics = Topics(address.venue)
+        super().__init__("clock", address, login, tick_seconds=TICK_SECONDS, log=log,
+                         status=lambda s: ServiceStatus(service="clock", status=s),
+                         ready_on_subscribe=False)
         self.store = store
         self._now = now
         self._lock = threading.Lock()
         self.core = ClockCore(structure, store.position(), now(), answer_seconds)
-        self.connected = threading.Event()
         self._sent = 0
-        self._stop = threading.Event()
-        self._ticker: threading.Thread | None = None
-        self.loop = Loop("clock ticker")  # systemd's watchdog: the levels must move on
-        self._status = self.topics.service("clock", "status")
-        # Killed or cut off, the broker says so for it: the floor must know the levels stopped.
-        self._client = new_client(login.username, login, address, will=(
-            self._status, ServiceStatus(service="clock", status="offline")))
-        self._client.on_connect = self._on_connect
-        self._client.on_disconnect = lambda *_: self.connected.clear()
-        self._client.on_message = self._on_message
+        self._ticks = 0
         self._received = 0.0  # when the message being handled came (the time sync's start)
         t = self.topics
-        self.routes = Router()
         self.routes.on_raw(t.clock("cmd/+"), self._command, qos=1, commands=True)
         self.routes.on(t.table("+", "status"), StatusMessage, self._table_status, qos=1)
         self.routes.on(t.table("+", "state"), StateMessage, self._table_state, qos=1)
@@ -95,27 +81,9 @@ class ClockService:
 
     # ---------------------------------------------------------------- life cycle
 
-    def start(self) -> ClockService:
-        connect(self._client, self.address)
-        self._ticker = threading.Thread(target=self._tick, name="clock-ticker", daemon=True)
-        self._ticker.start()
-        return self
-
-    def close(self) -> None:
-        """A clean stop: the state as it stands goes out, retained, then the clock leaves."""
-        self._stop.set()
-        if self._ticker is not None:
-            self._ticker.join(2)
-        if self.connected.is_set():
-            with self._lock:
-                self._publish_state()
-            info = self._client.publish(self._status, encode(ServiceStatus(
-                service="clock", status="offline")), qos=1, retain=True)
-            info.wait_for_publish(2.0)
-        disconnect(self._client)
-
-    def loops(self) -> list[Loop]:
-        return [self.loop]
+    def _last_state(self) -> None:
+        with self._lock:
+            self._publish_state()
 
     # ---------------------------------------------------------------- the state
 
@@ -129,25 +97,19 @@ class ClockService:
                                     encode(self.core.state(self._now())), qos=1, retain=True)
 
     def _tick(self) -> None:
-        ticks = 0
-        while not self._stop.wait(TICK_SECONDS):
-            self.loop.beat()
-            ticks += 1
-            if ticks % TIME_EVERY == 1 and self.connected.is_set():
-                # The floor server sets its screens' time by it (the tables sync NTP-style).
-                self._client.publish(self.topics.clock("time"),
-                                     encode(ClockTime(now=self._now())), qos=0)
-            try:
-                with self._lock:
-                    if self.core.advance(self._now()):
-                        self.store.save(self.core.position)
-                        log.info("clock: %s, level %d", self.core.position.status,
-                                 self.clock.level_slot().level)
-                        self._publish_state()
-                    if self.connected.is_set():
-                        self._reconcile()
-            except Exception:  # a bug of ours in one tick never stops the levels
-                log.exception("clock: a tick failed; the clock goes on")
+        self._ticks += 1
+        if self._ticks % TIME_EVERY == 1 and self.connected.is_set():
+            # The floor server sets its screens' time by it (the tables sync NTP-style).
+            self._client.publish(self.topics.clock("time"),
+                                 encode(ClockTime(now=self._now())), qos=0)
+        with self._lock:
+            if self.core.advance(self._now()):
+                self.store.save(self.core.position)
+                log.info("clock: %s, level %d", self.core.position.status,
+                         self.clock.level_slot().level)
+                self._publish_state()
+            if self.connected.is_set():
+                self._reconcile()
 
     def _reconcile(self, table: str | None = None) -> None:
         """What the room's holds need now goes out (under the lock; ``table``: only its state
@@ -181,29 +143,19 @@ class ClockService:
 
     # ---------------------------------------------------------------- MQTT
 
-    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode,
-                    properties: Any) -> None:
-        if reason.is_failure:  # its diagnosis says why (client.py)
-            return
-        client.subscribe(self.routes.subscriptions())
+    def _on_connected(self) -> None:
         with self._lock:
             self.core.connected(self._now())  # the room's retained messages first
             self._publish_state()
-        client.publish(self._status, encode(ServiceStatus(service="clock", status="online")),
-                       qos=1, retain=True)
         if not self.connected.is_set():
             clock = self.core.clock
             log.info("clock: connected to %s:%d; level %d, %s", self.address.host,
                      self.address.port, clock.level_slot().level,
                      clock.position.status.replace("_", " "))
-        self.connected.set()
 
-    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+    def _handle(self, message: mqtt.MQTTMessage) -> None:
         self._received = self._now()  # first: the time sync measures from here
-        try:
-            self.routes.dispatch(message)
-        except Exception:  # one bad message never stops the clock
-            log.exception("clock: a message on %s could not be handled", message.topic)
+        self.routes.dispatch(message)
 
     def _time(self, message: mqtt.MQTTMessage, request: TimeRequest) -> None:
         """A table's time request: answered on its own topic with when the clock received it

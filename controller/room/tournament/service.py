@@ -25,20 +25,14 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.reasoncodes import ReasonCode
 
 from controller.mqtt.client import (
     BrokerAddress,
     Login,
-    connect,
-    disconnect,
-    new_client,
 )
 from controller.mqtt.messages import (
-    BadMessage,
     ClockState,
     CommandReply,
     CommandRequest,
@@ -49,9 +43,8 @@ from controller.mqtt.messages import (
     StatusMessage,
     encode,
 )
-from controller.mqtt.routes import Router
-from controller.mqtt.topics import Topics
 from controller.room.commands import incoming, repeated, reply
+from controller.room.room_service import RoomService
 from controller.room.tournament.core import TournamentCore
 from controller.room.tournament.draw import Refused
 from controller.room.tournament.export import standings_csv, standings_json
@@ -60,7 +53,6 @@ from controller.room.tournament.refusals import RefusalLog
 from controller.room.tournament.seating import Ask
 from controller.room.tournament.store import TournamentStore
 from controller.room.tournament.view import PublishedState
-from controller.service.manager import Loop
 from controller.storage.private_files import private_dir
 
 log = logging.getLogger(__name__)
@@ -75,12 +67,13 @@ SERVICE = "tournament"
 SESSION_EXPIRY = 7 * 24 * 3600
 
 
-class TournamentService:
+class TournamentService(RoomService):
     def __init__(self, address: BrokerAddress, login: Login, settings: Settings,
                  store: TournamentStore, *, export: Path | None = None,
                  now: Callable[[], float] = time.time, retry_seconds: float = 2.0) -> None:
-        self.address = address
-        self.topics = Topics(address.venue)
+        super().__init__(SERVICE, address, login, tick_seconds=TICK_SECONDS, log=log,
+                         status=lambda s: ServiceStatus(service=SERVICE, status=s),
+                         clean_start=False, session_expiry=SESSION_EXPIRY)
         self.store = store
         self.export = export
         self._now = now
@@ -88,30 +81,15 @@ class TournamentService:
         self.core = TournamentCore(settings, store.ledger(), random_source=random.Random,
                                    new_seed=lambda: secrets.randbits(63),
                                    retry_seconds=retry_seconds)
-        self.connected = threading.Event()
         self._sent = 0
         self._published: bytes | None = None
         self._published_at = 0.0
         self._stale = False  # the tables said something since the state was last built
-        self._stop = threading.Event()
-        self._ticker: threading.Thread | None = None
-        self.loop = Loop("tournament ticker")  # systemd's watchdog
         self._refusals = RefusalLog(log)
-        self._status = self.topics.service(SERVICE, "status")
-        self._client = new_client(login.username, login, address, clean_start=False,
-                                  session_expiry=SESSION_EXPIRY, will=(
-            self._status, ServiceStatus(service=SERVICE, status="offline")))
-        self._client.on_connect = self._on_connect
-        self._client.on_disconnect = lambda *_: self.connected.clear()
-        # Connected once the broker confirmed the subscriptions: a command sent after that
-        # reaches us (one sent between the CONNACK and the SUBACK could go nowhere).
-        self._client.on_subscribe = lambda *_: self.connected.set()
-        self._client.on_message = self._on_message
         # (the clock's first: its retained state comes before the tables'; the core decides
         # nothing until it has the clock's and every open table's, `waiting_for`)
         # (QoS 1 only for what the broker keeps while we are down: SESSION_EXPIRY)
         t = self.topics
-        self.routes = Router()
         self.routes.on(t.clock("state"), ClockState, self._clock_state)
         self.routes.on_raw(t.service(SERVICE, "cmd/+"), self._command, commands=True)
         self.routes.on(t.table("+", "status"), StatusMessage, self._table_status)
@@ -122,34 +100,23 @@ class TournamentService:
 
     # ---------------------------------------------------------------- life cycle
 
-    def start(self) -> TournamentService:
+    def _starting(self) -> None:
         ledger = self.core.ledger
         log.info("tournament: starting (%s, %d players, %d left; journal %s)", ledger.status,
                  len(ledger.players), sum(not p.out for p in ledger.players.values()),
                  self.store.path)
-        connect(self._client, self.address)
-        self._ticker = threading.Thread(target=self._tick, name="tournament-ticker",
-                                        daemon=True)
-        self._ticker.start()
-        return self
 
-    def close(self) -> None:
-        """A clean stop: the state as it stands goes out, retained, then the service leaves."""
-        self._stop.set()
-        if self._ticker is not None:
-            self._ticker.join(2)
-        if self.connected.is_set():
-            with self._lock:
-                self._publish_state(force=True)
-            info = self._client.publish(self._status, encode(ServiceStatus(
-                service=SERVICE, status="offline")), qos=1, retain=True)
-            info.wait_for_publish(2.0)
-        disconnect(self._client)
+    def _on_connected(self) -> None:
+        with self._lock:
+            self._publish_state(force=True)
+
+    def _last_state(self) -> None:
+        with self._lock:
+            self._publish_state(force=True)
+
+    def _stopped(self) -> None:
         log.info("tournament: stopped; the broker keeps the tables' eliminations and records "
                  "for it until it is back")
-
-    def loops(self) -> list[Loop]:
-        return [self.loop]
 
     def state(self) -> PublishedState:
         with self._lock:
@@ -158,18 +125,13 @@ class TournamentService:
     # ---------------------------------------------------------------- the work
 
     def _tick(self) -> None:
-        while not self._stop.wait(TICK_SECONDS):
-            self.loop.beat()
-            self._refusals.flush()
-            if not self.connected.is_set():
-                continue
-            try:
-                with self._lock:
-                    self._reconcile()
-                    if self._stale and time.monotonic() - self._published_at >= PUBLISH_SECONDS:
-                        self._publish_state()
-            except Exception:  # a bug of ours in one tick never stops the tournament
-                log.exception("tournament: a tick failed; the tournament goes on")
+        self._refusals.flush()
+        if not self.connected.is_set():
+            return
+        with self._lock:
+            self._reconcile()
+            if self._stale and time.monotonic() - self._published_at >= PUBLISH_SECONDS:
+                self._publish_state()
 
     def _reconcile(self, urgent: bool = False) -> None:
         """What follows from everything heard (under the lock): the ledger saved first, then
@@ -237,26 +199,11 @@ class TournamentService:
 
     # ---------------------------------------------------------------- MQTT
 
-    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode,
-                    properties: Any) -> None:
-        if reason.is_failure:  # its diagnosis says why (client.py)
-            return
-        client.subscribe(self.routes.subscriptions())
-        with self._lock:
-            self._publish_state(force=True)
-        client.publish(self._status, encode(ServiceStatus(service=SERVICE, status="online")),
-                       qos=1, retain=True)
-
-    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+    def _handle(self, message: mqtt.MQTTMessage) -> None:
         if not message.payload:  # a retained message cleared: nothing was said
             log.debug("tournament: %s cleared", message.topic)
             return
-        try:
-            self.routes.dispatch(message)
-        except BadMessage as exc:
-            log.warning("tournament: ignored a message on %s: %s", message.topic, exc)
-        except Exception:  # one bad message never stops the tournament
-            log.exception("tournament: a message on %s could not be handled", message.topic)
+        self.routes.dispatch(message)
 
     def _table_of(self, message: mqtt.MQTTMessage) -> str:
         return message.topic.removeprefix(self.topics.root + "/table/").split("/", 1)[0]
