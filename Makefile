@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 test: lint typecheck unit
 
 lint: $(STAMP)
-	$(BIN)/ruff check controller drivers firmware tests bench
+	$(BIN)/ruff check controller drivers firmware harness tests bench
 	$(BIN)/lint-imports --no-cache
 
 typecheck: $(STAMP)

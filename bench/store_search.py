@@ -49,9 +49,14 @@ BATCH = 20_000
 
 def templates() -> list[dict[str, Any]]:
     from controller.demo.script import played_session
-    from tests.session.helpers import start
+    from controller.session import SessionConfig, TableSession
 
-    records = start(played_session(hands=30, seed=11, players=8)).records()
+    session = TableSession(SessionConfig())
+    records = []
+    for event in played_session(hands=30, seed=11, players=8):
+        records += session.handle(event).sealed
+    if session.pending_record is not None:
+        records.append(session.pending_record)
     return [json.loads(r.model_dump_json()) for r in records]
 
 
@@ -165,7 +170,7 @@ def sqlite_side(count: int, sample: int, players: list[str], where: Path) -> Non
 
 
 def postgres_side(count: int, sample: int, players: list[str]) -> None:
-    from tests.pg_cluster import PgCluster
+    from harness.pg_cluster import PgCluster
 
     with PgCluster(durable=True) as cluster:
         store = PostgresRecordStore(cluster.url())

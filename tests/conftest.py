@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from controller.mqtt.local_broker import LocalBroker
+from harness.pg_cluster import PgCluster
 from tests.league import League, running_league
-from tests.pg_cluster import PgCluster
 
 # Real hands in PHH, kept in the repository with their source and licence (tests/data/phh).
 PHH_DIR = Path(__file__).resolve().parent / "data" / "phh"

@@ -20,7 +20,7 @@ from controller.mqtt.messages import EventMessage, SecureRecordMessage
 from controller.room.recorder import RecordStore, StoreUnavailable, open_record_store
 from controller.room.recorder.postgres import VERSION
 from controller.session.outputs import hand_id
-from tests.pg_cluster import PgCluster
+from harness.pg_cluster import PgCluster
 from tests.session.helpers import played_session, start
 
 NAMES = ["Anna", "Bernd", "Cem", "Dana", "Emil", "Frieda", "Gül", "Hans", "Ida"]

@@ -18,8 +18,8 @@ from controller.mqtt.messages import SecureRecordMessage, encode
 from controller.mqtt.topics import Topics
 from controller.room.recorder import Recorder, RecordStore, open_record_store
 from controller.session.outputs import hand_id
+from harness.pg_cluster import PgCluster
 from tests.mqtt.helpers import linked_table, wait_until
-from tests.pg_cluster import PgCluster
 from tests.session.helpers import played_session, start
 from tests.venue import VenueClient, address, login
 
