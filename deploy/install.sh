@@ -67,7 +67,7 @@ elif [ "$(readlink -f "$opt/current")" != "$(readlink -f "$release")" ]; then
         [ -n "$root" ] || restart="pokertable-clock pokertable-tournament pokertable-recorder pokertable-floor"
     else
         echo "install.sh: this table runs $(readlink -f "$opt/current"); it changes release"
-        echo "between hands with: sudo pokertable upgrade table --to $release"
+        echo "between hands with: sudo pokertable upgrade table --release $release"
     fi
 fi
 ln -sfn "$opt/current/bin/pokertable" "$bin/pokertable"

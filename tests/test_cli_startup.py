@@ -23,7 +23,7 @@ def _imported(*args: str) -> tuple[set[str], str]:
     return modules, done.stdout
 
 
-# The names of the balancing profiles, for `tournament balance --profile`'s choices: two
+# The names of the balancing profiles, for `tournament balance --balancing`'s choices: two
 # constants in a module of their own, and the (empty) packages above it.
 NAMES_ONLY = {"controller.room", "controller.room.tournament",
               "controller.room.tournament.balance_profiles"}

@@ -15,15 +15,14 @@ from typing import TYPE_CHECKING
 from controller.cli.admin import add_admin_commands
 from controller.cli.cash import add_cash_commands
 from controller.cli.common import (
-    _broker_port,
     _int_in,
     _log_to_stderr,
     _Parser,
     _renamed,
-    _serve,
     _stop_on_signals,
 )
 from controller.cli.hands import add_hands_commands
+from controller.cli.services import add_room_services, add_table_command, sim_readers_option
 from controller.cli.tournament import add_tournament_commands
 
 if TYPE_CHECKING:
@@ -74,138 +73,6 @@ def _entry(path: str, key: str, phh: PhhHand) -> dict[str, object]:
         named["table"] = phh.table
     named["hand"] = key if phh.hand is None else phh.hand
     return named
-
-
-def _recorder(args: argparse.Namespace) -> int:
-    """`recorder --config recorder.toml`, each option overriding the file; or options alone
-    (the older way: --venue, --credentials and --store (or --db) then required)."""
-    from pydantic import ValidationError
-
-    from controller.errors import ConfigError, first_error
-    from controller.mqtt.client import load_login
-    from controller.room.recorder import Recorder, open_record_store
-    from controller.room.recorder.config import RecorderConfig, load_recorder_config
-
-    overrides = {"host": args.host, "port": args.port, "venue": args.venue,
-                 "credentials": args.credentials, "ca": args.ca}
-    if args.config is not None:
-        config = load_recorder_config(args.config)
-        document = config.model_dump()
-    else:
-        missing = [f"--{n}" for n in ("venue", "credentials") if getattr(args, n) is None]
-        if args.store is None and args.db is None:
-            missing.append("--store")
-        if missing:
-            raise ConfigError(f"give --config recorder.toml, or {' and '.join(missing)}")
-        document = {"mqtt": {}, "recorder": {}}
-    document["mqtt"].update({k: v for k, v in overrides.items() if v is not None})
-    if args.ca is not None:
-        document["mqtt"]["tls"] = True
-    if args.store is not None or args.db is not None:
-        document["recorder"].pop("db", None)
-        document["recorder"]["store"] = args.store or args.db
-    if args.follow:
-        document["recorder"]["follow"] = args.follow
-    if args.copy:
-        document["recorder"]["keeper"] = False
-    try:
-        config = RecorderConfig.model_validate(document)
-    except ValidationError as exc:
-        raise ConfigError(first_error(exc, "option")) from None
-    _log_to_stderr()
-    login = load_login(config.mqtt.credentials, "recorder")
-    address = config.mqtt.model_copy()
-    stop = _stop_on_signals()
-    store = open_record_store(config.recorder.store)
-    try:
-        recorder = Recorder(address, login, store, follow=config.recorder.follow,
-                            keeper=config.recorder.keeper).start()
-    except BaseException:
-        store.close()
-        raise
-    try:
-        _serve(stop, recorder.loops())
-    finally:
-        recorder.close()
-        store.close()
-    return 0
-
-
-def _clock(args: argparse.Namespace) -> int:
-    """``--structure FILE --check``: the whole schedule as JSON lines, or the mistake;
-    ``--config clock.toml``: the clock service, until SIGTERM or Ctrl-C."""
-
-    from controller.errors import ConfigError
-    from controller.room.clock.structure import load_structure, schedule
-
-    if args.check:
-        structure_file = args.structure
-        if structure_file is None and args.config is not None:
-            from controller.room.clock.config import load_clock_config
-
-            structure_file = load_clock_config(args.config).clock.structure
-        if structure_file is None:
-            raise ConfigError("--check needs --structure FILE (or --config clock.toml)")
-        for slot in schedule(load_structure(structure_file)):
-            print(slot.model_dump_json(exclude_none=True))
-        return 0
-    if args.config is None:
-        raise ConfigError("give --config clock.toml, or --structure FILE --check")
-    from controller.mqtt.client import load_login
-    from controller.room.clock.config import load_clock_config
-    from controller.room.clock.service import ClockService
-    from controller.room.clock.store import ClockStore
-
-    _log_to_stderr()
-    config = load_clock_config(args.config)
-    structure = load_structure(config.clock.structure)
-    login = load_login(config.mqtt.credentials, "clock")
-    stop = _stop_on_signals()
-    store = ClockStore(config.clock.db)
-    service = ClockService(config.mqtt, login, structure, store,
-                           answer_seconds=config.clock.answer_seconds).start()
-    try:
-        _serve(stop, service.loops())
-    finally:
-        service.close()
-        store.close()
-    return 0
-
-
-def _floor(args: argparse.Namespace) -> int:
-    """The floor display's web server, until SIGTERM or Ctrl-C."""
-    import logging
-
-    from controller.errors import ConfigError
-    from controller.room.floor.config import load_floor_config
-    from controller.room.floor.server import FloorServer
-
-    _log_to_stderr()
-    config = load_floor_config(args.config)
-    if args.follow:
-        from pydantic import ValidationError
-
-        from controller.errors import first_error
-        from controller.room.floor.config import FloorSection
-
-        try:
-            config.floor = FloorSection.model_validate(
-                {**config.floor.model_dump(), "follow": args.follow})
-        except ValidationError as exc:
-            raise ConfigError(first_error(exc, "option")) from None
-    try:
-        server = FloorServer.from_config(config)
-    except OSError as exc:  # the port is taken, the address is not this machine's
-        raise ConfigError(f"{args.config}: cannot listen on {config.floor.listen}:"
-                          f"{config.floor.port}: {exc.strerror}") from None
-    stop = _stop_on_signals()
-    server.start()  # in a thread: a signal is ours, a clean stop ends the push streams first
-    logging.getLogger(__name__).info("floor: the floor display is at %s", server.url)
-    try:
-        _serve(stop, server.loops())
-    finally:
-        server.close()
-    return 0
 
 
 def _decode(args: argparse.Namespace) -> int:
@@ -286,7 +153,7 @@ def _add_reader_options(parser: argparse.ArgumentParser, idle: float) -> None:
     parser.add_argument("--antenna", type=int, default=0,
                         help="the antenna to read (PT1, or the configured reader's)")
     parser.add_argument("--idle", type=float, default=idle,
-                        help=f"stop after this many seconds without a new tag (default {idle:g})")
+                        help="stop after this many seconds without a new tag")
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -294,15 +161,6 @@ def _demo(args: argparse.Namespace) -> int:
 
     return run_demo(hands=args.hands, players=args.players, seed=args.seed, game=args.game,
                     hardware=not args.no_hardware)
-
-
-def _sim_readers_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--sim-readers", choices=["chips", "pt1"], default="pt1",
-        help="with --simulate, for a table configured without readers: 'chips' simulates "
-        "the reader chips of docs/hardware.md (MFRC522 cards, PN5180 chip zones) under the "
-        "real drivers; 'pt1' a PT1 reader board, lighter on the CPU (default: pt1). Readers "
-        "a table's configuration names are always simulated as configured")
 
 
 def _room(args: argparse.Namespace) -> int:
@@ -347,23 +205,6 @@ def _replay_events(args: argparse.Namespace) -> int:
     from controller.cli.hands import replay_events_command
 
     return replay_events_command(args)
-
-
-def _table(args: argparse.Namespace) -> int:
-
-    from controller.errors import ConfigError
-    from controller.table.config import load_table_config
-    from controller.table.runner import run_table
-
-    _log_to_stderr()
-    config = load_table_config(args.config)
-    try:
-        return run_table(config, simulate=args.simulate, stdin_events=args.stdin_events,
-                         hands=args.hands, echo=sys.stdout if args.print else None,
-                         seed=args.seed, tournament=args.tournament,
-                         sim_readers=args.sim_readers)
-    except ConfigError as exc:  # what the configuration asks for is not here
-        raise ConfigError(f"{args.config}: {exc}") from None
 
 
 class _Version(argparse.Action):
@@ -437,21 +278,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="expect a burn card before each street (PVB 35(2))")
     events.set_defaults(run=_replay_events)
 
-    table = sub.add_parser("table", help="run a table: readers, buttons, journal, outputs")
-    table.add_argument("--config", required=True, help="the table's configuration (TOML)")
-    table.add_argument("--simulate", action="store_true",
-                       help="simulated readers on ptys, mock GPIO and a simulated dealer")
-    table.add_argument("--hands", type=_int_in(0), default=0,
-                       help="with --simulate: stop after this many hands (0: run on)")
-    table.add_argument("--seed", type=int, default=1, help="with --simulate: the shuffles' seed")
-    _sim_readers_option(table)
-    table.add_argument("--tournament", action="store_true",
-                       help="with --simulate: the tournament seats the players (the simulated "
-                       "dealer seats nobody and waits for them)")
-    table.add_argument("--stdin-events", action="store_true",
-                       help="also read table events (JSON lines) from stdin, e.g. a console")
-    table.add_argument("--print", action="store_true", help="print public events")
-    table.set_defaults(run=_table)
+    add_table_command(sub)
 
     decode = sub.add_parser(
         "decode", help="decode raw card-reader bytes from stdin into JSON lines (inspection)"
@@ -470,7 +297,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--no-walk", action="store_true",
                        help="only the chips' versions, no antenna walk")
     check.add_argument("--wait", type=float, default=60.0,
-                       help="seconds to wait for each card or chip (default 60)")
+                       help="seconds to wait for each card or chip")
     check.add_argument("--simulate", action="store_true",
                        help="against the configured readers simulated, wired as configured, "
                        "with a simulated technician laying the cards (a rehearsal)")
@@ -484,7 +311,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_reader_options(deck_register, idle=120)
     deck_register.add_argument("--name", required=True, help="the deck's name, e.g. blue-1")
-    deck_register.add_argument("--out", required=True, help="deck file to write (JSON)")
+    deck_register.add_argument("--out", required=True, metavar="FILE",
+                               help="deck file to write (JSON)")
     deck_register.set_defaults(run=_deck_register)
 
     chips = sub.add_parser("chips", help="chip sets").add_subparsers(dest="what", required=True,
@@ -495,61 +323,21 @@ def build_parser() -> argparse.ArgumentParser:
     _add_reader_options(chips_register, idle=30)
     chips_register.add_argument("--value", type=int, required=True, help="denomination")
     chips_register.add_argument("--name", default="house", help="chip set name (new files)")
-    chips_register.add_argument("--out", required=True, help="chip set file (JSON), extended")
+    chips_register.add_argument("--out", required=True, metavar="FILE",
+                                help="chip set file (JSON): a new one, or one to extend")
     chips_register.set_defaults(run=_chips_register)
 
     add_admin_commands(sub)
     add_hands_commands(sub)
 
-    recorder = sub.add_parser(
-        "recorder", help="keep every table's full hand records (secure/record) in SQLite or "
-        "PostgreSQL")
-    recorder.add_argument("--config", metavar="recorder.toml",
-                          help="the recorder's configuration (deploy/recorder.example.toml); "
-                          "the options below override it")
-    recorder.add_argument("--host", default=None, help="the broker's host")
-    _broker_port(recorder, help="the broker's port")
-    recorder.add_argument("--venue", help="the venue, as given to broker init")
-    recorder.add_argument("--credentials",
-                          help="credentials.json holding the 'recorder' entry")
-    recorder.add_argument("--ca", help="the venue CA: connect with TLS")
-    recorder.add_argument("--store", help="the record store: a SQLite file, or a "
-                          "postgresql:// URL")
-    recorder.add_argument("--db", help=argparse.SUPPRESS)  # --store's older name
-    recorder.add_argument("--follow", action="append", metavar="VENUE",
-                          help="a venue whose records it keeps (a league's recorder; repeat "
-                          "for each; default: --venue)")
-    recorder.add_argument("--copy", action="store_true",
-                          help="keep a copy, acknowledge nothing: a venue's own recorder while "
-                          "a league's recorder is the keeper (docs/league.md)")
-    recorder.set_defaults(run=_recorder)
-
-    clock = sub.add_parser("clock", help="the tournament clock: run it, or check a structure")
-    clock.add_argument("--config", metavar="clock.toml",
-                       help="run the clock (deploy/clock.example.toml)")
-    clock.add_argument("--structure", metavar="FILE",
-                       help="the tournament structure (TOML; deploy/structures/)")
-    clock.add_argument("--check", action="store_true",
-                       help="print the structure's whole schedule (levels and breaks, start and "
-                       "end in seconds from a start of zero) as JSON lines, or name the mistake")
-    clock.set_defaults(run=_clock)
-
+    add_room_services(sub)
     add_tournament_commands(sub)
     add_cash_commands(sub)
-
-    floor = sub.add_parser("floor", help="the floor display: every table, the clock and the "
-                           "alerts live in a browser; floor decisions behind a login")
-    floor.add_argument("--config", required=True, metavar="floor.toml",
-                       help="the server's configuration (deploy/floor.example.toml)")
-    floor.add_argument("--follow", action="append", metavar="VENUE",
-                       help="a venue it shows (a league's floor, read-only; repeat for each; "
-                       "default: the configuration's follow, else its [mqtt] venue)")
-    floor.set_defaults(run=_floor)
 
     room = sub.add_parser("room", help="the room on one machine: a broker, the clock, the "
                           "floor display, the recorder and simulated tables on MQTT")
     room.add_argument("--tables", type=_int_in(1, 8), default=4,
-                      help="simulated tables (default 4)")
+                      help="simulated tables")
     room.add_argument("--hands", type=_int_in(0), default=0,
                       help="hands per table, then stop (default 0: play on until Ctrl-C)")
     room.add_argument("--floor-port", "--port", type=_int_in(0, 65535), default=8080,
@@ -562,15 +350,15 @@ def build_parser() -> argparse.ArgumentParser:
                       help="work in DIR (new or empty) and keep it: the recorder's records.db "
                       "for `pokertable hands`, the tables' journals (default: a temporary "
                       "directory, removed at the end)")
-    _sim_readers_option(room)
+    sim_readers_option(room)
     room.set_defaults(run=_room)
 
     soak = sub.add_parser("soak", help="thousands of simulated hands at full speed: the "
                           "alerts a floor would see from a perfect (or a faulty) dealer")
     soak.add_argument("--tables", type=_int_in(1, 1000), default=8,
-                      help="simulated tables, each with its own structure (default 8)")
+                      help="simulated tables, each with its own structure")
     soak.add_argument("--hands", type=_int_in(1), default=250,
-                      help="hands per table (default 250)")
+                      help="hands per table")
     soak.add_argument("--seed", type=int, default=1, help="seed of everything random")
     soak.add_argument("--faults", type=float, default=0.0, metavar="P",
                       help="chance per hand that the dealer makes one mistake (0 to 1; default "
@@ -578,7 +366,7 @@ def build_parser() -> argparse.ArgumentParser:
     soak.set_defaults(run=_soak)
 
     demo = sub.add_parser("demo", help="a simulated table playing hands, narrated")
-    demo.add_argument("--hands", type=_int_in(1), default=6, help="hands to play (default 6)")
+    demo.add_argument("--hands", type=_int_in(1), default=6, help="hands to play")
     demo.add_argument("--players", type=_int_in(2, 10), default=6,
                       help="players at the table (2-10)")
     demo.add_argument("--seed", type=int, default=7, help="seed of the simulated shuffles")

@@ -9,7 +9,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from controller.cli.common import _broker_port, _int_in, _on_disk, _Parser
+from controller.cli.common import (
+    _broker_port,
+    _int_in,
+    _older_form,
+    _on_disk,
+    _Parser,
+    _renamed,
+)
 
 
 def _broker_init(args: argparse.Namespace) -> int:
@@ -27,12 +34,12 @@ def _broker_init(args: argparse.Namespace) -> int:
         raise ConfigError(first_error(exc, "option")) from None
     out = Path(args.out)
     bundle = None
-    if args.bridge_to is not None or args.bridge_bundle is not None:
+    if args.league_broker is not None or args.bridge_bundle is not None:
         from controller.mqtt.league import read_bridge_bundle
 
         if args.bridge_bundle is None:
-            raise ConfigError("--bridge-to needs --bridge-bundle FILE (from `pokertable broker "
-                              "league bundle VENUE` on the league's host)")
+            raise ConfigError("--league-broker needs --bridge-bundle FILE (from `pokertable "
+                              "broker league bundle VENUE` on the league's host)")
         bundle = read_bridge_bundle(Path(args.bridge_bundle))
         if bundle.venue != plan.venue:  # checked before a file is written
             raise ConfigError(f"{args.bridge_bundle} is venue {bundle.venue!r}'s bridge "
@@ -43,7 +50,7 @@ def _broker_init(args: argparse.Namespace) -> int:
           f"{', '.join(plan.state().hostnames)}; start with: "
           f"mosquitto -c {out.resolve()}/mosquitto.conf")
     if bundle is not None:
-        _join(out, bundle, args.bridge_to)
+        _join(out, bundle, args.league_broker)
     return 0
 
 
@@ -65,15 +72,17 @@ def _host_port(text: str) -> tuple[str, int | None]:
     if not port:
         return text, None
     if not port.isdigit() or not 1 <= int(port) <= 65535:
-        raise ConfigError(f"--bridge-to {text}: the port must be a number from 1 to 65535")
+        raise ConfigError(f"--league-broker {text}: the port must be a number from 1 to "
+                          "65535")
     return host, int(port)
 
 
 def _broker_bridge(args: argparse.Namespace) -> int:
-    """`broker bridge --bundle FILE [--to HOST[:PORT]]`: an existing venue joins a league."""
+    """`broker bridge --bundle FILE --broker-dir DIR [--league-broker HOST[:PORT]]`: an
+    existing venue joins a league."""
     from controller.mqtt.league import read_bridge_bundle
 
-    _join(Path(args.out), read_bridge_bundle(Path(args.bundle)), args.to)
+    _join(Path(args.broker_dir), read_bridge_bundle(Path(args.bundle)), args.league_broker)
     return 0
 
 
@@ -95,14 +104,14 @@ def _league_init(args: argparse.Namespace) -> int:
     print(f"wrote the league broker's files into {out} ({len(credentials)} logins: recorder, "
           f"floor, a bridge for each of {', '.join(plan.venues)}); start with: mosquitto -c "
           f"{out.resolve()}/mosquitto.conf; for each venue: pokertable broker league bundle "
-          f"VENUE --out {out} --to VENUE-bridge.json")
+          f"VENUE --broker-dir {out} --out VENUE-bridge.json")
     return 0
 
 
 def _league_add(args: argparse.Namespace) -> int:
     from controller.mqtt.league import add_venues
 
-    out = Path(args.out)
+    out = Path(args.broker_dir)
     added = _on_disk(out, lambda: add_venues(out, args.venues))
     if not added:
         print(f"nothing to add: {out} already has {', '.join(args.venues)}")
@@ -115,12 +124,12 @@ def _league_add(args: argparse.Namespace) -> int:
 def _league_bundle(args: argparse.Namespace) -> int:
     from controller.mqtt.league import make_bridge_bundle, write_bridge_bundle
 
-    bundle = make_bridge_bundle(Path(args.out), args.venue)
-    to = Path(args.to)
+    bundle = make_bridge_bundle(Path(args.broker_dir), args.venue)
+    to = Path(args.out)
     _on_disk(to, lambda: write_bridge_bundle(bundle, to))
     print(f"wrote {to} (0600: it holds bridge-{bundle.venue}'s password) for {bundle.host}:"
           f"{bundle.port}; on the venue's host: pokertable broker bridge --bundle {to.name} "
-          "--out /etc/pokertable/broker")
+          "--broker-dir /etc/pokertable/broker")
     return 0
 
 
@@ -128,7 +137,7 @@ def _broker_add(args: argparse.Namespace) -> int:
     """`broker add-table ID...` and `broker add-display`: new logins, nothing else re-keyed."""
     from controller.mqtt.broker_init import add_clients
 
-    out = Path(args.out)
+    out = Path(args.broker_dir)
     tables = list(getattr(args, "ids", []) or [])
     added = _on_disk(out, lambda: add_clients(out, tables=tables,
                                                 displays=getattr(args, "count", 0)))
@@ -144,7 +153,7 @@ def _broker_add(args: argparse.Namespace) -> int:
 def _broker_hostnames(args: argparse.Namespace) -> int:
     from controller.mqtt.broker_init import set_hostnames
 
-    out = Path(args.out)
+    out = Path(args.broker_dir)
     names = _on_disk(out, lambda: set_hostnames(out, args.hostname))
     print(f"new server.crt and floor.crt in {out} for {', '.join(names)} (the same CA: no "
           "client needs a new file); restart the broker and the floor: systemctl restart "
@@ -156,8 +165,8 @@ def _broker_hostnames(args: argparse.Namespace) -> int:
 def _broker_bundle(args: argparse.Namespace) -> int:
     from controller.mqtt.broker_init import make_bundle, write_bundle
 
-    bundle = make_bundle(Path(args.out), args.client)
-    to = Path(args.to)
+    bundle = make_bundle(Path(args.broker_dir), args.client)
+    to = Path(args.out)
     _on_disk(to, lambda: write_bundle(bundle, to))
     print(f"wrote {to} (0600: it holds table-{bundle.table}'s password) for {bundle.host}:"
           f"{bundle.port}; on that table's Pi, from a checkout of pokertable: "
@@ -213,20 +222,21 @@ def _install(args: argparse.Namespace) -> int:
     elif args.what == "host":
         print(f"next{'' if real else ' (paths on the installed machine)'}: sudo pokertable "
               "floor-user add NAME --accounts /etc/pokertable/floor/floor-users.json; for each "
-              "table: sudo pokertable broker bundle N --out /etc/pokertable/broker --to "
-              "table-N.json (docs/install.md)")
+              "table: sudo pokertable broker bundle N --broker-dir /etc/pokertable/broker "
+              "--out table-N.json (docs/install.md)")
     return 0
 
 
 def _upgrade(args: argparse.Namespace) -> int:
-    """`upgrade table --to DIR | --rollback`: between hands, with systemd restarting the unit."""
+    """`upgrade table --release DIR | --rollback`: between hands, with systemd restarting the
+    unit."""
     import subprocess
 
     from controller.errors import ConfigError
     from controller.table.upgrade import upgrade_table
 
-    if (args.to is None) == (not args.rollback):
-        raise ConfigError("give --to RELEASE_DIR, or --rollback")
+    if (args.release is None) == (not args.rollback):
+        raise ConfigError("give --release DIR, or --rollback")
 
     def restart() -> None:
         done = subprocess.run(["systemctl", "restart", args.unit], capture_output=True,
@@ -234,7 +244,7 @@ def _upgrade(args: argparse.Namespace) -> int:
         if done.returncode != 0:
             raise ConfigError(f"systemctl restart {args.unit}: {done.stderr.strip()}")
 
-    upgrade_table(Path(args.opt), Path(args.state), None if args.rollback else Path(args.to),
+    upgrade_table(Path(args.opt), Path(args.state), None if args.rollback else Path(args.release),
                   restart, timeout=args.timeout)
     return 0
 
@@ -290,9 +300,9 @@ def _backup(args: argparse.Namespace) -> int:
 
     failed = False
     try:
-        results = backup_stores(args.stores, Path(args.to), args.keep_days)
+        results = backup_stores(args.stores, Path(args.out), args.keep_days)
     except OSError as exc:  # the directory cannot be made or written
-        raise ConfigError(f"{exc.filename or args.to}: {exc.strerror}") from None
+        raise ConfigError(f"{exc.filename or args.out}: {exc.strerror}") from None
     for done in results:
         if done.copy is None:
             failed = True
@@ -309,12 +319,30 @@ def _restore(args: argparse.Namespace) -> int:
     from controller.storage.backup import restore
 
     try:
-        aside = restore(Path(args.backup), Path(args.to))
+        aside = restore(Path(args.backup), Path(args.out))
     except OSError as exc:  # a directory not ours, a disk full
-        raise ConfigError(f"{exc.filename or args.to}: {exc.strerror}") from None
+        raise ConfigError(f"{exc.filename or args.out}: {exc.strerror}") from None
     kept = f"; the replaced file is kept as {aside}" if aside is not None else ""
-    print(f"{args.to} restored from {args.backup}{kept}")
+    print(f"{args.out} restored from {args.backup}{kept}")
     return 0
+
+
+def _broker_dir(parser: argparse.ArgumentParser, made_by: str = "broker init",
+                older: bool = True) -> None:
+    """The directory `broker init` (or `broker league init`) wrote: one name in every command
+    that reads it or adds to it (--out before, which now names only what a command writes)."""
+    parser.add_argument("--broker-dir", *(["--out"] if older else []), required=True,
+                        metavar="DIR", dest="broker_dir",
+                        action=_renamed("--out") if older else "store",
+                        help=f"the broker's directory, as `{made_by} --out DIR` wrote it")
+
+
+def _bundle_out(parser: _Parser) -> None:
+    """`broker bundle` and `broker league bundle`: ``--broker-dir DIR --out FILE``, and the
+    older ``--out DIR --to FILE`` for a release."""
+    parser.add_argument("--out", required=True, metavar="FILE", help="the bundle to write (0600)")
+    _older_form(parser, "--to", {"--out": "--broker-dir", "--to": "--out"},
+                "--out DIR --to FILE", "--broker-dir DIR --out FILE")
 
 
 def add_admin_commands(sub: Any) -> None:
@@ -328,8 +356,8 @@ def add_admin_commands(sub: Any) -> None:
     broker_init.add_argument("--tables", type=_int_in(1, 500), required=True,
                              help="number of tables (ids 1 to N; add more with add-table)")
     _broker_port(broker_init, help="the plain listener, on 127.0.0.1 only", required=True)
-    broker_init.add_argument("--tls-port", type=_int_in(1, 65535), default=8883,
-                             help="TLS listener for the room's LAN (default 8883)")
+    broker_init.add_argument("--tls-port", type=_int_in(1, 65535), default=8883, metavar="PORT",
+                             help="TLS listener for the room's LAN")
     broker_init.add_argument("--tls-bind", default=None, metavar="ADDRESS",
                              help="the IP address the TLS listener binds (the room's LAN "
                              "interface; default: every interface)")
@@ -340,22 +368,25 @@ def add_admin_commands(sub: Any) -> None:
     broker_init.add_argument("--displays", type=_int_in(1, 100), default=1,
                              help="read-only logins for screens on MQTT (display, display-2, "
                              "...): one connection each")
-    broker_init.add_argument("--bridge-to", metavar="HOST[:PORT]",
-                             help="bridge this venue to a league's broker there (default: the "
-                             "bundle's address): docs/league.md")
+    broker_init.add_argument("--league-broker", "--bridge-to", metavar="HOST[:PORT]",
+                             action=_renamed("--bridge-to"),
+                             help="with --bridge-bundle: bridge this venue to the league's "
+                             "broker at this address (default: the bundle's): docs/league.md")
     broker_init.add_argument("--bridge-bundle", metavar="FILE",
                              help="the venue's bridge bundle from `broker league bundle`: the "
                              "league's CA and this venue's bridge login")
-    broker_init.add_argument("--out", required=True, help="directory to write into")
+    broker_init.add_argument("--out", required=True, metavar="DIR",
+                             help="the directory to write the broker's files into")
     broker_init.set_defaults(run=_broker_init)
     bridge = broker.add_parser(
         "bridge", help="bridge an existing venue to a league's broker (its public tree and "
                        "full records out, the league recorder's acknowledgements in)")
     bridge.add_argument("--bundle", required=True, metavar="FILE",
                         help="the venue's bridge bundle from `broker league bundle`")
-    bridge.add_argument("--to", metavar="HOST[:PORT]",
+    bridge.add_argument("--league-broker", "--to", metavar="HOST[:PORT]",
+                        action=_renamed("--to"),
                         help="the league broker's address (default: the bundle's)")
-    bridge.add_argument("--out", required=True, help="the directory given to broker init")
+    _broker_dir(bridge)
     bridge.set_defaults(run=_broker_bridge)
     league = broker.add_parser(
         "league", help="a league's broker, which the venues' brokers bridge to"
@@ -368,47 +399,46 @@ def add_admin_commands(sub: Any) -> None:
     league_init.add_argument("--venue", action="append", required=True, metavar="VENUE",
                              help="a venue of the league, as given to its broker init; repeat")
     _broker_port(league_init, help="the plain listener, on 127.0.0.1 only", required=True)
-    league_init.add_argument("--tls-port", type=_int_in(1, 65535), default=8883,
-                             help="TLS listener for the venues' bridges (default 8883)")
+    league_init.add_argument("--tls-port", type=_int_in(1, 65535), default=8883, metavar="PORT",
+                             help="TLS listener for the venues' bridges")
     league_init.add_argument("--tls-bind", default=None, metavar="ADDRESS",
                              help="the IP address the TLS listener binds (default: every one)")
     league_init.add_argument("--hostname", action="append", required=True, metavar="NAME",
                              help="a name the venues use for the league's host; repeat")
-    league_init.add_argument("--out", required=True, help="directory to write into")
+    league_init.add_argument("--out", required=True, metavar="DIR",
+                             help="the directory to write the league broker's files "
+                             "into")
     league_init.set_defaults(run=_league_init)
     league_add = league.add_parser("add-venue", help="bridge logins for more venues, every "
                                    "other login and key kept")
     league_add.add_argument("venues", nargs="+", metavar="VENUE",
                             help="venues to add, as given to their broker init")
-    league_add.add_argument("--out", required=True, help="the directory given to league init")
+    _broker_dir(league_add, "broker league init")
     league_add.set_defaults(run=_league_add)
     league_bundle = league.add_parser(
         "bundle", help="a venue's bridge login, the league CA and address in one file, for "
-                       "`broker init --bridge-to` or `broker bridge` at the venue")
+                       "`broker init --bridge-bundle` or `broker bridge` at the venue")
     league_bundle.add_argument("venue", metavar="VENUE", help="the venue the bundle is for")
-    league_bundle.add_argument("--out", required=True, help="the directory given to league init")
-    league_bundle.add_argument("--to", required=True, metavar="FILE",
-                               help="the bundle to write (0600)")
+    _broker_dir(league_bundle, "broker league init", older=False)
+    _bundle_out(league_bundle)
     league_bundle.set_defaults(run=_league_bundle)
     add_table = broker.add_parser(
         "add-table", help="add tables to the venue: their logins and ACL entries, every other "
                           "password and key kept")
     add_table.add_argument("ids", nargs="+", metavar="ID", help="table ids, e.g. 9 or final")
-    add_table.add_argument("--out", required=True, help="the directory given to broker init")
+    _broker_dir(add_table)
     add_table.set_defaults(run=_broker_add)
     add_display = broker.add_parser(
         "add-display", help="add read-only display logins (display-N), every other password "
                             "and key kept")
-    add_display.add_argument("--count", type=_int_in(1, 100), default=1,
-                             help="how many (default 1)")
-    add_display.add_argument("--out", required=True, help="the directory given to broker init")
+    add_display.add_argument("--count", type=_int_in(1, 100), default=1, help="how many")
+    _broker_dir(add_display)
     add_display.set_defaults(run=_broker_add)
     add_services = broker.add_parser(
         "add-services", help="add the central services' logins a venue made by an older "
                              "version lacks (the tournament's, the cash floor's), every other "
                              "password and key kept")
-    add_services.add_argument("--out", required=True,
-                              help="the directory given to broker init")
+    _broker_dir(add_services)
     add_services.set_defaults(run=_broker_add)
     hostnames = broker.add_parser(
         "hostnames", help="certify the broker and the floor for these names (new certificates "
@@ -416,14 +446,14 @@ def add_admin_commands(sub: Any) -> None:
     hostnames.add_argument("--hostname", action="append", required=True, metavar="NAME",
                            help="a name (or IP address) the tables and phones use for this "
                            "host; repeat for more; the first goes into new bundles")
-    hostnames.add_argument("--out", required=True, help="the directory given to broker init")
+    _broker_dir(hostnames)
     hostnames.set_defaults(run=_broker_hostnames)
     bundle = broker.add_parser(
         "bundle", help="one table's login, the venue CA and the broker's address in one file, "
                        "for `pokertable install table --bundle`")
     bundle.add_argument("client", metavar="TABLE", help="the table: table-3 or 3")
-    bundle.add_argument("--out", required=True, help="the directory given to broker init")
-    bundle.add_argument("--to", required=True, metavar="FILE", help="the bundle to write (0600)")
+    _broker_dir(bundle, older=False)
+    _bundle_out(bundle)
     bundle.set_defaults(run=_broker_bundle)
 
     install = sub.add_parser(
@@ -441,11 +471,11 @@ def add_admin_commands(sub: Any) -> None:
     host.add_argument("--tls-bind", metavar="ADDRESS", default=None,
                       help="the room's LAN address: the broker's TLS listener and the floor "
                       "bind it (default: every interface)")
-    _broker_port(host, help="the broker's plain listener on 127.0.0.1 (default 1883)")
-    host.add_argument("--tls-port", type=_int_in(1, 65535), default=8883,
-                      help="the broker's TLS listener for the tables (default 8883)")
-    host.add_argument("--floor-port", type=_int_in(1, 65535), default=8443,
-                      help="the floor display's HTTPS port (default 8443)")
+    _broker_port(host, help="the broker's plain listener on 127.0.0.1 (default: 1883)")
+    host.add_argument("--tls-port", type=_int_in(1, 65535), default=8883, metavar="PORT",
+                      help="the broker's TLS listener for the tables")
+    host.add_argument("--floor-port", type=_int_in(1, 65535), default=8443, metavar="PORT",
+                      help="the floor display's HTTPS port")
     host.add_argument("--cash", action="store_true",
                       help="the cash floor too (waiting lists, must-move tables): its user, "
                       "/etc/pokertable/cash/cash.toml and pokertable-cash.service; a host that "
@@ -464,8 +494,8 @@ def add_admin_commands(sub: Any) -> None:
                              "(no apt, no systemctl start; for checking what it writes)")
         command.add_argument("--venv", metavar="DIR", help="the virtual environment the "
                              "units run pokertable from (default: the one running this)")
-        command.add_argument("--keep-days", type=_int_in(1, 3650), default=14,
-                             help="days of hourly backups kept (default 14)")
+        command.add_argument("--keep-days", type=_int_in(1, 3650), default=14, metavar="N",
+                             help="days of hourly backups kept")
         command.set_defaults(run=_install)
 
     upgrade = sub.add_parser("upgrade", help="upgrade a table between hands").add_subparsers(
@@ -473,20 +503,19 @@ def add_admin_commands(sub: Any) -> None:
     upgrade_table = upgrade.add_parser(
         "table", help="switch the table to another release at a moment between hands (the "
                       "hand in play goes on; the next shuffle waits); the previous is kept")
-    upgrade_table.add_argument("--to", metavar="RELEASE_DIR",
+    upgrade_table.add_argument("--release", "--to", metavar="DIR", action=_renamed("--to"),
                                help="the new release: a virtual environment with pokertable")
     upgrade_table.add_argument("--rollback", action="store_true",
                                help="back to the previous release, the same way")
-    upgrade_table.add_argument("--opt", default="/opt/pokertable",
+    upgrade_table.add_argument("--opt", default="/opt/pokertable", metavar="DIR",
                                help="where the releases and the current and previous links "
-                               "are (default /opt/pokertable)")
-    upgrade_table.add_argument("--state", default="/var/lib/pokertable",
-                               help="the table's state directory, beside its journal (default "
-                               "/var/lib/pokertable)")
+                               "are")
+    upgrade_table.add_argument("--state", default="/var/lib/pokertable", metavar="DIR",
+                               help="the table's state directory, beside its journal")
     upgrade_table.add_argument("--unit", default="pokertable-table.service",
                                help="the table's systemd unit")
     upgrade_table.add_argument("--timeout", type=float, default=3600.0,
-                               help="seconds to wait for a moment between hands (default 3600)")
+                               help="seconds to wait for a moment between hands")
     upgrade_table.set_defaults(run=_upgrade)
 
     floor_user = sub.add_parser("floor-user", help="floor staff accounts for the floor display"
@@ -505,21 +534,21 @@ def add_admin_commands(sub: Any) -> None:
         command.set_defaults(run=_floor_user)
 
     backup = sub.add_parser("backup", help="copy stores (SQLite) while their services run: "
-                            "DIR/<name>-<UTC time>.db, each checked; older copies removed")
+                            "--out DIR/<name>-<UTC time>.db, each checked; older copies "
+                            "removed")
     backup.add_argument("stores", nargs="+", metavar="DB",
                         help="stores to copy (journal.db, outbox.db, records.db, clock.db, "
                         "floor.db)")
-    backup.add_argument("--to", required=True, metavar="DIR",
+    backup.add_argument("--out", "--to", required=True, metavar="DIR", action=_renamed("--to"),
                         help="directory of the copies (created 0700 if missing)")
     backup.add_argument("--keep-days", type=_int_in(1), default=14, metavar="N",
-                        help="remove this directory's copies of these stores older than N days "
-                        "(default 14)")
+                        help="remove this directory's copies of these stores older than N days")
     backup.set_defaults(run=_backup)
 
     restore = sub.add_parser("restore", help="put a backup in place of a store whose service "
                              "is stopped; the replaced file is kept aside")
     restore.add_argument("backup", metavar="BACKUP", help="a copy made by pokertable backup")
-    restore.add_argument("--to", required=True, metavar="DB",
+    restore.add_argument("--out", "--to", required=True, metavar="DB", action=_renamed("--to"),
                          help="the store to replace (its service must be stopped)")
     restore.set_defaults(run=_restore)
 

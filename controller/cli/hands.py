@@ -2,7 +2,8 @@
 
 Any source of hands (controller/cli/sources.py), the one filter (`HandQuery`), the public view by
 default; ``--full`` (every hole card, with a warning) or ``--hero NAME`` (a player's own hands
-and cards). Formats: JSON lines, PHH, PokerStars-style tracker text (controller/history/)."""
+and cards). Formats: JSON lines, PHH, PokerStars-style tracker text, Open Hand History with
+the players' tournament summaries (controller/history/, controller/cli/ohh_tournament.py)."""
 
 from __future__ import annotations
 
@@ -11,16 +12,18 @@ import contextlib
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from controller.cli.common import _int_in, _on_disk, _Parser
+from controller.cli.common import _int_in, _on_disk, _option_at, _Parser, _warn_older
 
 if TYPE_CHECKING:
     from controller.engine.records import HandRecord
     from controller.history.export import Export, Placed
+    from controller.history.ohh import TournamentInfo
+    from controller.history.ots import Results
     from controller.history.query import HandQuery
     from controller.session import SessionConfig
 
@@ -65,9 +68,12 @@ def _hands(args: argparse.Namespace) -> Iterator[Placed]:
 
     if args.full and args.hero is not None:
         raise ConfigError("give --full (every hole card) or --hero NAME (his own), not both")
-    if getattr(args, "tournament", None) is not None and args.format != "stars":
-        raise ConfigError(f"--tournament numbers tracker text's tournament; {args.format} has "
-                          "no such field: give it with --format stars")
+    if getattr(args, "tournament", None) is not None and args.format not in ("stars", "ohh"):
+        raise ConfigError(f"--tournament numbers tracker text's and OHH's tournament; "
+                          f"{args.format} has no such field: give it with --format stars or ohh")
+    if getattr(args, "tournament_config", None) is not None and args.format != "ohh":
+        raise ConfigError("--tournament-config says OHH's tournament and writes the players' "
+                          "summaries: give it with --format ohh")
     query = _query(args)
     session = _session(args)
     if args.full:
@@ -125,33 +131,89 @@ def _show(args: argparse.Namespace) -> int:
                              ensure_ascii=False))
             count += 1
         return _found(args, count)
-    done = write_export(_hands(args), sys.stdout, args.format, hero=args.hero,
-                        tournament=args.tournament)
+    hands = _hands(args)
+    info = _ohh_tournament(args, summaries=False)[0] if args.format == "ohh" else None
+    done = write_export(hands, sys.stdout, args.format, hero=args.hero,
+                        tournament=args.tournament, info=info)
     return _written(args, done)
 
 
 def _export(args: argparse.Namespace) -> int:
     from controller.history.export import write_export
 
-    if args.every_player is not None:
+    if args.every_player:
         return _every_player(args)
     hands = _hands(args)
+    info, results = _ohh_tournament(args) if args.format == "ohh" else (None, None)
     with _output(args.out, private=args.full or args.hero is not None) as target:
         done = write_export(hands, target.fh, args.format, hero=args.hero,
-                            tournament=args.tournament)
+                            tournament=args.tournament, info=info)
         target.keep = done.hands > 0
     code = _written(args, done)
     if code == 0 and args.out is not None:
         print(f"{_name(args)}: wrote {done.hands} hand{'s' * (done.hands != 1)} to {args.out}",
               file=sys.stderr)
+    if code == 0 and info is not None and results is not None:
+        if args.hero is None or args.out is None:
+            print(f"{_name(args)}: no tournament summary (.ots): a summary is a player's; give "
+                  "--hero NAME with --out FILE, or --every-player", file=sys.stderr)
+        else:
+            _summary(args, Path(args.out).with_suffix(".ots"), info, results, args.hero)
     return code
 
 
-EXTENSIONS = {"json": "jsonl", "phh": "phhs", "stars": "txt"}
+def _ohh_tournament(args: argparse.Namespace,
+                   summaries: bool = True) -> tuple[TournamentInfo, Results | None]:
+    """OHH's tournament: its number and start from the source's first hand (every player's
+    file says the same, and so does the summary; from stdin, which is read once, the first hand
+    exported gives them), the rest from ``--tournament-config``; and the standings the
+    tournament exported (None without the configuration, or before it exported any)."""
+    from controller.cli.ohh_tournament import read_results, tournament_info
+
+    start = None if args.source == "-" else _first_start(args)
+    info, standings = tournament_info(args.tournament_config, args.tournament, start)
+    if standings is None or not summaries:
+        return info, None
+    results = read_results(standings)
+    if results is None:
+        print(f"{_name(args)}: {standings} does not exist yet (the tournament writes it at "
+              "its end, or on the floor's export): no tournament summary (.ots)",
+              file=sys.stderr)
+    return info, results
+
+
+def _first_start(args: argparse.Namespace) -> float | None:
+    """When the tournament began, as its hands say: the first hand of the source between
+    --since and --until, whoever played it."""
+    from controller.cli.sources import parse_time, read_hands
+    from controller.history.query import HandQuery
+
+    query = HandQuery(limit=1,
+                      since=None if args.since is None else parse_time(args.since, "--since"),
+                      until=None if args.until is None else parse_time(args.until, "--until"))
+    for record, _venue in read_hands(args.source, query, _session(args), venue=args.venue):
+        return record.started
+    return None
+
+
+def _summary(args: argparse.Namespace, path: Path, info: TournamentInfo, results: Results,
+             hero: str) -> None:
+    """A player's tournament summary (.ots) beside his hands: private, as they are."""
+    from controller.cli.ohh_tournament import summary_text
+
+    if hero not in {f.player for f in results.finishes}:
+        print(f"{_name(args)}: {hero} is not in the tournament's standings: his summary lists "
+              "everyone else's", file=sys.stderr)
+    with _output(str(path), private=True) as target:
+        target.fh.write(summary_text(info, results, hero))
+    print(f"{_name(args)}: wrote {hero}'s tournament summary to {path}", file=sys.stderr)
+
+
+EXTENSIONS = {"json": "jsonl", "phh": "phhs", "stars": "txt", "ohh": "ohh"}
 
 
 def _every_player(args: argparse.Namespace) -> int:
-    """After a tournament, every player's own hands, each to a file of his own in DIR (his
+    """After a tournament, every player's own hands, each to a file of his own in --out DIR (his
     hole cards and those tabled, as ``--hero``): what a room hands its players. One tournament
     number for every file (the first hand's date), so that a player's tracker and his
     neighbour's agree."""
@@ -160,9 +222,11 @@ def _every_player(args: argparse.Namespace) -> int:
     from controller.history.export import write_export
     from controller.history.stars import tournament_number
 
-    if args.hero is not None or args.player is not None or args.full or args.out is not None:
+    if args.hero is not None or args.player is not None or args.full:
         raise ConfigError("--every-player writes each player's own hands to a file of his own "
-                          "in DIR: give it without --hero, --player, --full or --out")
+                          "in --out DIR: give it without --hero, --player or --full")
+    if args.out is None:
+        raise ConfigError("--every-player needs --out DIR: the directory of the players' files")
     if args.source == "-":
         raise ConfigError("--every-player reads the hands once for each player: give the "
                           "source as a file, not - (stdin)")
@@ -176,16 +240,30 @@ def _every_player(args: argparse.Namespace) -> int:
     if not players:
         return _found(args, 0)
     number = args.tournament if args.tournament is not None else tournament_number(first)
-    directory = Path(args.every_player)
+    info, results = None, None
+    if args.format == "ohh":
+        from controller.cli.ohh_tournament import STANDINGS, read_results, tournament_info
+
+        info, standings = tournament_info(args.tournament_config, number, first)
+        results = None if standings is None else read_results(standings)
+        if standings is not None and results is None:
+            print(f"{_name(args)}: {standings} does not exist yet (the tournament writes it "
+                  f"at its end, or on the floor's export): no {STANDINGS} summaries (.ots)",
+                  file=sys.stderr)
+    directory = Path(args.out)
     _on_disk(directory, lambda: directory.mkdir(mode=0o700, parents=True, exist_ok=True))
     stems: set[str] = set()
     for name in sorted(players, key=lambda n: (n.casefold(), n)):
-        path = directory / f"{_file_stem(name, stems)}.{EXTENSIONS[args.format]}"
-        own = argparse.Namespace(**{**vars(args), "hero": name, "every_player": None})
+        # OHH's and OTS's file names are ASCII only (their storage format).
+        stem = _file_stem(name, stems, ascii_only=args.format == "ohh")
+        path = directory / f"{stem}.{EXTENSIONS[args.format]}"
+        own = argparse.Namespace(**{**vars(args), "hero": name, "every_player": False})
         with _output(str(path), private=True) as target:
             done = write_export(_hands(own), target.fh, args.format, hero=name,
-                                tournament=number)
+                                tournament=number, info=info)
             target.keep = done.hands > 0
+        if info is not None and results is not None and done.hands:
+            _summary(args, path.with_suffix(".ots"), info, results, name)
         left = done.left_out_text()
         print(f"{_name(args)}: {name}: {done.hands} hand{'s' * (done.hands != 1)}"
               + (f" to {path}" if done.hands else "") + (f" (left out {left})" if left else ""),
@@ -193,12 +271,17 @@ def _every_player(args: argparse.Namespace) -> int:
     return 0
 
 
-def _file_stem(name: str, taken: set[str]) -> str:
+def _file_stem(name: str, taken: set[str], ascii_only: bool = False) -> str:
     """A player's name as a file name anyone can open: letters, digits, dot, dash and
-    underscore (anything else an underscore), never hidden, never the same as another's."""
+    underscore (anything else an underscore), never hidden, never the same as another's.
+    ``ascii_only``: accents dropped and other letters an underscore ("Jürgen" -> "Jurgen")."""
     import unicodedata
 
     text = unicodedata.normalize("NFKC", name)
+    if ascii_only:
+        text = unicodedata.normalize("NFKD", text)
+        text = "".join(c for c in text if not unicodedata.combining(c))
+        text = "".join(c if c.isascii() else "_" for c in text)
     stem = "".join(c if c.isalnum() or c in "-_." else "_" for c in text).strip("._")[:60]
     stem = stem or "player"
     candidate, n = stem, 1
@@ -402,11 +485,36 @@ def _add_format(parser: argparse.ArgumentParser, default: str) -> None:
     from controller.history.formats import FORMATS
 
     parser.add_argument("--format", choices=FORMATS, default=default,
-                        help=f"json (hand records), phh (PokerKit and research) or stars "
-                        f"(PokerStars-style text for tracking software); default {default}")
+                        help=f"json (hand records), phh (PokerKit and research), stars "
+                        f"(PokerStars-style text for tracking software) or ohh (Open Hand "
+                        f"History JSON for tracking software); default {default}")
     parser.add_argument("--tournament", type=_int_in(1), metavar="N",
-                        help="with --format stars: the tournament number (default: the UTC "
-                        "date of the first hand, e.g. 20261125)")
+                        help="with --format stars or ohh: the tournament number (default: the "
+                        "UTC date of the first hand, e.g. 20261125)")
+    parser.add_argument("--tournament-config", metavar="tournament.toml",
+                        help="with --format ohh: the tournament service's configuration (its "
+                        "name, buy-in, start stack, levels); with --hero and --out, or "
+                        "--every-player, each player's tournament summary (.ots: places and "
+                        "prizes) from the standings the tournament exported")
+
+
+def _every_player_dir(export: _Parser) -> Callable[[list[str]], list[str] | None]:
+    """The older ``--every-player DIR``, for a release: ``--every-player --out DIR`` now."""
+
+    def rewrite(argv: list[str]) -> list[str] | None:
+        at = _option_at(argv, "--every-player")
+        if at is None or _option_at(argv, "--out") is not None:
+            return None
+        name, eq, value = argv[at].partition("=")
+        if eq:
+            new = [*argv[:at], name, "--out", value, *argv[at + 1:]]
+        elif at + 1 < len(argv) and not argv[at + 1].startswith("-"):
+            new = [*argv[:at], name, "--out", argv[at + 1], *argv[at + 2:]]
+        else:
+            return None
+        _warn_older(export.prog, "--every-player DIR", "--every-player --out DIR")
+        return new
+    return rewrite
 
 
 def add_hands_commands(sub: argparse._SubParsersAction[_Parser]) -> None:
@@ -423,10 +531,12 @@ def add_hands_commands(sub: argparse._SubParsersAction[_Parser]) -> None:
     export = what.add_parser("export", help="the chosen hands as a file players' tools read")
     _add_selection(export)
     _add_format(export, "json")
-    export.add_argument("--out", metavar="FILE", help="write here (default: stdout)")
-    export.add_argument("--every-player", metavar="DIR",
-                        help="each player's own hands (as --hero) to a file of his own in DIR, "
-                        "named after him: what a room hands its players after a tournament")
+    export.add_argument("--out", metavar="FILE", help="write here (default: stdout); with "
+                        "--every-player, the directory of the players' files")
+    export.add_argument("--every-player", action="store_true",
+                        help="each player's own hands (as --hero) to a file of his own in --out "
+                        "DIR, named after him: what a room hands its players after a tournament")
+    export.older_forms.append(_every_player_dir(export))
     export.set_defaults(run=_quiet_pipe, command_run=_export)
 
     journal = sub.add_parser("journal", help="a table's journal")

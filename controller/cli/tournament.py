@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from controller.cli.common import _int_in, _Parser
+from controller.cli.common import _int_in, _Parser, _renamed
 
 
 def _offline(lines: list[dict[str, Any]]) -> int:
@@ -22,7 +22,7 @@ def _offline(lines: list[dict[str, Any]]) -> int:
 def _balance(args: argparse.Namespace) -> int:
     from controller.room.tournament.offline import balance_lines
 
-    return _offline(balance_lines(Path(args.seating), args.profile, args.seed))
+    return _offline(balance_lines(Path(args.seating), args.balancing, args.seed))
 
 
 def _standings(args: argparse.Namespace) -> int:
@@ -92,9 +92,11 @@ def add_tournament_commands(sub: Any) -> None:
     balance.add_argument("--seating", required=True, metavar="FILE",
                          help='{"seats": 9, "break_order": [...], "tables": [{"table": "1", '
                          '"button": 4, "big_blind": 6, "players": {"1": "p01"}}]}')
-    balance.add_argument("--profile", choices=PROFILES, default="pvb-2020",
-                         help="pvb-2020: the same position (PVB 09(1)); apsa-2010: the next "
-                         "big blind (APSA 3.1.2.4)")
+    balance.add_argument("--balancing", "--profile", choices=PROFILES, default="pvb-2020",
+                         action=_renamed("--profile"),
+                         help="how a player moves, as tournament.toml's balancing: pvb-2020 to "
+                         "the same position (PVB 09(1)), apsa-2010 to the next big blind (APSA "
+                         "3.1.2.4)")
     balance.add_argument("--seed", type=int, default=0,
                          help="the draw of a broken table's players to their seats")
     balance.set_defaults(run=_balance)

@@ -299,8 +299,8 @@ def _where_the_hands_are(work: Path, keep: Path | None) -> str:
     return (f"the room's hands: {work / 'records.db'} (the recorder's store, every hole card: "
             f"keep it private), read with `pokertable hands list {work / 'records.db'}`; every "
             f"player's own hands, a file each: `pokertable hands export {work / 'records.db'} "
-            f"--every-player {work / 'players'} --format stars`; each table's journal and "
-            f"records in {work / 'table-N'}/")
+            f"--every-player --out {work / 'players'} --format stars`; each table's journal "
+            f"and records in {work / 'table-N'}/")
 
 
 def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout, port: int = 0,

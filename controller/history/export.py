@@ -5,15 +5,17 @@ Which hole cards a hand shows is decided first (`view`): the public view by defa
 those tabled, PVB 56), a player's own (``hero``: only hands he played, his own cards and those
 tabled), or the full record (``full``: every card, for the room's own archive). Then the format:
 ``json`` (one record per line, what `replay-events` prints), ``phh`` (one PHH hand per file, or a
-``.phhs`` document of numbered hands, as PokerKit reads them) or ``stars`` (PokerStars-style
-tracker text). A void hand or a misdeal has no result to replay or import: PHH and tracker text
-leave them out and count them (``Export.left_out``).
+``.phhs`` document of numbered hands, as PokerKit reads them), ``stars`` (PokerStars-style
+tracker text) or ``ohh`` (Open Hand History JSON, a hand an object, hands a blank line apart).
+A void hand or a misdeal has no result to replay or import: PHH, tracker text and OHH leave
+them out and count them (``Export.left_out``).
 
 A hand comes with its venue when the source knows it and it matters (`Placed`: a league's store
 of several venues, where two venues' table 1 are two tables). Each format says it its own way:
-tracker text in the table's name, PHH in phh-std's ``venue`` field, a JSON line in a ``venue``
-field before the record's own (a reader of records ignores it; `pokertable hands` reads it
-back). A hand of a room's own has none, and the output is as it always was.
+tracker text and OHH in the table's name (OHH in its game number too), PHH in phh-std's
+``venue`` field, a JSON line in a ``venue`` field before the record's own (a reader of records
+ignores it; `pokertable hands` reads it back). A hand of a room's own has none, and the output
+is as it always was.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import rtoml
 
 from controller.engine.records import HandRecord
 from controller.history.formats import FORMATS, Format
+from controller.history.ohh import TournamentInfo, ohh_hand
 from controller.history.phh_export import PhhExportError, phh_document, record_phh
 from controller.history.replay_events import record_json
 from controller.history.stars import StarsExportError, stars_hand, tournament_number
@@ -101,10 +104,12 @@ def placed_json(record: HandRecord, venue: str | None) -> str:
 
 
 def write_export(hands: Iterable[Placed | HandRecord], out: TextIO, fmt: Format, *,
-                 hero: str | None = None, tournament: int | None = None) -> Export:
+                 hero: str | None = None, tournament: int | None = None,
+                 info: TournamentInfo | None = None) -> Export:
     """Write ``hands``, already the view to export (`view`), in ``fmt`` to ``out``, streaming
     (one hand in memory at a time); a bare record is a hand without a venue. ``hero``: whose
-    cards tracker text deals ("Dealt to")."""
+    cards tracker text deals ("Dealt to"), whose history OHH is. ``info``: OHH's tournament
+    (by default what the records know; ``tournament`` its number)."""
     done = Export()
     for hand in hands:
         record, venue = (hand, None) if isinstance(hand, HandRecord) else hand
@@ -126,6 +131,15 @@ def write_export(hands: Iterable[Placed | HandRecord], out: TextIO, fmt: Format,
             # A .phhs document: numbered tables of PHH fields (PokerKit's loads_all).
             out.write(f"{'' if done.hands == 1 else chr(10)}[{done.hands}]\n")
             out.write(rtoml.dumps(document))
+        elif fmt == "ohh":
+            if done.hands == 1:  # the number and start nobody gave: the first hand's
+                given = info or TournamentInfo(
+                    number=None if tournament is None else str(tournament))
+                info = given.settled(record)
+            assert info is not None
+            # The spec's storage: one object a hand, hands one blank line apart.
+            out.write(("" if done.hands == 1 else "\n") +
+                      json.dumps(ohh_hand(record, info, hero, venue), ensure_ascii=False) + "\n")
         else:
             if tournament is None:
                 tournament = tournament_number(record.started)
@@ -134,5 +148,5 @@ def write_export(hands: Iterable[Placed | HandRecord], out: TextIO, fmt: Format,
     return done
 
 
-__all__ = ["FORMATS", "Export", "Format", "Placed", "one_hand", "placed_json", "view",
-           "write_export"]
+__all__ = ["FORMATS", "Export", "Format", "Placed", "TournamentInfo", "one_hand", "placed_json",
+           "view", "write_export"]

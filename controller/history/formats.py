@@ -5,5 +5,5 @@ from __future__ import annotations
 
 from typing import Literal
 
-Format = Literal["json", "phh", "stars"]
-FORMATS: tuple[Format, ...] = ("json", "phh", "stars")
+Format = Literal["json", "phh", "stars", "ohh"]
+FORMATS: tuple[Format, ...] = ("json", "phh", "stars", "ohh")

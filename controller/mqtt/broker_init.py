@@ -318,8 +318,8 @@ def broker_init(plan: BrokerPlan, out: Path, broker_owner: Owner | None = None,
         raise ConfigError(
             f"{out} already holds a venue's broker files: running init again would give the "
             "room a new CA and new passwords, and every table would need its files again. Add "
-            "a table with `pokertable broker add-table ID --out DIR` (a display: add-display); "
-            "to start over on purpose, remove the directory first")
+            "a table with `pokertable broker add-table ID --broker-dir DIR` (a display: "
+            "add-display); to start over on purpose, remove the directory first")
     broker_user = broker_owner or _mosquitto_user()
     _check_directory(out, broker_user, seen_as)
     # The directory: root and the broker's group when root runs this, else the caller alone.
@@ -519,7 +519,7 @@ def make_bundle(out: Path, client: str) -> TableBundle:
     if table not in state.tables:
         known = ", ".join(f"table-{t}" for t in state.tables)
         raise ConfigError(f"{out} has no table {table!r} (it has {known}); add it with "
-                          f"`pokertable broker add-table {table} --out {out}`")
+                          f"`pokertable broker add-table {table} --broker-dir {out}`")
     login = load_credentials(out).get(f"table-{table}")
     if login is None:
         raise ConfigError(f"{out / 'credentials.json'} holds no login for table-{table}")

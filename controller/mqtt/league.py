@@ -186,7 +186,7 @@ def league_init(plan: LeaguePlan, out: Path, broker_owner: Owner | None = None
     if any((out / name).exists() for name in (LEAGUE_FILE, "broker.json", "ca.key")):
         raise ConfigError(f"{out} already holds a broker's files: running init again would "
                           "give it a new CA and new logins; add a venue with `pokertable broker "
-                          "league add-venue NAME --out DIR`")
+                          "league add-venue NAME --broker-dir DIR`")
     owner = broker_owner or _mosquitto_user()
     _check_directory(out, owner)
     if owner is not None:
@@ -242,7 +242,8 @@ def make_bridge_bundle(out: Path, venue: str) -> BridgeBundle:
     state = load_league(out)
     if venue not in state.venues:
         raise ConfigError(f"{out} has no venue {venue!r} (it has {', '.join(state.venues)}); "
-                          f"add it with `pokertable broker league add-venue {venue} --out {out}`")
+                          f"add it with `pokertable broker league add-venue {venue} "
+                          f"--broker-dir {out}`")
     login = load_credentials(out).get(f"bridge-{venue}")
     if login is None:
         raise ConfigError(f"{out / 'credentials.json'} holds no login for bridge-{venue}")

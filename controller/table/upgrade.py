@@ -2,10 +2,10 @@
 
 A table's Pi keeps its releases side by side (``/opt/pokertable/releases/<version>``, each a
 virtual environment) with ``current`` and ``previous`` links; the unit runs ``current``. The
-upgrade (`pokertable upgrade table --to DIR`, as root) asks the running table, through a file in
-its state directory, to stop between hands; the table puts its own ``upgrade`` hold on (a hold
-like the clock's: the hand in play goes on, the next shuffle waits, RULES H1) and says it is ready
-once no hand is in play. Only then are the links switched and the service restarted: its last
+upgrade (`pokertable upgrade table --release DIR`, as root) asks the running table, through a
+file in its state directory, to stop between hands; the table puts its own ``upgrade`` hold on (a
+hold like the clock's: the hand in play goes on, the next shuffle waits, RULES H1) and says it is
+ready once no hand is in play. Only then are the links switched and the service restarted: its last
 hand is sealed and handed over by the clean stop, and the new version replays the journal the
 old one wrote, lifts the hold and deals on. A new version that does not come up within a minute
 is rolled back the same way; ``--rollback`` returns to ``previous`` on purpose.

@@ -43,9 +43,10 @@ def test_the_room_plays_hands_over_mqtt_and_the_display_sees_no_secret(tmp_path:
     assert (kept / "table-1" / "journal.db").is_file()
     # ... and every player's own hands, by the command it names (as it names it)
     players = kept / "players"
-    assert f"--every-player {players} --format stars`" in text
+    assert f"--every-player --out {players} --format stars`" in text
     export = subprocess.run([sys.executable, "-m", "controller.cli", "hands", "export",
-                             str(store), "--every-player", str(players), "--format", "stars"],
+                             str(store), "--every-player", "--out", str(players), "--format",
+                             "stars"],
                             capture_output=True, text=True, timeout=60)
     assert export.returncode == 0, export.stderr
     files = list(players.iterdir())

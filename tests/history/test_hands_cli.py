@@ -302,7 +302,7 @@ def test_every_player_gets_his_own_hands_in_a_file_of_his_own(
     players = sorted({name for r in records for name in r.players.values()})
     out = tmp_path / "players"
     code, _, err = run("hands", "export", source, "--format", "stars", "--every-player",
-                       str(out))
+                       "--out", str(out))
     assert code == 0, err
     files = sorted(out.iterdir())
     assert [f.name for f in files] == [f"{name}.txt" for name in players]
@@ -322,9 +322,9 @@ def test_every_player_gets_his_own_hands_in_a_file_of_his_own(
         assert f"{name}: {len(complete)} hand{'s' * (len(complete) != 1)} to {path}" in err
     assert len(numbers) == 1 and checked >= 100
     # Mistakes are one line, and write nothing.
-    for extra in (["--hero", players[0]], ["--full"], ["--out", str(tmp_path / "x")]):
-        code, _, err = run("hands", "export", source, "--every-player", str(tmp_path / "y"),
-                           *extra)
+    y = str(tmp_path / "y")
+    for extra in (["--hero", players[0], "--out", y], ["--full", "--out", y], []):
+        code, _, err = run("hands", "export", source, "--every-player", *extra)
         assert code == 2 and err.count("\n") == 1 and "--every-player" in err, extra
     assert not (tmp_path / "y").exists()
 

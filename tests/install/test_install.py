@@ -213,7 +213,8 @@ def test_more_tables_later_keep_every_secret(tmp_path: Path) -> None:
 def test_a_table_from_its_bundle(host: Path, tmp_path: Path) -> None:
     bundle = tmp_path / "table-2.json"
     made = subprocess.run([sys.executable, "-m", "controller.cli", "broker", "bundle", "2",
-                           "--out", str(host / "etc/pokertable/broker"), "--to", str(bundle)],
+                           "--broker-dir", str(host / "etc/pokertable/broker"), "--out",
+                           str(bundle)],
                           capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert made.returncode == 0, made.stderr
     tree = tmp_path / "pi"
@@ -253,8 +254,8 @@ def test_a_table_from_its_bundle(host: Path, tmp_path: Path) -> None:
     assert other.returncode == 2 and "table 2's" in other.stderr
     # Another table's bundle on this Pi: refused, nothing changed (its login would not match).
     made = subprocess.run([sys.executable, "-m", "controller.cli", "broker", "bundle", "1",
-                           "--out", str(host / "etc/pokertable/broker"),
-                           "--to", str(tmp_path / "table-1.json")],
+                           "--broker-dir", str(host / "etc/pokertable/broker"),
+                           "--out", str(tmp_path / "table-1.json")],
                           capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert made.returncode == 0, made.stderr
     swapped = install("table", "--bundle", str(tmp_path / "table-1.json"), "--root", str(tree))

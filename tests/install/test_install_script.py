@@ -41,9 +41,9 @@ def test_one_command_per_machine(tmp_path: Path) -> None:
     unit = (tmp_path / "host/root/etc/systemd/system/pokertable-clock.service").read_text()
     assert f"ExecStart={opt}/current/bin/pokertable clock" in unit  # the link, not the release
     bundle = tmp_path / "table-2.json"
-    made = subprocess.run([str(release / "bin" / "pokertable"), "broker", "bundle", "2", "--out",
-                           str(tmp_path / "host/root/etc/pokertable/broker"), "--to",
-                           str(bundle)], capture_output=True, text=True, timeout=60)
+    made = subprocess.run([str(release / "bin" / "pokertable"), "broker", "bundle", "2",
+                           "--broker-dir", str(tmp_path / "host/root/etc/pokertable/broker"),
+                           "--out", str(bundle)], capture_output=True, text=True, timeout=60)
     assert made.returncode == 0, made.stderr
     # --root alone: the software goes into the tree as well, nothing onto this machine
     outside = [Path(p) for p in ("/opt/pokertable", "/usr/local/bin/pokertable")]

@@ -77,7 +77,7 @@ def test_add_table_keeps_every_secret_and_the_new_table_joins_after_a_reload() -
         passwd_before = (conf / "passwd").read_text().splitlines()
         logins_before = json.loads((conf / "credentials.json").read_text())
 
-        added = cli("broker", "add-table", "3", "final", "--out", str(conf))
+        added = cli("broker", "add-table", "3", "final", "--broker-dir", str(conf))
         assert added.returncode == 0, added.stderr
         assert "table-3, table-final" in added.stdout and "reload" in added.stdout
 
@@ -93,8 +93,8 @@ def test_add_table_keeps_every_secret_and_the_new_table_joins_after_a_reload() -
 
         # The table's Pi gets its bundle; the broker learns the new login on SIGHUP.
         bundle_file = tmp_path / "table-final.json"
-        made = cli("broker", "bundle", "table-final", "--out", str(conf),
-                   "--to", str(bundle_file))
+        made = cli("broker", "bundle", "table-final", "--broker-dir", str(conf),
+                   "--out", str(bundle_file))
         assert made.returncode == 0, made.stderr
         assert bundle_file.stat().st_mode & 0o777 == 0o600
         bundle = read_bundle(bundle_file)
@@ -136,7 +136,7 @@ def test_a_venue_made_before_the_tournament_had_a_login_gets_one_without_re_keyi
         before = {name: (conf / name).read_bytes() for name in KEPT}
         passwd_before = set((conf / "passwd").read_text().splitlines())
 
-        added = cli("broker", "add-services", "--out", str(conf))
+        added = cli("broker", "add-services", "--broker-dir", str(conf))
         assert added.returncode == 0, added.stderr
         assert "added tournament" in added.stdout
         assert {name: (conf / name).read_bytes() for name in KEPT} == before
@@ -144,7 +144,7 @@ def test_a_venue_made_before_the_tournament_had_a_login_gets_one_without_re_keyi
         grown = json.loads((conf / "credentials.json").read_text())
         assert {k: grown[k] for k in logins} == logins and "tournament" in grown
         assert "user tournament\n" in (conf / "acl").read_text()
-        again = cli("broker", "add-services", "--out", str(conf))
+        again = cli("broker", "add-services", "--broker-dir", str(conf))
         assert again.stdout.startswith("nothing to add")
 
         assert broker.process is not None
@@ -170,7 +170,7 @@ def test_add_display_and_adding_what_exists_changes_nothing(reachable: Path) -> 
     assert sorted(new) == ["display-2", "display-3"]
     assert "user display-3" in (out / "acl").read_text()
     files = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
-    again = cli("broker", "add-table", "1", "--out", str(out))
+    again = cli("broker", "add-table", "1", "--broker-dir", str(out))
     assert again.returncode == 0 and again.stdout.startswith("nothing to add")
     assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == files
 
@@ -201,9 +201,9 @@ def test_bundle_and_add_mistakes_are_one_line(reachable: Path) -> None:
     broker_init(BrokerPlan(venue="hall", tables=1, port=free_port()), out)
     with pytest.raises(ConfigError, match=r"has no table '7'.*add-table 7"):
         make_bundle(out, "table-7")
-    for argv, says in ((["broker", "bundle", "1", "--out", str(tmp_path), "--to", "x"],
+    for argv, says in ((["broker", "bundle", "1", "--broker-dir", str(tmp_path), "--out", "x"],
                         "broker.json is missing"),
-                       (["broker", "add-table", "a/b", "--out", str(out)], "a/b"),
+                       (["broker", "add-table", "a/b", "--broker-dir", str(out)], "a/b"),
                        (["broker", "init", "--venue", "hall", "--tables", "1", "--broker-port",
                          "1", "--hostname", "bad name", "--out", str(tmp_path / "n")],
                         "bad name")):

@@ -39,7 +39,7 @@ def test_balance_prints_the_break_the_moves_and_the_hold_in_order(tmp_path: Path
         {"table": "3", "button": 1, "big_blind": 3, "players": {"2": "r02"}, "out": [1, 3]}]}
     path = tmp_path / "seating.json"
     path.write_text(json.dumps(seating))
-    out = lines(pokertable("balance", "--seating", str(path), "--profile", "apsa-2010"))
+    out = lines(pokertable("balance", "--seating", str(path), "--balancing", "apsa-2010"))
     # 15 players fit at two tables of nine: table 3 breaks; its player goes to table 2 (5),
     # then table 1 (9) gives its next big blind to table 2 (6 -> 7 and 8).
     assert out[0] == {"break": "3"}

@@ -110,7 +110,7 @@ def test_restore_refuses_while_a_service_holds_the_store(tmp_path: Path) -> None
         str(tmp_path / "clock.db")], cwd=ROOT, stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout is not None and holder.stdout.readline() == "open\n"
-        refused = cli("restore", str(backup.copy), "--to", str(tmp_path / "clock.db"))
+        refused = cli("restore", str(backup.copy), "--out", str(tmp_path / "clock.db"))
         assert refused.returncode == 2
         (line,) = refused.stderr.splitlines()
         assert line.startswith(f"pokertable restore: cannot restore while the store is open: "
@@ -119,7 +119,7 @@ def test_restore_refuses_while_a_service_holds_the_store(tmp_path: Path) -> None
     finally:
         holder.kill()
         holder.wait(10)
-    done = cli("restore", str(backup.copy), "--to", str(tmp_path / "clock.db"))
+    done = cli("restore", str(backup.copy), "--out", str(tmp_path / "clock.db"))
     assert done.returncode == 0, done.stderr
     assert "the replaced file is kept as" in done.stdout
     # In this process too: a store open here is not restored under its feet.
@@ -136,7 +136,7 @@ def test_restore_refuses_a_backup_of_another_kind_of_store(tmp_path: Path) -> No
     Journal(tmp_path / "journal.db").close()
     (backup,) = backup_stores([tmp_path / "clock.db"], tmp_path / "b", 7)
     assert backup.copy is not None
-    done = cli("restore", str(backup.copy), "--to", str(tmp_path / "journal.db"))
+    done = cli("restore", str(backup.copy), "--out", str(tmp_path / "journal.db"))
     assert done.returncode == 2
     assert done.stderr.splitlines() == [
         f"pokertable restore: {backup.copy} is a backup of a clock store, "
@@ -145,13 +145,13 @@ def test_restore_refuses_a_backup_of_another_kind_of_store(tmp_path: Path) -> No
 
 def test_the_backup_command_names_each_copy_and_each_failure(tmp_path: Path) -> None:
     clock_store(tmp_path / "clock.db", 1)
-    done = cli("backup", "--to", str(tmp_path / "b"), "--keep-days", "3",
+    done = cli("backup", "--out", str(tmp_path / "b"), "--keep-days", "3",
                str(tmp_path / "clock.db"), str(tmp_path / "nothing.db"))
     assert done.returncode == 1
     (copy,) = (tmp_path / "b").iterdir()
     assert done.stdout == f"{tmp_path / 'clock.db'} -> {copy} (checked)\n"
     assert done.stderr == f"pokertable backup: {tmp_path / 'nothing.db'}: no such store\n"
-    wrong = cli("backup", "--to", str(tmp_path / "b"), "--keep-days", "0", "x.db")
+    wrong = cli("backup", "--out", str(tmp_path / "b"), "--keep-days", "0", "x.db")
     assert wrong.returncode == 2 and "--keep-days: must be at least 1, not 0" in wrong.stderr
 
 
@@ -262,16 +262,16 @@ def test_restore_and_backup_say_a_place_they_cannot_write_in_one_line(tmp_path: 
     (backup,) = backup_stores([tmp_path / "clock.db"], tmp_path / "b", 7)
     assert backup.copy is not None
     (tmp_path / "file").write_text("")
-    for args in (("restore", str(backup.copy), "--to", str(tmp_path / "file" / "clock.db")),
-                 ("backup", "--to", str(tmp_path / "file" / "b"), str(tmp_path / "clock.db"))):
+    for args in (("restore", str(backup.copy), "--out", str(tmp_path / "file" / "clock.db")),
+                 ("backup", "--out", str(tmp_path / "file" / "b"), str(tmp_path / "clock.db"))):
         done = cli(*args)
         assert done.returncode == 2, done.stderr
         (line,) = done.stderr.splitlines()
         assert line.startswith(f"pokertable {args[0]}: {tmp_path / 'file'}")
-    done = cli("restore", str(tmp_path / "nothing.db"), "--to", str(tmp_path / "clock.db"))
+    done = cli("restore", str(tmp_path / "nothing.db"), "--out", str(tmp_path / "clock.db"))
     assert done.stderr == f"pokertable restore: {tmp_path / 'nothing.db'}: no such store\n"
     restored = tmp_path / "new" / "place" / "clock.db"
-    assert cli("restore", str(backup.copy), "--to", str(restored)).returncode == 0
+    assert cli("restore", str(backup.copy), "--out", str(restored)).returncode == 0
     store = ClockStore(restored)
     try:
         assert store.position() == ClockPosition(status="running", slot=1, ends_at=1001.0)
@@ -281,7 +281,7 @@ def test_restore_and_backup_say_a_place_they_cannot_write_in_one_line(tmp_path: 
 
 def test_a_postgresql_store_is_left_to_postgresql_s_own_backups(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "controller.cli", "backup",
-                           "postgresql://recorder@db.example/hands", "--to", str(tmp_path)],
+                           "postgresql://recorder@db.example/hands", "--out", str(tmp_path)],
                           capture_output=True, text=True, timeout=60, check=False,
                           cwd=Path(__file__).resolve().parents[2])
     assert done.returncode == 2 and "pg_dump" in done.stderr

@@ -185,8 +185,9 @@ def test_the_service_command_says_the_first_instance_in_one_line(tmp_path: Path)
                                                         "password": "x"}}))
         started = time.monotonic()
         done = subprocess.run([sys.executable, "-m", "controller.cli", "recorder", "--venue",
-                               "v", "--port", "1", "--credentials", str(credentials), "--db",
-                               str(db)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+                               "v", "--broker-port", "1", "--credentials", str(credentials),
+                               "--store", str(db)], cwd=ROOT, capture_output=True, text=True,
+                              timeout=60)
         assert time.monotonic() - started < 30
         assert done.returncode == 2
         assert done.stderr.splitlines()[-1] == (
