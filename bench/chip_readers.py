@@ -1,6 +1,6 @@
 """Reader chips on a 10-seat table: scan intervals, a tall stack, and the driver's CPU.
 
-The demo table's readers (controller.table.runner.demo_readers, as deploy/table.example.toml
+The demo table's readers (controller.sim.table_rig.demo_readers, as deploy/table.example.toml
 wires them): 13 MFRC522 card antennas on one SPI bus, 11 PN5180 chip zones on the other, chip
 selects through a 74HC154 each, simulated at the chip level in virtual time: every SPI transfer
 takes its bytes at the bus speed plus an estimated kernel cost per transfer, every radio
@@ -27,7 +27,7 @@ import time
 from gpiozero.pins.mock import MockFactory
 
 from controller.events import TableEvent
-from controller.table.runner import demo_chips, demo_deck, demo_readers
+from controller.sim.table_rig import demo_chips, demo_deck, demo_readers
 from drivers.chip_reader import ChipReader
 from drivers.scan import VirtualClock
 from drivers.simulated.readers import SimulatedReader

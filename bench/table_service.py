@@ -25,8 +25,8 @@ from pathlib import Path
 from controller.events import DeclareEvent, ShuffleEvent, TableEvent, parse_event
 from controller.session import SessionConfig, TableSession
 from controller.session.outputs import PublicEvent, TableState
+from controller.sim.table_rig import demo_deck
 from controller.table.journal import Journal
-from controller.table.runner import demo_deck
 from controller.table.service import TableService
 from drivers.reader_config import ReaderConfig
 from drivers.registry import REGISTRATION_ORDER

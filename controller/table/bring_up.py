@@ -7,10 +7,8 @@ from __future__ import annotations
 import random
 from typing import TextIO
 
-from gpiozero.pins.mock import MockFactory
-
 from controller.table.config import TableConfig
-from controller.table.runner import demo_chips, demo_deck, pin_factory_of
+from controller.table.runner import pin_factory_of
 from drivers.bring_up import check_readers
 from drivers.chip_reader import OpenedChips, open_chips
 from drivers.reader_config import POLLED, ReaderConfig
@@ -34,6 +32,7 @@ def run_readers_check(config: TableConfig, out: TextIO, *, walk: bool = True,
         report = check_readers(readers, lambda r: open_chips(r, clock, pin_factory=factory),
                                clock, out, walk=walk, wait=wait)
         return 1 if report.problems else 0
+    from controller.sim.table_rig import MockFactory, demo_chips, demo_deck
     from drivers.simulated.readers import SimulatedReader
 
     mock = MockFactory()

@@ -19,10 +19,9 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from gpiozero.pins import Factory
-from gpiozero.pins.mock import MockFactory
 
 from controller.engine.records import HandRecord
 from controller.mqtt.client import Login, check_ca, load_login
@@ -34,32 +33,21 @@ from controller.session.outputs import Leds, PublicEvent, Sink, TableState
 from controller.table.config import ReaderSection, TableConfig
 from controller.table.journal import Journal
 from controller.table.service import TableService
-from controller.table.sim_dealer import (
-    DEMO_CHIP_ZONES,
-    DEMO_ZONES,
-    SimulatedDealer,
-    on_hardware,
-)
 from controller.table.sinks import FileSink, MemorySink
 from controller.table.upgrade import UpgradeWatch
-from drivers.buttons import ButtonPanel, PanelConfig, make_pin_factory, require_gpio
+from drivers.buttons import ButtonPanel, make_pin_factory, require_gpio
 from drivers.chip_reader import ChipReader, open_chips
 from drivers.reader_config import POLLED
-from drivers.registry import REGISTRATION_ORDER, ChipSet, Deck, load_chips, load_deck, save
+from drivers.registry import ChipSet, Deck, load_chips, load_deck, save
 from drivers.scan import RealClock
-from drivers.simulated.field import Antennas
-from drivers.simulated.readers import SimulatedReader
-from drivers.simulators import SimulatedPt1Reader, VirtualSerialDevice
-from drivers.spi import DecoderConfig
 from drivers.tag_reader import TagReader
 
+if TYPE_CHECKING:  # the simulation wing, imported only by --simulate (controller/sim/)
+    from controller.table.sim_dealer import SimulatedDealer
+    from drivers.simulated.field import Antennas
+    from drivers.simulated.readers import SimulatedReader
+
 log = logging.getLogger(__name__)
-
-# The simulated chip case: enough tagged chips of each value for every bet of the demo.
-DEMO_CHIPS = {5000: 20, 1000: 100, 500: 60, 100: 200, 25: 160, 5: 60, 1: 60}
-DEMO_PANEL = PanelConfig(shuffle=17, confirm=27, undo=22, floor=23, led_hand_for_hand=5,
-                         led_clock=6, led_irregularity=13, shuffle_guard=0.3)
-
 
 class TeeSink:
     """The table's outputs (files, MQTT), plus a memory of recent states for the simulated
@@ -85,17 +73,6 @@ class TeeSink:
     def recovered(self, events: list[PublicEvent]) -> None:
         for out in self.outputs:
             out.recovered(events)
-
-
-def demo_deck() -> Deck:
-    return Deck(name="demo", cards={f"04{k:012X}": c for k, c in enumerate(REGISTRATION_ORDER)})
-
-
-def demo_chips() -> ChipSet:
-    values = [value for value, count in DEMO_CHIPS.items() for _ in range(count)]
-    # ISO 15693 UIDs (E0: the standard's prefix; 04: NXP; 01 50: an ICODE SLIX inlay), as a
-    # PN5180 reads them; the PT1 board reads them too.
-    return ChipSet(name="demo", chips={f"E0040150{k:08X}": v for k, v in enumerate(values)})
 
 
 def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool = False,
@@ -128,15 +105,19 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
             if panel_holder:
                 panel_holder[0].show(**leds.model_dump())
 
-        factory = MockFactory() if simulate else pin_factory_of(config)
         readers = list(config.readers)
         antennas: dict[str, Antennas] = {}
         chip_level: dict[str, SimulatedReader] = {}
-        if simulate:
-            assert isinstance(factory, MockFactory)
+        factory: Factory | None
+        if simulate:  # (the simulation wing: imported only when asked for)
+            from controller.sim import table_rig as rig
+
+            factory = rig.MockFactory()
             tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
-            readers, antennas, chip_level = _simulated_readers(readers, tmp, stack, factory,
-                                                               sim_readers)
+            readers, antennas, chip_level = rig.simulated_readers(readers, tmp, stack,
+                                                                  factory, sim_readers)
+        else:
+            factory = pin_factory_of(config)
         registries = {reader.name: _registries(reader, simulate) for reader in readers}
         decks = {name: deck for name, (deck, _) in registries.items() if deck is not None}
         chip_sets = {name: chips for name, (_, chips) in registries.items() if chips is not None}
@@ -157,7 +138,7 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
                                                chips=chips))
             else:  # a serial line that reports by itself
                 stack.enter_context(TagReader(reader, service.submit, deck=deck, chips=chips))
-        panel_config = config.buttons or (DEMO_PANEL if simulate else None)
+        panel_config = config.buttons or (rig.DEMO_PANEL if simulate else None)
         if panel_config is not None:
             if simulate:
                 panel_config = panel_config.model_copy(update={"pin_factory": "mock"})
@@ -172,6 +153,8 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
             threading.Thread(target=_read_stdin, args=(service, stop), daemon=True).start()
         if simulate:
             assert factory is not None and panel_config is not None
+            from controller.table.sim_dealer import on_hardware
+
             dealer = on_hardware(config, readers, service, watch, antennas, decks, chip_sets,
                                  factory, panel_config, random.Random(seed), stop)
             dealer.seated_by_floor = tournament
@@ -235,7 +218,9 @@ def _read_stdin(service: TableService, stop: threading.Event) -> None:
 
 
 def _registries(reader: ReaderSection, simulate: bool) -> tuple[Deck | None, ChipSet | None]:
-    if simulate:  # the simulated deck and chip case, registered where the configuration says
+    if simulate:
+        from controller.sim.table_rig import demo_chips, demo_deck
+  # the simulated deck and chip case, registered where the configuration says
         for path, registry in ((reader.deck, demo_deck()), (reader.chips, demo_chips())):
             if path is not None and not path.exists():
                 save(registry, path)
@@ -253,52 +238,3 @@ def pin_factory_of(config: TableConfig) -> Factory | None:
     """The GPIO pin factory the readers' chip selects share with the buttons (None: gpiozero's
     default)."""
     return make_pin_factory(config.buttons.pin_factory) if config.buttons is not None else None
-
-
-def _simulated_readers(
-    readers: list[ReaderSection], tmp: Path, stack: contextlib.ExitStack, factory: MockFactory,
-    sim_readers: str,
-) -> tuple[list[ReaderSection], dict[str, Antennas], dict[str, SimulatedReader]]:
-    """Every configured reader replaced by its simulator: reader chips simulated at the chip
-    level on a simulated bus (their driver runs as on a Pi), a PT1 board or an RDM6300 by a PT1
-    board on a pty. A table configured without readers gets the demo table's: with
-    ``sim_readers`` "chips", MFRC522 card modules and PN5180 chip zones wired as
-    deploy/table.example.toml has them; with "pt1", a PT1 board for each (the fast simulation
-    the tests of what lies above the drivers use)."""
-    if not readers:
-        readers = demo_readers() if sim_readers == "chips" else [
-            ReaderSection(name="cards", url="sim", protocol="pt1", zones=DEMO_ZONES),
-            ReaderSection(name="chips", url="sim", protocol="pt1", reads="chips",
-                          zones=DEMO_CHIP_ZONES, settle=0.25)]
-    out: list[ReaderSection] = []
-    antennas: dict[str, Antennas] = {}
-    chip_level: dict[str, SimulatedReader] = {}
-    for reader in readers:
-        if reader.protocol in POLLED:
-            simulated = SimulatedReader(reader, factory, RealClock(), tmp=tmp)
-            stack.callback(simulated.close)
-            chip_level[reader.name] = simulated
-            antennas[reader.name] = simulated.field
-            out.append(ReaderSection.model_validate(
-                simulated.config.model_dump() | {"deck": reader.deck, "chips": reader.chips}))
-            continue
-        device = VirtualSerialDevice(tmp / f"usb-sim-{reader.name}")
-        stack.callback(device.close)
-        simulator = SimulatedPt1Reader(device, antennas=max(reader.zones) + 1, repeat=0.1)
-        stack.callback(simulator.close)
-        antennas[reader.name] = simulator
-        out.append(reader.model_copy(update={"url": str(device.path), "protocol": "pt1"}))
-    return out, antennas, chip_level
-
-
-def demo_readers() -> list[ReaderSection]:
-    """The demo table's readers: 13 MFRC522 card antennas on SPI0, 11 PN5180 chip zones on
-    SPI1, chip selects through one 74HC154 each (docs/hardware.md)."""
-    cards = ReaderSection(name="cards", url="/dev/spidev0.0", protocol="mfrc522",
-                          zones=DEMO_ZONES, selects={a: a for a in DEMO_ZONES},
-                          decoder=DecoderConfig(address=[4, 7, 8, 12], enable=16))
-    chips = ReaderSection(name="chips", url="/dev/spidev1.0", protocol="pn5180", reads="chips",
-                          zones=DEMO_CHIP_ZONES, selects={a: a for a in DEMO_CHIP_ZONES},
-                          decoder=DecoderConfig(address=[2, 3, 24, 25], enable=26), busy=15,
-                          settle=0.25)
-    return [cards, chips]

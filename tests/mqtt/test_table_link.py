@@ -25,7 +25,7 @@ from controller.mqtt.messages import (
 )
 from controller.mqtt.topics import Topics
 from controller.room.recorder import Recorder, SqliteRecordStore
-from controller.table.runner import demo_deck
+from controller.sim.table_rig import demo_deck
 from tests.mqtt.helpers import linked_table, wait_until
 from tests.session.helpers import played_session, seat
 from tests.venue import Broker, Received, VenueClient, address, login
