@@ -1,4 +1,6 @@
-"""One hand of hold'em or Omaha, no-limit, pot-limit or split limit, from forced bets to payout.
+"""One hand of hold'em or Omaha, no-limit, pot-limit or split limit, from forced bets to payout:
+with straddles, as a bomb pot, a flip or on a double board, and run twice (the CG's cash game;
+the boards in `boards`, the payout in `showdown`).
 
 `Hand` is pure: cards are passed in (the RFID antennas read them; PHH files name them), nothing is
 drawn, timed or printed. Each method checks the rules first and raises a `RuleViolation` naming
@@ -8,16 +10,21 @@ the first seat left of the button (in heads-up, the big blind).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from controller.engine import showdown
+from controller.engine.boards import Boards, street_of
 from controller.engine.cards import card_text
-from controller.engine.evaluate import holdem_strength, omaha_strength
 from controller.engine.hand_setup import (
     BOARD_CARDS,
     GAME_BETTING,
     HOLE_CARDS,
     SPLIT_LIMIT_RAISES,
     STREET_NAMES,
+    VARIANT_NAMES,
     Act,
     Betting,
+    BoardShare,
     Game,
     HandSetup,
     Options,
@@ -25,22 +32,22 @@ from controller.engine.hand_setup import (
     PotResult,
     Stage,
     Street,
+    Variant,
     betting_of,
 )
-from controller.engine.pots import Pot, build_pots, split_pot
+from controller.engine.pots import Pot, build_pots
 from controller.errors import (
     FouledDeck,
     HandStateError,
     IllegalAmount,
     NotYourTurn,
     RuleViolation,
-    UnknownCards,
 )
 
 __all__ = [  # the vocabulary lives in hand_setup; importers have always found it here
-    "BOARD_CARDS", "GAME_BETTING", "HOLE_CARDS", "SPLIT_LIMIT_RAISES", "STREET_NAMES", "Act",
-    "Betting", "Game", "Hand", "HandSetup", "Options", "PlayerSetup", "PotResult", "Stage",
-    "Street", "betting_of",
+    "BOARD_CARDS", "GAME_BETTING", "HOLE_CARDS", "SPLIT_LIMIT_RAISES", "STREET_NAMES",
+    "VARIANT_NAMES", "Act", "Betting", "BoardShare", "Game", "Hand", "HandSetup", "Options",
+    "PlayerSetup", "PotResult", "Stage", "Street", "Variant", "betting_of",
 ]
 
 
@@ -66,7 +73,8 @@ class Hand:
         self.mucked = [False] * n
         self.shown = [False] * n
         self.hole: list[list[int | None]] = [[] for _ in range(n)]
-        self.board: list[int] = []
+        self.boards = Boards(setup.boards)  # CG Spielvarianten (double board), Run It Twice
+        self.variant: Variant | None = setup.variant
         self._seen: set[int] = set()
         self.street = Street.PREFLOP
         self.stage = Stage.BETTING
@@ -133,9 +141,19 @@ class Hand:
             largest = max(i for i in range(self.n) if blinds[i] == top_blind)
             opener = (largest + 1) % self.n
         self._to_act = [not a for a in self.all_in]
+        if self.variant is not None:
+            # CG Spielvarianten: a bomb pot's flop, and a flip's whole board, come without a
+            # betting round
+            self.stage = Stage.DEALING
+            return
         self._continue_from(opener)
 
     # ---------------------------------------------------------------- queries
+
+    @property
+    def board(self) -> list[int]:
+        """The board (the first, on a double board; the first run, when run twice)."""
+        return self.boards.cards[0]
 
     @property
     def live(self) -> list[int]:
@@ -513,6 +531,9 @@ class Hand:
             self.stage = Stage.DEALING
 
     def _start_round(self) -> None:
+        if self.variant == "flip":  # CG Spielvarianten: the board without any betting
+            self.stage = Stage.SHOWDOWN if self.street is Street.RIVER else Stage.DEALING
+            return
         self.current_bet = 0
         self.min_raise = self.setup.min_bet
         if self.betting == "split-limit":
@@ -583,6 +604,11 @@ class Hand:
             if act.player == i and act.kind == "deal_hole":
                 self.log[k] = act._replace(cards=tuple(keeps))
 
+    def next_board_street(self) -> tuple[int, Street]:
+        """The board the next cards go to, and the street they are on it."""
+        k = self.boards.due()
+        return k, Street(street_of(self.boards.cards[k]) + 1)
+
     def verify_deal_board(self, cards: list[int]) -> None:
         if self.stage is Stage.OVER or self.stage is Stage.SHOWDOWN:
             raise HandStateError(
@@ -593,7 +619,7 @@ class Hand:
                 f"a board card came before the {STREET_NAMES[self.street]} betting finished",
                 "PVB 35(5)",
             )
-        street = Street(self.street + 1)
+        _, street = self.next_board_street()
         wanted = BOARD_CARDS[street]
         if len(cards) != wanted:
             rule = "PVB 34" if street is Street.FLOP and len(cards) > 3 else "PVB 35"
@@ -603,13 +629,52 @@ class Hand:
             )
 
     def deal_board(self, cards: list[int]) -> None:
-        """The next street's board cards, all of them at once (flop 3, turn 1, river 1)."""
+        """The next street's board cards, all of them at once (flop 3, turn 1, river 1), to the
+        board that is due (`Boards.due`). The betting round follows once every board has the
+        street."""
         self.verify_deal_board(cards)
         self._take_cards(list(cards))
-        self.street = Street(self.street + 1)
-        self.board.extend(cards)
-        self._record_act(None, "deal_board", cards=tuple(cards))
-        self._start_round()
+        k, street = self.next_board_street()
+        self.boards.cards[k].extend(cards)
+        self.log.append(Act(street, None, "deal_board", 0, tuple(cards), False, k))
+        if self.boards.street() > self.street:
+            self.street = self.boards.street()
+            self._start_round()
+
+    def run_twice_refusal(self, pots: Sequence[int]) -> tuple[str, str] | None:
+        """Why the pots ``pots`` (indices) cannot be run twice now, in the dealer's words with
+        the rule; None when they can (CG Run It Twice a, c; the players' agreement and the
+        floor are the table's to see, b, d, e)."""
+        rule = "CG Run It Twice"
+        if self.setup.run_twice_min_pot is None:
+            return "this table does not run it twice", rule
+        if self.boards.starting > 1:
+            # (the CG is silent; a double board is two boards already: it is not run twice)
+            return "a double board is not run twice", rule
+        if self.boards.runs:
+            return "the hand is already run twice", rule
+        no_more_betting = self.all_in_showdown() or (
+            self.variant == "flip" and len(self.live) > 1 and self.stage is Stage.DEALING)
+        if self.stage is not Stage.DEALING or not no_more_betting:
+            return "run it twice only once no action is possible (all-in, the betting over)", \
+                f"{rule} a"
+        total = self.pot_total()
+        if total < self.setup.run_twice_min_pot:
+            return (f"the pot holds {total:,}: run it twice from {self.setup.run_twice_min_pot:,}",
+                    f"{rule} c")
+        count = len(self.pots())
+        if not pots or any(not 0 <= k < count for k in pots) or len(set(pots)) != len(pots):
+            return f"which pots? pot 1 to {count}", rule
+        return None
+
+    def run_twice(self, pots: Sequence[int]) -> None:
+        """Every player in ``pots`` agreed (CG Run It Twice b): the cards still to come are
+        dealt twice, run 1 then run 2; the other pots are played on run 1 alone."""
+        refusal = self.run_twice_refusal(pots)
+        if refusal is not None:
+            raise HandStateError(*refusal)
+        self.boards.run_twice(sorted(pots))
+        self.log.append(Act(self.street, None, "run_twice", len(pots)))
 
     # ---------------------------------------------------------------- showdown
 
@@ -660,76 +725,31 @@ class Hand:
         self.mucked[i] = True
         self._record_act(i, "muck")
 
-    def _strength(self, i: int) -> int:
-        hole = self.hole[i]
-        if len(hole) != HOLE_CARDS[self.game] or any(c is None for c in hole):
-            raise UnknownCards(
-                f"the pot cannot be decided: the hole cards of {self.labels[i]} were never seen "
-                "(cards speak, PVB 53)"
-            )
-        cards = [c for c in hole if c is not None]
-        if self.game == "PO":
-            return omaha_strength(cards, self.board)
-        return holdem_strength(cards, self.board)
-
     def pots(self) -> list[Pot]:
         return build_pots(self.contributions, self.dead_money, [not f for f in self.folded])
 
     def settle(self, awards: dict[int, list[int]] | None = None) -> list[PotResult]:
         """Award every pot at showdown: each on its own (PVB 63), cards speak (PVB 53), split
-        pots with odd chips left of the button (PVB 62). ``awards`` are the floor's decisions
+        pots with odd chips left of the button (PVB 62), a pot played on two boards shared
+        between them (CG Spielvarianten, Run It Twice). ``awards`` are the floor's decisions
         (pot index -> winners), which replace the evaluation of those pots. Returns the
         results."""
-        if self.stage is not Stage.SHOWDOWN:
-            raise HandStateError(
-                f"the hand cannot be settled yet: it is at the {STREET_NAMES[self.street]} "
-                f"({self.stage.value})", "PVB 55"
-            )
-        awards = awards or {}
-        pots = self.pots()
-        for k, chosen in awards.items():
-            if not 0 <= k < len(pots):
-                raise HandStateError(f"there is no pot {k + 1}", "PVB 63")
-            if not chosen or any(i not in pots[k].eligible for i in chosen):
-                raise HandStateError(
-                    f"pot {k + 1} can only go to players who are in it", "PVB 63"
-                )
-        strengths: dict[int, int] = {}
-        results: list[PotResult] = []
-        for k, pot in enumerate(pots):
-            contenders = [i for i in pot.eligible if not self.mucked[i]] or list(pot.eligible)
-            best: int | None = None
-            if k in awards:
-                winners = sorted(awards[k])
-            elif len(contenders) == 1:
-                winners = contenders  # a lone claimant wins without showing (PVB 56(2))
-            else:
-                for i in contenders:
-                    if i not in strengths:
-                        strengths[i] = self._strength(i)
-                best = max(strengths[i] for i in contenders)
-                winners = [i for i in contenders if strengths[i] == best]
-            results.append(self._pay(pot, winners, best))
+        results = showdown.settle(self, awards or {})
         self._finish(results)
         return results
 
     def _award_uncontested(self) -> None:
         (winner,) = self.live
-        results = [self._pay(pot, [winner], None) for pot in self.pots()]
+        results = [showdown.pay(self, pot, [winner], None) for pot in self.pots()]
         self._finish(results)
-
-    def _pay(self, pot: Pot, winners: list[int], strength: int | None) -> PotResult:
-        payout = split_pot(pot.amount, winners, self.setup.odd_chip_unit)
-        for i, chips in payout.items():
-            self.stacks[i] += chips
-        return PotResult(
-            pot.amount, pot.eligible, tuple(winners), tuple(payout.items()), strength
-        )
 
     def _finish(self, results: list[PotResult]) -> None:
         for r in results:
-            for i, chips in r.shares:
-                self._record_act(i, "win", chips)
+            for part in r.parts or [None]:
+                shares = r.shares if part is None else part.shares
+                for i, chips in shares:
+                    self.log.append(Act(self.street, i, "win", chips, (), False,
+                                        0 if part is None else part.board))
         self.results = results
         self.actor = None
         self.stage = Stage.OVER

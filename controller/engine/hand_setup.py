@@ -8,6 +8,12 @@ Split limit (fixed limit) bets the small bet before and on the flop and the big 
 and river (APSA 5.2: the small bet is the big blind, the big bet twice that), a bet and at most
 three raises a round, uncapped once only two players are left before the third raise
 (CG "Raise").
+
+Hand variants (CG "Spielvarianten"): in a bomb pot every player puts in the agreed amount and the
+flop comes without a betting round, the hand going on normally after it; in a flip the whole
+board comes without any betting; a double board deals two boards and shares each pot between
+them. Straddles (CG "Straddle") are blinds: the preflop order and the minimum raise follow the
+largest one (`controller.engine.straddles` says who may post one).
 """
 
 from __future__ import annotations
@@ -24,6 +30,10 @@ HOLE_CARDS: dict[str, int] = {"NT": 2, "PO": 4}
 Betting = Literal["no-limit", "pot-limit", "split-limit"]
 GAME_BETTING: dict[str, Betting] = {"NT": "no-limit", "PO": "pot-limit"}
 SPLIT_LIMIT_RAISES = 3  # CG "Raise": "pro Setzrunde drei Erhöhungen"
+
+# CG "Spielvarianten": a bomb pot skips the preflop betting, a flip every betting round.
+Variant = Literal["bomb-pot", "flip"]
+VARIANT_NAMES: dict[str, str] = {"bomb-pot": "bomb pot", "flip": "flip"}
 
 
 def betting_of(game: str, betting: Betting | None) -> Betting:
@@ -93,6 +103,19 @@ class HandSetup(BaseModel):
     )
     odd_chip_unit: int = Field(default=1, gt=0, description="Smallest chip in play (PVB 62)")
     showdown_fallback: Literal["left-of-button", "last-aggressor"] = "left-of-button"
+    variant: Variant | None = Field(
+        default=None,
+        description="CG Spielvarianten: bomb-pot (the flop comes without preflop betting) or "
+        "flip (the whole board without betting); each player's agreed amount is his ante, "
+        "his own contribution (dead_antes false)",
+    )
+    boards: int = Field(default=1, ge=1, le=2, description="CG Spielvarianten: 2 for a double "
+                        "board, each pot shared equally between the boards")
+    run_twice_min_pot: int | None = Field(
+        default=None, ge=0,
+        description="CG Run It Twice c: the smallest pot that may be run twice; None: the "
+        "table does not run it twice",
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> HandSetup:
@@ -101,6 +124,10 @@ class HandSetup(BaseModel):
             raise ValueError("player labels must be unique")
         if self.big_bet is not None and self.kind != "split-limit":
             raise ValueError("big_bet is for split limit only (CG Limits)")
+        if self.variant is not None and (any(p.blind for p in self.players)
+                                         or self.dead_antes):
+            raise ValueError("a bomb pot or a flip has no blinds: every player's agreed amount "
+                             "is his own ante (CG Spielvarianten)")
         return self
 
     @property
@@ -120,10 +147,12 @@ class Act(NamedTuple):
 
     street: Street
     player: int | None  # None for the dealer's own operations (board cards)
-    kind: str  # ante blind fold check call bet raise return deal_hole deal_board show muck win
+    # ante blind fold check call bet raise return deal_hole deal_board show muck win runs
+    kind: str
     amount: int = 0
     cards: tuple[int | None, ...] = ()
     all_in: bool = False
+    board: int = 0  # deal_board and win: the board (or run) it is of, from 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,9 +167,21 @@ class Options:
 
 
 @dataclass(frozen=True, slots=True)
+class BoardShare:
+    """A pot's part played on one board (a double board, or a run of run it twice)."""
+
+    board: int  # from 0
+    amount: int
+    winners: tuple[int, ...]
+    shares: tuple[tuple[int, int], ...]  # (player, chips)
+    strength: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class PotResult:
     amount: int
     eligible: tuple[int, ...]
     winners: tuple[int, ...]
     shares: tuple[tuple[int, int], ...]  # (player, chips)
     strength: int | None  # of the winning hand, None when uncontested
+    parts: tuple[BoardShare, ...] = ()  # by board, when the pot was played on more than one

@@ -14,6 +14,7 @@ import rtoml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from controller.engine.hand_setup import Betting
+from controller.engine.straddles import StraddleKind
 from controller.errors import ConfigError
 
 BUILTIN_PROFILES = ("pvb-2020", "cg-cash")
@@ -62,6 +63,16 @@ class RuleProfile(BaseModel):
         description="B2: after a small blind busts, and in the hand after a dead small blind, "
         "the button stays where it was (PVB 27(1), APSA 5.3, BPS 6) or moves onto the empty "
         "seat (common TDA practice)",
+    )
+    straddles: list[StraddleKind] = Field(
+        default_factory=list,
+        description="CG Straddle: the straddles the book knows (live, button, mississippi); a "
+        "table plays those it opened with (the session's `straddles`), none here: none at all",
+    )
+    run_it_twice_min_pot: int | None = Field(
+        default=None, ge=0,
+        description="CG Run It Twice c: the smallest pot (in chips) that may be run twice "
+        "(the CG's EUR 500); unset: the book has no run it twice",
     )
     at_seat: Literal["first-card", "all-cards"] = Field(
         default="first-card",

@@ -15,7 +15,7 @@ from pydantic import (
 
 from controller.engine.cards import cards_text
 from controller.engine.evaluate import category
-from controller.engine.hand import GAME_BETTING, STREET_NAMES, Betting, Hand
+from controller.engine.hand import GAME_BETTING, STREET_NAMES, Betting, Hand, PotResult, Variant
 
 Status = Literal["complete", "void", "misdeal"]
 
@@ -29,6 +29,23 @@ class ActionRecord(BaseModel):
     amount: int = 0
     all_in: bool = False
     cards: str = ""
+    board: int | None = Field(
+        default=None, exclude_if=lambda v: v is None,
+        description="deal_board and win on a second board or run: its number (2); absent for "
+        "the first")
+
+
+class BoardPart(BaseModel):
+    """A pot's part played on one board: a double board's, or a run's (CG Spielvarianten,
+    Run It Twice)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    board: int = Field(ge=1, description="The board or run, from 1")
+    amount: int
+    winners: list[int]
+    shares: dict[int, int]
+    winning_hand: str | None = None
 
 
 class PotRecord(BaseModel):
@@ -39,6 +56,10 @@ class PotRecord(BaseModel):
     winners: list[int]
     shares: dict[int, int]
     winning_hand: str | None = Field(default=None, description="e.g. 'two pair'; None unshown")
+    boards: list[BoardPart] = Field(
+        default_factory=list, exclude_if=lambda v: not v,
+        description="A pot played on two boards or run twice: each board's part (the odd chip "
+        "to the worse position, CG Run It Twice f); absent for a pot played on one board")
 
 
 class Blinds(BaseModel):
@@ -99,6 +120,24 @@ class HandRecord(BaseModel):
         default=None, ge=2, le=10, exclude_if=lambda v: v is None,
         description="The seats the table has (its size, not the players dealt in); absent in "
         "records from before it was kept")
+    straddles: dict[int, int] = Field(
+        default_factory=dict, exclude_if=lambda v: not v,
+        description="CG Straddle: seat -> straddle posted (blinds: in the actions as 'blind'); "
+        "absent without straddles")
+    variant: Variant | None = Field(
+        default=None, exclude_if=lambda v: v is None,
+        description="CG Spielvarianten: bomb-pot or flip (every player's agreed amount is his "
+        "'ante' in the actions; no blinds); absent for a regular hand")
+    boards: list[str] = Field(
+        default_factory=list, exclude_if=lambda v: not v,
+        description="Every board when there are more than one: a double board's two (CG "
+        "Spielvarianten), or both runs of run it twice (CG Run It Twice; ``board`` is the "
+        "first); absent for one board")
+    double_board: bool = Field(default=False, exclude_if=lambda v: not v,
+                               description="CG Spielvarianten: two boards from the start")
+    run_twice: list[int] = Field(
+        default_factory=list, exclude_if=lambda v: not v,
+        description="CG Run It Twice: the pots (from 1) run twice; absent when none was")
 
     @model_serializer(mode="wrap")
     def _unit_only_when_kept(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
@@ -142,9 +181,10 @@ def build_record(
     status: Status = "complete",
     irregularities: list[Irregularity] | None = None,
     seat_count: int | None = None,
+    straddles: dict[int, int] | None = None,
 ) -> HandRecord:
     """The record of ``hand``, whose player ``k`` sits in ``seats[k]``; ``seat_count`` is the
-    table's size."""
+    table's size; ``straddles`` seat -> the straddle posted (CG Straddle)."""
     actions = [
         ActionRecord(
             street=STREET_NAMES[a.street],
@@ -153,19 +193,12 @@ def build_record(
             amount=a.amount,
             all_in=a.all_in,
             cards=cards_text(a.cards),
+            board=a.board + 1 if a.board else None,
         )
         for a in hand.log
     ]
-    pots = [
-        PotRecord(
-            amount=r.amount,
-            eligible=[seats[i] for i in r.eligible],
-            winners=[seats[i] for i in r.winners],
-            shares={seats[i]: chips for i, chips in r.shares},
-            winning_hand=None if r.strength is None else category(r.strength),
-        )
-        for r in hand.results
-    ]
+    pots = [_pot(r, seats) for r in hand.results]
+    boards = hand.boards
     return HandRecord(
         table=table, hand=number, game=hand.game, level=level, blinds=blinds, button=button,
         betting=None if hand.betting == GAME_BETTING[hand.game] else hand.betting,
@@ -181,4 +214,24 @@ def build_record(
         status=status,
         odd_chip_unit=hand.setup.odd_chip_unit,
         seat_count=seat_count,
+        straddles=straddles or {},
+        variant=hand.variant,
+        boards=[cards_text(b) for b in boards.cards] if len(boards.cards) > 1 else [],
+        double_board=boards.starting > 1,
+        run_twice=sorted(k + 1 for k in boards.pot_runs),
+    )
+
+
+def _pot(r: PotResult, seats: list[int]) -> PotRecord:
+    return PotRecord(
+        amount=r.amount,
+        eligible=[seats[i] for i in r.eligible],
+        winners=[seats[i] for i in r.winners],
+        shares={seats[i]: chips for i, chips in r.shares},
+        winning_hand=None if r.strength is None else category(r.strength),
+        boards=[BoardPart(board=part.board + 1, amount=part.amount,
+                          winners=[seats[i] for i in part.winners],
+                          shares={seats[i]: chips for i, chips in part.shares},
+                          winning_hand=None if part.strength is None else category(part.strength))
+                for part in r.parts],
     )

@@ -7,15 +7,26 @@ same state (crash recovery and undo rely on this).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from controller.engine.cards import parse_card, parse_cards
-from controller.engine.hand import Hand, HandSetup, PlayerSetup, Stage
+from controller.engine.hand import VARIANT_NAMES, Hand, HandSetup, PlayerSetup, Stage, Variant
 from controller.engine.profiles import RuleProfile, load_profile
 from controller.engine.records import Blinds, HandRecord, Irregularity, Status, build_record
-from controller.errors import HandStateError, RuleViolation
+from controller.engine.straddles import (
+    RULE as STRADDLE_RULE,
+)
+from controller.engine.straddles import (
+    Decision,
+    Posted,
+    StraddleKind,
+    StraddleRefused,
+    decide,
+)
+from controller.errors import ConfigError, HandStateError, RuleViolation
 
 MAX_SEATS = 10
 
@@ -75,9 +86,30 @@ class DrawForButton(_Op):
 
 
 class StartHand(_Op):
-    """The shuffle press: seal the last hand, post blinds and antes (RULES H1, H3, H4)."""
+    """The shuffle press: seal the last hand, post blinds and antes (RULES H1, H3, H4). A
+    variant (CG Spielvarianten): a bomb pot or a flip, where every player puts in ``amount``
+    and no blinds are posted; ``boards`` 2 for a double board."""
 
     op: Literal["start_hand"] = "start_hand"
+    variant: Variant | None = None
+    amount: int = Field(default=0, ge=0, description="A bomb pot's or flip's agreed amount")
+    boards: int = Field(default=1, ge=1, le=2)
+
+
+class Straddle(_Op):
+    """A straddle posted before the cards (CG Straddle): a blind of ``amount``."""
+
+    op: Literal["straddle"] = "straddle"
+    seat: int = Field(ge=1, le=MAX_SEATS)
+    amount: int = Field(gt=0)
+
+
+class RunTwice(_Op):
+    """Every player in these pots agreed to run the rest of the board twice (CG Run It
+    Twice); ``pots`` are indices from 0 (the main pot)."""
+
+    op: Literal["run_twice"] = "run_twice"
+    pots: list[int] = Field(min_length=1)
 
 
 class DealHole(_Op):
@@ -169,7 +201,7 @@ class MoveButton(_Op):
 Operation = Annotated[
     SitDown | Leave | SetStack | SetLevel | DrawForButton | StartHand | DealHole | DealBoard
     | Fold | Check | Call | BetOrRaise | Show | Muck | Settle | KillHand | VoidHand | MoveButton
-    | DrawHoleCard,
+    | DrawHoleCard | Straddle | RunTwice,
     Field(discriminator="op"),
 ]
 OPERATION = TypeAdapter(Operation)
@@ -209,6 +241,10 @@ class TableSnapshot(BaseModel):
     level: Level
     pending_level: Level | None
     eliminated: list[tuple[int, str]]
+    blinds_positions: Positions | None = Field(
+        default=None, exclude_if=lambda v: v is None,
+        description="Where the next hand's blinds move on from, when not the last hand's: the "
+        "last hand before a bomb pot or a flip (CG Spielvarianten: they post no blinds)")
 
 
 class Table:
@@ -217,14 +253,24 @@ class Table:
     def __init__(
         self, *, table_id: str = "1", profile: RuleProfile | None = None,
         level: Level | None = None, seats: int = MAX_SEATS,
+        straddles: Sequence[StraddleKind] = (),
     ) -> None:
         self.table_id = table_id
         self.profile = profile or load_profile()
+        unknown = [k for k in straddles if k not in self.profile.straddles]
+        if unknown:
+            raise ConfigError(f"straddles {', '.join(unknown)}: the rule profile "
+                              f"{self.profile.name} has no such straddle (CG Straddle)")
+        self.straddles: tuple[StraddleKind, ...] = tuple(straddles)  # the table opened with
+        self.hand_straddles: list[Posted] = []  # posted in the hand in play (or the last)
         self.seat_count = seats
         self.level = level or Level(sb=50, bb=100)
         self.pending_level: Level | None = None
         self.seats: dict[int, SeatState] = {}
         self.positions: Positions | None = None  # of the current or last hand
+        # of the last hand that posted blinds: B2 moves on from it (a bomb pot or a flip
+        # posts none, CG Spielvarianten)
+        self.blinds_positions: Positions | None = None
         self._redeal_positions: Positions | None = None  # after a void hand
         self.draw_winner: int | None = None
         self.forced_button: int | None = None  # set by the floor (PVB 29(2))
@@ -319,7 +365,7 @@ class Table:
             # A void hand is dealt again by the same button to the same seats (PVB 30, 33); a
             # player who sat down since waits for it (`sitting_out` says why).
             return redeal
-        last = None if redeal is not None else self.positions
+        last = None if redeal is not None else self.blinds_positions
         if last is None:  # B1: seat 1 (PVB 26a) or the high-card draw (PVB 26b)
             start = 1
             if redeal is not None:  # a player left after a void hand: same button, new blinds
@@ -412,6 +458,17 @@ class Table:
 
     def _op_start_hand(self, op: StartHand) -> None:
         self._between_hands("a new hand")
+        variant = op.variant
+        if variant is not None:
+            name = VARIANT_NAMES[variant]
+            if not op.amount:
+                raise RuleViolation(f"a {name}: every player puts in the agreed amount: how "
+                                    "much?", "CG Spielvarianten")
+            if self.blinds_positions is None and self._redeal_positions is None:
+                # (the CG is silent: a variant hand keeps the button where the next hand has
+                # it, which needs a hand before it to move on from)
+                raise RuleViolation(f"a {name} is dealt after a regular hand: the button and "
+                                    "blinds are laid out by one first", "CG Spielvarianten")
         if self.pending_level is not None:
             self.level = self.pending_level
             self.pending_level = None
@@ -424,6 +481,8 @@ class Table:
             blind = level.bb if seat == positions.bb else (
                 level.sb if seat == positions.sb and positions.sb_live else 0
             )
+            if variant is not None:  # CG Spielvarianten: the agreed amount, no blinds
+                ante, blind = op.amount, 0
             players.append(PlayerSetup(label=f"seat {seat}", stack=state.stack, ante=ante,
                                        blind=blind))
         unit = level.smallest_chip if self.profile.odd_chip_unit == "smallest-chip" else max(
@@ -432,15 +491,22 @@ class Table:
         setup = HandSetup(
             game=self.profile.game, betting=self.profile.betting, players=players,
             min_bet=level.bb, big_blind=level.bb,
-            dead_antes=level.ante == 0, odd_chip_unit=unit,
-            showdown_fallback=self.profile.showdown_fallback,
+            dead_antes=level.ante == 0 and variant is None, odd_chip_unit=unit,
+            showdown_fallback=self.profile.showdown_fallback, variant=variant,
+            boards=op.boards, run_twice_min_pot=self.profile.run_it_twice_min_pot,
         )
         self.hand = Hand(setup)
         self.hand_number += 1
         self.hand_level = level
         self.positions = positions
+        self.hand_straddles = []
+        if variant is None:
+            self.blinds_positions = positions
+        elif self._redeal_positions is not None and self.blinds_positions is None:
+            self.blinds_positions = self._redeal_positions  # (a void hand dealt again)
         self._redeal_positions = None
-        self.forced_button = None
+        if variant is None:  # a bomb pot keeps the floor's button for the hand after it
+            self.forced_button = None
         for state in self.seats.values():  # dealt in or sitting out: newcomers no more
             state.new = False
         self._after_hand_step()
@@ -505,6 +571,42 @@ class Table:
         self._current().kill(self._index(op.seat))
         return self._after_hand_step()
 
+    def _op_straddle(self, op: Straddle) -> None:
+        """CG Straddle: a blind posted before the cards; the hand is laid out again with it
+        (nothing but the forced bets has happened)."""
+        hand = self._current()
+        assert self.positions is not None
+        p = self.positions
+        if any(hand.hole) or any(a.kind not in ("ante", "blind") for a in hand.log):
+            raise RuleViolation(f"seat {op.seat}: a straddle is posted before the cards, as "
+                                "the blinds are", STRADDLE_RULE)
+        if hand.variant is not None or self.profile.betting == "split-limit":
+            what = "a bomb pot or a flip" if hand.variant else "a split-limit game"
+            raise RuleViolation(f"seat {op.seat}: no straddle in {what}", STRADDLE_RULE)
+        index = self._index(op.seat)
+        setup = hand.setup
+        blinds = [s for s in (p.sb if p.sb_live else None, p.bb) if s is not None]
+        try:
+            decision: Decision = decide(
+                allowed=self.straddles, dealt=p.dealt, button=p.button, blinds=blinds,
+                big_blind=self.hand_level.bb, posted=self.hand_straddles, seat=op.seat,
+                amount=op.amount,
+                stack=setup.players[index].stack - setup.players[index].ante)
+        except StraddleRefused as exc:
+            raise RuleViolation(str(exc), STRADDLE_RULE) from None
+        gone = {s.seat for s in decision.replaces}
+        players = [
+            player.model_copy(update={"blind": op.amount}) if k == index else
+            player.model_copy(update={"blind": 0}) if p.dealt[k] in gone else player
+            for k, player in enumerate(setup.players)
+        ]
+        self.hand = Hand(setup.model_copy(update={"players": players}))
+        self.hand_straddles = [s for s in self.hand_straddles if s.seat not in gone] + [
+            Posted(op.seat, op.amount, decision.kind)]
+
+    def _op_run_twice(self, op: RunTwice) -> None:
+        self._current().run_twice(op.pots)
+
     def _op_move_button(self, op: MoveButton) -> None:
         self._between_hands("moving the button")
         if not self._in_play(op.seat):
@@ -512,6 +614,7 @@ class Table:
                                 "PVB 29(2)")
         # The next hand is laid out as a first hand from this button (RULES B1 with a given seat).
         self.positions = None
+        self.blinds_positions = None
         self._redeal_positions = None
         self.draw_winner = None
         self.forced_button = op.seat
@@ -561,6 +664,7 @@ class Table:
             button=p.button, sb=p.sb if p.sb_live else None, bb=p.bb, seats=list(p.dealt),
             players=names, status=status, irregularities=irregularities,
             seat_count=self.seat_count,
+            straddles={s.seat: s.amount for s in self.hand_straddles},
         )
 
     # ---------------------------------------------------------------- snapshots
@@ -575,16 +679,20 @@ class Table:
             draw_winner=self.draw_winner, forced_button=self.forced_button,
             hand_number=self.hand_number, level=self.level, pending_level=self.pending_level,
             eliminated=list(self.eliminated),
+            blinds_positions=None if self.blinds_positions == self.positions else (
+                self.blinds_positions),
         )
 
     @classmethod
     def from_snapshot(
         cls, snapshot: TableSnapshot, *, table_id: str = "1", profile: RuleProfile | None = None,
-        seats: int = MAX_SEATS,
+        seats: int = MAX_SEATS, straddles: Sequence[StraddleKind] = (),
     ) -> Table:
-        table = cls(table_id=table_id, profile=profile, level=snapshot.level, seats=seats)
+        table = cls(table_id=table_id, profile=profile, level=snapshot.level, seats=seats,
+                    straddles=straddles)
         table.seats = {seat: state.model_copy() for seat, state in snapshot.seats.items()}
         table.positions = snapshot.positions
+        table.blinds_positions = snapshot.blinds_positions or snapshot.positions
         table._redeal_positions = snapshot.redeal_positions
         table.draw_winner = snapshot.draw_winner
         table.forced_button = snapshot.forced_button

@@ -224,5 +224,7 @@ class BettingActions(ChipZones):
             if seat is None:
                 raise Refused("every hand at showdown has been shown or mucked", "PVB 55")
             return self._show(seat)
+        if hand.run_twice_refusal(list(range(len(hand.pots())))) is None:
+            return self._run_twice_key()  # CG Run It Twice: every player agreed
         raise Refused(f"confirm pressed, but the {STREET_NAMES[hand.street]} cards are due",
                       "PVB 36")

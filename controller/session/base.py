@@ -37,7 +37,8 @@ class SessionBase:
         self.profile: RuleProfile = load_profile(self.config.profile)
         if snapshot is None:
             self.table = Table(table_id=self.config.table_id, profile=self.profile,
-                               level=self.config.level, seats=self.config.seats)
+                               level=self.config.level, seats=self.config.seats,
+                               straddles=self.config.straddles)
             snapshot = self._make_snapshot()
         self._load(snapshot)
 
@@ -45,7 +46,8 @@ class SessionBase:
 
     def _load(self, snapshot: SessionSnapshot) -> None:
         self.table = Table.from_snapshot(snapshot.table, table_id=self.config.table_id,
-                                         profile=self.profile, seats=self.config.seats)
+                                         profile=self.profile, seats=self.config.seats,
+                                         straddles=self.config.straddles)
         self.holds = snapshot.holds
         # The hand-for-hand round of the hand now played (or last played, between hands)
         self.hand_round: int | None = None
@@ -59,6 +61,7 @@ class SessionBase:
         self.counted = dict(snapshot.counted)
         self.colour_up = snapshot.colour_up
         self.stack_refs = list(snapshot.stack_refs)
+        self.next_variant = snapshot.next_variant
         self.track: HandTrack | None = None
         self.snapshot = snapshot
         self.events: list[TableEvent] = []  # accepted since the snapshot: the hand's story
@@ -77,6 +80,7 @@ class SessionBase:
             counted=dict(getattr(self, "counted", {})),
             colour_up=getattr(self, "colour_up", None),
             stack_refs=list(getattr(self, "stack_refs", [])),
+            next_variant=getattr(self, "next_variant", None),
         )
 
     def checkpoint(self, event: TableEvent) -> SessionSnapshot | None:
@@ -201,6 +205,27 @@ class SessionBase:
 
     def _declare(self, event: DeclareEvent) -> bool:
         """A declaration entered by the dealer (or held out of turn and now standing)."""
+        raise NotImplementedError
+
+    def _check_deal(self) -> None:
+        """RULES I1 and H4, once a hand: every seat holds its cards, the blinds were posted."""
+        raise NotImplementedError
+
+    def _run_twice_key(self) -> bool:
+        """The confirm key while the cards are due: every player agreed to run it twice."""
+        raise NotImplementedError
+
+    def _run_twice_offer(self) -> str:
+        """While the cards are due: the words offering run it twice, when it can be run."""
+        raise NotImplementedError
+
+    def _cash_view(self, live: bool) -> dict[str, Any]:
+        """The cash game's part of the public state (`TableState`'s CG fields)."""
+        raise NotImplementedError
+
+    def _straddle_chips(self, hand: Hand, seat: int, index: int, new: list[int]) -> bool:
+        """Chips put out before the cards at a table with straddles (CG Straddle): whether
+        they were taken as a straddle or told to be none."""
         raise NotImplementedError
 
     # ---------------------------------------------------------------- helpers

@@ -4,6 +4,9 @@ board, folds and mucks, and the irregularities a card in the wrong place reveals
 
 from __future__ import annotations
 
+from typing import Any
+
+from controller.engine.boards import BOARD_SIZE
 from controller.engine.hand import BOARD_CARDS, STREET_NAMES, Hand, Stage, Street
 from controller.engine.table import (
     DealBoard,
@@ -50,6 +53,18 @@ class CardReading(SessionBase):
             # one too many, after substantial action, put on the burn antenna. It is the next
             # burn card, not a card seen twice; no separate command is needed.
             return self._drawn(int(seen[5:]), card)
+        if seen in ("burn", "muck") and zone in ("burn", "board") and self._run_two_due(hand):
+            if card not in self._reshuffled(hand):
+                if seen == zone:
+                    return False  # a burn card read again where it lies
+                self._irregular("CG Run It Twice", f"{card} was burned before run 2: it cannot "
+                                f"come again on the {zone} (only a nine-handed Omaha hand run "
+                                "twice from the start shuffles the burn cards back); the card "
+                                "does not count, the floor decides")
+                return True
+            track.reshuffled_used.add(card)  # CG Run It Twice: shuffled back, dealt again
+            del track.zone_of[card]
+            seen = None
         if seen is not None:
             if event.uid and card in track.uid_of and track.uid_of[card] != event.uid:
                 self._foul(f"the same card twice on {seen} and {zone} (two tags)")
@@ -70,12 +85,26 @@ class CardReading(SessionBase):
             return self._hole_card(int(zone[5:]), card)
         if zone == "board":
             return self._board_card(hand, card)
-        if zone == "burn":
-            track.burns += 1
-            return True
-        # A card straight from the stub into the muck: a burn card (muck and burn share it).
+        # A burn card, on the burn antenna or straight from the stub into the muck (muck and
+        # burn share it).
         track.burns += 1
+        track.burn_cards.append(card)
         return True
+
+    def _run_two_due(self, hand: Hand) -> bool:
+        """Run it twice: run 1 is complete, run 2's cards are due (CG Run It Twice)."""
+        return hand.boards.runs and len(hand.boards.cards[0]) == BOARD_SIZE
+
+    def _reshuffled(self, hand: Hand) -> set[str]:
+        """CG Run It Twice: "Wurden bei Pot Limit Omaha an neun Spielteilnehmer Karten
+        ausgeteilt und es wird verlangt das Board zwei Mal zu geben, so werden nach dem ersten
+        regulären Board die drei Burn Cards mit den übrigen acht Karten noch einmal
+        aufgemischt": run 1's burn cards, back in the stub for run 2, not yet dealt again."""
+        track = self.track
+        assert track is not None
+        if hand.game != "PO" or len(track.dealt) != 9 or hand.boards.run_from != 0:
+            return set()
+        return set(track.burn_cards[:track.run_one_burns]) - track.reshuffled_used
 
     def _drawn(self, seat: int, card: str) -> bool:
         """The card the floor drew from a seat holding one too many (PVB 30(6)): the next burn
@@ -191,12 +220,13 @@ class CardReading(SessionBase):
                             "the stub, the betting round is finished, then the card is dealt "
                             "again")
             return True
-        street = Street(hand.street + 1)
+        board, street = hand.next_board_street()
+        name = board_street_name(hand, board, street)
         if not track.board_buffer and self.config.check_burns:
             burns = track.burns + (1 if track.preset_burn else 0)
             if burns != 1:
                 what = "no burn card" if burns == 0 else f"{burns} burn cards"
-                self._irregular("PVB 35(2)", f"{what} before the {STREET_NAMES[street]}")
+                self._irregular("PVB 35(2)", f"{what} before the {name}")
         track.board_buffer.append(card)
         if len(track.board_buffer) < BOARD_CARDS[street]:
             return True
@@ -204,9 +234,14 @@ class CardReading(SessionBase):
         track.board_buffer = []
         track.burns = 0
         track.preset_burn = False
+        if hand.variant is not None and not track.deal_checked:
+            self._check_deal()  # no betting before the flop: the deal is checked here (I1, H4)
         self.table.apply(DealBoard(cards=cards))
-        self._say("street", f"{STREET_NAMES[street]}: {spaced(cards)}", cards=cards,
-                  street=STREET_NAMES[street])
+        if self._run_two_due(hand) and track.run_one_burns is None:
+            track.run_one_burns = len(track.burn_cards)  # run 1's burns: all so far
+        more: dict[str, Any] = {"board": board + 1} if len(hand.boards.cards) > 1 else {}
+        self._say("street", f"{name}: {spaced(cards)}", cards=cards,
+                  street=STREET_NAMES[street], **more)
         self._after_step()
         return True
 
@@ -258,3 +293,13 @@ class CardReading(SessionBase):
         self._irregular("PVB 33", f"{what}: fouled deck, the hand is void and every bet goes "
                         "back (APSA 2.1.14)")
         self._end_void("void", "PVB 33")
+
+
+def board_street_name(hand: Hand, board: int, street: Street) -> str:
+    """'flop', or on two boards 'flop of board 2', or when run twice 'turn of run 2'."""
+    name = STREET_NAMES[street]
+    if hand.boards.runs:
+        return f"{name} of run {board + 1}"
+    if len(hand.boards.cards) > 1:
+        return f"{name} of board {board + 1}"
+    return name

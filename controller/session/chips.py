@@ -4,7 +4,7 @@ R5-R9), held out of turn (R7), swept into the pot and counted (APSA 5.4.25).
 
 from __future__ import annotations
 
-from controller.engine.hand import Hand, Stage, Street
+from controller.engine.hand import VARIANT_NAMES, Hand, Stage, Street
 from controller.engine.records import Irregularity
 from controller.engine.table import (
     BetOrRaise,
@@ -70,7 +70,7 @@ class ChipZones(SessionBase):
                 self._say("alert", f"chips in seat {seat}'s betting zone, but seat {seat} is not "
                           "in this hand", rule="PVB 36", seat=seat)
             return True
-        if self._posting(hand, seat, index, new):
+        if self._straddle_chips(hand, seat, index, new) or self._posting(hand, seat, index, new):
             return True
         if self.table.actor_seat() == seat and seat not in track.held:
             return self._motion_in_turn(hand, seat, index, before, new)
@@ -99,8 +99,9 @@ class ChipZones(SessionBase):
         if total == owed:
             track.posting_alerts.pop(seat, None)
             return True
-        text = (f"seat {seat} put {total:,} in the betting zone but owes {owed:,} in blinds "
-                "and antes")
+        what = "in blinds and antes" if hand.variant is None else \
+            f"for the {VARIANT_NAMES[hand.variant]} (CG Spielvarianten)"
+        text = f"seat {seat} put {total:,} in the betting zone but owes {owed:,} {what}"
         track.posting_alerts[seat] = Irregularity(rule="APSA 5.4.1", text=text, seat=seat)
         self._say("alert", text, rule="APSA 5.4.1", seat=seat)
         return True

@@ -10,13 +10,14 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from controller.engine.records import HandRecord, Irregularity
+from controller.engine.straddles import StraddleKind
 from controller.engine.table import Level, TableSnapshot
 from controller.errors import RuleViolation
 from controller.events import DeclareEvent, SeatEvent
 from controller.session.chip_reading import Announced, Doubt
 from controller.session.colour_up import ColourUp
 from controller.session.holds import TableHolds, kind_of
-from controller.session.outputs import PublicEvent
+from controller.session.outputs import NextVariant, PublicEvent
 
 BETTING_KINDS = frozenset({"fold", "check", "call", "bet", "raise"})
 AGGRESSIVE_KINDS = frozenset({"call", "bet", "raise"})
@@ -37,6 +38,11 @@ class SessionConfig(BaseModel):
         default=False, description="PVB 35(2): expect a burn card before each street (needs a "
         "burn or muck antenna)"
     )
+    straddles: list[StraddleKind] = Field(
+        default_factory=list, exclude_if=lambda v: not v,
+        description="CG Straddle: the straddles this table opened with (live, button, "
+        "mississippi; each one the rule profile knows); none: no straddles. Read from the "
+        "chips put out before the cards")
 
 
 class SessionSnapshot(BaseModel):
@@ -65,6 +71,9 @@ class SessionSnapshot(BaseModel):
     stack_refs: list[str] = Field(default_factory=list, exclude_if=lambda v: not v,
                                   description="The refs of the latest stack changes and "
                                   "colour-ups made (`stack`, `colour_up`): each is made once")
+    next_variant: NextVariant | None = Field(default=None, exclude_if=lambda v: v is None,
+                                             description="CG Spielvarianten: the variant the "
+                                             "next hand is dealt as")
 
     @model_validator(mode="before")
     @classmethod
@@ -92,7 +101,7 @@ STACK_REFS_KEPT = 200
 FLOOR_COMMANDS = frozenset({
     "void", "misdeal", "kill", "move_button", "award", "correct", "show", "hold", "release",
     "absent", "present", "note", "time", "penalty", "close", "draw", "unseat", "stack",
-    "colour_up",
+    "colour_up", "variant", "run_twice",
 })
 
 
@@ -176,3 +185,7 @@ class HandTrack:
     settle_at: int | None = None  # index in the hand's events of the event that settled it
     floor_called: bool = False
     draw_from: int | None = None  # PVB 30(6): the seat whose extra card the floor is drawing
+    variant: NextVariant | None = None  # CG Spielvarianten: what this hand is dealt as
+    burn_cards: list[str] = field(default_factory=list)  # every burn card, in order
+    run_one_burns: int | None = None  # run it twice: how many of them were burned for run 1
+    reshuffled_used: set[str] = field(default_factory=set)  # run 1's burns dealt in run 2

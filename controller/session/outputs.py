@@ -11,6 +11,7 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from controller.engine.hand import VARIANT_NAMES, Variant
 from controller.engine.records import Blinds, HandRecord
 from controller.session.colour_up import ColourUp
 
@@ -70,6 +71,25 @@ class SeatView(BaseModel):
                                  "rule, 'PVB 10(1)' (between the button and the small blind) "
                                  "or 'PVB 33' (a void hand dealt again to its seats); absent "
                                  "otherwise")
+
+
+class NextVariant(BaseModel):
+    """A variant the floor or the dealer asked for the next hand (CG Spielvarianten)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    variant: Variant | None = Field(default=None, description="bomb-pot or flip; None: a "
+                                    "regular hand (on two boards)")
+    amount: int = Field(default=0, ge=0, description="What every player puts in")
+    boards: int = Field(default=1, ge=1, le=2, description="2: a double board")
+    by: str = "floor"
+
+    def words(self) -> str:
+        """'a bomb pot of 500 on two boards', 'a double board'."""
+        if self.variant is None:
+            return "a double board"
+        two = " on two boards" if self.boards > 1 else ""
+        return f"a {VARIANT_NAMES[self.variant]} of {self.amount:,}{two}"
 
 
 class ClockView(BaseModel):
@@ -139,6 +159,24 @@ class TableState(BaseModel):
     stack_refs: list[str] = Field(default_factory=list, exclude_if=lambda v: not v,
                                   description="The refs of the latest stack changes and "
                                   "colour-ups made: a requester sees its change was made")
+    # The cash game (CG): each absent where it does not apply, so a tournament's state reads
+    # as before.
+    straddle_kinds: list[str] = Field(default_factory=list, exclude_if=lambda v: not v,
+                                      description="CG Straddle: the straddles the table opened "
+                                      "with (a new player is told)")
+    straddles: dict[int, int] = Field(default_factory=dict, exclude_if=lambda v: not v,
+                                      description="CG Straddle: seat -> straddle posted in the "
+                                      "hand in play")
+    variant: NextVariant | None = Field(default=None, exclude_if=lambda v: v is None,
+                                        description="CG Spielvarianten: what the hand in play "
+                                        "is dealt as (a bomb pot, a flip, a double board)")
+    next_variant: NextVariant | None = Field(default=None, exclude_if=lambda v: v is None,
+                                             description="CG Spielvarianten: what the next "
+                                             "hand is dealt as, asked by the floor or dealer")
+    boards: list[str] = Field(default_factory=list, exclude_if=lambda v: not v,
+                              description="Every board of the hand in play when there are "
+                              "more than one (a double board, run it twice); ``board`` is the "
+                              "first")
 
 
 class Leds(BaseModel):

@@ -18,7 +18,6 @@ from controller.engine.table import (
     Settle,
     Show,
     SitDown,
-    StartHand,
     VoidHand,
 )
 from controller.errors import RuleViolation, UnknownCards
@@ -39,6 +38,7 @@ from controller.events import (
 )
 from controller.session.actions import BettingActions
 from controller.session.cards import CardReading
+from controller.session.cash import CashGame
 from controller.session.clock import TimeAndPenalties
 from controller.session.floor import FloorCommands, FloorHandler
 from controller.session.holds import HoldKind
@@ -49,7 +49,7 @@ from controller.session.words import blinds_text, card_text_list, spaced
 
 
 class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, TimeAndPenalties,
-                   PublicView):
+                   CashGame, PublicView):
     """One table, from its first seat event on: the hand's life, cards, chips, actions and
     showdown here; the floor, the clock and the public view in their own parts. Not
     thread-safe: one loop owns it."""
@@ -62,7 +62,8 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
                 "present": self._cmd_present, "note": self._cmd_note, "time": self._cmd_time,
                 "penalty": self._cmd_penalty, "close": self._cmd_close, "draw": self._cmd_draw,
                 "unseat": self._cmd_unseat, "stack": self._cmd_stack,
-                "colour_up": self._cmd_colour_up}
+                "colour_up": self._cmd_colour_up, "variant": self._cmd_variant,
+                "run_twice": self._cmd_run_twice}
 
     def _dispatch(self, event: TableEvent) -> bool:
         """Returns whether the event changed anything (and belongs to the hand's story)."""
@@ -140,7 +141,8 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
             self._sealed.append(self.pending_record)
             self.pending_record = None
         level_before = table.level
-        table.apply(StartHand())
+        start, variant = self._next_hand()
+        table.apply(start)
         # Hand-for-hand: this hand, then wait (PVB 35a); RULES T2: eliminations in one round
         # count as the same hand for placing.
         self.hand_round = self.holds.released_round
@@ -148,7 +150,7 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
         p = table.positions
         assert p is not None and table.hand is not None
         self.track = HandTrack(started=event.ts, wanted=HOLE_CARDS[table.hand.game],
-                               dealt=p.dealt)
+                               dealt=p.dealt, variant=variant)
         level = table.level
         if level != level_before:
             self._say("level", f"level {level.level} applies from this hand: "
@@ -158,6 +160,8 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
                   f"big blind seat {p.bb}; {blinds_text(level)}", rule="PVB 14(3)",
                   button=p.button, sb=p.sb if p.sb_live else None, bb=p.bb,
                   dealt=list(p.dealt), level=level.level)
+        if variant is not None:
+            self._say_variant(variant)
         for seat, rule in table.sitting_out().items():
             player = table.seats[seat].player
             why = ("a newcomer between the button and the small blind is dealt in from the "
@@ -238,6 +242,7 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
         self.counted[event.seat] = False  # until his chips are read on the seat's zone
         self._say("seat", f"seat {event.seat}: {event.player} sits down with {event.stack:,}",
                   seat=event.seat, player=event.player, stack=event.stack)
+        self._told_of_straddles(event)
 
     def _level(self, event: LevelEvent) -> bool:
         level = Level(level=event.level, sb=event.sb, bb=event.bb, ante=event.ante,
@@ -261,6 +266,8 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
             player = self.table.seats[seat].player
             self.penalties[player] = self.penalties.get(player, 0) + 1
         self.table.apply(VoidHand(status=status, rule=rule))
+        if self.track.variant is not None and self.next_variant is None:
+            self.next_variant = self.track.variant  # the same hand is dealt again
         record = self.table.records[-1]
         self._finish(record)
 
@@ -359,9 +366,7 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
         self.pending_record = record
         if record.status == "complete":
             for k, pot in enumerate(record.pots):
-                shares = ", ".join(f"seat {s} {chips:,}" for s, chips in pot.shares.items())
-                hand_name = f" with {pot.winning_hand}" if pot.winning_hand else ""
-                self._say("payout", f"pot {k + 1} ({pot.amount:,}): {shares}{hand_name}",
+                self._say("payout", f"pot {k + 1} ({pot.amount:,}): {_payout_words(record, k)}",
                           rule="PVB 63", pot=k + 1, amount=pot.amount, shares=pot.shares,
                           winning_hand=pot.winning_hand)
         else:
@@ -399,6 +404,21 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
             self._say("hand_over", f"hand {record.hand} is over: press shuffle for the next "
                       "hand", status=record.status)
         self._apply_queued_seats()
+
+
+def _payout_words(record: HandRecord, k: int) -> str:
+    """'seat 3 1,200 with a flush'; a pot played on two boards board by board (CG
+    Spielvarianten, Run It Twice): 'board 1: seat 3 600 with a flush; board 2: ...'."""
+    pot = record.pots[k]
+    parts = [(None, pot.shares, pot.winning_hand)] if not pot.boards else [
+        (part.board, part.shares, part.winning_hand) for part in pot.boards]
+    words = []
+    for board, shares, winning in parts:
+        paid = ", ".join(f"seat {s} {chips:,}" for s, chips in shares.items())
+        what = ("run" if record.run_twice else "board") if board is not None else ""
+        head = f"{what} {board}: " if board is not None else ""
+        words.append(f"{head}{paid}{f' with {winning}' if winning else ''}")
+    return "; ".join(words)
 
 
 def _refusal(kind: HoldKind, reason: str) -> tuple[str, str]:

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.engine.hand import STREET_NAMES, Stage, Street
+from controller.engine.hand import STREET_NAMES, Stage
 from controller.engine.records import Blinds
 from controller.session.base import SessionBase
+from controller.session.cards import board_street_name
 from controller.session.outputs import ClockView, Leds, PotView, SeatView, TableState
 from controller.session.words import card_text_list
 
@@ -83,6 +84,7 @@ class PublicView(SessionBase):
             pot_zone=track.pot_zone if track and live else None,
             devices=dict(self.devices), colour_up=self.colour_up,
             stack_refs=list(self.stack_refs),
+            **self._cash_view(live),
         )
 
     def _clock_view(self) -> ClockView | None:
@@ -114,8 +116,8 @@ class PublicView(SessionBase):
                 words += f", raise to at least {options.min_raise_to:,}"
             return f"seat {seat} to act: {words}{clock}"
         if hand.stage is Stage.DEALING:
-            street = STREET_NAMES[Street(hand.street + 1)]
-            return f"deal the {street}"
+            return f"deal the {board_street_name(hand, *hand.next_board_street())}" + (
+                self._run_twice_offer())
         shower = self._next_to_show()
         if shower is not None:
             return f"seat {shower} shows (or mucks)"

@@ -28,6 +28,7 @@ from controller.engine.profiles import load_profile
 from controller.events import CommandEvent, DeclareEvent, SeatEvent
 from controller.session.colour_up import RACE_RULE
 from controller.session.outputs import TableState
+from controller.table import sim_cash
 from controller.table.config import ReaderSection, TableConfig
 from controller.table.service import TableService
 from controller.table.sim_hands import (
@@ -85,6 +86,9 @@ class SimulatedDealer:
         # with fewer than two left, waits for the tournament to bring more (or to close it).
         self.seated_by_floor = False
         self.shorted: dict[str, int] = {}  # a zone short of its bet (a faulty dealer's doing)
+        # A cash table (the CG): straddles, a bomb pot or flip or double board now and then,
+        # run it twice after an all-in (controller/table/sim_cash.py)
+        self.cash = False
 
     # ------------------------------------------------------------ what lies where
 
@@ -146,11 +150,14 @@ class SimulatedDealer:
         seat its blind and its ante, the big blind the big-blind ante too; a short stack all
         it has (``stacks``: before the hand)."""
         posted: dict[int, int] = {}
+        agreed = sim_cash.variant_amount(state)  # a bomb pot's or flip's: no blinds, no antes
         for seat_no, view in state.seats.items():
             ante = state.blinds.ante + (state.blinds.bb_ante if seat_no == state.bb else 0)
             # (a blind from the seat, in case the round closed at once: everyone all in)
             blind = view.bet or (state.blinds.bb if seat_no == state.bb else
                                  state.blinds.sb if seat_no == state.sb else 0)
+            if agreed:
+                ante, blind = agreed, 0
             owed = min(blind + ante, stacks.get(seat_no, blind + ante))
             ante = min(ante, owed)  # a short stack pays the ante first (RULES R4)
             if view.in_hand and owed and not self._in_zone(f"seat:{seat_no}"):
@@ -348,6 +355,8 @@ class SimulatedDealer:
             state, stacks = self._start_hand(state)
             if self.reads_chips:
                 self._post_blinds(state, stacks)
+                if self.cash:
+                    sim_cash.straddle(self, self.hands.wait(lambda s: True))
         self._play_from(state.hand)
         self.played += 1
 
@@ -379,6 +388,8 @@ class SimulatedDealer:
             state = self.hands.wait(lambda s: True)
             if state.hold is not None or self._before_shuffle(state):
                 continue
+            if self.cash and self.reads_chips:
+                sim_cash.ask_variant(self, state)
             stacks = {n: v.stack for n, v in state.seats.items()}
             self.hands.press("shuffle")
             # A hold, or a player leaving, that arrived just before the press refuses it: wait
@@ -536,8 +547,10 @@ class SimulatedDealer:
                 self.hands.wait(_moved_on(state))
                 continue
             if state.stage == "dealing":
+                if self.cash and sim_cash.run_twice(self, state):
+                    continue
                 self._place("burn", self.stub.pop())
-                for _ in range(1 if state.board else 3):
+                for _ in range(sim_cash.board_cards_due(state)):
                     self._place("board", self.stub.pop())
             elif state.stage == "showdown":
                 self.hands.press("confirm")

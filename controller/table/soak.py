@@ -9,6 +9,10 @@ a minute, not a day.
 A perfect dealer must give no alert. A faulty one (``faults``) makes one mistake now and then,
 each of a kind a real dealer makes; each must give exactly one alert naming its hand and rule,
 and nothing else (`SoakReport`).
+
+With ``cash``, tables 2, 6, 10, ... are cash tables under the casino's cash-game rules (the CG):
+fixed blinds, straddles before the cards, a bomb pot, flip or double board now and then, and run
+it twice after an all-in (controller/table/sim_cash.py).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from controller.engine.records import HandRecord
+from controller.engine.straddles import StraddleKind
 from controller.engine.table import Level
 from controller.events import (
     CardEvent,
@@ -199,6 +204,10 @@ class SoakReport(BaseModel):
     misdeals_called: int = 0
     time_calls: int = 0
     level_changes: int = 0
+    cash_hands: int = 0
+    straddled: int = Field(default=0, description="Cash hands with a straddle (CG Straddle)")
+    variant_hands: int = Field(default=0, description="Bomb pots, flips and double boards")
+    run_twice: int = Field(default=0, description="Hands run twice (CG Run It Twice)")
     alarms: list[Alarm] = Field(default_factory=list)
     refused: list[Alarm] = Field(default_factory=list)
     stalls: list[str] = Field(default_factory=list)
@@ -217,13 +226,39 @@ class SoakReport(BaseModel):
         return (f"{self.tables} tables, {self.hands:,} hands ({self.showdowns:,} showdowns, "
                 f"{self.all_ins:,} all-ins, {self.side_pots:,} side pots, {self.split_pots:,} "
                 f"split pots, {self.plo_hands:,} Omaha hands, {self.misdeals_called} misdeals "
-                f"called, {self.time_calls} time calls, {self.level_changes} level changes): "
+                f"called, {self.time_calls} time calls, {self.level_changes} level changes"
+                f"{self._cash_words()}): "
                 f"{len(self.alarms)} alerts (the floor's own misdeals among them), "
                 f"{len(self.injected)} faults injected ({self.healed} made up for by the "
                 f"player's next chips), "
                 f"{len(self.unexplained)} alerts no fault explains, {len(self.missed)} faults "
                 f"without their alert, {len(self.refused)} refusals, {len(self.stalls)} stalls "
                 f"in {self.seconds:.1f} s")
+
+
+    def _cash_words(self) -> str:
+        if not self.cash_hands:
+            return ""
+        return (f"; {self.cash_hands:,} cash hands: {self.straddled:,} straddled, "
+                f"{self.variant_hands:,} bomb pots, flips and double boards, {self.run_twice:,} "
+                "run twice")
+
+
+# The cash book's profile (cg-cash) with the first button on seat 1: the soak draws no cards
+# for it (B1).
+CASH_PROFILE = """name = "soak-cash"
+game = "NT"
+button_start = "seat-1"
+odd_chip_unit = "small-blind"
+showdown_fallback = "last-aggressor"
+same_colour_chips_full_raise = false
+at_seat = "all-cards"
+straddles = ["live", "button", "mississippi"]
+run_it_twice_min_pot = 500
+"""
+STRADDLE_CHOICES: list[list[StraddleKind]] = [
+    ["live", "button", "mississippi"], ["live"], ["button"], ["mississippi"],
+    ["button", "mississippi"]]
 
 
 def random_levels(rng: random.Random) -> list[Level]:
@@ -257,20 +292,29 @@ class SoakTable:
     on_record: Callable[[HandRecord], None] | None = None
     levels: list[Level] = field(default_factory=list)
     seats: int = 0
+    cash: bool = False
 
     def __post_init__(self) -> None:
         self.table = str(self.number)
         self.seats = self.rng.randint(2, 10)
         self.levels = random_levels(self.rng)
         profile = "pvb-2020"
+        straddles: list[StraddleKind] = []
         if self.omaha:
             path = self.profile_dir / "omaha.toml"
             path.write_text('name = "soak-omaha"\ngame = "PO"\n', encoding="utf-8")
             profile = str(path)
+        elif self.cash:  # the CG: fixed blinds, no antes, the table opened with straddles
+            path = self.profile_dir / "cash.toml"
+            path.write_text(CASH_PROFILE, encoding="utf-8")
+            profile = str(path)
+            sb = self.rng.choice([25, 50])
+            self.levels = [Level(sb=sb, bb=2 * sb, smallest_chip=sb)]
+            straddles = self.rng.choice(STRADDLE_CHOICES)
         first = self.levels[0]
         self.session = TableSession(SessionConfig(table_id=self.table, profile=profile,
                                                   seats=self.seats, level=first,
-                                                  check_burns=True))
+                                                  check_burns=True, straddles=straddles))
         self.last_showdown = 0
         self.hands = DirectHands(self.session, self._event, self.on_record)
         chips = {f"05{k:012X}": value for k, value in enumerate(
@@ -278,6 +322,7 @@ class SoakTable:
         self.dealer = FaultyDealer(self.hands, chips, self.seats, self.rng,
                                    hole_cards=4 if self.omaha else 2,
                                    faults=self.faults, report=self.report, table=self.table)
+        self.dealer.cash = self.cash
         self.level_index = 0
         self.names = iter(f"{PLAYERS[k % len(PLAYERS)]}-{k}" for k in range(10**6))
 
@@ -347,6 +392,11 @@ class SoakTable:
             if record is not None:
                 self.report.side_pots += max(0, len(record.pots) - 1)
                 self.report.split_pots += sum(1 for p in record.pots if len(p.winners) > 1)
+            if record is not None and self.cash:
+                self.report.cash_hands += 1
+                self.report.straddled += bool(record.straddles)
+                self.report.variant_hands += bool(record.variant or record.double_board)
+                self.report.run_twice += bool(record.run_twice)
         last = self.session.pending_record  # the table closes: its last hand is sealed too
         if self.on_record is not None and last is not None:
             self.on_record(last)
@@ -473,16 +523,18 @@ class FaultyDealer(SimulatedDealer):
 
 def soak(tables: int = 4, hands: int = 250, seed: int = 1, faults: float = 0.0,
          progress: Callable[[str], None] | None = None,
-         records: Callable[[HandRecord], None] | None = None) -> SoakReport:
-    """``tables`` simulated tables, ``hands`` hands each (a quarter of the tables play Omaha);
-    the report counts what the floor would have seen. ``records`` receives every sealed hand
-    record, full (hole cards and all), in the order the tables sealed them."""
+         records: Callable[[HandRecord], None] | None = None, cash: bool = False) -> SoakReport:
+    """``tables`` simulated tables, ``hands`` hands each (a quarter of the tables play Omaha;
+    with ``cash`` another quarter are hold'em cash tables, the CG's); the report counts what the
+    floor would have seen. ``records`` receives every sealed hand record, full (hole cards and
+    all), in the order the tables sealed them."""
     started = time.perf_counter()
     report = SoakReport(tables=tables)
     with tempfile.TemporaryDirectory() as tmp:
         for number in range(1, tables + 1):
             table = SoakTable(number, random.Random(seed * 1000 + number), report, faults,
-                              omaha=number % 4 == 0, profile_dir=Path(tmp), on_record=records)
+                              omaha=number % 4 == 0, profile_dir=Path(tmp), on_record=records,
+                              cash=cash and number % 4 == 2)
             table.play(hands)
             if progress is not None:
                 progress(f"table {number}: {hands} hands, {len(report.alarms)} alerts so far")

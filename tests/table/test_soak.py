@@ -55,3 +55,16 @@ def test_the_soak_command_exits_non_zero_only_for_false_alerts(
     assert "1 tables, 30 hands" in out and "0 alerts no fault explains" in out
     assert main(["soak", "--faults", "1.5"]) == 2
     assert "--faults must be a chance from 0 to 1" in capsys.readouterr().err
+
+
+def test_cash_tables_straddles_variants_and_run_it_twice_give_no_false_alert() -> None:
+    """The CG's cash table (table 2): straddles before the cards, bomb pots, flips and double
+    boards now and then, run it twice after an all-in; a faulty dealer's mistakes there are told
+    as anywhere."""
+    report = soak(tables=2, hands=150, seed=7, cash=True)
+    assert report.cash_hands == 150
+    assert report.straddled > 5 and report.variant_hands > 0 and report.run_twice > 5
+    assert report.unexplained == [] and report.refused == [] and report.stalls == []
+    report = soak(tables=2, hands=120, seed=8, cash=True, faults=0.3)
+    assert report.injected and report.missed == [] and report.unexplained == []
+    assert report.refused == [] and report.stalls == []

@@ -1,0 +1,117 @@
+"""The simulated dealer at a cash table (the CG): the players' straddles put out before the cards
+(CG "Straddle"), a bomb pot, flip or double board asked for now and then by the dealer's
+console (CG "Spielvarianten"), and run it twice after an all-in, by the dealer's confirm key
+heads-up or the floor's command with more players (CG "Run It Twice"). The boards' cards go on
+the one board antenna in the order the table reads them: each street's for board 1, then board 2;
+run 1, then run 2.
+
+Functions over a `SimulatedDealer` (controller/table/sim_dealer.py), which calls them where a
+cash table's hand differs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from controller.events import CommandEvent
+from controller.session.outputs import TableState
+
+if TYPE_CHECKING:
+    from controller.table.sim_dealer import SimulatedDealer
+
+STRADDLE_CHANCE = 0.2  # a hand with a straddle (and then a second live one, now and then)
+VARIANT_CHANCE = 0.04  # the next hand a bomb pot, a flip or a double board
+RUN_TWICE_CHANCE = 0.5  # the players agree to run it twice when they may
+OFFER_KEY = "(or run it twice: every player agrees, confirm)"
+OFFER_FLOOR = "(run it twice: with the floor"
+
+
+def ask_variant(dealer: SimulatedDealer, state: TableState) -> None:
+    """Between hands, now and then: the next hand is a bomb pot, a flip or a double board (the
+    dealer's console sends the command the floor page sends)."""
+    if dealer.rng.random() >= VARIANT_CHANCE or state.next_variant is not None:
+        return
+    kind = dealer.rng.choice(["bomb-pot", "bomb-pot", "flip", "double-board"])
+    args: dict[str, object] = {"kind": kind}
+    if kind != "double-board":
+        args |= {"amount": state.blinds.bb * dealer.rng.choice([1, 2, 5]),
+                 "double_board": dealer.rng.random() < 0.3}
+    dealer.hands.submit(CommandEvent(name="variant", args=args, by="dealer"))
+    dealer.hands.wait(lambda s: s.next_variant is not None)
+
+
+def variant_amount(state: TableState) -> int:
+    """What every player puts in in a bomb pot or flip (0 in a regular hand)."""
+    variant = state.variant
+    return variant.amount if variant is not None and variant.variant is not None else 0
+
+
+def straddle(dealer: SimulatedDealer, state: TableState) -> None:
+    """Now and then, with the blinds out and before the cards: the player left of the big blind
+    straddles (twice the big blind), and now and then the next one again (twice that); where
+    the table plays no live straddle, the button or another player (CG Straddle)."""
+    kinds = state.straddle_kinds
+    if not kinds or variant_amount(state) or dealer.rng.random() >= STRADDLE_CHANCE:
+        return
+    dealt = [s for s, v in sorted(state.seats.items()) if v.in_hand]
+    if len(dealt) < 3 or state.bb is None or state.bb not in dealt:
+        return
+    button = state.button or dealt[0]
+    order = [s for s in dealt if s > button] + [s for s in dealt if s <= button]
+    after_bb = order[order.index(state.bb) + 1:]
+    if not after_bb:
+        return
+    amount = 2 * state.blinds.bb
+    if "live" in kinds:
+        seats = after_bb[:1 + (dealer.rng.random() < 0.25 and len(after_bb) > 1)]
+    elif "button" in kinds and button in after_bb:
+        seats = [button]
+    else:
+        seats = [dealer.rng.choice(after_bb)]
+    hand = state.hand
+    for seat in seats:
+        view = state.seats[seat]
+        if view.stack <= amount * 3:  # a short stack does not straddle
+            return
+        dealer.hands.chips_in(f"seat:{seat}", dealer._pick(amount))
+        dealer.hands.wait(_straddled(hand, seat))
+        amount *= 2
+
+
+def _straddled(hand: int, seat: int) -> Callable[[TableState], bool]:
+    """The table read the seat's straddle (or the hand moved on)."""
+    return lambda state: state.hand != hand or seat in state.straddles
+
+
+def board_cards_due(state: TableState) -> int:
+    """How many board cards come next: 3 for a flop, 1 for a turn or river, on the board (or
+    run) that is due: board 1's street then board 2's; run 1 complete, then run 2."""
+    if not state.boards:
+        return 1 if state.board else 3
+    lengths = [len(b) // 2 for b in state.boards]
+    double = state.variant is not None and state.variant.boards > 1
+    k = min(range(len(lengths)), key=lambda b: (lengths[b], b)) if double else (
+        0 if lengths[0] < 5 else 1)
+    return 3 if lengths[k] == 0 else 1
+
+
+def run_twice(dealer: SimulatedDealer, state: TableState) -> bool:
+    """After an all-in, the cards due and the pot big enough: the players agree now and then to
+    run it twice, the dealer confirming heads-up, the floor's command with more players (CG
+    Run It Twice b, e). Whether it was asked for (the dealer then waits for the table)."""
+    heads_up = OFFER_KEY in state.waiting_for
+    if not heads_up and OFFER_FLOOR not in state.waiting_for:
+        return False
+    if dealer.rng.random() >= RUN_TWICE_CHANCE:
+        return False
+    if heads_up:
+        dealer.hands.press("confirm")
+    else:
+        dealer.hands.submit(CommandEvent(name="run_twice", by="floor:simulated"))
+    hand = state.hand
+    dealer.hands.wait(lambda s: s.hand != hand or len(s.boards) > 1)
+    return True
+
+
+__all__ = ["ask_variant", "board_cards_due", "run_twice", "straddle", "variant_amount"]
