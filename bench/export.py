@@ -59,7 +59,7 @@ def make_store(path: Path, hands: int, soak_hands: int) -> int:
     from controller.room.recorder import SqliteRecordStore
     from controller.room.recorder.search import players_of
     from controller.session.outputs import hand_id
-    from controller.table.soak import soak
+    from controller.sim.soak import soak
 
     records: list[HandRecord] = []
     soak(8, soak_hands, seed=5, records=records.append)

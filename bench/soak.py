@@ -12,8 +12,8 @@ import argparse
 import time
 
 from controller.session import SessionConfig, TableSession
-from controller.table import soak as soak_module
-from controller.table.soak import soak
+from controller.sim import soak as soak_module
+from controller.sim.soak import soak
 
 
 def _reference(hands: int) -> tuple[int, float]:

@@ -227,12 +227,12 @@ def _version() -> str:
 
 def _soak(args: argparse.Namespace) -> int:
     from controller.errors import ConfigError
-    from controller.table.soak import soak
+    from controller.sim.soak import soak
 
     if not 0.0 <= args.faults <= 1.0:
         raise ConfigError(f"--faults must be a chance from 0 to 1, not {args.faults}")
     report = soak(args.tables, args.hands, seed=args.seed, faults=args.faults,
-                  progress=lambda line: print(line, file=sys.stderr))
+                  progress=lambda line: print(line, file=sys.stderr), cash=args.cash)
     print(report.summary())
     for alarm in report.unexplained[:20]:
         print(f"  unexplained: table {alarm.table}, hand {alarm.hand}: {alarm.text} "
@@ -363,6 +363,9 @@ def build_parser() -> argparse.ArgumentParser:
     soak.add_argument("--faults", type=float, default=0.0, metavar="P",
                       help="chance per hand that the dealer makes one mistake (0 to 1; default "
                            "0: a perfect dealer)")
+    soak.add_argument("--cash", action="store_true",
+                      help="tables 2, 6, 10, ... play the casino's cash game (the CG: straddles, "
+                           "bomb pots, flips, double boards, run it twice)")
     soak.set_defaults(run=_soak)
 
     demo = sub.add_parser("demo", help="a simulated table playing hands, narrated")

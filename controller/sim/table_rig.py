@@ -10,8 +10,8 @@ from pathlib import Path
 
 from gpiozero.pins.mock import MockFactory
 
+from controller.sim.dealer import DEMO_CHIP_ZONES, DEMO_ZONES
 from controller.table.config import ReaderSection
-from controller.table.sim_dealer import DEMO_CHIP_ZONES, DEMO_ZONES
 from drivers.buttons import PanelConfig
 from drivers.reader_config import POLLED
 from drivers.registry import REGISTRATION_ORDER, ChipSet, Deck

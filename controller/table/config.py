@@ -11,6 +11,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from controller.engine.profiles import BUILTIN_PROFILES, load_profile
+from controller.engine.straddles import StraddleKind
 from controller.engine.table import Level
 from controller.errors import ConfigError
 from controller.inputs.text_files import read_toml_model
@@ -30,6 +31,9 @@ class TableSection(BaseModel):
     journal: Path = Path("journal.db")
     output: Path = Field(default=Path("out"), description="Local sink directory")
     check_burns: bool = False
+    straddles: list[StraddleKind] = Field(
+        default_factory=list, description="CG Straddle: the straddles this table opened with "
+        "(live, button, mississippi), each one its rule profile knows; none by default")
     keep_hands: int = Field(default=10, ge=10, description="Finished hands kept in the journal")
     events_max_bytes: int = Field(default=10_000_000, ge=4096, description="output/events.jsonl "
                                   "is rotated before a line would take it past this size")
@@ -70,7 +74,7 @@ class TableConfig(BaseModel):
     def session(self) -> SessionConfig:
         t = self.table
         return SessionConfig(table_id=t.id, profile=t.profile, seats=t.seats, level=t.level,
-                             check_burns=t.check_burns)
+                             check_burns=t.check_burns, straddles=t.straddles)
 
 
 def load_table_config(path: str | Path) -> TableConfig:
@@ -85,9 +89,14 @@ def load_table_config(path: str | Path) -> TableConfig:
     if t.profile not in BUILTIN_PROFILES:
         t.profile = str(base / t.profile)  # a profile file beside the configuration
     try:
-        load_profile(t.profile)
+        profile = load_profile(t.profile)
     except ConfigError as exc:
         raise ConfigError(f"{path}: table.profile: {exc}") from None
+    unknown = [kind for kind in t.straddles if kind not in profile.straddles]
+    if unknown:
+        known = ", ".join(profile.straddles) or "none"
+        raise ConfigError(f"{path}: table.straddles: the rule profile {profile.name} knows no "
+                          f"{' or '.join(unknown)} straddle (it knows: {known}; CG Straddle)")
     if config.mqtt is not None:
         m = config.mqtt
         m.credentials = base / m.credentials

@@ -43,7 +43,7 @@ from drivers.scan import RealClock
 from drivers.tag_reader import TagReader
 
 if TYPE_CHECKING:  # the simulation wing, imported only by --simulate (controller/sim/)
-    from controller.table.sim_dealer import SimulatedDealer
+    from controller.sim.dealer import SimulatedDealer
     from drivers.simulated.field import Antennas
     from drivers.simulated.readers import SimulatedReader
 
@@ -153,7 +153,7 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
             threading.Thread(target=_read_stdin, args=(service, stop), daemon=True).start()
         if simulate:
             assert factory is not None and panel_config is not None
-            from controller.table.sim_dealer import on_hardware
+            from controller.sim.dealer import on_hardware
 
             dealer = on_hardware(config, readers, service, watch, antennas, decks, chip_sets,
                                  factory, panel_config, random.Random(seed), stop)

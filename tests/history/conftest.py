@@ -1,5 +1,5 @@
 """A long simulated session whose every hand the exports are checked on: the soak's tables
-(controller/table/soak.py) play through the real `TableSession` with random structures (antes,
+(controller/sim/soak.py) play through the real `TableSession` with random structures (antes,
 big-blind antes), random stacks (short blinds, all-ins, side pots, split pots), pot-limit Omaha at
 a quarter of the tables, misdeals the floor calls. The records are made once per test run: the
 first pytest-xdist worker to need them writes them under a lock, the others read that file."""
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from controller.engine.records import HandRecord
-from controller.table.soak import soak
+from controller.sim.soak import soak
 
 # EXPORT_SOAK_HANDS=2000 (per table, 8 tables) for a deeper check than make test's.
 TABLES = 8

@@ -22,7 +22,7 @@ from controller.mqtt.messages import SecureRecordMessage
 from controller.room.recorder import open_record_store
 from controller.session import SessionConfig
 from controller.session.outputs import hand_id
-from controller.table import soak as soak_module
+from controller.sim import soak as soak_module
 from controller.table.journal import Journal
 from controller.table.service import TableService
 from controller.table.sinks import MemorySink

@@ -8,10 +8,7 @@ import json
 import subprocess
 import sys
 
-SIMULATION = ("controller.sim", "controller.table.sim_dealer", "controller.table.soak",
-              "controller.table.sim_hands", "controller.table.sim_race",
-              "controller.table.sim_cash", "drivers.simulated", "drivers.simulators",
-              "gpiozero.pins.mock")
+SIMULATION = ("controller.sim", "drivers.simulated", "drivers.simulators", "gpiozero.pins.mock")
 
 
 def _loaded_after(code: str) -> list[str]:

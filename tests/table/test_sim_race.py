@@ -16,7 +16,7 @@ from pathlib import Path
 from controller.mqtt.local_broker import LocalBroker
 from controller.session.colour_up import chips_leaving, colour_up
 from controller.session.outputs import TableState
-from controller.table.sim_race import card_order, deal_race, leftover_chips, race_winners
+from controller.sim.race import card_order, deal_race, leftover_chips, race_winners
 from tests.venue import TableFloor
 
 ROOT = Path(__file__).resolve().parents[2]

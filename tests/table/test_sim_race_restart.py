@@ -24,10 +24,10 @@ from controller.events import CommandEvent, SeatEvent, TableEvent
 from controller.session import SessionConfig, TableSession
 from controller.session.colour_up import chips_leaving
 from controller.session.outputs import PublicEvent
-from controller.table.sim_dealer import SimulatedDealer
-from controller.table.sim_hands import Chip, Felt, Key, Stopped
-from controller.table.sim_race import deal_race, race_winners, stacks_after
-from controller.table.soak import CHIP_CASE, DirectHands
+from controller.sim.dealer import SimulatedDealer
+from controller.sim.hands import Chip, Felt, Key, Stopped
+from controller.sim.race import deal_race, race_winners, stacks_after
+from controller.sim.soak import CHIP_CASE, DirectHands
 
 STACKS = {1: ("ana", 1_275), 2: ("ben", 9_950), 3: ("cem", 50), 4: ("dora", 10_030)}
 COLOUR_UP = {"chips": [1, 5, 25], "unit": 100, "ref": "colour-up:2"}
@@ -132,7 +132,7 @@ def test_rules_t5_a_colour_up_just_before_the_shuffle_press_is_not_lost_silently
         press(key)
     hands.press = late  # type: ignore[method-assign]
     dealer = _dealer(hands)
-    with caplog.at_level(logging.ERROR, logger="controller.table.sim_dealer"):
+    with caplog.at_level(logging.ERROR, logger="controller.sim.dealer"):
         dealer.play(1, threading.Event())
     up = hands.state.colour_up
     assert up is not None and not up.open and up.winners() == []

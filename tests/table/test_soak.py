@@ -13,7 +13,7 @@ from collections import Counter
 import pytest
 
 from controller.cli import main
-from controller.table.soak import FAULTS, soak
+from controller.sim.soak import FAULTS, soak
 
 
 def test_a_perfect_dealer_gives_no_alert_in_hundreds_of_hands() -> None:

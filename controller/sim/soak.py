@@ -1,6 +1,6 @@
 """The soak: thousands of simulated hands at full speed, counting the alerts the floor would see.
 
-The simulated dealer (`controller.table.sim_dealer`) plays through `DirectHands`: every move
+The simulated dealer (`controller.sim.dealer`) plays through `DirectHands`: every move
 becomes the event the drivers would give for it (a card read, a card gone, a chip zone settled
 on its chips, a key), handed straight to the table's session in virtual time. The session is the
 one a Pi runs; only the serial lines and the waiting are left out, so ten thousand hands take
@@ -12,7 +12,7 @@ and nothing else (`SoakReport`).
 
 With ``cash``, tables 2, 6, 10, ... are cash tables under the casino's cash-game rules (the CG):
 fixed blinds, straddles before the cards, a bomb pot, flip or double board now and then, and run
-it twice after an all-in (controller/table/sim_cash.py).
+it twice after an all-in (controller/sim/cash.py).
 """
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ from controller.events import (
 )
 from controller.session import SessionConfig, TableSession
 from controller.session.outputs import PublicEvent, TableState
-from controller.table.sim_dealer import PLAYERS, SimulatedDealer
-from controller.table.sim_hands import Chip, DealerStuck, Felt, Key
+from controller.sim.dealer import PLAYERS, SimulatedDealer
+from controller.sim.hands import Chip, DealerStuck, Felt, Key
 
 START = 1_800_000_000.0  # virtual wall time of the first event (2027)
 SETTLE = 0.4  # the chip readers' settle time (RULES R9)

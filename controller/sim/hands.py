@@ -1,7 +1,7 @@
 """The simulated dealer's hands (`DealerHands`): what it does at the table and what it sees of
 it. `HardwareHands` work the simulated readers on ptys and the panel's mock pins in real time
 (the real drivers read them: `pokertable table --simulate`); the soak's hands give the drivers'
-events straight to a session in virtual time (`controller.table.soak`). What lies on the felt is
+events straight to a session in virtual time (`controller.sim.soak`). What lies on the felt is
 the dealer's memory (`Felt`), kept in a file so that a restarted table finds it as a real felt.
 """
 

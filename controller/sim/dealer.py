@@ -1,5 +1,5 @@
 """The simulated dealer: plays hands the way a good dealer does, through its hands (`DealerHands`,
-controller/table/sim_hands.py): cards onto the antennas, bets as chip tags pushed into the
+controller/sim/hands.py): cards onto the antennas, bets as chip tags pushed into the
 betting zones, the keys and the shuffle button, while it watches the table's public state as a
 dealer watches the screen. Between hands it runs a colour-up's chip race, lays each newcomer's
 stack on his seat's zone for the table to read, and waits calmly at a table with no hand to deal
@@ -7,7 +7,7 @@ stack on his seat's zone for the table to read, and waits calmly at a table with
 
 Two pairs of hands: `HardwareHands` (simulated readers on ptys and mock pins, in real time: the
 real drivers read them; `pokertable table --simulate`) and the soak's direct hands (the events
-the drivers would give, in virtual time: `controller.table.soak`). The dealer is the same.
+the drivers would give, in virtual time: `controller.sim.soak`). The dealer is the same.
 
 What lies on the felt (cards and chips on the antennas) is the dealer's memory: a table that
 restarts in the middle of a hand finds the same tags there, and the dealer picks the hand up
@@ -28,10 +28,8 @@ from controller.engine.profiles import load_profile
 from controller.events import CommandEvent, DeclareEvent, SeatEvent
 from controller.session.colour_up import RACE_RULE
 from controller.session.outputs import TableState
-from controller.table import sim_cash
-from controller.table.config import ReaderSection, TableConfig
-from controller.table.service import TableService
-from controller.table.sim_hands import (
+from controller.sim import cash as sim_cash
+from controller.sim.hands import (
     Chip,
     DealerHands,
     DealerStuck,
@@ -40,7 +38,9 @@ from controller.table.sim_hands import (
     Key,
     Stopped,
 )
-from controller.table.sim_race import deal_race, race_winners, stacks_after
+from controller.sim.race import deal_race, race_winners, stacks_after
+from controller.table.config import ReaderSection, TableConfig
+from controller.table.service import TableService
 from controller.table.sinks import MemorySink
 from drivers.buttons import PanelConfig
 from drivers.registry import REGISTRATION_ORDER, ChipSet, Deck
@@ -87,7 +87,7 @@ class SimulatedDealer:
         self.seated_by_floor = False
         self.shorted: dict[str, int] = {}  # a zone short of its bet (a faulty dealer's doing)
         # A cash table (the CG): straddles, a bomb pot or flip or double board now and then,
-        # run it twice after an all-in (controller/table/sim_cash.py)
+        # run it twice after an all-in (controller/sim/cash.py)
         self.cash = False
 
     # ------------------------------------------------------------ what lies where

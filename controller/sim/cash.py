@@ -5,7 +5,7 @@ heads-up or the floor's command with more players (CG "Run It Twice"). The board
 the one board antenna in the order the table reads them: each street's for board 1, then board 2;
 run 1, then run 2.
 
-Functions over a `SimulatedDealer` (controller/table/sim_dealer.py), which calls them where a
+Functions over a `SimulatedDealer` (controller/sim/dealer.py), which calls them where a
 cash table's hand differs.
 """
 
@@ -18,7 +18,7 @@ from controller.events import CommandEvent
 from controller.session.outputs import TableState
 
 if TYPE_CHECKING:
-    from controller.table.sim_dealer import SimulatedDealer
+    from controller.sim.dealer import SimulatedDealer
 
 STRADDLE_CHANCE = 0.2  # a hand with a straddle (and then a second live one, now and then)
 VARIANT_CHANCE = 0.04  # the next hand a bomb pot, a flip or a double board
