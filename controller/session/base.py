@@ -13,7 +13,6 @@ from controller.engine.records import HandRecord, Irregularity
 from controller.engine.table import BetOrRaise, Call, Check, Fold, Table
 from controller.errors import RuleViolation
 from controller.events import DeclareEvent, SeatEvent, ShuffleEvent, TableEvent
-from controller.session.holds import TableHolds
 from controller.session.model import (
     AGGRESSIVE_KINDS,
     BETTING_KINDS,
@@ -25,6 +24,7 @@ from controller.session.model import (
     Step,
 )
 from controller.session.outputs import EventKind, PublicEvent
+from controller.session.table_holds import TableHolds
 
 
 class SessionBase:

@@ -16,8 +16,8 @@ from controller.errors import RuleViolation
 from controller.events import DeclareEvent, SeatEvent
 from controller.session.chip_reading import Announced, Doubt
 from controller.session.colour_up import ColourUp
-from controller.session.holds import TableHolds, kind_of
 from controller.session.outputs import NextVariant, PublicEvent
+from controller.session.table_holds import TableHolds, kind_of
 
 BETTING_KINDS = frozenset({"fold", "check", "call", "bet", "raise"})
 AGGRESSIVE_KINDS = frozenset({"call", "bet", "raise"})

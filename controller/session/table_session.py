@@ -39,11 +39,11 @@ from controller.events import (
 from controller.session.actions import BettingActions
 from controller.session.cards import CardReading
 from controller.session.cash import CashGame
-from controller.session.clock import TimeAndPenalties
-from controller.session.floor import FloorCommands, FloorHandler
-from controller.session.holds import HoldKind
+from controller.session.floor_commands import FloorCommands, FloorHandler
 from controller.session.model import HandTrack, Refused
 from controller.session.stacks import StackCommands
+from controller.session.table_holds import HoldKind
+from controller.session.time_calls import TimeAndPenalties
 from controller.session.view import PublicView
 from controller.session.words import blinds_text, card_text_list, spaced
 

@@ -26,7 +26,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from controller.demo.script import deal, declare, seat
 from controller.events import CommandEvent, ShuffleEvent, parse_event
 from controller.room.clock.core import ClockCore
-from controller.room.clock.holds import RETRY_SECONDS, on_a_break
+from controller.room.clock.room_holds import RETRY_SECONDS, on_a_break
 from controller.room.clock.rules import ClockPosition, ClockRefused
 from controller.room.clock.structure import Structure
 from controller.session import SessionConfig, TableSession

@@ -12,8 +12,8 @@ from controller.room.clock.core import ClockCore
 from controller.room.clock.rules import CLOCK_COMMANDS, Clock, ClockRefused
 from controller.room.clock.structure import load_structure
 from controller.session import SessionConfig, TableSession
-from controller.session.holds import HAND_FOR_HAND
 from controller.session.outputs import TableState
+from controller.session.table_holds import HAND_FOR_HAND
 from tests.session.helpers import seat
 
 TURBO = load_structure(Path(__file__).resolve().parents[2] / "deploy/structures/turbo.toml")

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from controller.inputs.text_files import read_toml_model
 from controller.mqtt.client import BrokerAddress
-from controller.room.clock.holds import ANSWER_SECONDS
+from controller.room.clock.room_holds import ANSWER_SECONDS
 
 
 class ClockSection(BaseModel):

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.mqtt.messages import ClockState
-from controller.room.clock.holds import ANSWER_SECONDS, Ask, RoomHolds, on_a_break
+from controller.room.clock.room_holds import ANSWER_SECONDS, Ask, RoomHolds, on_a_break
 from controller.room.clock.rules import Clock, ClockPosition
 from controller.room.clock.structure import Structure
 from controller.session.outputs import TableState

@@ -35,7 +35,7 @@ from controller.mqtt.messages import (
     encode,
 )
 from controller.room.clock.core import ClockCore
-from controller.room.clock.holds import ANSWER_SECONDS, Ask
+from controller.room.clock.room_holds import ANSWER_SECONDS, Ask
 from controller.room.clock.rules import Clock, ClockRefused
 from controller.room.clock.store import ClockStore
 from controller.room.clock.structure import Structure

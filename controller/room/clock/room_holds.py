@@ -5,7 +5,7 @@ The clock's position says what the room wants: a break holds every table until i
 14); hand-for-hand holds every table after each hand and releases the round's tables together
 for one hand each when the last of the round has finished (PVB 35a); a pause stops the clock's
 time, not play. Each table says, in its retained state, what it holds and why
-(`controller.session.holds`). `RoomHolds` compares the two, table by table, and returns the
+(`controller.session.table_holds`). `RoomHolds` compares the two, table by table, and returns the
 commands that bring each table to what the room wants, again and again until its state shows
 it: a command lost, a clock restarted in the middle of anything, a table that joins late, all
 end the same way. The hand-for-hand rounds advance here too, and only on what the tables said.
@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from controller.room.clock.rules import Clock, ClockPosition
-from controller.session.holds import HAND_FOR_HAND
 from controller.session.outputs import TableState
+from controller.session.table_holds import HAND_FOR_HAND
 
 ANSWER_SECONDS = 5.0  # a table that does not show what it was asked within this is late
 RETRY_SECONDS = 2.0  # a command not yet shown in the table's state goes again after this

@@ -18,8 +18,8 @@ from controller.events import (
     SeatEvent,
 )
 from controller.session.base import SessionBase
-from controller.session.holds import HAND_FOR_HAND, HOLD_KINDS, HoldKind, TableHolds, kind_of
 from controller.session.model import BETTING_KINDS, FLOOR_COMMANDS, Refused
+from controller.session.table_holds import HAND_FOR_HAND, HOLD_KINDS, HoldKind, TableHolds, kind_of
 
 FloorHandler = Callable[[dict[str, Any], str, CommandEvent], bool]
 
