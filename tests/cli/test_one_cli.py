@@ -14,7 +14,7 @@ import pytest
 
 from controller.cli import build_parser
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def cli(*args: str, stdin: str | None = "") -> subprocess.CompletedProcess[str]:

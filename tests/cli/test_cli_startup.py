@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-DATA = Path(__file__).parent / "data" / "phh"
+DATA = Path(__file__).resolve().parents[1] / "data" / "phh"
 HEAVY_FOR_REPLAY = ("controller.table", "controller.mqtt", "controller.room", "controller.demo",
                     "controller.install", "drivers", "paho", "serial", "gpiozero", "starlette",
                     "uvicorn", "sse_starlette", "sqlite3", "psycopg")

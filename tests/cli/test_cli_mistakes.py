@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 GOOD = '[table]\nid = "1"\n'
 # The first 100 bytes of an SQLite file whose application id says "clock store" (sqlite_store.py).
