@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
 import tempfile
+import threading
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +21,32 @@ from tests.league import League, running_league
 
 # Real hands in PHH, kept in the repository with their source and licence (tests/data/phh).
 PHH_DIR = Path(__file__).resolve().parent / "data" / "phh"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "e2e: a long end-to-end run of the room or the demo as a person starts it "
+        "(real processes, real time); `make test` runs them, `pytest -m 'not e2e'` leaves "
+        "them out while working")
+
+
+# What a service's CLI run in-process installs (`_stop_on_signals` in controller/cli/common.py,
+# the table runner): handlers that set an Event nobody waits on once the command has returned.
+SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
+@pytest.fixture(autouse=True)
+def signal_handlers_restored() -> Iterator[None]:
+    """Each test leaves the process's SIGTERM, SIGINT and SIGHUP handlers as it found them: a
+    pytest that kept a CLI's SIGTERM handler could no longer be stopped by `timeout`."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # (handlers can only be set from the main thread: a test here sets none either)
+        return
+    before = {signum: signal.getsignal(signum) for signum in SIGNALS}
+    yield
+    for signum, handler in before.items():
+        if handler is not None and signal.getsignal(signum) is not handler:
+            signal.signal(signum, handler)
 
 
 @pytest.fixture(scope="session")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import re
 
+import pytest
+
 from controller.demo.demo import run_demo
 
 
@@ -27,6 +29,7 @@ def _starting_total(seed: int, players: int) -> int:
     return sum(rng.choice([8_000, 10_000, 12_000]) for _ in range(players))
 
 
+@pytest.mark.e2e
 def test_demo_hardware_prelude_reads_a_simulated_deal_and_hides_hole_cards() -> None:
     out = io.StringIO()
     run_demo(hands=1, players=3, seed=2, out=out, hardware=True)

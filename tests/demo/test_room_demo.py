@@ -10,9 +10,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from controller.demo.room_demo import run_room
 
 
+@pytest.mark.e2e
 def test_the_room_plays_hands_over_mqtt_and_the_display_sees_no_secret(tmp_path: Path) -> None:
     out = io.StringIO()
     kept = tmp_path / "room"

@@ -18,7 +18,10 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from drivers.simulators import WRITE_PATIENCE, VirtualSerialDevice
+from tests.mqtt.helpers import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -89,6 +92,7 @@ def _cmdline(entry: Path) -> str:
         return ""
 
 
+@pytest.mark.e2e
 def test_ctrl_c_to_the_whole_group_stops_the_room_cleanly() -> None:
     process, lines = _start_room()
     ours = _brokers(process.pid)
@@ -105,11 +109,12 @@ def test_ctrl_c_to_the_whole_group_stops_the_room_cleanly() -> None:
     assert re.search(r"recorder: [1-9]\d* full hand records kept, 0 duplicates", text), text[-800:]
     # Without --keep its work went with its temporary directory, and the room says how to keep it.
     assert "removed now: `pokertable room --keep DIR` keeps them" in text, text[-800:]
-    time.sleep(0.5)
+    # The room waits for its tables and its broker before it exits: none is left now.
     assert not _alive(tables)
     assert not _alive(ours), "the room's Mosquitto is left running"
 
 
+@pytest.mark.e2e
 def test_the_demo_shows_a_break_and_hand_for_hand_rounds_in_its_first_minutes() -> None:
     """What a visitor wants to see (the demo structure's short break, then the demo director's
     hand-for-hand): the clock goes on a break and back, and hand-for-hand rounds follow one
@@ -140,6 +145,7 @@ def test_the_demo_shows_a_break_and_hand_for_hand_rounds_in_its_first_minutes() 
     assert not alerts, alerts
 
 
+@pytest.mark.e2e
 def test_sigterm_to_the_room_alone_stops_everything() -> None:
     process, lines = _start_room()
     tables = _tables_of(process.pid)
@@ -148,10 +154,10 @@ def test_sigterm_to_the_room_alone_stops_everything() -> None:
     text = _finish(process, lines)
     assert process.returncode == 0, text[-3000:]
     assert "Traceback" not in text and "full hand records kept" in text
-    time.sleep(0.5)
-    assert not _alive(tables)
+    assert not _alive(tables)  # (the room waited for them before it exited)
 
 
+@pytest.mark.e2e
 def test_a_table_stopped_by_someone_else_is_said_and_the_room_plays_on() -> None:
     process, lines = _start_room()
     pids = [pid for pid, line in _tables_of(process.pid).items() if "--seed 2" in line]
@@ -172,6 +178,7 @@ def test_a_table_stopped_by_someone_else_is_said_and_the_room_plays_on() -> None
     assert "Traceback" not in text
 
 
+@pytest.mark.e2e
 def test_make_demo_in_a_terminal_ends_with_exit_0_on_ctrl_c(tmp_path: Path) -> None:
     """A real pty, as a person's terminal: the room takes Ctrl-C for itself, so make is not
     interrupted and passes on the room's clean exit."""
@@ -231,7 +238,7 @@ def test_a_simulated_device_nobody_reads_never_blocks_its_writer(tmp_path: Path)
     assert time.monotonic() - started < WRITE_PATIENCE + 5
     writer = threading.Thread(target=device.write, args=(b"more\n",))
     writer.start()  # blocked in write, holding the lock
-    time.sleep(0.2)
+    assert wait_until(device._lock.locked, 5)
     device.unplug()  # used to wait forever for the lock a blocked write held
     writer.join(WRITE_PATIENCE + 2)
     assert not writer.is_alive() and not device.plugged

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from controller.events import parse_event
 from controller.mqtt.link import TableLink
@@ -66,3 +66,25 @@ def wait_until(test: Callable[[], bool], timeout: float = 10.0) -> bool:
             return True
         time.sleep(0.02)
     return test()
+
+
+class Beating(Protocol):
+    """A service's ticker loop as its watchdog sees it (`Loop`): it beats as each tick begins."""
+
+    def stuck_for(self, now: float) -> float: ...
+
+
+def a_whole_tick(loop: Beating, timeout: float = 10.0, after: float | None = None) -> bool:
+    """Until the service's ticker has run a whole tick that began after this call, or after
+    ``after`` (a `time.monotonic` instant: a retry's time, say) if later; that is, the second
+    beat since (each tick beats first, then decides). What its ticks decide from what it knew
+    then, it has decided by then: the sentinel of a decision a tick would take."""
+    def last_beat() -> float:
+        now = time.monotonic()
+        return now - loop.stuck_for(now)
+
+    since = max(time.monotonic(), after or 0.0)
+    if not wait_until(lambda: last_beat() > since, timeout + max(0.0, since - time.monotonic())):
+        return False
+    first = last_beat()
+    return wait_until(lambda: last_beat() > first + 0.01, timeout)  # (ticks: 0.25 s or more)

@@ -3,7 +3,6 @@ broker by taking its client id, nor take over or wipe the recorder's persistent 
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from controller.mqtt.topics import Topics
@@ -17,8 +16,9 @@ OTHERS = ("display", "floor", "clock", "recorder", "table-2")
 
 def test_no_login_can_push_a_table_off_the_broker_with_its_client_id(
         broker: Broker, tmp_path: Path) -> None:
-    status = Topics(broker.plan.venue).table("1", "status")
-    watcher = VenueClient(broker, "floor", ("table/1/status",))
+    topics = Topics(broker.plan.venue)
+    status = topics.table("1", "status")
+    watcher = VenueClient(broker, "floor", ("table/1/status", "table/1/reply"))
     try:
         with linked_table(broker, tmp_path) as table:
             assert watcher.wait(lambda ms: any(b'"online"' in m.payload for m in ms))
@@ -26,7 +26,12 @@ def test_no_login_can_push_a_table_off_the_broker_with_its_client_id(
                 intruder = VenueClient(broker, name, (), client_id="table-1")
                 assert not intruder.refused, name
                 intruder.close()
-            time.sleep(0.5)  # a take-over would have fired the table's Last Will by now
+            # A take-over fires the table's Last Will before the intruder's CONNACK: the table's
+            # answer to a command sent after that comes after the Will would have.
+            assert not watcher.publish(topics.table("1", "cmd/hold"),
+                                       b'{"v": 1, "id": "h", "args": {"kind": "none"}}',
+                                       correlation=b"after").is_failure
+            assert watcher.wait(lambda ms: any(m.correlation == b"after" for m in ms))
             assert table.link.connected.is_set()
             assert not any(b'"offline"' in m.payload for m in watcher.messages
                            if m.topic == status)
@@ -49,8 +54,9 @@ def test_the_recorders_queued_records_survive_a_login_using_its_client_id(
             assert wait_until(lambda: table.outbox.count_unsent() == 0)  # the broker has them
         for name in ("display", "floor", "clock", "table-2"):
             # A clean start under the recorder's id would wipe its session and queue.
+            # A session taken over would hand its queue over right after the CONNACK, before
+            # the SUBACK VenueClient waits for.
             intruder = VenueClient(broker, name, ("#",), client_id="recorder")
-            time.sleep(0.1)
             assert not any("/secure/" in m.topic for m in intruder.messages), name
             intruder.close()
         back = Recorder(address(broker), login(broker, "recorder"), store).start()

@@ -5,12 +5,13 @@ on a real Mosquitto (controller/mqtt/diagnosis.py)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import shutil
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from pydantic import SecretStr
 from controller.errors import ConfigError
 from controller.mqtt.broker_init import set_hostnames
 from controller.mqtt.client import BrokerAddress, connect, disconnect, load_login, new_client
+from controller.mqtt.diagnosis import Diagnosis
 from controller.mqtt.link import TableLink
 from controller.mqtt.local_broker import LocalBroker, free_port
 from controller.mqtt.outbox import Outbox
@@ -31,25 +33,66 @@ from tests.venue import Broker, address, login
 LOGGER = "controller.mqtt.diagnosis"
 
 
+class Said:
+    """What the clients' diagnoses logged (``caplog``), and, in order, everything they meant to
+    say, logged or held back as a repeat, and what else they noticed (``meant``: (client,
+    what) pairs, each added after its log line if it had one). A problem meant again is the
+    sentinel that shows a repeat held back: no test waits a while to see that nothing came."""
+
+    def __init__(self, caplog: pytest.LogCaptureFixture) -> None:
+        self.caplog = caplog
+        self.meant: list[tuple[str, str]] = []
+
+    @property
+    def text(self) -> str:
+        return self.caplog.text
+
+    def times(self, part: str, client: str | None = None) -> int:
+        """How often the diagnoses meant a line containing ``part`` (said or held back)."""
+        return sum(part in what and client in (None, who) for who, what in list(self.meant))
+
+
 @pytest.fixture
-def said(caplog: pytest.LogCaptureFixture) -> Iterator[pytest.LogCaptureFixture]:
+def said(caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> Iterator[Said]:
     caplog.set_level(logging.WARNING, logger=LOGGER)
-    yield caplog
+    seen = Said(caplog)
+    say, quiet_for, heard = Diagnosis._say, Diagnosis._quiet_for, Diagnosis.heard
+
+    def saying(self: Diagnosis, kind: str, level: int, text: str) -> None:
+        say(self, kind, level, text)
+        seen.meant.append((self.where.username, f"{self.where.username}: {text}"))
+
+    def quiet_timer(self: Diagnosis) -> None:  # the silence's timer ran out
+        quiet_for(self)
+        seen.meant.append((self.where.username, "(the quiet time is over)"))
+
+    def hearing(self: Diagnosis, topic: str) -> None:
+        before = self._heard
+        heard(self, topic)
+        if self._heard and not before:
+            seen.meant.append((self.where.username, f"(heard {topic})"))
+
+    monkeypatch.setattr(Diagnosis, "_say", saying)
+    monkeypatch.setattr(Diagnosis, "_quiet_for", quiet_timer)
+    monkeypatch.setattr(Diagnosis, "heard", hearing)
+    yield seen
 
 
-def lines(caplog: pytest.LogCaptureFixture, part: str) -> list[logging.LogRecord]:
-    return [r for r in list(caplog.records)
+def lines(said: Said, part: str) -> list[logging.LogRecord]:
+    return [r for r in list(said.caplog.records)
             if r.name == LOGGER and part in r.getMessage()]
 
 
-def said_once(caplog: pytest.LogCaptureFixture, part: str, level: int = logging.WARNING,
-              quiet: float = 2.5) -> str:
-    """The line containing ``part`` within 10 s, then none again for ``quiet`` seconds (the
-    clients retry every second meanwhile)."""
-    assert wait_until(lambda: bool(lines(caplog, part)), 10), (
-        f"no line with {part!r} within 10 s; said: {caplog.text}")
-    time.sleep(quiet)
-    found = lines(caplog, part)
+def said_once(said: Said, part: str, level: int = logging.WARNING,
+              until: Callable[[], bool] | None = None) -> str:
+    """The line containing ``part`` within 10 s, said once: the problem came again (the clients
+    retry every second) and was held back, or ``until`` (another sentinel that must come after
+    a repeat would have) holds."""
+    assert wait_until(lambda: bool(lines(said, part)), 10), (
+        f"no line with {part!r} within 10 s; said: {said.text}")
+    again = until or (lambda: said.times(part) >= 2)
+    assert wait_until(again, 10), f"no sentinel after {part!r}: {said.meant}"
+    found = lines(said, part)
     assert len(found) == 1, [r.getMessage() for r in found]
     assert found[0].levelno == level
     return found[0].getMessage()
@@ -61,7 +104,7 @@ def retrying(broker: Broker, **kw: object) -> BrokerAddress:
 
 
 def test_a_table_at_a_port_where_nothing_listens(broker: Broker, tmp_path: Path,
-                                                 said: pytest.LogCaptureFixture) -> None:
+                                                 said: Said) -> None:
     port = free_port()
     outbox = Outbox(tmp_path / "outbox.db")
     link = TableLink(retrying(broker, port=port), login(broker, "table-1"), "1", outbox).start()
@@ -76,8 +119,7 @@ def test_a_table_at_a_port_where_nothing_listens(broker: Broker, tmp_path: Path,
     assert "that Mosquitto runs there" in line and line.endswith("retrying")
 
 
-def test_a_host_name_that_does_not_resolve(broker: Broker, said: pytest.LogCaptureFixture
-                                           ) -> None:
+def test_a_host_name_that_does_not_resolve(broker: Broker, said: Said) -> None:
     client = new_client("display", login(broker, "display"),
                         retrying(broker, host="no-such-broker.invalid"))
     connect(client, retrying(broker, host="no-such-broker.invalid"))
@@ -90,7 +132,7 @@ def test_a_host_name_that_does_not_resolve(broker: Broker, said: pytest.LogCaptu
 
 
 def test_a_refused_login_names_the_login_and_its_file_never_the_password(
-        broker: Broker, tmp_path: Path, said: pytest.LogCaptureFixture) -> None:
+        broker: Broker, tmp_path: Path, said: Said) -> None:
     credentials = tmp_path / "credentials.json"
     credentials.write_text('{"recorder": {"username": "recorder", "password": "not-the-one"}}')
     wrong = load_login(credentials, "recorder")
@@ -109,7 +151,7 @@ def test_a_refused_login_names_the_login_and_its_file_never_the_password(
 
 
 def test_a_tls_name_the_certificate_does_not_have(tmp_path: Path,
-                                                  said: pytest.LogCaptureFixture) -> None:
+                                                  said: Said) -> None:
     """The broker's certificate names "elsewhere" (and localhost, 127.0.0.1); we connect by
     this machine's own name, which reaches the same broker."""
     name = socket.gethostname()
@@ -146,7 +188,7 @@ def test_a_tls_name_the_certificate_does_not_have(tmp_path: Path,
 
 
 def test_a_ca_crt_from_another_broker_init(broker: Broker, tmp_path: Path,
-                                           said: pytest.LogCaptureFixture) -> None:
+                                           said: Said) -> None:
     other = LocalBroker("otherhall", tables=1)  # another `broker init`, never started
     ca = tmp_path / "ca.crt"
     shutil.copy(other.directory / "ca.crt", ca)
@@ -163,7 +205,7 @@ def test_a_ca_crt_from_another_broker_init(broker: Broker, tmp_path: Path,
 
 
 def test_tls_at_the_plain_port_and_plain_at_the_tls_port(broker: Broker,
-                                                         said: pytest.LogCaptureFixture) -> None:
+                                                         said: Said) -> None:
     tls_at_plain = retrying(broker, tls=True, ca=broker.directory / "ca.crt")
     plain_at_tls = retrying(broker, port=broker.plan.tls_port)
     clients = [new_client("display", login(broker, "display"), tls_at_plain),
@@ -172,7 +214,8 @@ def test_tls_at_the_plain_port_and_plain_at_the_tls_port(broker: Broker,
     connect(clients[1], plain_at_tls)
     try:
         assert wait_until(lambda: bool(lines(said, "does not answer TLS")), 10), said.text
-        line = said_once(said, "speaks TLS and we connect without it")
+        line = said_once(said, "speaks TLS and we connect without it", until=lambda: (
+            said.times("speaks TLS") >= 2 and said.times("does not answer TLS") >= 2))
     finally:
         for client in clients:
             disconnect(client)
@@ -185,7 +228,7 @@ def test_tls_at_the_plain_port_and_plain_at_the_tls_port(broker: Broker,
 
 
 def test_two_recorders_with_one_login_each_say_the_other_took_it(
-        broker: Broker, tmp_path: Path, said: pytest.LogCaptureFixture) -> None:
+        broker: Broker, tmp_path: Path, said: Said) -> None:
     stores = [SqliteRecordStore(tmp_path / f"{n}.db") for n in (1, 2)]
     first = Recorder(address(broker), login(broker, "recorder"), stores[0]).start()
     assert first.connected.wait(10)
@@ -195,7 +238,10 @@ def test_two_recorders_with_one_login_each_say_the_other_took_it(
         # when the first comes back.
         assert wait_until(lambda: len({r.thread for r in lines(said, "another client")}) == 2,
                           10), said.text
-        time.sleep(2.5)
+        # ... and no more: the two push each other off again, and their diagnoses hold it back
+        mine = len(said.meant)
+        assert wait_until(lambda: sum("another client" in what
+                                      for _, what in said.meant[mine:]) >= 2, 20), said.meant
         found = lines(said, "another client")
     finally:
         second.close()
@@ -216,14 +262,17 @@ def test_two_recorders_with_one_login_each_say_the_other_took_it(
 
 
 def test_a_recorder_and_a_table_with_the_wrong_venue(broker: Broker, tmp_path: Path,
-                                                     said: pytest.LogCaptureFixture) -> None:
+                                                     said: Said) -> None:
     """Mosquitto grants their subscriptions and delivers nothing; their own publishes come
     back refused, which names the venue at once."""
     store = SqliteRecordStore(tmp_path / "records.db")
     recorder = Recorder(address(broker, venue="wronghall", quiet=1), login(broker, "recorder"),
                         store).start()
     try:
-        line = said_once(said, "recorder: the broker refused a message we published")
+        # It publishes once (its status): the sentinel is its quiet time running out, which
+        # says nothing, the venue said already.
+        line = said_once(said, "recorder: the broker refused a message we published",
+                         until=lambda: said.times("(the quiet time is over)", "recorder") > 0)
     finally:
         recorder.close()
         store.close()
@@ -235,37 +284,50 @@ def test_a_recorder_and_a_table_with_the_wrong_venue(broker: Broker, tmp_path: P
     link = TableLink(address(broker, venue="wronghall"), login(broker, "table-2"), "2",
                      outbox).start()
     try:
-        assert "('wronghall' here" in said_once(said, "table-2: the broker refused a message",
-                                                quiet=1)
+        assert wait_until(lambda: bool(lines(said, "table-2: the broker refused")), 10)
     finally:
-        link.close()
+        link.close()  # its offline status, refused in turn: the sentinel of a repeat
         outbox.close()
+    assert "('wronghall' here" in said_once(said, "table-2: the broker refused a message")
 
 
 def test_a_floor_with_the_wrong_venue_hears_nothing_and_says_so_on_its_pages(
-        broker: Broker, tmp_path: Path, said: pytest.LogCaptureFixture) -> None:
-    async def run(venue: str) -> str | None:
+        broker: Broker, tmp_path: Path, said: Said) -> None:
+    """Two floors, each quiet after 1 s: one with the right venue while a table runs, then one
+    with a wrong venue. The right one hears the retained status at once; the wrong one's line,
+    1 s after it subscribed, comes after the right one's quiet time was over too: by then the
+    right one would have said it, had it been going to."""
+    async def start(venue: str) -> tuple[Hub, FloorStore]:
         store = FloorStore(tmp_path / f"{venue}.db")
-        hub = Hub(address(broker, venue=venue, quiet=2), login(broker, "floor"), store)
+        hub = Hub(address(broker, venue=venue, quiet=1), login(broker, "floor"), store)
         await hub.start()
-        try:
-            deadline = time.monotonic() + 3.5  # the quiet time, 2 s, and some
-            while time.monotonic() < deadline and not lines(said, "no table has published"):
-                await asyncio.sleep(0.05)
-            await asyncio.sleep(0.2)  # the page's copy comes through the loop
-            return hub.room.broker_problem
-        finally:
-            await hub.close()
-            store.close()
+        return hub, store
 
-    # The right venue with a table running is not quiet: the retained status comes at once.
+    async def until(test: Callable[[], bool]) -> None:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not test():
+            await asyncio.sleep(0.02)
+        assert test(), said.meant
+
+    async def run() -> tuple[str | None, str | None]:
+        async with contextlib.AsyncExitStack() as stack:
+            right, store = await start(broker.plan.venue)
+            stack.callback(store.close)
+            stack.push_async_callback(right.close)
+            await until(lambda: said.times("(heard ", "floor") == 1)
+            wrong, store = await start("wronghall")
+            stack.callback(store.close)
+            stack.push_async_callback(wrong.close)
+            # the line, then the page's copy through the floor's loop
+            await until(lambda: wrong.room.broker_problem is not None)
+            return right.room.broker_problem, wrong.room.broker_problem
+
     with linked_table(broker, tmp_path / "t"):
-        assert asyncio.run(run(broker.plan.venue)) is None
-    assert not lines(said, "no table has published")
-    shown = asyncio.run(run("wronghall"))
-    line = said_once(said, "no table has published", quiet=0)
+        right, shown = asyncio.run(run())
+    assert right is None
+    line = said_once(said, "no table has published", until=lambda: True)
     assert line == ("floor: no table has published on pokertable/v1/wronghall/table/+/status "
-                    "or pokertable/v1/wronghall/table/+/state in 2 s since we subscribed: no "
+                    "or pokertable/v1/wronghall/table/+/state in 1 s since we subscribed: no "
                     "table is running, or the venue is wrong ('wronghall' here; broker init's "
                     "venue is in the topics the ACL allows)")
     assert shown == line
@@ -289,13 +351,13 @@ def test_a_missing_ca_crt_or_credentials_file_is_one_line(broker: Broker,
 
 
 def test_a_wrong_password_is_refused_without_saying_it(broker: Broker,
-                                                       said: pytest.LogCaptureFixture) -> None:
+                                                       said: Said) -> None:
     """Through `new_client` as every service builds it: the password never reaches a log."""
     wrong = login(broker, "display").model_copy(update={"password": SecretStr("s3cret-x")})
     client = new_client("display", wrong, retrying(broker))
     connect(client, retrying(broker))
     try:
-        line = said_once(said, "refused the login 'display'", logging.ERROR, quiet=1)
+        line = said_once(said, "refused the login 'display'", logging.ERROR)
     finally:
         disconnect(client)
     assert "in the credentials file (written by `pokertable broker init`" in line

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +63,16 @@ def _reply_for(listener: VenueClient, correlation: bytes) -> CommandReply:
     assert listener.wait(lambda ms: any(m.correlation == correlation for m in ms)), correlation
     found = next(m for m in listener.on("reply") if m.correlation == correlation)
     return decode(CommandReply, found.payload)
+
+
+def _sentinel(floor: VenueClient, topic: str, correlation: bytes) -> None:
+    """A live command on ``topic`` that the table takes through its loop and refuses (a hold of
+    no kind it knows), and its answer: whatever reached the table on that topic before it has
+    been applied and answered by then."""
+    assert not floor.publish(topic, b'{"v": 1, "id": "sentinel", "args": {"kind": "none"}}',
+                             correlation=correlation).is_failure
+    reply = _reply_for(floor, correlation)
+    assert reply.status == "error" and "args.kind" in (reply.reason or ""), reply
 
 
 def test_commands_are_answered_with_their_correlation_data(broker: Broker,
@@ -185,10 +194,10 @@ def test_a_retained_command_is_never_applied(broker: Broker, tmp_path: Path) -> 
         assert not floor.publish(hold, b'{"v": 1, "id": "ret-1", "args": {"reason": "x"}}',
                                  correlation=b"r", retain=True).is_failure
         with linked_table(broker, tmp_path) as table:  # subscribes: the broker hands it over
-            time.sleep(0.5)
+            _sentinel(floor, hold, b"after")  # (before the SUBACK: this one comes after it)
             table.settle()
             assert table.memory.last.hold is None
-            assert not floor.on("reply")
+            assert [m.correlation for m in floor.on("reply")] == [b"after"]
     finally:
         floor.publish(hold, b"", retain=True)  # clears the retained message
         floor.close()
@@ -207,10 +216,10 @@ def test_a_command_published_retained_while_the_table_listens_is_never_applied(
             table.settle()
             assert not floor.publish(hold, b'{"v": 1, "id": "ret-2", "args": {"reason": "x"}}',
                                      correlation=b"r2", retain=True).is_failure
-            time.sleep(0.5)
+            _sentinel(floor, hold, b"after")
             table.settle()
             assert table.memory.last.hold is None
-            assert not floor.on("reply")
+            assert [m.correlation for m in floor.on("reply")] == [b"after"]
     finally:
         floor.publish(hold, b"", retain=True)
         floor.close()
@@ -259,14 +268,19 @@ def test_the_clock_level_applies_from_the_next_hand(broker: Broker, tmp_path: Pa
                 ClockState(level=2, sb=100, bb=200))).is_failure is False
             state = table.memory.wait_state(lambda s: s.pending_level == 2)
             assert state.level == 1 and state.blinds.bb == 100  # PVB 14(2): not this hand
-            # A garbage clock message is ignored and changes nothing.
+            # A garbage clock message is ignored and changes nothing: the next change of the
+            # table's state is the one the clock's next level makes (the same topic, after it).
+            seen = len(table.memory.states)
             clock.publish(topics.clock("state"), b'{"v": 1, "level": "three"}')
-            time.sleep(0.3)  # it would have arrived by now
+            assert not clock.publish(topics.clock("state"), encode(
+                ClockState(level=3, sb=200, bb=400))).is_failure
+            table.memory.wait_state(lambda s: s.pending_level == 3)
             table.settle()
-            assert table.memory.last.pending_level == 2
+            assert [s.pending_level for s in table.memory.states[seen:]] == [3]
+            assert table.memory.last.level == 1
             table.feed([{"type": "shuffle"}])
             state = table.memory.wait_state(lambda s: s.hand == 1)
-            assert state.level == 2 and state.blinds.bb == 200
+            assert state.level == 3 and state.blinds.bb == 400
     finally:
         clock.close()
 
@@ -324,9 +338,15 @@ def test_secrecy_a_display_on_everything_never_sees_an_unrevealed_card(
             marker = f'"seq":{last},'.encode()  # cheap: the lambda runs on every message
             assert display.wait(lambda ms: any(
                 m.topic.endswith("/state") and marker in m.payload for m in ms[-20:]))
-            time.sleep(0.2)  # a duplicate would have arrived by now
             # Each public record once: the outbox sends a message again only when the broker
-            # did not acknowledge it.
+            # did not acknowledge it. The table's next state, after its last record's sending
+            # (a hold the floor sets: it shows no card), comes after any duplicate would have.
+            assert not floor.publish(Topics(broker.plan.venue).table("1", "cmd/hold"),
+                                     b'{"v": 1, "id": "sentinel", "args": {"reason": "x"}}'
+                                     ).is_failure
+            assert display.wait(lambda ms: any(
+                m.topic.endswith("/state") and decode(StateMessage, m.payload).state.hold
+                for m in ms[-20:]))
             assert len(display.on("record")) == sealed
         records: dict[int, HandRecord] = {r.hand: r for r in store.records("1")}
         assert len(records) == sealed

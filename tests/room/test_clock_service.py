@@ -30,7 +30,7 @@ from controller.mqtt.topics import Topics
 from controller.room.clock.service import ClockService
 from controller.room.clock.store import ClockStore
 from controller.room.clock.structure import load_structure
-from tests.mqtt.helpers import LinkedTable, linked_table, wait_until
+from tests.mqtt.helpers import LinkedTable, a_whole_tick, linked_table, wait_until
 from tests.session.helpers import HOLE, deal, declare, seat, three_players
 from tests.venue import VenueClient, address, login
 
@@ -118,7 +118,9 @@ def test_a_command_published_retained_while_the_clock_listens_is_ignored(
     try:
         assert not floor.client.publish(topic, b'{"v": 1, "id": "ret-c", "args": {}}', b"rc",
                                         retain=True).is_failure
-        time.sleep(0.5)
+        # The floor's next command (the same subscription, after it): the clock is not started
+        after = floor.command("resume")
+        assert after.status == "error" and "not paused (not started)" in (after.reason or "")
         assert clock.clock.position.status == "not_started"
         assert not [m for m in floor.client.on("reply") if m.correlation == b"rc"]
     finally:
@@ -269,11 +271,13 @@ def test_the_clock_sigkilled_mid_level_comes_back_to_the_same_instant_pause_and_
         assert (after.hand_for_hand, after.round) == (True, before.round)
         assert floor.command("pause").status == "ok"
         assert wait_until(lambda: floor.state().status == "paused")
-        paused = floor.state()
-        time.sleep(1.0)  # a paused clock loses no time while it is down
+        paused, down = floor.state(), time.monotonic()
         kill(clock)
         clock = run_clock()
         again = floor.state()
+        # A paused clock loses no time while it is down (for the restart's time: the time
+        # left is a float, not rounded)
+        assert time.monotonic() - down > 0.2
         assert (again.status, again.level, again.remaining) == ("paused", 3, paused.remaining)
         clock.send_signal(signal.SIGTERM)
         assert clock.wait(20) == 0
@@ -324,14 +328,17 @@ def test_a_break_holds_three_tables_and_play_resumes_at_the_next_level(
         broker: LocalBroker, tmp_path: Path) -> None:
     """PVB 14: at the break every table finishes its hand and then refuses the
     shuffle, with the colour-up in its state; at the end of the break all three play on at the
-    next level. Table 1 is in the middle of a hand when the break begins."""
+    next level. Table 1 is in the middle of a hand when the break begins. The break lasts
+    as long as the test's presses take on a loaded machine; then the clock's time (the test's)
+    moves on to the break's end, and the clock's own tick ends it."""
     structure_file = tmp_path / "short.toml"
-    # (a break of 9 s: long enough for the test's presses on a loaded machine)
-    structure_file.write_text(SHORT.replace("minutes = 0.08", "minutes = 0.15"))
+    structure_file.write_text(SHORT.replace("minutes = 0.08", "minutes = 0.5"))  # 30 s
     _no_clock_left(broker)
     store = ClockStore(tmp_path / "clock.db")
+    ahead = [0.0]  # the clock's time: the wall clock's, and this many seconds more
     clock = ClockService(address(broker), login(broker, "clock"),
-                         load_structure(structure_file), store)
+                         load_structure(structure_file), store,
+                         now=lambda: time.time() + ahead[0])
     floor = Floor(broker)
     try:
         with linked_table(broker, tmp_path / "one", table="1") as one, \
@@ -358,6 +365,9 @@ def test_a_break_holds_three_tables_and_play_resumes_at_the_next_level(
                 state = table.memory.last  # the press was refused: the break is shown
                 assert state.hand == hands
                 assert state.waiting_for.startswith("the break: wait for the clock")
+            on_break = clock.state()
+            assert on_break.status == "on_break" and on_break.ends_at is not None
+            ahead[0] = on_break.ends_at - time.time() + 0.1  # the break is over
             assert wait_until(lambda: all(t.memory.last.hold is None for t in tables), 20)
             for table, hands in zip(tables, (2, 1, 1), strict=True):
                 table.feed([{"type": "shuffle"}])
@@ -376,7 +386,7 @@ def test_a_clock_down_when_the_break_ended_releases_the_tables_when_it_is_back(
     resumes at the next level and the tables, still held for the break, are released (they
     stayed held until a person noticed)."""
     structure_file = tmp_path / "short.toml"
-    structure_file.write_text(SHORT)
+    structure_file.write_text(SHORT.replace("minutes = 0.08", "minutes = 0.05"))  # 3 s
     _no_clock_left(broker)
     store = ClockStore(tmp_path / "clock.db")
     clock = ClockService(address(broker), login(broker, "clock"),
@@ -389,9 +399,15 @@ def test_a_clock_down_when_the_break_ended_releases_the_tables_when_it_is_back(
             assert clock.connected.wait(5) and wait_until(lambda: "1" in clock.online)
             floor.command("start")
             assert wait_until(lambda: (one.memory.last.hold or "").startswith("break"), 10)
-            clock.close()  # down for the rest of the break (0.08 min) and more
-            time.sleep(6)
+            on_break = clock.state()
+            ends_at = on_break.ends_at
+            assert on_break.status == "on_break" and ends_at is not None
+            clock.close()  # down for the rest of the break, and more
+            assert wait_until(lambda: time.time() > ends_at + 0.3, 10)
             assert (one.memory.last.hold or "").startswith("break")  # nobody released it
+            one.feed([{"type": "shuffle"}])
+            one.settle()
+            assert one.memory.last.hand == 0  # and the table still waits
             clock = ClockService(address(broker), login(broker, "clock"),
                                  load_structure(structure_file), store).start()
             assert wait_until(lambda: one.memory.last.hold is None, 10)
@@ -471,7 +487,8 @@ def test_t1_pvb_35a_hand_for_hand_with_three_tables_one_slow_one_dropping_offlin
         one.feed(_hand())
         three.feed(_hand()[:3])
         assert wait_until(lambda: floor.state().waiting == ["2", "3"])
-        time.sleep(0.5)  # the slow table: the round waits for it
+        assert a_whole_tick(clock.loop)  # the slow table: the round waits for it
+        assert (clock.state().round, clock.state().waiting) == (1, ["2", "3"])
         assert floor.state().round == 1 and one.memory.last.hold is not None
         three.feed(_hand()[3:])
         assert wait_until(lambda: floor.state().waiting == ["2"])
@@ -637,24 +654,29 @@ def test_the_tournaments_winner_pauses_the_clock_once(broker: LocalBroker,
         assert service.connected.wait(5)
         return service
 
+    def still_running() -> None:
+        """The floor's resume, sent after the tournament's state was through the broker and
+        answered after the clock handled it (one thread, in the order they came), is refused:
+        the clock runs."""
+        refused = floor.command("resume")
+        assert refused.status == "error" and "not paused (running)" in (refused.reason or ""), \
+            refused
+
     clock = start()
     try:
         assert floor.command("start").status == "ok"
         announce(over.model_copy(update={"players_left": 2, "winner": None}))
-        time.sleep(0.3)
-        assert clock.state().status == "running"  # no winner yet: nothing
+        still_running()  # no winner yet: nothing
         announce(over)
         assert wait_until(lambda: floor.state().status == "paused")
         [paused] = [c for c in store.commands() if c["by"] == "tournament"]
         assert paused["name"] == "pause" and "ana has every chip" in paused["said"]
         assert floor.command("resume").status == "ok"
         announce(over)  # the same state again (it is published on every change)
-        time.sleep(0.3)
-        assert clock.state().status == "running"
+        still_running()
         clock.close()
-        clock = start()  # its retained state arrives first thing
-        time.sleep(0.3)
-        assert clock.state().status == "running"
+        clock = start()  # its retained state arrives first thing (before its SUBACK)
+        still_running()
         assert len([c for c in store.commands() if c["by"] == "tournament"]) == 1
         # Next week's tournament on the same clock journal (another draw), the same winner
         announce(TournamentState.model_validate({**over.model_dump(), "seed": 2}))

@@ -217,7 +217,8 @@ def test_every_table_fills_the_room_screen_legibly_from_3_m_in_its_order(
         page = tv(browser, f"{server.url}/?tv=1")
         cards = page.locator(".card")
         expect(cards).to_have_count(count)
-        page.wait_for_timeout(300)  # the grid's fitting
+        page.evaluate("""() => new Promise((done) =>  // the grid's fitting: two frames on
+            requestAnimationFrame(() => requestAnimationFrame(done)))""")
         boxes = [cards.nth(k).bounding_box() for k in range(count)]
         ids = [cards.nth(k).get_attribute("id") for k in range(count)]
         assert ids == [f"table-{k}" for k in range(1, count + 1)]  # by number

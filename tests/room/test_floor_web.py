@@ -85,6 +85,7 @@ def test_a_floor_login_pauses_the_clock_and_the_tv_screen_stops(
         broker: LocalBroker, browser: Browser, clock: ClockService, tmp_path: Path) -> None:
     with floor_server(broker, tmp_path / "floor") as server:
         tv = new_page(browser)  # the room's TV: no login
+        tv.clock.install()  # its timers and time the test's to move on (they run on meanwhile)
         tv.goto(f"{server.url}/clock")
         assert not tv.is_visible("#clock-pause")  # a screen can only watch
         staff = new_page(browser)
@@ -97,7 +98,7 @@ def test_a_floor_login_pauses_the_clock_and_the_tv_screen_stops(
         expect(staff.locator("#clock-reply")).to_contain_text("done")
         expect(tv.locator("#tv-status")).to_have_text("paused")
         frozen = tv.inner_text("#tv-left")
-        time.sleep(1.5)
+        tv.clock.run_for(2000)  # two seconds of the page's time, its ticks with them
         assert tv.inner_text("#tv-left") == frozen  # stopped: counted from the paused time
         assert clock.clock.position.status == "paused"
         staff.fill("#clock-level", "3")  # the director jumps a level (PVB 14(2): next hands)
@@ -166,7 +167,16 @@ def test_a_screen_without_a_login_cannot_decide(broker: LocalBroker, browser: Br
         }""")
         assert [code for code, _ in answers] == [400, 400, 400]
         assert "no command the clock takes" in answers[0][1]
-        time.sleep(0.3)
+        # The floor's next command to the clock (its one connection, one subscription at the
+        # clock) is answered after any it sent before: none started the clock.
+        after = staff.evaluate("""async () => {
+            const me = await (await fetch('/api/me')).json();
+            const r = await fetch('/api/command', {method: 'POST',
+              headers: {'content-type': 'application/json', 'x-csrf-token': me.csrf},
+              body: JSON.stringify({target: 'clock', name: 'resume', args: {}})});
+            return await r.json();
+        }""")
+        assert after["status"] == "error" and "not paused (not started)" in after["reason"], after
         assert clock.clock.position.status == "not_started"
         # Wrong passwords: refused, and the sixth try within a minute waits.
         codes = [post(f"{server.url}/api/login", {"user": "anna", "password": "guess"})[0]

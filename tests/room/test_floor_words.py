@@ -137,6 +137,7 @@ def test_after_the_winner_the_strip_says_the_tournament_is_over_not_the_round(
         _tournament(broker, PublishedState(name="Cup", entries=24, players_left=2,
                                            status="running"))
         page = new_page(browser)
+        page.clock.install()  # the page's timers the test's to run on (they run meanwhile)
         log_in(page, server.url)
         strip = page.locator("#clockstrip")
         expect(strip.locator(".h4h")).to_have_text("hand-for-hand, round 13 · waiting for 2")
@@ -150,7 +151,7 @@ def test_after_the_winner_the_strip_says_the_tournament_is_over_not_the_round(
             expect(strip.locator(".blinds")).to_have_text("winner: Hanna Lindqvist")
             expect(strip).not_to_contain_text("hand-for-hand")
             expect(strip).not_to_contain_text("round 13")
-            page.wait_for_timeout(300)  # a tick: the time left stays away
+            page.clock.run_for(500)  # the page's ticks (every 250 ms): the time left stays away
             expect(strip.locator("#strip-left")).to_be_hidden()
             if path == "/":
                 expect(page.locator("button.release")).to_have_count(0)

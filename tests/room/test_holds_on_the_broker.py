@@ -21,7 +21,7 @@ from controller.mqtt.local_broker import LocalBroker
 from controller.room.clock.service import ClockService
 from controller.room.clock.store import ClockStore
 from controller.room.clock.structure import Structure
-from tests.mqtt.helpers import LinkedTable, linked_table, wait_until
+from tests.mqtt.helpers import LinkedTable, a_whole_tick, linked_table, wait_until
 from tests.room.floor_helpers import floor_server
 from tests.room.test_clock_service import Floor
 from tests.session.helpers import HOLE, deal, declare, three_players
@@ -80,6 +80,20 @@ def holds(table: LinkedTable) -> set[str]:
     return set(table.memory.last.holds)
 
 
+def decided(clock: ClockService, floor: Floor, tables: list[LinkedTable]) -> None:
+    """The sentinel of what the clock would do now: a whole tick of its (what it decides from
+    what it knew, it has decided and sent), then a minute added by the floor, whose state the
+    clock sends after whatever it asked of the tables (one connection, in order): once every
+    table has taken that state, and its loop what came before, they have had all of it."""
+    assert a_whole_tick(clock.loop)
+    assert floor.command("add_time", seconds=60).status == "ok"
+    ends_at = clock.state().ends_at
+    assert ends_at is not None
+    assert wait_until(lambda: all(t.link._level_ends_at == ends_at for t in tables))
+    for table in tables:
+        table.settle()
+
+
 def released(tables: list[LinkedTable]) -> int:
     """The hand-for-hand round the tables were released for (the same at each): the floor's
     copy of the clock's state may come after the tables' release."""
@@ -108,15 +122,15 @@ def one_hand_each(floor: Floor, tables: list[LinkedTable], number: int) -> None:
 
 def test_pvb_14_35a_hand_for_hand_switched_on_during_a_break_deals_nothing_until_it_ends(
         broker: LocalBroker, tmp_path: Path) -> None:
-    with room(broker, tmp_path) as (_clock, floor, tables):
+    with room(broker, tmp_path) as (clock, floor, tables):
         assert floor.command("start").status == "ok"
         assert floor.command("remove_time", seconds=SKIP).status == "ok"  # the break
         assert wait_until(lambda: all(holds(t) == {"break"} for t in tables))
         assert floor.command("hand_for_hand", on=True).status == "ok"
         assert wait_until(lambda: all(holds(t) == {"break", "hand_for_hand"} or (
             "break" in holds(t) and t.memory.last.released_round) for t in tables))
-        time.sleep(0.5)  # whatever the clock does with the round, the break holds the tables
-        assert not any(shuffle(t) for t in tables)
+        decided(clock, floor, tables)  # whatever the clock does with the round, the break
+        assert not any(shuffle(t) for t in tables)  # holds the tables
         assert all(t.memory.last.hand == 0 for t in tables)
         assert floor.command("remove_time", seconds=SKIP).status == "ok"  # the break ends
         assert wait_until(lambda: all(t.memory.last.released_round for t in tables))
@@ -128,7 +142,7 @@ def test_pvb_14_35a_a_round_that_finishes_during_a_break_waits_for_its_end(
     """The break begins while table 2 plays the round's hand; it finishes during the break:
     the next round is not dealt until the break is over, and then the round goes on (the
     break's end used to clear the tables' hand-for-hand hold and the round stuck)."""
-    with room(broker, tmp_path) as (_clock, floor, (one, two)):
+    with room(broker, tmp_path) as (clock, floor, (one, two)):
         assert floor.command("hand_for_hand", on=True).status == "ok"
         assert floor.command("start").status == "ok"
         assert wait_until(lambda: all(t.memory.last.released_round for t in (one, two)))
@@ -139,7 +153,7 @@ def test_pvb_14_35a_a_round_that_finishes_during_a_break_waits_for_its_end(
         assert wait_until(lambda: "break" in holds(one) and "break" in holds(two))
         finish(two)  # the round's last hand, during the break
         assert wait_until(lambda: floor.state().waiting == [])
-        time.sleep(0.5)
+        decided(clock, floor, [one, two])
         assert not shuffle(one) and not shuffle(two)
         assert floor.state().round == first  # the next round waits for the end of the break
         assert floor.command("remove_time", seconds=SKIP).status == "ok"  # the break ends
@@ -163,9 +177,12 @@ def test_a_clock_down_while_a_break_ended_in_hand_for_hand_resumes_the_round(
         first = released([one, two])
         assert floor.command("remove_time", seconds=SKIP).status == "ok"  # a 3-second break
         assert wait_until(lambda: "break" in holds(one) and "break" in holds(two))
+        on_break = clock.state()
+        ends_at = on_break.ends_at
+        assert on_break.status == "on_break" and ends_at is not None
         clock.close()
-        time.sleep(4)  # the break is over, and nobody said so
-        assert "break" in holds(one) and not shuffle(one)
+        assert wait_until(lambda: time.time() > ends_at + 0.3, 10)  # the break is over, and
+        assert "break" in holds(one) and not shuffle(one)  # nobody said so
         again = ClockService(address(broker), login(broker, "clock"), short,
                              clock.store).start()
         try:

@@ -14,7 +14,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -44,14 +44,33 @@ def systemd_socket(tmp_path: Path) -> Iterator[tuple[socket.socket, str]]:
         sock.close()
 
 
-def heard(sock: socket.socket, seconds: float) -> list[str]:
-    """Every notification that arrives within ``seconds``."""
+def heard(sock: socket.socket, seconds: float,
+          enough: Callable[[list[str]], bool] | None = None) -> list[str]:
+    """Every notification that arrives within ``seconds``, or until what came is ``enough``."""
     said: list[str] = []
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and not (enough and enough(said)):
         with contextlib.suppress(TimeoutError):
             said.append(sock.recv(4096).decode())
     return said
+
+
+def received(sock: socket.socket) -> list[str]:
+    """What is in the socket now (a notification is there when its sender returns)."""
+    said: list[str] = []
+    sock.setblocking(False)
+    try:
+        while True:
+            said.append(sock.recv(4096).decode())
+    except BlockingIOError:
+        return said
+    finally:
+        sock.settimeout(0.2)
+
+
+def serving(said: list[str]) -> bool:
+    """READY=1 first, then four watchdog pings (two seconds of them at WATCHDOG_USEC=1 s)."""
+    return bool(said) and said.count("WATCHDOG=1") >= 4
 
 
 def test_notify_speaks_the_documented_protocol(systemd_socket: tuple[socket.socket, str]
@@ -79,21 +98,32 @@ def test_a_hung_clock_loop_stops_the_watchdog_pings(
     watchdog = Watchdog(service.loops(), environ={"NOTIFY_SOCKET": path,
                                                   "WATCHDOG_USEC": "2000000"})
 
-    def run(seconds: float) -> list[str]:
+    def run(seconds: float, enough: Callable[[list[str]], bool] = lambda _: False
+            ) -> list[str]:
+        """The service's main thread, ticking the watchdog every 0.1 s, for ``seconds`` or
+        until what systemd heard is ``enough``; what it heard (each ping is in the socket when
+        its tick returns: nothing is on its way after)."""
+        said: list[str] = []
         deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and not enough(said):
             watchdog.tick()
+            said += received(sock)
             time.sleep(0.1)
-        return heard(sock, 0.3)
+        return said
 
     try:
-        assert run(2.0).count("WATCHDOG=1") >= 3  # every half second while the ticks go on
+        started = time.monotonic()  # every half second while the ticks go on
+        assert run(5.0, lambda said: said.count("WATCHDOG=1") >= 3).count("WATCHDOG=1") >= 3
+        assert time.monotonic() - started < 2.0
         with caplog.at_level(logging.ERROR), service._lock:  # a tick that never returns
-            run(1.5)  # the loop is within its second of grace, then stuck
-            assert run(2.0) == []
+            # the loop is within its second of grace, then stuck: said when the first ping
+            # is held back
+            run(5.0, lambda _: "has not moved" in caplog.text)
+            assert run(1.2) == []  # and every one after (one due each 0.1 s)
         assert "the clock ticker loop has not moved" in caplog.text
         assert caplog.text.count("has not moved") == 1  # said once, not every tick
-        assert "WATCHDOG=1" in run(1.5)  # back when the loop is
+        # back when the loop is
+        assert "WATCHDOG=1" in run(5.0, lambda said: "WATCHDOG=1" in said)
     finally:
         service.close()
         store.close()
@@ -123,14 +153,14 @@ def test_pokertable_clock_tells_systemd_ready_pings_and_stopping(
                                 str(config)], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, text=True)
     try:
-        said = heard(sock, 8.0)
+        said = heard(sock, 8.0, serving)
         assert said and said[0].startswith("READY=1"), said
         assert said.count("WATCHDOG=1") >= 4, said
     finally:
         process.send_signal(signal.SIGTERM)
         _, stderr = process.communicate(timeout=20)
     assert process.returncode == 0, stderr[-2000:]
-    assert "STOPPING=1" in heard(sock, 0.5)
+    assert "STOPPING=1" in heard(sock, 0.5, lambda said: "STOPPING=1" in said)
 
 
 def test_the_floor_serves_https_with_broker_inits_certificate(broker: LocalBroker,

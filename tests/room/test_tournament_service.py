@@ -33,7 +33,7 @@ from controller.room.tournament.service import TournamentService
 from controller.room.tournament.store import TournamentStore
 from controller.room.tournament.view import PublishedState
 from controller.session import SessionConfig
-from tests.mqtt.helpers import LinkedTable, linked_table, wait_until
+from tests.mqtt.helpers import LinkedTable, a_whole_tick, linked_table, wait_until
 from tests.room import tournament_helpers as hands
 from tests.room.test_clock_service import Floor as ClockFloor
 from tests.venue import VenueClient, address, login
@@ -88,9 +88,10 @@ class Room:
     def __init__(self, service: TournamentService, store: TournamentStore) -> None:
         self.service, self.store = service, store
 
-    def restart(self, broker: LocalBroker, tmp_path: Path, settings: Settings) -> None:
+    def restart(self, broker: LocalBroker, tmp_path: Path, settings: Settings,
+                **kw: Any) -> None:
         self.close()
-        self.service, self.store = start_service(broker, tmp_path, settings)
+        self.service, self.store = start_service(broker, tmp_path, settings, **kw)
 
     def close(self) -> None:
         self.service.close()
@@ -111,11 +112,12 @@ def room(broker: LocalBroker, tmp_path: Path, settings: Settings = SETTINGS
         yield running, floor, tables
 
 
-def start_service(broker: LocalBroker, tmp_path: Path, settings: Settings = SETTINGS
-                  ) -> tuple[TournamentService, TournamentStore]:
+def start_service(broker: LocalBroker, tmp_path: Path, settings: Settings = SETTINGS,
+                  **kw: Any) -> tuple[TournamentService, TournamentStore]:
+    """``kw``: the service's own keywords (``retry_seconds``)."""
     store = TournamentStore(tmp_path / "tournament.db")
     service = TournamentService(address(broker), login(broker, "tournament"), settings, store,
-                                export=tmp_path / "standings").start()
+                                export=tmp_path / "standings", **kw).start()
     assert service.connected.wait(5)
     return service, store
 
@@ -277,11 +279,16 @@ def test_a_table_in_a_hand_is_not_asked_again_and_again_to_seat_a_newcomer(
         assert wait_until(lambda: all(not t.memory.last.holds for t in tables.values()))
         one, two = tables["1"], tables["2"]
         assert shuffle(two)  # table 2 in a hand
-        knock_out(one, sorted(players(one))[:2])
-        moving = next(iter(players(one).values()))
+        seated = players(one)
+        losers = sorted(seated)[:2]
+        # (the one left: the tournament may move him on before this test looks again)
+        moving = next(p for seat, p in seated.items() if seat not in losers)
+        knock_out(one, losers)
         assert wait_until(lambda: any(m.player == moving and m.status == "arriving"
                                       for m in service.core.ledger.moves), 10)
-        time.sleep(1.5)  # the hand at table 2 goes on
+        # The hand at table 2 goes on past the tournament's retry time (0.2 s here), and a
+        # whole tick of the tournament's after that: what it would ask again, it has asked.
+        assert a_whole_tick(service.loop, after=time.monotonic() + 0.2)
         hands.fold_around(feeder(two), state_of(two))
         assert wait_until(lambda: moving in players(two).values() and counts(tables)["1"] == 0)
         assert wait_until(lambda: all(m.status not in ("leaving", "arriving")
@@ -470,8 +477,8 @@ def test_pokertable_tournament_tells_systemd_ready_pings_and_stopping(
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     said: list[str] = []
     try:
-        deadline = time.monotonic() + 8
-        while time.monotonic() < deadline:
+        deadline = time.monotonic() + 8  # until READY=1 and four pings (two seconds of them)
+        while time.monotonic() < deadline and said.count("WATCHDOG=1") < 4:
             with contextlib.suppress(TimeoutError):
                 said.append(sock.recv(4096).decode())
         assert said and said[0].startswith("READY=1"), said
@@ -479,8 +486,9 @@ def test_pokertable_tournament_tells_systemd_ready_pings_and_stopping(
     finally:
         process.send_signal(signal.SIGTERM)
         _, stderr = process.communicate(timeout=20)
-        with contextlib.suppress(TimeoutError):
-            said.append(sock.recv(4096).decode())
+        with contextlib.suppress(TimeoutError):  # what it said before it stopped, to the last
+            while not any(s.startswith("STOPPING=1") for s in said):
+                said.append(sock.recv(4096).decode())
         sock.close()
     assert process.returncode == 0, stderr[-2000:]
     assert any(s.startswith("STOPPING=1") for s in said), said
@@ -508,11 +516,14 @@ def test_rules_t3_restarted_it_waits_for_every_tables_retained_state_before_deci
         assert wait_until(lambda: not any(m.status in ("leaving", "arriving")
                                           for m in running.service.core.ledger.moves))
         seated = {t: players(table) for t, table in tables.items()}
-        running.restart(broker, tmp_path, SETTINGS)
+        running.restart(broker, tmp_path, SETTINGS, retry_seconds=0.2)
         core = running.service.core
         assert wait_until(lambda: floor.state().waiting_for == [] and all(
             core.tables.get(t) and core.tables[t].state for t in tables))
-        time.sleep(2.5)  # a retry's time: a wrong decision would have gone out by now
+        # A retry's time (0.2 s here) and a whole tick after it: a wrong decision, or a wrong
+        # one asked again, would have been taken by then (in the ledger before it goes out).
+        assert a_whole_tick(running.service.loop, after=time.monotonic() + 0.2)
+        assert not [m for m in core.ledger.moves if m.status in ("leaving", "arriving")]
         assert core.ledger.broken == [] and {t: players(table) for t, table in
                                              tables.items()} == seated
         assert core.ledger.alerts == []
