@@ -46,7 +46,8 @@ def _query(args: argparse.Namespace) -> HandQuery:
         return HandQuery(
             table=args.table, player=player, hand=args.hand, limit=args.limit,
             since=None if args.since is None else parse_time(args.since, "--since"),
-            until=None if args.until is None else parse_time(args.until, "--until"))
+            until=None if args.until is None else parse_time(args.until, "--until"),
+            game=args.game)
     except ValidationError as exc:
         raise ConfigError(first_error(exc, "option")) from None
 
@@ -108,7 +109,8 @@ def _line(record: HandRecord, venue: str | None = None) -> str:
         f"pot {pot:,} to {', '.join(winners) or 'nobody'}"
     where = "" if venue is None else f"venue {venue or '-'} "
     return (f"{hand_id(record.table, record.hand, record.started)}  {when}  {where}table "
-            f"{record.table} hand {record.hand}  {record.game} level {record.level} "
+            f"{record.table} hand {record.hand}  {record.game} "
+            f"{'cash' if record.cash else f'level {record.level}'} "
             f"{b.sb}/{b.bb}{antes}  {len(record.players)} players  {result}")
 
 
@@ -188,7 +190,7 @@ def _first_start(args: argparse.Namespace) -> float | None:
     from controller.cli.sources import parse_time, read_hands
     from controller.history.query import HandQuery
 
-    query = HandQuery(limit=1,
+    query = HandQuery(limit=1, game=args.game,
                       since=None if args.since is None else parse_time(args.since, "--since"),
                       until=None if args.until is None else parse_time(args.until, "--until"))
     for record, _venue in read_hands(args.source, query, _session(args), venue=args.venue):
@@ -463,6 +465,9 @@ def _add_selection(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--table", help="only this table's hands")
     parser.add_argument("--player", help="only hands this player played")
     parser.add_argument("--hand", type=_int_in(1), help="only this hand number (of its table)")
+    parser.add_argument("--game", choices=("cash", "tournament"),
+                        help="only a cash game's hands (a cash rule profile's tables, CG) or "
+                        "only tournaments' (a room deals both)")
     parser.add_argument("--since", metavar="TIME",
                         help="hands begun at or after TIME (2026-11-25, 2026-11-25T14:30 in "
                         "this machine's time zone, or seconds since 1970)")

@@ -69,6 +69,12 @@ class RuleProfile(BaseModel):
         description="CG Straddle: the straddles the book knows (live, button, mississippi); a "
         "table plays those it opened with (the session's `straddles`), none here: none at all",
     )
+    cash: bool = Field(
+        default=False,
+        description="CG: the book is a cash game's (fixed blinds, no tournament): its hands are "
+        "recorded as cash hands (`HandRecord.cash`), kept apart from tournaments' and exported "
+        "in the formats' cash-game form",
+    )
     run_it_twice_min_pot: int | None = Field(
         default=None, ge=0,
         description="CG Run It Twice c: the smallest pot (in chips) that may be run twice "

@@ -135,6 +135,11 @@ class HandRecord(BaseModel):
         "first); absent for one board")
     double_board: bool = Field(default=False, exclude_if=lambda v: not v,
                                description="CG Spielvarianten: two boards from the start")
+    cash: bool = Field(
+        default=False, exclude_if=lambda v: not v,
+        description="A cash game's hand (the table's rule profile is a cash game's, CG): kept "
+        "apart from tournaments' (`pokertable hands --game`), exported in the formats' cash "
+        "form; absent for a tournament's")
     run_twice: list[int] = Field(
         default_factory=list, exclude_if=lambda v: not v,
         description="CG Run It Twice: the pots (from 1) run twice; absent when none was")
@@ -182,9 +187,11 @@ def build_record(
     irregularities: list[Irregularity] | None = None,
     seat_count: int | None = None,
     straddles: dict[int, int] | None = None,
+    cash: bool = False,
 ) -> HandRecord:
     """The record of ``hand``, whose player ``k`` sits in ``seats[k]``; ``seat_count`` is the
-    table's size; ``straddles`` seat -> the straddle posted (CG Straddle)."""
+    table's size; ``straddles`` seat -> the straddle posted (CG Straddle); ``cash``: a cash
+    game's hand."""
     actions = [
         ActionRecord(
             street=STREET_NAMES[a.street],
@@ -219,6 +226,7 @@ def build_record(
         boards=[cards_text(b) for b in boards.cards] if len(boards.cards) > 1 else [],
         double_board=boards.starting > 1,
         run_twice=sorted(k + 1 for k in boards.pot_runs),
+        cash=cash,
     )
 
 

@@ -665,6 +665,7 @@ class Table:
             players=names, status=status, irregularities=irregularities,
             seat_count=self.seat_count,
             straddles={s.seat: s.amount for s in self.hand_straddles},
+            cash=self.profile.cash,
         )
 
     # ---------------------------------------------------------------- snapshots

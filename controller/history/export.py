@@ -31,12 +31,33 @@ import rtoml
 from controller.engine.records import HandRecord
 from controller.history.formats import FORMATS, Format
 from controller.history.ohh import TournamentInfo, ohh_hand
-from controller.history.phh_export import PhhExportError, phh_document, record_phh
+from controller.history.phh_export import (
+    BOARDS,
+    FORFEIT,
+    NO_CODE,
+    PhhExportError,
+    phh_document,
+    record_phh,
+)
 from controller.history.replay_events import record_json
-from controller.history.stars import StarsExportError, stars_hand, tournament_number
+from controller.history.stars import (
+    DOUBLE_BOARD,
+    StarsExportError,
+    stars_hand,
+    tournament_number,
+)
 from controller.history.views import hero_view
 
-FORFEIT = "forfeited short call"
+# What a format cannot say (a hand left out for it, counted by reason): "N hand(s) ..."
+REFUSED = {
+    FORFEIT: "with a fold that left a short call's chips in the pot (R8), which no PHH "
+             "action says",
+    BOARDS: "on two boards (a double board or run twice), which PHH cannot say",
+    NO_CODE: "of a game PHH has no variant code for (fixed-limit Omaha high, pot-limit "
+             "hold'em, no-limit Omaha)",
+    DOUBLE_BOARD: "on a double board, which tracker text cannot say (its two boards are a run "
+                  "twice's)",
+}
 
 
 class Placed(NamedTuple):
@@ -56,17 +77,17 @@ class Export:
     def left_out_text(self) -> str | None:
         """"3 hands that have no result to import (2 misdeals, 1 void)", or None."""
         said = []
-        statuses = {k: n for k, n in self.left_out.items() if k != FORFEIT}
+        statuses = {k: n for k, n in self.left_out.items() if k not in REFUSED}
         total = sum(statuses.values())
         if total:
             parts = ", ".join(f"{n} {status}{'s' if n > 1 else ''}"
                               for status, n in sorted(statuses.items()))
             said.append(f"{total} hand{'s' if total > 1 else ''} that "
                         f"ha{'ve' if total > 1 else 's'} no result to import ({parts})")
-        if self.left_out[FORFEIT]:
-            n = self.left_out[FORFEIT]
-            said.append(f"{n} hand{'s' if n > 1 else ''} with a fold that left a short call's "
-                        "chips in the pot (R8), which no PHH action says")
+        for reason, words in REFUSED.items():
+            n = self.left_out[reason]
+            if n:
+                said.append(f"{n} hand{'s' if n > 1 else ''} {words}")
         return "; ".join(said) or None
 
 
@@ -124,9 +145,9 @@ def write_export(hands: Iterable[Placed | HandRecord], out: TextIO, fmt: Format,
         if fmt == "phh":
             try:
                 document = phh_document(record, venue)
-            except PhhExportError:
+            except PhhExportError as exc:
                 done.hands -= 1
-                done.left_out[FORFEIT] += 1
+                done.left_out[exc.reason] += 1
                 continue
             # A .phhs document: numbered tables of PHH fields (PokerKit's loads_all).
             out.write(f"{'' if done.hands == 1 else chr(10)}[{done.hands}]\n")
@@ -143,8 +164,13 @@ def write_export(hands: Iterable[Placed | HandRecord], out: TextIO, fmt: Format,
         else:
             if tournament is None:
                 tournament = tournament_number(record.started)
-            out.write(("" if done.hands == 1 else "\n\n") +
-                      stars_hand(record, tournament, hero, venue))
+            try:
+                text = stars_hand(record, tournament, hero, venue)
+            except StarsExportError as exc:
+                done.hands -= 1
+                done.left_out[exc.reason] += 1
+                continue
+            out.write(("" if done.hands == 1 else "\n\n") + text)
     return done
 
 

@@ -9,7 +9,10 @@ own; every seat's in the full view; in the public view those tabled) and in its 
 at the showdown. A player whose cards the view does not hold has no "Dealt Cards" action: the
 spec's actions carry real cards only, and an action without them would say nothing.
 
-Every hand is a tournament hand (as the tracker text's are): ``tournament_info`` comes from
+A cash game's hand (`HandRecord.cash`, the CG) is ``"tournament": false`` without a
+``tournament_info``; its straddles are "Straddle" posts, a bomb pot's or flip's agreed amounts
+"Post Ante" (no blinds), and a second board's or run's streets rounds of their own (the
+"Run_It_Twice" flag). Every other hand is a tournament hand: ``tournament_info`` comes from
 `TournamentInfo`, the tournament's own where the command was given its configuration, else
 what the records know (the number, the first hand's start) and ``XXX`` (ISO 4217: no currency)
 for a currency nobody gave. Only complete hands have a history: a void hand or a misdeal has
@@ -148,9 +151,8 @@ class _Rounds:
         self.rounds = [{"id": 0, "street": "Preflop", "cards": [], "actions": []}]
         self.bets = dict.fromkeys(self.record.starting_stacks, 0)
         self.stacks = dict(self.record.starting_stacks)
-        # CG Straddle: a straddle is a blind in the record's actions (records before
-        # straddles have none).
-        self.straddles = set(getattr(self.record, "straddles", None) or ())
+        # CG Straddle: a straddle is a blind in the record's actions.
+        self.straddles = set(self.record.straddles)
 
     def add(self, seat: int, action: str, amount: int = 0, all_in: bool = False,
             cards: list[str] | None = None, showdown: bool = False) -> None:
@@ -168,7 +170,7 @@ class _Rounds:
     def deal_board(self, a: ActionRecord) -> None:
         """A new round: a second board's or run's streets are rounds of their own with the
         same street names (the spec's run it twice)."""
-        board = getattr(a, "board", None) or 1  # (records before double boards have none)
+        board = a.board or 1
         self.dealt[board] = self.dealt.get(board, 0) + len(a.cards) // 2
         street = STREETS.get(a.street) or BY_CARDS.get(self.dealt[board], "River")
         self.rounds.append({"id": len(self.rounds), "street": street,
@@ -229,7 +231,7 @@ def _flags(record: HandRecord, hero_id: int | None) -> list[str]:
     """"Observed": no hero was dealt in (the public view, the full record); "Run_It_Twice":
     more than one board (run twice, or a double board: CG Spielvarianten)."""
     flags = [] if hero_id is not None else ["Observed"]
-    if getattr(record, "boards", None):
+    if record.boards:
         flags.append("Run_It_Twice")
     return flags
 
@@ -242,7 +244,7 @@ def posts_first(record: HandRecord) -> Iterable[ActionRecord]:
     lead = 0
     while lead < len(actions) and actions[lead].action in ("ante", "blind"):
         lead += 1
-    straddles = getattr(record, "straddles", None) or {}
+    straddles = record.straddles
 
     def rank(a: ActionRecord) -> int:
         if a.action == "ante":
@@ -273,8 +275,9 @@ def ohh_hand(record: HandRecord, tournament: TournamentInfo, hero: str | None = 
         "site_name": SITE,
         "network_name": SITE,
         "internal_version": INTERNAL_VERSION,
-        "tournament": True,
-        "tournament_info": tournament.document(),
+        # A cash game's hand (CG) is no tournament's: no tournament_info (the spec's "if").
+        "tournament": not record.cash,
+        **({} if record.cash else {"tournament_info": tournament.document()}),
         "game_number": game_number(record, venue),
         "start_date_utc": utc_text(record.started),
         # Two venues' table 1 are two tables: a tracker keeps tables apart by this name.

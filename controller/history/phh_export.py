@@ -19,6 +19,17 @@ PokerKit's replay ends with each split pot shared its way, in single chips (a po
 ways in chips of 25: 125/125/100 at the table, 118/116/116 in PokerKit). A raise after a short
 big blind that PokerKit counts from the posted blind may be below its minimum: PokerKit refuses
 the hand.
+
+Cash hands (the CG): straddles are forced bets in ``blinds_or_straddles`` at the straddler's place
+(phh-std "Blinds or Straddles": "UTG straddle [1, 2, 4, 0]", "Button straddle [1, 2, 0, 0, 0,
+4]"); split limit is phh-std's fixed limit, ``FT`` with ``small_bet`` (the big blind) and
+``big_bet`` (twice it); a bomb pot or flip has no blinds, every player's agreed amount is his
+ante, and the betting rounds it skips (the bomb pot's before the flop, every one of a flip) are
+checks around, each said in its commentary, since a PHH hand has a round on every street. What
+phh-std (0.0.1, as PokerKit 0.7.7 reads it) cannot say is refused, the hand left out and
+counted (`PhhExportError.reason`): a second board (a double board, or a pot run twice: PHH has
+no field for the boards and no action that chooses the runouts), fixed-limit Omaha high (its
+only fixed-limit Omaha is ``FO/8``, high-low), pot-limit hold'em and no-limit Omaha (no codes).
 """
 
 from __future__ import annotations
@@ -31,10 +42,37 @@ from controller.engine.hand import HOLE_CARDS
 from controller.engine.records import ActionRecord, HandRecord
 from controller.errors import ExportError
 
+FORFEIT = "forfeited short call"
+NO_RESULT = "no result"
+BOARDS = "two boards"
+NO_CODE = "no variant code"
+VARIANT_CODES = {("NT", "no-limit"): "NT", ("PO", "pot-limit"): "PO", ("NT", "split-limit"): "FT"}
+GAME_BETTING = {"NT": "no-limit", "PO": "pot-limit"}
+COMMENTARY = {"bomb-pot": "bomb pot: no betting before the flop (CG Spielvarianten)",
+              "flip": "flip: no betting on any street (CG Spielvarianten)"}
+
 
 class PhhExportError(ExportError):
-    """A record PHH cannot carry: a hand without a result (void, misdeal), or a fold that left
-    a short call's chips in the pot (RULES R8), which no PHH action says."""
+    """A record PHH cannot carry: a hand without a result (void, misdeal), a fold that left a
+    short call's chips in the pot (RULES R8), which no PHH action says, a second board (double
+    board, run it twice) or a game phh-std has no code for. ``reason``: which, for the count of
+    the hands left out."""
+
+    def __init__(self, message: str, reason: str = NO_RESULT) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+def variant_code(record: HandRecord) -> str:
+    """phh-std's variant code of the record's game and betting; `PhhExportError` without one."""
+    betting = record.betting or GAME_BETTING[record.game]
+    code = VARIANT_CODES.get((record.game, betting))
+    if code is None:
+        game = {"NT": "hold'em", "PO": "Omaha"}[record.game]
+        raise PhhExportError(
+            f"hand {record.hand} is {betting} {game}: phh-std has no variant code for it (its "
+            "fixed-limit Omaha is high-low only)", NO_CODE)
+    return code
 
 
 @dataclass
@@ -110,11 +148,23 @@ def phh_document(record: HandRecord, venue: str | None = None) -> dict[str, obje
     result to replay); ``venue``, where it matters (a league's hands), in phh-std's field."""
     if record.status != "complete":
         raise PhhExportError(f"hand {record.hand} is a {record.status}: it has no result")
+    if record.boards:
+        what = "a double board" if record.double_board else "run twice"
+        raise PhhExportError(
+            f"hand {record.hand} is {what}: phh-std has no second board (no field for the "
+            "boards, no action that chooses the runouts)", BOARDS)
+    code = variant_code(record)
     seats = list(record.starting_stacks)  # action order, as recorded
     index = {seat: k for k, seat in enumerate(seats)}
     b = record.blinds
     antes = [b.ante + (b.bb_ante if seat == record.bb else 0) for seat in seats]
-    blinds = [b.bb if seat == record.bb else b.sb if seat == record.sb else 0 for seat in seats]
+    # CG Straddle: a straddle is a forced bet at the straddler's place (phh-std); a bomb pot or
+    # a flip has no blinds (CG Spielvarianten: the agreed amount is every player's ante).
+    blinds = [0 if record.variant is not None else record.straddles.get(
+        seat, b.bb if seat == record.bb else b.sb if seat == record.sb else 0) for seat in seats]
+    if record.variant is not None:
+        antes = [sum(a.amount for a in record.actions if a.action == "ante" and a.seat == seat)
+                 for seat in seats]
     posted = [0] * len(seats)
     after_forced = [record.starting_stacks[s] for s in seats]
     for a in record.actions:
@@ -125,11 +175,20 @@ def phh_document(record: HandRecord, venue: str | None = None) -> dict[str, obje
     betting = _Betting(stacks=after_forced, bets=posted)
     unknown = "??" * HOLE_CARDS[record.game]
     actions: list[str] = []
+    silent = COMMENTARY.get(record.variant or "")  # the rounds a bomb pot or flip skips
+    owed = False  # a flip's street dealt: its checks around are owed
     for a in record.actions:
+        if owed and a.action in ("deal_board", "show", "muck"):
+            actions += _checks_around(betting, silent)
+            owed = False
         if betting.preflop and (a.action in ("deal_board", "show", "muck") or (
                 a.action == "return" and a.street == "preflop")):
-            actions += [f"p{k + 1} cc" for k in betting.checks_owed()]
+            actions += [f"p{k + 1} cc{'' if silent is None else ' # ' + silent}"
+                        for k in betting.checks_owed()]
         actions.append(_action(a, index, betting, unknown))
+        owed = owed or (record.variant == "flip" and a.action == "deal_board")
+    if owed:
+        actions += _checks_around(betting, silent)
     actions += [f"p{k + 1} cc" for k in betting.checks_owed()]
     min_bet = b.bb
     if betting.smallest_completion is not None:
@@ -138,14 +197,16 @@ def phh_document(record: HandRecord, venue: str | None = None) -> dict[str, obje
         antes.reverse()
         blinds.reverse()
     ante_posters = sum(1 for a in antes if a)
+    limits: dict[str, object] = ({"small_bet": b.bb, "big_bet": 2 * b.bb} if code == "FT"
+                                 else {"min_bet": min_bet})
     document: dict[str, object] = {
-        "variant": record.game,
+        "variant": code,
         # Antes are each player's own contribution when every player antes; a big-blind ante
         # is dead money in the main pot (controller/engine/table.py, dead_antes).
         "ante_trimming_status": b.ante > 0 and ante_posters > 1,
         "antes": antes,
         "blinds_or_straddles": blinds,
-        "min_bet": min_bet,
+        **limits,
         "starting_stacks": [record.starting_stacks[s] for s in seats],
         "actions": [a for a in actions if a],
         **({} if venue is None else {"venue": venue}),
@@ -164,6 +225,16 @@ def phh_document(record: HandRecord, venue: str | None = None) -> dict[str, obje
     return document
 
 
+def _checks_around(betting: _Betting, commentary: str | None) -> list[str]:
+    """A round nobody bets in (a flip's): a check from every player still in with chips, from
+    the first left of the button; none when fewer than two could bet."""
+    able = [k for k in range(len(betting.stacks))
+            if not betting.folded[k] and betting.stacks[k] > 0]
+    if len(able) < 2:
+        return []
+    return [f"p{k + 1} cc{'' if commentary is None else ' # ' + commentary}" for k in able]
+
+
 def _action(a: ActionRecord, index: dict[int, int], betting: _Betting, unknown: str) -> str:
     if a.seat is None:
         if a.action == "deal_board":
@@ -180,7 +251,8 @@ def _action(a: ActionRecord, index: dict[int, int], betting: _Betting, unknown: 
         case "fold" | "kill":
             if a.amount:
                 raise PhhExportError(f"seat {a.seat} folded leaving {a.amount} chips of a short "
-                                     "call in the pot (R8): no PHH action puts chips in and folds")
+                                     "call in the pot (R8): no PHH action puts chips in and folds",
+                                     FORFEIT)
             betting.folded[k] = True
             return f"{p} f"
         case "check":
@@ -203,4 +275,5 @@ def record_phh(record: HandRecord, venue: str | None = None) -> str:
     return text
 
 
-__all__ = ["PhhExportError", "phh_document", "record_phh"]
+__all__ = ["BOARDS", "FORFEIT", "NO_CODE", "NO_RESULT", "PhhExportError", "phh_document",
+           "record_phh", "variant_code"]

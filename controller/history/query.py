@@ -4,9 +4,17 @@ hands page find the same hands wherever they are kept."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from controller.engine.records import HandRecord
+
+Game = Literal["cash", "tournament"]
+GAMES: tuple[Game, ...] = ("cash", "tournament")
+# How a cash hand's stored JSON says it (`HandRecord.cash`, written only when true): inside a
+# JSON string a quote is always escaped, so the text occurs nowhere but as the record's key.
+CASH_JSON = '"cash":true'
 
 
 class HandQuery(BaseModel):
@@ -21,6 +29,9 @@ class HandQuery(BaseModel):
     since: float | None = None
     until: float | None = None
     limit: int | None = Field(default=None, ge=1)
+    game: Game | None = Field(
+        default=None, description="A cash game's hands (`HandRecord.cash`, CG) or a "
+        "tournament's: a room deals both, and they are kept apart")
 
     def matches(self, record: HandRecord) -> bool:
         if self.table is not None and record.table != self.table:
@@ -29,10 +40,12 @@ class HandQuery(BaseModel):
             return False
         if self.hand is not None and record.hand != self.hand:
             return False
+        if self.game is not None and record.cash != (self.game == "cash"):
+            return False
         started = record.started
         if self.since is not None and (started is None or started < self.since):
             return False
         return not (self.until is not None and (started is None or started >= self.until))
 
 
-__all__ = ["HandQuery"]
+__all__ = ["CASH_JSON", "GAMES", "Game", "HandQuery"]

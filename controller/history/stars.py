@@ -10,6 +10,17 @@ showdown for those tabled; a view of the record (`HandRecord.public`, `views.her
 which cards it holds before it comes here. Only complete hands have a text: a void hand or a
 misdeal has no result to import.
 
+A cash game's hand (`HandRecord.cash`, the CG) has the ring game's header, as PokerStars writes a
+play-money table's (no currency): ``PokerStars Hand #N:  Hold'em No Limit (50/100) - <time>``,
+the stakes the blinds (split limit: ``Hold'em Limit (100/200)``, the small and the big bet), and
+the table's own name. A straddle is ``posts straddle N`` (FPDB's PokerStars reader), after the
+blinds; a bomb pot's or flip's agreed amounts are antes. A pot run twice is written as
+PokerStars writes a run it twice: the streets dealt twice as ``*** FIRST FLOP ***`` and
+``*** SECOND FLOP ***`` (TURN, RIVER), ``*** FIRST SHOW DOWN ***`` and ``*** SECOND SHOW DOWN
+***`` with each run's winnings, and ``Hand was run twice``, ``FIRST Board`` and ``SECOND
+Board`` in the summary. A double board (betting after both boards' cards) has no such text:
+the hand is refused (`StarsExportError.reason`).
+
 "Raises X to Y": Y is the player's whole bet this round, X what it adds to the largest bet in
 front of anyone, as the chips lie (after a short big blind, the posted amount).
 """
@@ -22,12 +33,17 @@ from functools import cache, lru_cache
 from zoneinfo import ZoneInfo
 
 from controller.engine.cards import parse_cards
-from controller.engine.records import ActionRecord, HandRecord
+from controller.engine.records import ActionRecord, HandRecord, PotRecord
 from controller.errors import ExportError
 from controller.history.hand_words import made_hand
 from controller.session.outputs import hand_id
 
-GAMES = {"NT": "Hold'em No Limit", "PO": "Omaha Pot Limit"}
+GAMES = {"NT": "Hold'em", "PO": "Omaha"}
+LIMITS = {"no-limit": "No Limit", "pot-limit": "Pot Limit", "split-limit": "Limit"}
+GAME_BETTING = {"NT": "no-limit", "PO": "pot-limit"}
+RUNS = ("FIRST", "SECOND")
+NO_RESULT = "no result"
+DOUBLE_BOARD = "double board"
 STREETS = {"flop": "FLOP", "turn": "TURN", "river": "RIVER"}
 DIDNT_BET = " (didn't bet)"
 FOLDED_ON = {"preflop": "before Flop", "flop": "on the Flop", "turn": "on the Turn",
@@ -37,7 +53,17 @@ ROMAN = ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC
 
 
 class StarsExportError(ExportError):
-    """A record the format has no text for (a void hand, a misdeal)."""
+    """A record the format has no text for (a void hand, a misdeal, a double board);
+    ``reason``: which, for the count of the hands left out."""
+
+    def __init__(self, message: str, reason: str = NO_RESULT) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+def game_name(record: HandRecord) -> str:
+    """``Hold'em No Limit``, ``Omaha Pot Limit``, ``Hold'em Limit`` (split limit, CG Limits)."""
+    return f"{GAMES[record.game]} {LIMITS[record.betting or GAME_BETTING[record.game]]}"
 
 
 @cache
@@ -122,7 +148,14 @@ class _Text:
         self.mucked: list[int] = []
         self.dealt = False
         self.board: list[str] = []
+        self.second: list[str] = []  # a second run's cards so far (CG Run It Twice)
         self._board = [c for c in parse_cards(record.board) if c is not None]
+        # The cards both runs share: the first run's cards from there on are its own.
+        first, other = [*record.boards, "", ""][:2]
+        shared = 0
+        while shared < len(first) and first[shared:shared + 2] == other[shared:shared + 2]:
+            shared += 2
+        self.shared = shared // 2 if record.run_twice else 5
         self._named: dict[str, str | None] = {}
 
     def name(self, seat: int) -> str:
@@ -130,16 +163,22 @@ class _Text:
 
     def header(self, tournament: int) -> None:
         r = self.record
-        self.lines.append(
-            f"PokerStars Hand #{hand_number(r)}: Tournament #{tournament}, Freeroll "
-            f"{GAMES[r.game]} - Level {roman(r.level)} ({r.blinds.sb}/{r.blinds.bb}) - "
-            f"{_moments(r.started)}")
+        b = r.blinds
+        if r.cash:  # a ring game's header (CG); split limit's stakes are its bets
+            stakes = f"{b.bb}/{2 * b.bb}" if r.betting == "split-limit" else f"{b.sb}/{b.bb}"
+            self.lines.append(f"PokerStars Hand #{hand_number(r)}:  {game_name(r)} ({stakes}) - "
+                              f"{_moments(r.started)}")
+        else:
+            self.lines.append(
+                f"PokerStars Hand #{hand_number(r)}: Tournament #{tournament}, Freeroll "
+                f"{game_name(r)} - Level {roman(r.level)} ({b.sb}/{b.bb}) - "
+                f"{_moments(r.started)}")
         # The table's size as the record keeps it; older records only say whether seat 10 played.
         largest = r.seat_count or (10 if 10 in r.players else 9)
         # Two venues' table 1 are two tables: a tracker keeps tables apart by this name.
         table = r.table if self.venue is None else f"{self.venue} {r.table}"
-        self.lines.append(f"Table '{tournament} {table}' {largest}-max "
-                          f"Seat #{r.button} is the button")
+        name = table if r.cash else f"{tournament} {table}"
+        self.lines.append(f"Table '{name}' {largest}-max Seat #{r.button} is the button")
         for seat in sorted(r.starting_stacks):
             self.lines.append(f"Seat {seat}: {self.name(seat)} "
                               f"({r.starting_stacks[seat]} in chips) ")
@@ -158,7 +197,7 @@ class _Text:
         seat, kind, amount = a.seat, a.action, a.amount
         if seat is None:
             if kind == "deal_board":
-                self.deal_board(a.cards)
+                self.deal_board(a.cards, a.board or 1)
             return
         if kind == "deal_hole":
             if not self.dealt:
@@ -197,8 +236,11 @@ class _Text:
         elif kind == "blind":
             stacks[seat] -= amount
             bets[seat] += amount
-            which = "big" if seat == self.record.bb else "small"
-            lines.append(f"{name}: posts {which} blind {amount}{_all_in(stacks[seat] == 0)}")
+            if seat in self.record.straddles:  # CG Straddle
+                lines.append(f"{name}: posts straddle {amount}{_all_in(stacks[seat] == 0)}")
+            else:
+                which = "big" if seat == self.record.bb else "small"
+                lines.append(f"{name}: posts {which} blind {amount}{_all_in(stacks[seat] == 0)}")
         elif kind == "return":
             stacks[seat] += amount
             bets[seat] -= amount
@@ -206,21 +248,34 @@ class _Text:
         elif kind == "muck":
             self.mucked.append(seat)
 
-    def deal_board(self, cards: str) -> None:
+    def deal_board(self, cards: str, board: int = 1) -> None:
         if not self.dealt:
             self.hole_cards()
+        new = _cards(cards)
+        if board > 1:  # the second run (CG Run It Twice): the shared cards, then its own
+            if not self.second:
+                shared = " ".join(self.board).split()[:self.shared]
+                self.second = [" ".join(shared[:3]), *shared[3:]] if shared else []
+            street = ("flop", "turn", "river")[len(self.second)]
+            before = f"[{' '.join(self.second)}] " if self.second else ""
+            self.second.append(new)
+            self.lines.append(f"*** SECOND {STREETS[street]} *** {before}[{new}]")
+            return
         street = ("flop", "turn", "river")[len(self.board)]
         before = f"[{' '.join(self.board)}] " if self.board else ""
-        new = _cards(cards)
+        run = "FIRST " if len(" ".join(self.board).split()) >= self.shared else ""
         self.board.append(new)
-        self.lines.append(f"*** {STREETS[street]} *** {before}[{new}]")
+        self.lines.append(f"*** {run}{STREETS[street]} *** {before}[{new}]")
         self.street = street
         self.bets = dict.fromkeys(self.bets, 0)
 
     def showdown(self) -> None:
-        if not self.shown and not self.mucked:
+        if self.record.run_twice:
+            self.lines.append("*** FIRST SHOW DOWN ***")
+        elif not self.shown and not self.mucked:
             return
-        self.lines.append("*** SHOW DOWN ***")
+        else:
+            self.lines.append("*** SHOW DOWN ***")
         for seat, cards in self.shown.items():
             named = self.named(cards)
             self.lines.append(f"{self.name(seat)}: shows [{_cards(cards)}]"
@@ -235,13 +290,19 @@ class _Text:
         return self._named[cards]
 
     def collected(self) -> dict[int, int]:
+        """The collected lines (a run twice's: each run's after its show down)."""
         pots = self.record.pots
-        names = _pot_names(len(pots))
+        names = list(reversed(list(zip(pots, _pot_names(len(pots)), strict=True))))
         won: dict[int, int] = {}
-        for pot, label in reversed(list(zip(pots, names, strict=True))):
-            for seat, chips in pot.shares.items():
-                self.lines.append(f"{self.name(seat)} collected {chips} from {label}")
-                won[seat] = won.get(seat, 0) + chips
+        runs = (1, 2) if self.record.run_twice else (0,)
+        for run in runs:
+            if run == 2:
+                self.lines.append("*** SECOND SHOW DOWN ***")
+            for pot, label in names:
+                shares = pot.shares if run == 0 else _run_shares(pot, run)
+                for seat, chips in shares.items():
+                    self.lines.append(f"{self.name(seat)} collected {chips} from {label}")
+                    won[seat] = won.get(seat, 0) + chips
         return won
 
     def summary(self, won: dict[int, int]) -> None:
@@ -255,7 +316,11 @@ class _Text:
             self.lines.append(f"Total pot {total} {parts} | Rake 0")
         else:
             self.lines.append(f"Total pot {total} | Rake 0")
-        if r.board:
+        if r.run_twice:
+            self.lines.append("Hand was run twice")
+            for run, board in zip(RUNS, r.boards, strict=False):
+                self.lines.append(f"{run} Board [{_cards(board)}]")
+        elif r.board:
             self.lines.append(f"Board [{_cards(r.board)}]")
         for seat in sorted(r.starting_stacks):
             self.lines.append(f"Seat {seat}: {self.name(seat)}{self.position(seat)} "
@@ -291,18 +356,31 @@ class _Text:
         return f"mucked [{_cards(own)}]" if own and self.name(seat) == self.hero else "mucked"
 
 
+def _run_shares(pot: PotRecord, run: int) -> dict[int, int]:
+    """What ``pot`` paid on run ``run`` (1 or 2): its part on that run, or for a pot not run
+    twice (CG Run It Twice: a side pot may run twice while the main pot does not) all of it
+    on the first."""
+    if not pot.boards:
+        return dict(pot.shares) if run == 1 else {}
+    return {seat: chips for part in pot.boards if part.board == run
+            for seat, chips in part.shares.items()}
+
+
 def _posts_first(record: HandRecord) -> list[ActionRecord]:
     """The actions with the forced posts in the format's order: antes, the small blind, the big
-    blind. A record posts from the button's left, so heads-up (the button posts the small
-    blind: PVB 28, RULES B3) its big blind comes first, which readers take for a blind out of
-    turn."""
+    blind, the straddles (CG Straddle) in their order. A record posts from the button's left,
+    so heads-up (the button posts the small blind: PVB 28, RULES B3) its big blind comes first,
+    which readers take for a blind out of turn."""
     actions = record.actions
     lead = 0
     while lead < len(actions) and actions[lead].action in ("ante", "blind"):
         lead += 1
-    rank = {"ante": 0, "blind": 1}
-    posts = sorted(actions[:lead],
-                   key=lambda a: rank[a.action] + (a.action == "blind" and a.seat == record.bb))
+    def rank(a: ActionRecord) -> int:
+        if a.action == "ante":
+            return 0
+        return 3 if a.seat in record.straddles else 2 if a.seat == record.bb else 1
+
+    posts = sorted(actions[:lead], key=rank)
     return [*posts, *actions[lead:]]
 
 
@@ -313,6 +391,10 @@ def stars_hand(record: HandRecord, tournament: int, hero: str | None = None,
     league's hands), names the table with it ("Table '20261125 hall-a 1'")."""
     if record.status != "complete":
         raise StarsExportError(f"hand {record.hand} is a {record.status}: it has no result")
+    if record.double_board:
+        raise StarsExportError(f"hand {record.hand} is a double board: tracker text has none "
+                               "(its two boards are a run twice's, dealt after the betting)",
+                               DOUBLE_BOARD)
     text = _Text(record, hero, venue)
     text.header(tournament)
     for a in _posts_first(record):
@@ -330,4 +412,5 @@ def stars_hand(record: HandRecord, tournament: int, hero: str | None = None,
     return "\n".join(text.lines) + "\n"
 
 
-__all__ = ["StarsExportError", "hand_number", "roman", "stars_hand", "tournament_number"]
+__all__ = ["DOUBLE_BOARD", "StarsExportError", "game_name", "hand_number", "roman", "stars_hand",
+           "tournament_number"]

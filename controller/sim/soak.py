@@ -248,6 +248,7 @@ class SoakReport(BaseModel):
 # for it (B1).
 CASH_PROFILE = """name = "soak-cash"
 game = "NT"
+cash = true
 button_start = "seat-1"
 odd_chip_unit = "small-blind"
 showdown_fallback = "last-aggressor"

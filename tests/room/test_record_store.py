@@ -45,7 +45,8 @@ def varied(count: int, seed: int = 3) -> list[HandRecord]:
         started = None if n % 17 == 5 else T0 + rng.randrange(0, 3600 * 24)
         out.append(record.model_copy(update={
             "table": str(1 + n % 3), "hand": 1 + n // 3, "started": started,
-            "players": dict(zip(sorted(record.players), names, strict=True))}))
+            "players": dict(zip(sorted(record.players), names, strict=True)),
+            "cash": n % 3 == 2}))  # table 3 deals the cash game
     return out
 
 
@@ -135,6 +136,8 @@ def test_durable_events_are_kept_once_in_arrival_order(store: RecordStore) -> No
     HandQuery(until=T0 + 3600),
     HandQuery(since=T0, until=T0 + 3600 * 24, limit=10),
     HandQuery(limit=5),
+    HandQuery(game="cash"),
+    HandQuery(game="tournament", player="Anna"),
 ], ids=lambda q: q.model_dump_json(exclude_none=True))
 def test_search_finds_what_matches_finds(store: RecordStore, query: HandQuery) -> None:
     records = varied(90)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from controller.history.query import HandQuery
+from controller.history.query import CASH_JSON, HandQuery
 
 COLUMNS = "r.venue, r.id, r.received, r.sent, r.record"
 STREAM_BATCH = 500  # rows a stream reads at a time (`RecordStore.stream`)
@@ -51,6 +51,9 @@ def search_sql(query: HandQuery, venue: str | None, dialect: Dialect
     if query.hand is not None:
         where.append(f"r.hand = {p}")
         params.append(query.hand)
+    if query.game is not None:  # the record's JSON as stored (`HandRecord.cash`)
+        where.append(f"r.record {'' if query.game == 'cash' else 'NOT '}LIKE {p}")
+        params.append(f"%{CASH_JSON}%")
     # A hand without a start time matches no time bound (NULL compares as unknown): as matches.
     if query.since is not None:
         where.append(f"{started} >= {p}")
