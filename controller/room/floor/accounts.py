@@ -1,10 +1,26 @@
 """Floor staff accounts: names and argon2id password hashes in a JSON file (0600) the operator
-manages with `pokertable floor-user`. Only a hash is ever written; a password is never logged."""
+manages with `pokertable floor-user`. Only a hash is ever written; a password is never logged.
+
+A login's check is the floor server's one heavy computation: argon2id with the library's
+recommended parameters (RFC 9106: 64 MiB, 3 passes, 4 lanes) takes about 0.13 s of four threads
+at once, which is both cores of a small host. Run beside the web server's loop at the same
+priority, a few logins at once (the loop's default pool ran six, 24 threads) left the loop a
+sliver of the CPU, and every screen's pushes waited (issue 37). So the server checks passwords
+with `verify_off_loop`: one at a time, on a thread of its own whose nice value is raised (the
+threads argon2 starts inherit it), so that the loop, the broker and the rest of the host come
+first. The hash and its parameters are unchanged: the same work, only later when the CPU is
+wanted elsewhere.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import logging
+import os
 import re
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from argon2 import PasswordHasher
@@ -14,6 +30,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from controller.errors import ConfigError
 from controller.inputs.json_input import loads_bounded
 from controller.storage.private_files import write_private
+
+log = logging.getLogger(__name__)
 
 NAME = re.compile(r"^[a-z][a-z0-9._-]{0,31}$")
 MIN_PASSWORD = 8
@@ -102,5 +120,39 @@ def check_password(accounts: Accounts, name: str, password: str) -> bool:
         return False
 
 
+# How far below the server's own threads a password check runs (nice 0 -> 10: when both want
+# the CPU, the loop gets about nine tenths of it and takes it back at once on waking).
+CHECK_NICENESS = 10
+_checks: ThreadPoolExecutor | None = None
+_checks_lock = threading.Lock()
+
+
+def _lower_priority() -> None:
+    """This thread's nice value up by CHECK_NICENESS (Linux: a thread's own, inherited by the
+    threads it starts, as argon2's lanes are). Elsewhere, or if refused, it stays as it is."""
+    try:
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid,
+                       min(19, os.getpriority(os.PRIO_PROCESS, tid) + CHECK_NICENESS))
+    except (AttributeError, OSError) as exc:  # pragma: no cover - not Linux
+        log.info("floor: password checks run at the server's priority (%s)", exc)
+
+
+def _checker() -> ThreadPoolExecutor:
+    global _checks
+    with _checks_lock:
+        if _checks is None:
+            _checks = ThreadPoolExecutor(max_workers=1, thread_name_prefix="floor-password",
+                                         initializer=_lower_priority)
+        return _checks
+
+
+async def verify_off_loop(accounts: Accounts, name: str, password: str) -> bool:
+    """`check_password` off the event loop: one check at a time in the process (others wait
+    their turn: the CPU, not the queue, was the limit), at a lower priority than the loop."""
+    return await asyncio.get_running_loop().run_in_executor(
+        _checker(), check_password, accounts, name, password)
+
+
 __all__ = ["Accounts", "check_password", "load_accounts", "remove_user", "save_accounts",
-           "set_password"]
+           "set_password", "verify_off_loop"]

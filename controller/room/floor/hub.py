@@ -2,8 +2,9 @@
 
 One MQTT client (the ``floor`` login) for the whole server. Its network thread hands every
 message to the web server's event loop, which alone owns the room model: decoded, applied,
-turned into updates, each serialized once and queued to every screen that wants it. A screen
-too slow to keep up is dropped; its browser reconnects and starts again from a snapshot.
+turned into updates, each serialized once into the Server-Sent Event it goes out as, and those
+bytes queued to every screen that wants it (nothing is encoded per screen). A screen too slow
+to keep up is dropped; its browser reconnects and starts again from a snapshot.
 Commands from the page go out with a unique id and their correlation data; the answer comes
 back on the table's or the clock's ``reply`` topic and is handed to the request that waits.
 
@@ -74,6 +75,13 @@ CLOCK_SAMPLES = 16  # the clock's time announcements the server's offset estimat
 TICK_AFTER = 2.0  # seconds after a (re)connect before the room's time runs (retained first)
 
 
+def sse_frame(kind: str, data: str) -> bytes:
+    """One Server-Sent Event as it goes on the wire (what sse-starlette makes of ``{"event":
+    kind, "data": data}``, made once for all screens): ``data`` is JSON, one line (a line break
+    in a string is escaped), so it is one ``data:`` line."""
+    return f"event: {kind}\r\ndata: {data}\r\n\r\n".encode()
+
+
 @dataclass(eq=False)
 class Screen:
     """One browser's push stream: what it wants and what waits to go to it."""
@@ -82,7 +90,7 @@ class Screen:
     table: str | None = None
     address: str = ""
     venue: str | None = None  # with ``table``, on a floor following several venues
-    queue: asyncio.Queue[tuple[str, str] | None] = field(
+    queue: asyncio.Queue[bytes | None] = field(
         default_factory=lambda: asyncio.Queue(QUEUE_LIMIT))
 
     def end(self) -> None:
@@ -369,12 +377,12 @@ class Hub:
             if update.kind == "alert" and update.alert is not None and (
                     update.alert.acknowledged_by is None):
                 self.store.add_alert(update.alert)
-            data = update.model_dump_json(exclude_none=True)
+            frame = sse_frame(update.kind, update.model_dump_json(exclude_none=True))
             for screen in list(self.screens):
                 if not screen.wants(update):
                     continue
                 try:
-                    screen.queue.put_nowait((update.kind, data))
+                    screen.queue.put_nowait(frame)
                 except asyncio.QueueFull:
                     log.warning("floor: a screen fell %d pushes behind: dropped (it reconnects)",
                                 QUEUE_LIMIT)
@@ -458,4 +466,4 @@ class Hub:
             self._waiting.pop(correlation, None)
 
 
-__all__ = ["Hub", "Screen"]
+__all__ = ["Hub", "Screen", "sse_frame"]

@@ -15,7 +15,6 @@ the accounts, the failed logins) lives on ``app.state``, set by `create_app`.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import hmac
 import html
@@ -44,10 +43,10 @@ from controller.history.export import one_hand
 from controller.history.story import hand_story
 from controller.inputs.json_input import BadJson, loads_bounded
 from controller.room.clock.rules import CLOCK_COMMANDS
-from controller.room.floor.accounts import Accounts, check_password
+from controller.room.floor.accounts import Accounts, verify_off_loop
 from controller.room.floor.auth import SESSION_SECONDS, LoggedIn, LoginThrottle, Sessions
 from controller.room.floor.cash_pages import CASH_SCREENS, cash_routes
-from controller.room.floor.hub import Hub
+from controller.room.floor.hub import Hub, sse_frame
 from controller.room.floor.league import table_key
 from controller.room.floor.store import HandQuery
 from controller.room.floor.tournament_pages import TOURNAMENT_SCREENS, tournament_routes
@@ -209,15 +208,14 @@ async def stream(request: Request) -> Response:
     venue = request.query_params.get("venue") or None
     screen = hub.attach(kinds, table, address, venue)
 
-    async def pushes() -> AsyncIterator[dict[str, str]]:
+    async def pushes() -> AsyncIterator[bytes]:
         try:
-            yield {"event": "snapshot", "data": _snapshot_json(hub, table, venue)}
+            yield sse_frame("snapshot", _snapshot_json(hub, table, venue))
             while True:
-                item = await screen.queue.get()
-                if item is None:
+                frame = await screen.queue.get()
+                if frame is None:
                     return  # dropped (too slow) or the server stops: the browser reconnects
-                kind, data = item
-                yield {"event": kind, "data": data}
+                yield frame  # the event as the hub framed it once for every screen
         finally:
             hub.detach(screen)
 
@@ -266,12 +264,13 @@ async def login(request: Request) -> Response:
                     _address(request), attempt)
         return _error(429, attempt)
     accounts = _accounts(request)
-    # argon2 takes tens of milliseconds by design: off the loop that feeds every screen.
-    if not await asyncio.to_thread(check_password, accounts, body.user, body.password):
+    # argon2 takes a tenth of a second of both cores by design: off the loop that feeds every
+    # screen, one at a time and below the loop's priority (accounts.py).
+    if not await verify_off_loop(accounts, body.user, body.password):
         log.warning("floor: wrong password for %r from %s", body.user[:40], _address(request))
         return _error(401, "wrong name or password")
     throttle.passed(attempt)
-    logged_in = _sessions(request).open(body.user, accounts.users[body.user])
+    logged_in = await _sessions(request).open_off_loop(body.user, accounts.users[body.user])
     request.session.clear()
     request.session["sid"] = logged_in.sid
     log.info("floor: %s logged in", body.user)
