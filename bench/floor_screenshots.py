@@ -6,7 +6,7 @@ a table offline, and hands played to the end for the hands screen.
 
     .venv/bin/python bench/floor_screenshots.py [--out docs/screenshots]
 
-Not a test (it writes files and takes about half a minute); tests/room/test_floor_screens.py
+Not a test (it writes files and takes about half a minute); tests/room/floor/test_floor_screens.py
 checks the same screens.
 """
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from drivers.simulators import WRITE_PATIENCE, VirtualSerialDevice
-from tests.mqtt.helpers import wait_until
+from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -10,7 +10,7 @@ from gpiozero.pins.mock import MockFactory
 
 from controller.events import KeyEvent, ShuffleEvent
 from drivers.buttons import ButtonPanel, PanelConfig
-from tests.drivers.helpers import wait_for
+from tests.waiting import wait_for
 
 CONFIG = PanelConfig(shuffle=17, confirm=27, undo=22, floor=23, led_hand_for_hand=5,
                      led_clock=6, led_irregularity=13, hold_time=0.15, shuffle_guard=0.5)

@@ -33,7 +33,7 @@ from drivers.scan import ChipError, Reading, RealClock, run_scans
 from drivers.simulated.field import TagField
 from drivers.simulated.pn532 import SimulatedPn532
 from drivers.simulators import VirtualSerialDevice
-from tests.drivers.helpers import wait_for
+from tests.waiting import wait_for
 
 UIDS = ["04A1B2C3D4E5F6", "04112233445566", "04778899AABBCC", "04DDEEFF102030"]
 

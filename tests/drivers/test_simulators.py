@@ -17,7 +17,8 @@ from drivers.simulators import (
     scripted_deal,
 )
 from drivers.tag_reader import TagReader
-from tests.drivers.helpers import Events, wait_for
+from tests.drivers.helpers import Events
+from tests.waiting import wait_for
 
 DECK = Deck(name="sim", cards={f"04{k:012X}": c for k, c in enumerate(REGISTRATION_ORDER)})
 ZONES = {0: "burn", 1: "seat:1", 2: "seat:2", 3: "seat:3", 4: "seat:4", 11: "board", 12: "muck"}

@@ -15,7 +15,8 @@ from drivers.reader_config import ReaderConfig
 from drivers.registry import REGISTRATION_ORDER, ChipSet, Deck
 from drivers.simulators import VirtualSerialDevice
 from drivers.tag_reader import TagReader
-from tests.drivers.helpers import Events, wait_for
+from tests.drivers.helpers import Events
+from tests.waiting import wait_for
 
 DECK = Deck(name="t", cards={f"00{k:08X}": card for k, card in enumerate(REGISTRATION_ORDER)})
 AS = "0000000033"  # As is the 52nd card: index 51 = 0x33

@@ -18,6 +18,7 @@ from controller.table.runner import TeeSink
 from controller.table.service import TableService
 from controller.table.sinks import MemorySink
 from tests.venue import Broker, address, login
+from tests.waiting import wait_until
 
 
 @dataclass
@@ -58,14 +59,6 @@ def linked_table(broker: Broker, directory: Path, table: str = "1",
         service.close()
         outbox.close()
 
-
-def wait_until(test: Callable[[], bool], timeout: float = 10.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if test():
-            return True
-        time.sleep(0.02)
-    return test()
 
 
 class Beating(Protocol):

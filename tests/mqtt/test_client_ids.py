@@ -7,9 +7,10 @@ from pathlib import Path
 
 from controller.mqtt.topics import Topics
 from controller.room.recorder import Recorder, SqliteRecordStore
-from tests.mqtt.helpers import linked_table, wait_until
+from tests.mqtt.helpers import linked_table
 from tests.session.helpers import played_session
 from tests.venue import Broker, VenueClient, address, login
+from tests.waiting import wait_until
 
 OTHERS = ("display", "floor", "clock", "recorder", "table-2")
 

@@ -16,9 +16,10 @@ from controller.mqtt.messages import CommandReply, StatusMessage, decode
 from controller.mqtt.topics import Topics
 from controller.room.recorder import Recorder, SqliteRecordStore, open_record_store
 from controller.table.journal import Journal
-from tests.mqtt.helpers import linked_table, wait_until
+from tests.mqtt.helpers import linked_table
 from tests.session.helpers import HOLE, deal, declare, played_session, shuffle, three_players
 from tests.venue import Broker, VenueClient, address, login
+from tests.waiting import wait_until
 
 
 def _hands(script: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:

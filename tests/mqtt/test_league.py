@@ -26,8 +26,9 @@ from controller.mqtt.venue_ca import certificate_names
 from controller.room.recorder import Recorder, open_record_store
 from controller.room.recorder.store import RecordStore
 from tests.league import VENUES, League
-from tests.mqtt.helpers import linked_table, wait_until
+from tests.mqtt.helpers import linked_table
 from tests.session.helpers import played_session
+from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 

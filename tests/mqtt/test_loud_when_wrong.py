@@ -27,8 +27,9 @@ from controller.mqtt.outbox import Outbox
 from controller.room.floor.hub import Hub
 from controller.room.floor.store import FloorStore
 from controller.room.recorder import Recorder, SqliteRecordStore
-from tests.mqtt.helpers import linked_table, wait_until
+from tests.mqtt.helpers import linked_table
 from tests.venue import Broker, address, login
+from tests.waiting import wait_until
 
 LOGGER = "controller.mqtt.diagnosis"
 

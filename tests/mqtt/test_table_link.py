@@ -25,9 +25,10 @@ from controller.mqtt.messages import (
 from controller.mqtt.topics import Topics
 from controller.room.recorder import Recorder, SqliteRecordStore
 from controller.sim.table_rig import demo_deck
-from tests.mqtt.helpers import linked_table, wait_until
+from tests.mqtt.helpers import linked_table
 from tests.session.helpers import played_session, seat
 from tests.venue import Broker, Received, VenueClient, address, login
+from tests.waiting import wait_until
 
 
 def t(broker: Broker) -> Topics:

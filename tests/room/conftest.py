@@ -13,7 +13,7 @@ from controller.mqtt.local_broker import LocalBroker
 from controller.room.clock.service import ClockService
 from controller.room.clock.store import ClockStore
 from controller.room.clock.structure import load_structure
-from tests.room.floor_helpers import CHROMIUM, CHROMIUM_FLAGS
+from tests.room.floor.floor_helpers import CHROMIUM, CHROMIUM_FLAGS
 from tests.venue import address, login
 
 TURBO = load_structure(Path(__file__).resolve().parents[2] / "deploy" / "structures" /

@@ -13,13 +13,13 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from controller.errors import ConfigError
 from controller.table.upgrade import READY, REQUEST, upgrade_table
+from tests.waiting import wait_until
 
 SCRIPT = Path(sys.prefix) / "bin" / "pokertable"
 
@@ -67,14 +67,6 @@ class Supervisor:
         self.start()
 
 
-def wait_for(test: object, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if test():  # type: ignore[operator]
-            return True
-        time.sleep(0.2)
-    return False
-
 
 def test_an_upgrade_and_a_rollback_happen_between_hands(tmp_path: Path) -> None:
     opt, state = tmp_path / "opt", tmp_path / "state"
@@ -86,7 +78,7 @@ def test_an_upgrade_and_a_rollback_happen_between_hands(tmp_path: Path) -> None:
     table = Supervisor(opt, state)
     said: list[str] = []
     try:
-        assert wait_for(lambda: len(records(state)) >= 1, 90), table.logs
+        assert wait_until(lambda: len(records(state)) >= 1, 90), table.logs
         upgrade_table(opt, state, new, table.restart, timeout=120, say=said.append)
         assert (opt / "current").resolve() == new and (opt / "previous").resolve() == old
         assert not (state / REQUEST).exists() and not (state / READY).exists()
@@ -94,7 +86,7 @@ def test_an_upgrade_and_a_rollback_happen_between_hands(tmp_path: Path) -> None:
         upgrade_table(opt, state, None, table.restart, timeout=120, say=said.append)
         assert (opt / "current").resolve() == old and (opt / "previous").resolve() == new
         after = len(records(state))
-        assert wait_for(lambda: len(records(state)) >= after + 1, 90)  # the hold was lifted
+        assert wait_until(lambda: len(records(state)) >= after + 1, 90)  # the hold was lifted
     finally:
         table.stop()
     for ready in table.ready:  # the restarts came while no hand was in play

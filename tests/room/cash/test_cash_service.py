@@ -24,8 +24,8 @@ from controller.room.cash.ledger import CHANGE, CashSettings, TableSpec
 from controller.room.cash.service import CashService
 from controller.room.cash.store import CashStore
 from controller.room.cash.view import CashContacts, CashState, CashStatus
-from tests.mqtt.helpers import wait_until
 from tests.venue import VenueClient, address, login
+from tests.waiting import wait_until
 
 NLH, PLO = "NLH 2/5", "PLO 5/5"
 SETTINGS = CashSettings(games=[NLH, PLO], tables=[TableSpec(table=t, seats=6)
