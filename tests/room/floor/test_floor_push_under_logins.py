@@ -37,6 +37,7 @@ from controller.room.floor.accounts import Account, Accounts, load_accounts, sav
 from controller.room.floor.server import FloorServer
 from controller.session import SessionConfig, TableSession
 from tests.room.floor.floor_helpers import PASSWORD, floor_server, post
+from tests.waiting import wait_until
 
 LOGINS = 12  # at once: two rounds of the old pool's six
 
@@ -133,10 +134,7 @@ def pushing(broker: LocalBroker, tmp_path: Path) -> Iterator[tuple[FloorServer, 
         reader = PushReader(server.port)
         publisher = Publisher(broker)
         try:
-            deadline = time.monotonic() + 10
-            while len(reader.delays) < 10 and time.monotonic() < deadline:
-                time.sleep(0.05)
-            assert reader.delays, "no push reached the screen"
+            assert wait_until(lambda: len(reader.delays) >= 10), "no push reached the screen"
             yield server, reader
         finally:
             publisher.close()
@@ -182,12 +180,15 @@ def test_pushes_keep_their_pace_while_a_dozen_staff_log_in(broker: LocalBroker,
     with pushing(broker, tmp_path) as (server, reader):
         names = staff(tmp_path / "floor", LOGINS)
         for _ in range(3):
-            time.sleep(1.5)
+            mark = time.time()  # the pushes of a quiet second or so, to compare with
+            assert wait_until(lambda mark=mark: len(reader.between(mark, time.time())) >= 40)
             before_end = time.time()
             start, end, codes = log_in_at_once(server.url, names)
-            time.sleep(0.3)  # the last pushes sent during the logins arrive
+            # The stream keeps the publisher's order: once a push sent after the logins has
+            # arrived, every push sent during them has.
+            assert wait_until(lambda end=end: any(sent >= end for sent, _ in reader.delays))
             assert codes == [200] * LOGINS
-            before = reader.between(before_end - 1.5, before_end)
+            before = reader.between(mark, before_end)
             during = reader.between(start, end)
             assert len(before) > 20 and len(during) > 20, (len(before), len(during))
             tried.append(f"median {quantile(during, 0.5) * 1e3:.1f} ms while {LOGINS} logged "
