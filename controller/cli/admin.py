@@ -35,7 +35,7 @@ def _broker_init(args: argparse.Namespace) -> int:
     out = Path(args.out)
     bundle = None
     if args.league_broker is not None or args.bridge_bundle is not None:
-        from controller.mqtt.league import read_bridge_bundle
+        from controller.mqtt.league_bridge import read_bridge_bundle
 
         if args.bridge_bundle is None:
             raise ConfigError("--league-broker needs --bridge-bundle FILE (from `pokertable "
@@ -55,7 +55,7 @@ def _broker_init(args: argparse.Namespace) -> int:
 
 
 def _join(out: Path, bundle: Any, to: str | None) -> None:
-    from controller.mqtt.league import join_league
+    from controller.mqtt.league_bridge import join_league
 
     host, port = _host_port(to) if to else (None, None)
     bridge = _on_disk(out, lambda: join_league(out, bundle, host, port))
@@ -80,7 +80,7 @@ def _host_port(text: str) -> tuple[str, int | None]:
 def _broker_bridge(args: argparse.Namespace) -> int:
     """`broker bridge --bundle FILE --broker-dir DIR [--league-broker HOST[:PORT]]`: an
     existing venue joins a league."""
-    from controller.mqtt.league import read_bridge_bundle
+    from controller.mqtt.league_bridge import read_bridge_bundle
 
     _join(Path(args.broker_dir), read_bridge_bundle(Path(args.bundle)), args.league_broker)
     return 0
@@ -90,7 +90,7 @@ def _league_init(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
     from controller.errors import ConfigError, first_error
-    from controller.mqtt.league import LeaguePlan, league_init
+    from controller.mqtt.league_bridge import LeaguePlan, league_init
 
     try:
         plan = LeaguePlan.model_validate(
@@ -109,7 +109,7 @@ def _league_init(args: argparse.Namespace) -> int:
 
 
 def _league_add(args: argparse.Namespace) -> int:
-    from controller.mqtt.league import add_venues
+    from controller.mqtt.league_bridge import add_venues
 
     out = Path(args.broker_dir)
     added = _on_disk(out, lambda: add_venues(out, args.venues))
@@ -122,7 +122,7 @@ def _league_add(args: argparse.Namespace) -> int:
 
 
 def _league_bundle(args: argparse.Namespace) -> int:
-    from controller.mqtt.league import make_bridge_bundle, write_bridge_bundle
+    from controller.mqtt.league_bridge import make_bridge_bundle, write_bridge_bundle
 
     bundle = make_bridge_bundle(Path(args.broker_dir), args.venue)
     to = Path(args.out)
@@ -163,7 +163,7 @@ def _broker_hostnames(args: argparse.Namespace) -> int:
 
 
 def _broker_bundle(args: argparse.Namespace) -> int:
-    from controller.mqtt.broker_init import make_bundle, write_bundle
+    from controller.mqtt.table_bundle import make_bundle, write_bundle
 
     bundle = make_bundle(Path(args.broker_dir), args.client)
     to = Path(args.out)

@@ -23,7 +23,7 @@ from controller.errors import ConfigError
 from controller.install.host import SYSUSERS, _enable, _sysusers, one_role
 from controller.install.tree import Tree
 from controller.install.units import TABLE_SERVICE, backup_units
-from controller.mqtt.broker_init import TableBundle
+from controller.mqtt.table_bundle import TableBundle
 
 ETC = "/etc/pokertable"
 STATE = "/var/lib/pokertable"
@@ -277,7 +277,7 @@ def _same_table(tree: Tree, table: str) -> None:
 
 
 def read_bundle_file(path: Path) -> TableBundle:
-    from controller.mqtt.broker_init import read_bundle
+    from controller.mqtt.table_bundle import read_bundle
 
     return read_bundle(path)
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from controller.errors import PokertableError
 from controller.mqtt.broker_init import BrokerPlan, ClientCredentials, broker_init
 from controller.mqtt.client import BrokerAddress, Login
-from controller.mqtt.league import BridgeBundle, LeaguePlan, join_league, league_init
+from controller.mqtt.league_bridge import BridgeBundle, LeaguePlan, join_league, league_init
 
 
 class BrokerError(PokertableError, RuntimeError):
@@ -181,7 +181,7 @@ class LocalLeague(_Mosquitto):
         return self.plan.port
 
     def bundle(self, venue: str) -> BridgeBundle:
-        from controller.mqtt.league import make_bridge_bundle
+        from controller.mqtt.league_bridge import make_bridge_bundle
 
         return make_bridge_bundle(self.directory, venue)
 

@@ -22,10 +22,9 @@ from controller.mqtt.broker_init import (
     add_clients,
     broker_init,
     load_state,
-    make_bundle,
-    read_bundle,
 )
 from controller.mqtt.local_broker import LocalBroker, free_port
+from controller.mqtt.table_bundle import make_bundle, read_bundle
 from controller.mqtt.venue_ca import certificate_names
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -20,7 +20,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.reasoncodes import ReasonCode
 
 from controller.history.query import HandQuery
-from controller.mqtt.league import read_bridge_bundle
+from controller.mqtt.league_bridge import read_bridge_bundle
 from controller.mqtt.local_broker import LocalBroker, LocalLeague
 from controller.mqtt.venue_ca import certificate_names
 from controller.room.recorder import Recorder, open_record_store
