@@ -11,8 +11,8 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from controller.engine.hand import VARIANT_NAMES, Variant
-from controller.engine.records import Blinds, HandRecord
+from controller.engine.hand import VARIANT_NAMES, Betting, Game, Variant
+from controller.engine.records import Blinds, HandRecord, PotRecord
 from controller.session.colour_up import ColourUp
 
 EventKind = Literal[
@@ -177,6 +177,19 @@ class TableState(BaseModel):
                               description="Every board of the hand in play when there are "
                               "more than one (a double board, run it twice); ``board`` is the "
                               "first")
+    game: Game | None = Field(default=None, exclude_if=lambda v: v is None,
+                              description="A cash table's game: NT hold'em, PO Omaha")
+    betting: Betting | None = Field(default=None, exclude_if=lambda v: v is None,
+                                    description="CG Limits: a cash table's kind of limit "
+                                    "(no-limit, pot-limit, split-limit)")
+    run_twice: list[int] = Field(default_factory=list, exclude_if=lambda v: not v,
+                                 description="CG Run It Twice: the pots (1: the main pot) "
+                                 "run twice in the hand in play or the last one; the others "
+                                 "are played on run 1 alone")
+    results: list[PotRecord] = Field(default_factory=list, exclude_if=lambda v: not v,
+                                     description="A cash table's hand just settled, until the "
+                                     "next shuffle: each pot's winners and shares, board by "
+                                     "board where it was played on two; never a card")
 
 
 class Leds(BaseModel):

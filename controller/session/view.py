@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.engine.hand import STREET_NAMES, Stage
-from controller.engine.records import Blinds
+from controller.engine.hand import STREET_NAMES, Stage, betting_of
+from controller.engine.records import Blinds, PotRecord
 from controller.session.base import SessionBase
 from controller.session.cards import board_street_name
 from controller.session.outputs import ClockView, Leds, PotView, SeatView, TableState
@@ -84,8 +84,27 @@ class PublicView(SessionBase):
             pot_zone=track.pot_zone if track and live else None,
             devices=dict(self.devices), colour_up=self.colour_up,
             stack_refs=list(self.stack_refs),
-            **self._cash_view(live),
+            **self._cash_view(live), **self._cash_table_view(),
         )
+
+    def _cash_table_view(self) -> dict[str, Any]:
+        """What the floor shows of a cash table beside the CG fields of `_cash_view`: its game
+        and kind of limit (CG Limits), the pots run twice (CG Run It Twice: agreed pot by
+        pot), and the hand's pots as settled, board by board; none of it at a tournament's
+        table, whose state reads as before. No card: a pot's result names seats, chips and
+        the winning hand's name (tabled to win it)."""
+        profile = self.profile
+        if not profile.cash:
+            return {}
+        hand = self.table.hand
+        runs = hand.boards.pot_runs if hand is not None and hand.boards.runs else frozenset()
+        record = self.pending_record
+        results: list[PotRecord] = []
+        if hand is not None and hand.stage is Stage.OVER and record is not None and \
+                record.hand == self.table.hand_number and record.status == "complete":
+            results = list(record.pots)
+        return {"game": profile.game, "betting": betting_of(profile.game, profile.betting),
+                "run_twice": sorted(k + 1 for k in runs), "results": results}
 
     def _clock_view(self) -> ClockView | None:
         call = self.track.clock if self.track else None

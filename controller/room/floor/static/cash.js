@@ -116,10 +116,69 @@
         button("Cancel", () => send("cancel_change", { name: c.player }))))))];
   }
 
+  // ---------------------------------------------------------------- the room's TV
+
+  // The TV (?tv=1) shows the lists alone, for the players waiting (CG "Tischwechsel": the
+  // room sees who is next): a column a game, its seats open and how many wait, each name as
+  // the player gave it (initials), who is called to which table and for how long; a seat a
+  // main table offers down its must-move order (CG "Must Move"). As large as the screen
+  // allows, never below what reads from 3 m (docs/floor.md); what still does not fit is
+  // counted ("+3 more"), never cut in half.
+  const TV_FONT_MIN = 31;  // px: capitals of 22 px in the page's face
+
+  function tvColumn(g, shown) {
+    const entries = g.entries.slice(0, shown);
+    const open = `${g.seats_open} seat${g.seats_open === 1 ? "" : "s"} open`;
+    return el("div", { class: "c-game cl-game", "data-game": g.game },
+      el("div", { class: "cl-game-name" }, g.game),
+      el("div", { class: "cl-figures" }, `${g.tables.length ? `table${g.tables.length > 1 ? "s" : ""} `
+        + `${g.tables.join(", ")} · ${open}` : "no table open"} · ${g.waiting} waiting`),
+      el("ol", { class: "c-list cl-list" }, ...entries.map((e) => el("li", {
+        class: e.called ? "called" : "", "data-player": e.shown },
+      el("span", { class: "cl-name" }, e.shown),
+      e.called ? el("span", { class: "cl-called" }, ` called${e.table ? ` to table ${e.table}` : ""} `,
+        el("span", { "data-until": e.until }, mmss(e.until - clockNow()))) : null)),
+      g.entries.length > shown ? el("li", { class: "cl-more" }, `+${g.entries.length - shown} more`) : null),
+      g.entries.length ? null : el("p", { class: "cl-none" }, "nobody waiting"));
+  }
+
+  function renderTv(state) {
+    const box = document.getElementById("c-tv");
+    box.hidden = false;
+    const longest = Math.max(0, ...state.games.map((g) => g.entries.length));
+    // (a column a game, four a row at most; set through the CSSOM: the page's policy allows
+    // no style attribute)
+    box.style.setProperty("--games", String(Math.min(4, Math.max(1, state.games.length))));
+    const draw = (shown) => box.replaceChildren(
+      el("div", { class: "cl-games" }, ...state.games.map((g) => tvColumn(g, shown))),
+      ...state.offers.map((o) => el("p", { class: "cl-offer", "data-main": o.main },
+        `Table ${o.main}: a seat is open; ${o.asking} is asked whether to move (must move)`)));
+    const fits = () => box.scrollHeight <= box.clientHeight + 1 &&
+      [...box.querySelectorAll(".cl-game")].every((c) => c.scrollWidth <= c.clientWidth + 1);
+    const fit = () => {  // the largest font that shows it all, down to the legible least
+      let font = Math.max(TV_FONT_MIN, Math.round(window.innerHeight * 0.055));
+      box.style.setProperty("--tv-font", `${font}px`);
+      while (!fits() && font > TV_FONT_MIN) {
+        font = Math.max(TV_FONT_MIN, Math.floor(font * 0.9));
+        box.style.setProperty("--tv-font", `${font}px`);
+      }
+    };
+    box.classList.remove("columns", "smallest");
+    draw(longest);
+    fit();
+    if (!fits()) {  // a long list flows into columns side by side within its game's
+      box.classList.add("columns");
+      fit();
+    }
+    box.classList.toggle("smallest", !fits());  // a name too long for its column wraps
+    for (let shown = longest - 1; !fits() && shown >= 0; shown--) draw(shown);
+  }
+
   function render() {
     const state = latest;
     document.getElementById("c-none").hidden = !!state;
     if (!state) return;
+    if (floor.tv) { renderTv(state); return; }
     const signUp = document.getElementById("c-sign-up");
     if (signUp && signUp.game.options.length !== state.games.length) {
       signUp.game.replaceChildren(...state.games.map((g) => el("option", { value: g.game }, g.game)));
@@ -183,6 +242,7 @@
       send("request_change", { name: change.name.value, table: change.table.value });
     });
   }
+  window.addEventListener("resize", () => { if (floor.tv && latest) render(); });  // fitted again
   start(["broker"], null, () => refresh(true));
   setInterval(refresh, 2000);
 })();

@@ -8,6 +8,7 @@
   const { floor, el, setText, chips, short, mmss, clockNow, renderClockStrip, decide,
     start, domKey, keyOf, venueState, venueWords, over } = window.floorApp;
   const LEGEND = "seats · ⌀ average stack · hands/h";
+  const CASH_LEGEND = "seats · ⌀ average stack · hands/h · cash: game, seats open, waiting";
   const grid = document.getElementById("tables");
   const strip = document.getElementById("attention");
   const cards = new Map();  // table's key -> its card's nodes
@@ -16,6 +17,10 @@
   // A card is four lines; its widest ("preflop 23.6k", "10/10 ⌀25k") about 4.8 em of a narrow
   // face. The grid's fitting below solves for the largest font, then measures what overflows.
   const CARD_LINES = 4, LINE = 1.05, CARD_EMS = 4.9, PAD_X = 0.65, PAD_Y = 0.35;
+  // A cash table's card has a fifth line, its game ("NLH 2/5"), and says the seats open and
+  // how many wait for its game ("2 open", "3 wait": about 6.3 em) where a tournament's says
+  // the seats and the average stack.
+  const CASH_LINES = 5, CASH_EMS = 6.4;
   const GAP = 4;  // px, as floor.css has it
 
   // The clock's answers to decisions taken on the room screen, shown for a while.
@@ -74,11 +79,13 @@
       pot: el("span", { class: "pot" }),
       seats: el("span", { class: "seats" }),
       average: el("span", { class: "average" }),
+      game: el("span", { class: "game" }),
     };
     const node = el(tag, { class: "card", id: `table-${domKey(venue, table)}`,
       "data-venue": venue, href: floor.tv ? null : tableLink(venue, table) },
     el("div", { class: "body" },
       el("div", { class: "row" }, parts.number, parts.rate),
+      el("div", { class: "row cash-row" }, parts.game),
       el("div", { class: "row" }, parts.act),
       el("div", { class: "row" }, parts.street, parts.pot),
       el("div", { class: "row" }, parts.seats, parts.average)));
@@ -114,6 +121,8 @@
     if (view.severity) classes.push(`needs ${view.severity}`);
     if (view.stalled) classes.push("stalled");
     if (s && s.actor !== null && s.actor !== undefined) classes.push("acting");
+    const cash = cashOf(view);
+    if (cash) classes.push("cash");
     const name = classes.join(" ");
     if (node.className !== name) node.className = name;
     node.dataset.hand = s ? s.hand : "";
@@ -134,10 +143,58 @@
     const playing = s && ["betting", "dealing", "showdown"].includes(s.stage);
     setText(parts.street, playing ? (s.street || s.stage) : s && !view.out_of_play ? `hand ${s.hand}` : "");
     setText(parts.pot, playing ? short(pot(s)) : "");
+    setText(parts.game, cash ? cash.game : "");
+    if (cash) {  // CG Tischwechsel: the seats the floor may give, the players its list holds
+      setText(parts.seats, `${cash.open} open`);
+      parts.seats.classList.toggle("free", cash.open > 0);
+      setText(parts.average, cash.waiting === null ? "" : `${cash.waiting} wait`);
+      return;
+    }
     setText(parts.seats, s ? `${view.players}/${s.seat_count || view.players + view.free_seats}` : "");
     parts.seats.classList.toggle("free", !!view.free_seats);
     setText(parts.average, view.average_stack ? `⌀${short(view.average_stack, 2)}` : "");
   }
+
+  // ---------------------------------------------------------------- cash tables (the CG)
+
+  // The cash floor's state (`pokertable cash`: /api/cash), fetched every two seconds as the
+  // cash page does; null while there is no cash floor.
+  let cashState = null, cashText = null;
+  const SHORT_GAMES = { NT: { "no-limit": "NLH", "pot-limit": "PLH", "split-limit": "LHE" },
+    PO: { "no-limit": "NLO", "pot-limit": "PLO", "split-limit": "LO" } };
+
+  // A cash table's game and limit, seats open and the length of its game's waiting list: as
+  // the cash floor has them (its game's name, "NLH 2/5"), else from the table's own state
+  // (a cash table dealing without the cash floor: its game, limit and blinds, its free seats).
+  // Null for a tournament's table. A venue's own cash floor only: a league's floor has none.
+  function cashOf(view) {
+    const s = view.state;
+    const line = !view.venue && cashState
+      ? cashState.tables.find((t) => t.table === view.table && t.game) : null;
+    if (line) {
+      const game = cashState.games.find((g) => g.game === line.game);
+      return { game: line.game, open: line.seats_open, waiting: game ? game.waiting : null };
+    }
+    if (!s || !s.game) return null;
+    const name = (SHORT_GAMES[s.game] || {})[s.betting] || s.game;
+    return { game: `${name} ${chips(s.blinds.sb)}/${chips(s.blinds.bb)}`, open: view.free_seats,
+      waiting: null };
+  }
+
+  async function refreshCash() {
+    let text = null;
+    try {
+      const response = await fetch("/api/cash", { cache: "no-store" });
+      text = response.ok ? await response.text() : null;
+    } catch (e) { return; /* the server is away: the banner says so */ }
+    if (text === cashText) return;
+    cashText = text;
+    try { cashState = text ? JSON.parse(text) : null; } catch (e) { cashState = null; }
+    render();
+  }
+
+  // A card is five lines where one is a cash table's (every card the same height)
+  const cashRoom = () => [...floor.tables.values()].some((v) => cashOf(v));
 
   // Row 2: a fixed text, or a fixed text and a counter the tick keeps counting.
   function actNode(card, text, kind, data, first) {
@@ -170,10 +227,13 @@
     grid.classList.add("fit");
     const width = grid.clientWidth, height = grid.clientHeight;
     let best = null;
+    const cash = cashRoom();
+    grid.classList.toggle("cash", cash);
+    const lines = cash ? CASH_LINES : CARD_LINES, ems = cash ? CASH_EMS : CARD_EMS;
     for (let cols = 1; cols <= count; cols++) {
       const rows = rowsFor(cols);
       const w = (width - GAP * (cols + 1)) / cols, h = (height - GAP * (rows + 1)) / rows;
-      const font = Math.min(h / (CARD_LINES * LINE + PAD_Y), w / (CARD_EMS + PAD_X));
+      const font = Math.min(h / (lines * LINE + PAD_Y), w / (ems + PAD_X));
       if (!best || font > best.font) best = { cols, rows, font };
     }
     grid.style.setProperty("--cols", best.cols);
@@ -307,8 +367,10 @@
 
   // ---------------------------------------------------------------- render
 
+  let wasCash = false;
   function render(changed, kind) {
-    renderClockStrip(LEGEND);
+    const cash = cashRoom();
+    renderClockStrip(cash ? CASH_LEGEND : LEGEND);
     if (kind === "tournament") {  // its end: the tiles and the strip say so; no card changes
       for (const [venue, head] of heads) updateHead(head, venue);
       renderStrip();
@@ -329,7 +391,8 @@
       }
       grid.replaceChildren(...nodes);
       fit();
-    }
+    } else if (cash !== wasCash) fit();  // a fifth line, or no longer
+    wasCash = cash;
     for (const [venue, head] of heads) updateHead(head, venue);
     for (const table of changed && same ? [changed] : tables) {
       const view = floor.tables.get(table);
@@ -343,4 +406,6 @@
 
   new ResizeObserver(() => { fit(); renderStrip(); }).observe(grid);
   start(["table", "clock", "alert", "broker", "tournament"], null, render);
+  refreshCash();
+  setInterval(refreshCash, 2000);
 })();

@@ -26,6 +26,9 @@
     if (state.button === number) marks.push(el("span", { class: "mark button" }, "D"));
     if (state.sb === number) marks.push(el("span", { class: "mark" }, "SB"));
     if (state.bb === number) marks.push(el("span", { class: "mark" }, "BB"));
+    if (state.straddles && state.straddles[number]) {  // CG Straddle: who posted one
+      marks.push(el("span", { class: "mark straddle" }, "STR"));
+    }
     const flags = [seat.folded && "folded", seat.all_in && "all-in", seat.absent && "absent",
       seat.sits_out && `sits out this hand (${seat.sits_out})`,
       seat.penalty ? `penalty ${seat.penalty}` : null].filter(Boolean);
@@ -63,17 +66,90 @@
     // Side pots only mean something once a player is all-in; before that, one total.
     const allIn = Object.values(s.seats).some((seat) => seat.all_in);
     const total = (s.pots || []).reduce((sum, p) => sum + p.amount, 0);
-    const pots = allIn
+    const pots = s.results && s.results.length ? []  // settled: each board says what it paid
+      : allIn
       ? (s.pots || []).map((p, k) => el("div", { class: "pot" }, `${k ? `side pot ${k}` : "main pot"} ${chips(p.amount)}`))
       : [el("div", { class: "pot" }, `pot ${chips(total)}`)];
+    const boards = s.boards && s.boards.length > 1 ? s.boards : [s.board];
+    felt.classList.toggle("two-boards", boards.length > 1);
     felt.replaceChildren(
-      el("div", { class: "middle" }, el("div", { class: "board", id: "board" }, cards(s.board)), pots),
+      el("div", { class: "middle" }, cashLines(s), boards.map((b, k) => boardLine(s, boards, k)),
+        pots, straddleLine(s)),
       ...Object.entries(s.seats).map(([n, seat]) => place(seatBox(Number(n), seat, s), Number(n))));
     renderRace(s);
     const story = floor.stories.get(key) || [];
     $("story").replaceChildren(...story.map((e) => el("li", { class: `ev ev-${e.kind}` },
       e.data && e.data.player ? [el("span", { class: "who" }, e.data.player), " "] : null,
       e.text, e.rule ? el("span", { class: "rule" }, e.rule) : null)));
+  }
+
+  // ---------------------------------------------------------------- a cash table (the CG)
+
+  const GAMES = { NT: "hold'em", PO: "Omaha" };
+  const LIMITS = { "no-limit": "no-limit", "pot-limit": "pot-limit", "split-limit": "split-limit" };
+  const VARIANTS = { "bomb-pot": "bomb pot", flip: "flip" };
+  const potName = (k) => (k ? `side pot ${k}` : "main pot");
+  const who = (s, seat) => (s.seats[seat] ? `seat ${seat} (${s.seats[seat].player})` : `seat ${seat}`);
+
+  // What a cash table deals (absent at a tournament's): its game and limit (CG Limits; split
+  // limit's two bet sizes, APSA 5.2, and its three raises, CG Raise), and how this hand is
+  // dealt: a bomb pot, a flip, a double board (CG Spielvarianten), run it twice and for which
+  // pots (CG Run It Twice: agreed pot by pot).
+  function cashLines(s) {
+    const lines = [];
+    if (s.game) {
+      const b = s.blinds;
+      let text = `${LIMITS[s.betting] || s.betting} ${GAMES[s.game] || s.game} ${chips(b.sb)}/${chips(b.bb)}`;
+      if (s.betting === "split-limit") {
+        text += ` · bets ${chips(b.bb)} and ${chips(2 * b.bb)}, a bet and three raises a round`;
+      }
+      lines.push(el("div", { class: "hand-game", id: "hand-game" }, text));
+    }
+    const v = s.variant;
+    const how = [];
+    if (v) {
+      how.push(v.variant ? `${VARIANTS[v.variant] || v.variant} of ${chips(v.amount)}` +
+        (v.boards > 1 ? " on two boards" : "") : "double board");
+    }
+    if (s.run_twice && s.run_twice.length) {
+      const count = Math.max((s.pots || []).length, (s.results || []).length, 1);
+      const which = s.run_twice.length >= count ? "every pot"
+        : `${s.run_twice.map((k) => potName(k - 1)).join(", ")} only; the rest on run 1 alone`;
+      how.push(`run it twice: ${which}`);
+    }
+    if (how.length) lines.push(el("div", { class: "hand-variant", id: "hand-variant" }, how.join(" · ")));
+    return lines;
+  }
+
+  // One board with its label when there are two (a double board's "board 1", run it twice's
+  // "run 1"), and once the hand is settled what each pot paid on it.
+  function boardLine(s, boards, k) {
+    const two = boards.length > 1;
+    const label = two ? el("span", { class: "board-label" },
+      `${s.run_twice && s.run_twice.length ? "run" : "board"} ${k + 1}`) : null;
+    const paid = [];
+    (s.results || []).forEach((pot, p) => {
+      const parts = pot.boards && pot.boards.length ? pot.boards
+        : [{ board: 1, shares: pot.shares, winning_hand: pot.winning_hand }];
+      for (const part of parts.filter((x) => x.board === k + 1)) {
+        const shares = Object.entries(part.shares).filter(([, c]) => c)
+          .map(([seat, c]) => `${who(s, seat)} ${chips(c)}`).join(", ");
+        paid.push(el("div", { class: "board-result" }, `${potName(p)}: ${shares}` +
+          (part.winning_hand ? ` with ${part.winning_hand}` : "")));
+      }
+    });
+    return el("div", { class: "board-line", "data-board": k + 1 },
+      el("div", { class: "board-cards" }, label,
+        el("div", { class: "board", id: k ? `board-${k + 1}` : "board" }, cards(boards[k]))),
+      paid);
+  }
+
+  // CG Straddle: the straddles posted in this hand, whose, and how much.
+  function straddleLine(s) {
+    const posted = Object.entries(s.straddles || {});
+    if (!posted.length) return null;
+    return el("div", { class: "straddles", id: "straddles" }, `straddle${posted.length > 1 ? "s" : ""}: ` +
+      posted.map(([seat, amount]) => `${who(s, seat)} ${chips(amount)}`).join(" · "));
   }
 
   // A colour-up's chip race (RULES T5, APSA 2.1.18) at a table whose readers cannot read the
