@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from controller.inputs.text_files import read_toml_model
 from controller.mqtt.client import BrokerAddress
+from controller.room.recorder.store import is_url
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 VENUE = r"^[a-z0-9][a-z0-9-]{0,39}$"
@@ -35,6 +36,10 @@ class FloorSection(BaseModel):
     tls_cert: Path | None = Field(default=None, description="The server certificate (PEM): "
                                   "broker init's floor.crt, or the venue's own")
     tls_key: Path | None = Field(default=None, description="Its private key (PEM)")
+    records: str | None = Field(default=None, description="The recorder's store (its "
+                                "records.db, or its postgresql:// URL), read for each "
+                                "player's own cards of his sealed hands on his page "
+                                "(docs/players.md); unset: his page shows tabled cards only")
     follow: list[str] = Field(default_factory=list, description="The venues it shows (a "
                               "league's floor, read-only: docs/league.md); empty: [mqtt] venue")
 
@@ -79,6 +84,8 @@ def load_floor_config(path: str | Path) -> FloorConfig:
     for name in ("tls_cert", "tls_key"):
         if getattr(config.floor, name) is not None:
             setattr(config.floor, name, base / getattr(config.floor, name))
+    if config.floor.records and not is_url(config.floor.records):
+        config.floor.records = str(base / config.floor.records)
     config.mqtt.credentials = base / config.mqtt.credentials
     config.mqtt.ca = base / config.mqtt.ca if config.mqtt.ca else None
     return config

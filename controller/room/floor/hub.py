@@ -32,6 +32,7 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
+from controller.engine.records import HandRecord
 from controller.mqtt.client import (
     BrokerAddress,
     Login,
@@ -169,6 +170,8 @@ class Hub:
         # The cash floor's retained state and contacts as they came (cash_pages.py)
         self.cash: bytes | None = None
         self.cash_contacts: bytes | None = None
+        # Told of each public record kept, on the loop (the players' pages: player_pages.py)
+        self.on_hand: list[Callable[[str, HandRecord], None]] = []
 
     # ---------------------------------------------------------------- lifecycle
 
@@ -332,6 +335,8 @@ class Hub:
                     self._hands_added += 1
                     if self._hands_added % 1000 == 0:
                         self._forget_old_hands()
+                    for listener in self.on_hand:
+                        listener(venue, record.record)
             elif leaf == "reply":
                 self._reply(decode(CommandReply, payload), correlation)
         elif topic == t.clock("state"):

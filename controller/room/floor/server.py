@@ -26,6 +26,7 @@ from controller.room.floor.config import FloorConfig
 from controller.room.floor.hub import REPLY_SECONDS, Hub
 from controller.room.floor.store import FloorStore
 from controller.room.floor.web import create_app
+from controller.room.recorder.store import open_record_store
 from controller.service.manager import Loop
 from controller.storage.private_files import write_private
 
@@ -66,8 +67,8 @@ class FloorServer:
     def __init__(self, address: BrokerAddress, login: Login, *, db: Path, accounts: Path,
                  secret: Path, listen: str = "127.0.0.1", port: int = 0,
                  secure_cookies: bool = False, keep_hands_days: int = 30,
-                 tls: tuple[Path, Path] | None = None, follow: Sequence[str] | None = None
-                 ) -> None:
+                 tls: tuple[Path, Path] | None = None, follow: Sequence[str] | None = None,
+                 records: str | Path | None = None) -> None:
         self.store = FloorStore(db)
         self.hub = Hub(address, login, self.store, keep_hands_days=keep_hands_days,
                        follow=follow)
@@ -75,6 +76,10 @@ class FloorServer:
         # configuration says so.
         app = create_app(self.hub, AccountsFile(accounts), session_secret(secret),
                          secure_cookies=secure_cookies or tls is not None)
+        # The recorder's store, read for each player's own cards of his sealed hands only
+        # (his page: player_pages.py); without it his page shows the tabled cards alone.
+        self.records = open_record_store(records, readonly=True) if records else None
+        app.state.records = self.records
         family = socket.AF_INET6 if ":" in listen else socket.AF_INET
         # IPPROTO_TCP said outright: asyncio turns Nagle's algorithm off only on sockets whose
         # protocol says TCP (with 0, pushes waited up to 45 ms behind the browser's delayed ACK).
@@ -97,7 +102,7 @@ class FloorServer:
         f = config.floor
         return cls(address, login, db=f.db, accounts=f.accounts, secret=f.secret,
                    listen=f.listen, port=f.port, secure_cookies=f.secure_cookies,
-                   keep_hands_days=f.keep_hands_days, follow=f.follow,
+                   keep_hands_days=f.keep_hands_days, follow=f.follow, records=f.records,
                    tls=(f.tls_cert, f.tls_key) if f.tls_cert and f.tls_key else None)
 
     def loops(self) -> list[Loop]:
@@ -131,6 +136,8 @@ class FloorServer:
         if self._thread is not None:
             self._thread.join(10)
         self.store.close()
+        if self.records is not None:
+            self.records.close()
 
 
 __all__ = ["FloorServer"]

@@ -46,10 +46,21 @@ CREATE INDEX hands_by_table ON hands (tbl, hand);
 CREATE INDEX hands_by_time ON hands (started);
 """
 
+# 4: the players' own pages (player_tokens.py): each player's link by a hash of its secret
+# only (the file is group-readable; the secret in the link is what opens the page), since when
+# his hands are his (the first link's time), who issued or revoked it last.
+PLAYER_LINKS = """
+CREATE TABLE IF NOT EXISTS player_links (
+    player TEXT PRIMARY KEY, token_hash TEXT, since REAL NOT NULL, changed REAL NOT NULL,
+    by TEXT NOT NULL);
+CREATE UNIQUE INDEX IF NOT EXISTS player_links_by_hash ON player_links (token_hash);
+"""
+
 # Schema versions (controller/storage/sqlite_store.py). 1: the layout before versions were counted.
 # Public data only: the group (a screen's user) may read it.
 KIND = StoreKind("floor store", 0x50540005,
-                 (statements(SCHEMA), statements(SESSIONS), statements(HAND_VENUES)),
+                 (statements(SCHEMA), statements(SESSIONS), statements(HAND_VENUES),
+                  statements(PLAYER_LINKS)),
                  tables=frozenset({"alerts", "hands"}), mode=0o640)
 
 
@@ -210,6 +221,29 @@ class FloorStore:
             rows = self._db.execute("SELECT id_hash, user, stamp, expires FROM sessions "
                                     "ORDER BY rowid").fetchall()
         return [StoredSession(id_hash=a, user=b, stamp=c, expires=d) for a, b, c, d in rows]
+
+    def set_player_link(self, player: str, token_hash: str | None, now: float, by: str) -> None:
+        """A player's link (``token_hash``: None, revoked); his ``since`` stays the first's."""
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO player_links (player, token_hash, since, changed, by) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (player) DO UPDATE SET "
+                "token_hash = excluded.token_hash, changed = excluded.changed, by = excluded.by",
+                (player, token_hash, now, now, by))
+
+    def player_link(self, token_hash: str) -> tuple[str, float] | None:
+        """(player, since) of the link whose secret hashes to ``token_hash``."""
+        with self._lock:
+            row = self._db.execute("SELECT player, since FROM player_links WHERE token_hash = ?",
+                                   (token_hash,)).fetchone()
+        return None if row is None else (str(row[0]), float(row[1]))
+
+    def player_links(self) -> dict[str, bool]:
+        """Every player ever given a link: whether it works now."""
+        with self._lock:
+            rows = self._db.execute("SELECT player, token_hash IS NOT NULL FROM player_links "
+                                    "ORDER BY player").fetchall()
+        return {str(p): bool(live) for p, live in rows}
 
     def close(self) -> None:
         with self._lock:

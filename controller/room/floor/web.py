@@ -48,6 +48,7 @@ from controller.room.floor.auth import SESSION_SECONDS, LoggedIn, LoginThrottle,
 from controller.room.floor.cash_pages import CASH_SCREENS, cash_routes
 from controller.room.floor.hub import Hub, sse_frame
 from controller.room.floor.league import table_key
+from controller.room.floor.player_pages import player_routes
 from controller.room.floor.store import HandQuery
 from controller.room.floor.tournament_pages import TOURNAMENT_SCREENS, tournament_routes
 from controller.session.model import FLOOR_COMMANDS
@@ -408,6 +409,8 @@ routes: list[BaseRoute] = [
     *cash_routes(lambda request: _hub(request), lambda request: _guard(request),
                  lambda request: _logged_in(request), lambda *a: _read_body(*a),
                  lambda *a: _error(*a)),
+    *player_routes(lambda request: _hub(request), lambda request: _guard(request),
+                   lambda *a: _read_body(*a), lambda *a: _error(*a)),
     Mount("/static", StaticFiles(directory=STATIC), name="static"),
 ]
 

@@ -6,14 +6,17 @@
 
   function rows(seats, first) {
     return [el("tr", {}, ...(first === "table" ? ["table", "seat", "player", "club", "chips"]
-      : ["player", "table", "seat", "club", "chips"]).map((h) => el("th", {}, h))),
+      : ["player", "table", "seat", "club", "chips"]).map((h) => el("th", {}, h)),
+      el("th", { class: "no-print" })),
       ...seats.map((s) => {
         const where = s.table === null ? ["—", ""] : [s.table, s.seat];
         const cells = first === "table" ? [...where, s.player] : [s.player, ...where];
         return el("tr", { "data-player": s.player },
           ...cells.map((c) => el("td", {}, c)), el("td", {}, s.club || ""),
           el("td", { class: "num" }, chips(s.stack) + (s.moving ? " (moving)"
-            : s.chips_read === false ? " (chips not read yet)" : "")));
+            : s.chips_read === false ? " (chips not read yet)" : "")),
+          el("td", { class: "no-print" }, el("button", {  // player-links.js: his phone's QR
+            class: "staff-only player-link-issue", "data-player": s.player }, "phone link")));
       })];
   }
 
