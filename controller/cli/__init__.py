@@ -173,7 +173,7 @@ def _room(args: argparse.Namespace) -> int:
     stop = _stop_on_signals()
     with _terminal_to_ourselves():
         return run_room(tables=args.tables, hands=args.hands, port=args.floor_port, stop=stop,
-                        tournament=args.tournament, sim_readers=args.sim_readers,
+                        tournament=args.tournament, sim_readers=args.sim_readers, cash=args.cash,
                         keep=None if args.keep is None else Path(args.keep))
 
 
@@ -346,6 +346,10 @@ def build_parser() -> argparse.ArgumentParser:
     room.add_argument("--tournament", action="store_true",
                       help="the tournament too: six players a table registered and drawn, "
                       "played to one winner (with --hands 0) on short stacks")
+    room.add_argument("--cash", action="store_true",
+                      help="cash tables instead (the CG): hold'em and pot-limit Omaha, the cash "
+                      "floor seating players from its waiting lists, straddles, bomb pots, "
+                      "run it twice (docs/cash.md)")
     room.add_argument("--keep", metavar="DIR",
                       help="work in DIR (new or empty) and keep it: the recorder's records.db "
                       "for `pokertable hands`, the tables' journals (default: a temporary "
@@ -364,8 +368,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="chance per hand that the dealer makes one mistake (0 to 1; default "
                            "0: a perfect dealer)")
     soak.add_argument("--cash", action="store_true",
-                      help="tables 2, 6, 10, ... play the casino's cash game (the CG: straddles, "
-                           "bomb pots, flips, double boards, run it twice)")
+                      help="tables 2, 6, 10, ... (hold'em) and 3, 7, 11, ... (pot-limit Omaha) "
+                           "play the casino's cash game (the CG: straddles, bomb pots, flips, "
+                           "double boards, run it twice)")
     soak.set_defaults(run=_soak)
 
     demo = sub.add_parser("demo", help="a simulated table playing hands, narrated")

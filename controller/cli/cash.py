@@ -60,7 +60,7 @@ def _cash(args: argparse.Namespace) -> int:
 def add_cash_commands(sub: Any) -> None:
     cash = sub.add_parser(
         "cash", help="the cash floor: waiting lists per game and limit, must-move tables, "
-        "table changes (the service)")
+        "table changes, the players seated at the tables (the service)")
     cash.add_argument("--config", required=True, metavar="cash.toml",
                       help="run the service (deploy/cash.example.toml)")
     cash.add_argument("--check", action="store_true",

@@ -93,7 +93,7 @@ def _table(args: argparse.Namespace) -> int:
     try:
         return run_table(config, simulate=args.simulate, stdin_events=args.stdin_events,
                          hands=args.hands, echo=sys.stdout if args.print else None,
-                         seed=args.seed, tournament=args.tournament,
+                         seed=args.seed, tournament=args.tournament or args.cash,
                          sim_readers=args.sim_readers)
     except ConfigError as exc:  # what the configuration asks for is not here
         raise ConfigError(f"{args.config}: {exc}") from None
@@ -265,6 +265,9 @@ def add_table_command(sub: Any) -> None:
     sim_readers_option(table)
     table.add_argument("--tournament", action="store_true",
                        help="with --simulate: the tournament seats the players (the simulated "
+                       "dealer seats nobody and waits for them)")
+    table.add_argument("--cash", action="store_true",
+                       help="with --simulate: the cash floor seats the players (the simulated "
                        "dealer seats nobody and waits for them)")
     table.add_argument("--stdin-events", action="store_true",
                        help="also read table events (JSON lines) from stdin, e.g. a console")

@@ -11,6 +11,10 @@ journal and records, the clock's and the floor's stores. The end says where the 
 With ``--tournament`` the tournament runs too: the floor registers six players a table and draws
 the seats, the simulated dealers seat nobody themselves, and the room plays to one winner
 (eliminations placed, tables balanced and broken between hands) unless stopped first.
+
+With ``--cash`` the tables are cash tables instead (controller/demo/cash_room.py): no clock, the
+cash floor seats the players from its waiting lists, hold'em and pot-limit Omaha, straddles,
+bomb pots and runs twice.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
+from controller.demo import cash_room
 from controller.errors import ConfigError
 from controller.mqtt.client import connect, new_client
 from controller.mqtt.local_broker import LocalBroker
@@ -40,10 +45,12 @@ from controller.mqtt.messages import (
     decode,
 )
 from controller.mqtt.topics import Topics
+from controller.room.cash.view import CashState, CashStatus
 from controller.room.clock.service import ClockService
 from controller.room.clock.store import ClockStore
 from controller.room.clock.structure import Structure
 from controller.room.floor.accounts import Accounts, save_accounts, set_password
+from controller.room.floor.player_tokens import PlayerLinks
 from controller.room.floor.server import FloorServer
 from controller.room.recorder import Recorder, SqliteRecordStore
 from controller.room.tournament.ledger import Settings, TableSpec
@@ -101,6 +108,7 @@ class ConsoleFloor:
         self.rounds_seen: tuple[bool, int | None] = (False, None)
         self.secrets_seen = 0  # messages on secure/ topics: the ACL keeps it at 0
         self.tournament_seen: tuple[object, ...] | None = None
+        self.cash_seen: set[tuple[float, str]] = set()  # the cash floor's lines said
         root = Topics(VENUE).root
         self.client = new_client("display", broker.login("display"), broker.address())
         self.client.on_connect = lambda c, *_: c.subscribe(f"{root}/#", qos=1)
@@ -130,9 +138,14 @@ class ConsoleFloor:
                         if clock.playing else "on: the hands in play finish first"))
             elif topic.endswith("/tournament/state"):
                 self._tournament(PublishedState.model_validate_json(message.payload))
+            elif topic.endswith("/cash/state"):
+                self._cash(CashState.model_validate_json(message.payload))
             elif topic.endswith("/status") and table != "-":
                 status = decode(StatusMessage, message.payload)
                 self._say(f"[table {table}] {status.status}")
+            elif topic.endswith("/cash/status"):
+                cash = decode(CashStatus, message.payload)
+                self._say(f"[cash] {cash.status}")
             elif topic.endswith("/status"):  # a central service: the clock, the recorder
                 service = decode(ServiceStatus, message.payload)
                 self._say(f"[{service.service}] {service.status}")
@@ -168,6 +181,16 @@ class ConsoleFloor:
             top = ", ".join(f"{s.place}. {s.player} ({s.prize:,} {state.currency})"
                             for s in state.standings[:3])
             self._say(f"[tournament] over: {top}")
+
+    def _cash(self, state: CashState) -> None:
+        """What the cash floor did since the last state, a line each (seats taken and left,
+        calls, moves)."""
+        for happening in state.recent:
+            if (happening.at, happening.text) in self.cash_seen:
+                continue
+            self.cash_seen.add((happening.at, happening.text))
+            rule = f" ({happening.rule})" if happening.rule else ""
+            self._say(f"[cash] {happening.text}{rule}")
 
     def _say(self, line: str) -> None:
         with self.lock:
@@ -305,11 +328,15 @@ def _where_the_hands_are(work: Path, keep: Path | None) -> str:
 
 def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout, port: int = 0,
              stop: threading.Event | None = None, tournament: bool = False,
-             keep: Path | None = None, sim_readers: str = "pt1") -> int:
+             keep: Path | None = None, sim_readers: str = "pt1", cash: bool = False) -> int:
     """The room on this machine. ``hands``: each table plays that many and the room stops;
     0: it plays on until ``stop`` is set (Ctrl-C or SIGTERM in `pokertable room`), with
-    ``tournament`` past its winner (the standings stay on the floor). ``keep``: the directory
-    its work stays in (else a temporary one)."""
+    ``tournament`` past its winner (the standings stay on the floor). ``cash``: cash tables
+    seated by the cash floor, no clock (cash_room.py). ``keep``: the directory its work stays
+    in (else a temporary one)."""
+    if cash and tournament:
+        raise ConfigError("a room demo plays a tournament or cash games: --cash or "
+                          "--tournament, not both")
     with _workplace(keep) as work, LocalBroker(VENUE, tables=tables) as broker:
         out.write(f"broker: Mosquitto on 127.0.0.1:{broker.port} (venue {VENUE!r}, "
                   f"{tables} tables, ACL and passwords from `pokertable broker init`)\n")
@@ -318,67 +345,85 @@ def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout, port: in
         store = SqliteRecordStore(work / "records.db")
         recorder = Recorder(broker.address(), broker.login("recorder"), store).start()
         console = ConsoleFloor(broker, out, quiet=hands == 0)
-        clock_store = ClockStore(work / "clock.db")
-        clock = ClockService(broker.address(), broker.login("clock"),
-                             TOURNAMENT_STRUCTURE if tournament else DEMO_STRUCTURE,
-                             clock_store).start()
-        clock.connected.wait(5)
+        clock_store = clock = None
+        if not cash:  # (cash games have fixed blinds: no clock)
+            clock_store = ClockStore(work / "clock.db")
+            clock = ClockService(broker.address(), broker.login("clock"),
+                                 TOURNAMENT_STRUCTURE if tournament else DEMO_STRUCTURE,
+                                 clock_store).start()
+            clock.connected.wait(5)
         password = secrets.token_urlsafe(9)
         save_accounts(work / "floor-users.json", set_password(Accounts(), "floor", password))
         try:
             server = FloorServer(broker.address(), broker.login("floor"), db=work / "floor.db",
                                  accounts=work / "floor-users.json",
-                                 secret=work / "floor-secret", port=port).start()
+                                 secret=work / "floor-secret", port=port,
+                                 records=work / "records.db").start()
         except OSError as exc:
-            clock.close()
-            clock_store.close()
+            if clock is not None and clock_store is not None:
+                clock.close()
+                clock_store.close()
             console.close()
             recorder.close()
             store.close()
             raise ConfigError(f"the floor display cannot listen on 127.0.0.1:{port} "
                               f"({exc.strerror}): give another --floor-port") from None
-        out.write(f"floor display: {server.url}/ (room), {server.url}/clock (TV); floor "
-                  f"login: floor / {password}\n")
+        screens = (f"{server.url}/cash (the lists), {server.url}/cash?tv=1 (TV)" if cash
+                   else f"{server.url}/clock (TV)")
+        out.write(f"floor display: {server.url}/ (room), {screens}; floor login: floor / "
+                  f"{password}\n")
         out.flush()
         running: tuple[TournamentService, TournamentStore] | None = None
         if tournament:
             running = _run_tournament(broker, server, tables, work, out)
-        server.send("clock", "start", {}, by="floor:demo")  # the floor starts the clock
+            token = PlayerLinks(server.store).issue(DEMO_PLAYERS[0], by="floor:demo")
+            out.write(f"a player's own page, as on {DEMO_PLAYERS[0]}'s phone (docs/players.md): "
+                      f"{server.url}/p/{token}\n")
+        cashing = cash_room.start_cash(broker, tables, work) if cash else None
+        if clock is not None:
+            server.send("clock", "start", {}, by="floor:demo")  # the floor starts the clock
         tables_out = {n: work / f"table-{n}.log" for n in range(1, tables + 1)}
         processes: dict[int, subprocess.Popen[bytes]] = {}
         for n in range(1, tables + 1):
             with tables_out[n].open("wb") as log_file:
                 # Its own session: a terminal's Ctrl-C reaches the room alone, which stops the
                 # tables first, while the broker still takes their last records.
+                # (the tournament's tables are its size: the floor and it agree)
+                config = (cash_room.table_config(broker, work / f"table-{n}", n) if cash else
+                          broker.table_config(work / f"table-{n}", n,
+                                              seats=PER_TABLE if tournament else 10))
                 processes[n] = subprocess.Popen(
-                    [sys.executable, "-m", "controller.cli", "table", "--config",
-                     # (the tournament's tables are its size: the floor and it agree)
-                     str(broker.table_config(work / f"table-{n}", n,
-                                             seats=PER_TABLE if tournament else 10)),
+                    [sys.executable, "-m", "controller.cli", "table", "--config", str(config),
                      "--simulate",
                      "--hands", str(hands), "--seed", str(n), "--sim-readers", sim_readers,
-                     *(["--tournament"] if tournament else [])],
+                     *(["--tournament"] if tournament else []), *(["--cash"] if cash else [])],
                     stdout=subprocess.DEVNULL, stderr=log_file, start_new_session=True)
         stop = stop or threading.Event()
+        floor_done = threading.Event()  # (the demo's cash floor stops with the tables)
+        if cashing is not None:
+            director = cash_room.CashDirector(server, cashing[0], tables, out)
+            threading.Thread(target=director.run, args=(floor_done,), daemon=True).start()
         if hands == 0 and running is not None:
             threading.Thread(target=_until_a_winner, args=(running[0], stop, out),
                              daemon=True).start()
-        elif hands == 0:
+        elif hands == 0 and clock is not None:
             threading.Thread(target=_demo_director, args=(server, clock, stop),
                              daemon=True).start()
         failed = _watch_tables(processes, tables_out, hands, stop, out,
                                serve_on=hands == 0 and running is not None)
+        floor_done.set()
         _stop_tables(processes, out)
         # Each table's clean stop seals its last hand (RULES H3) and waits for the recorder.
         if hands:
             recorder.wait_for(tables * hands, timeout=10)
         time.sleep(0.5)
-        if running is not None:
-            running[0].close()
-            running[1].close()
+        for service, journal in [s for s in (running, cashing) if s is not None]:
+            service.close()
+            journal.close()
         server.close()
-        clock.close()
-        clock_store.close()
+        if clock is not None and clock_store is not None:
+            clock.close()
+            clock_store.close()
         console.close()
         recorder.close()
         kept = store.ids()

@@ -46,6 +46,7 @@ CLOCK_COMMANDS = ("level", "hold", "release")  # the table commands the clock ma
 # and closes a broken one (PVB 08a, 09, 10), adds the chips a player bought and colours up at a
 # break (RULES T5), all between hands; no decision about a hand.
 TOURNAMENT_COMMANDS = ("seat", "unseat", "hold", "release", "close", "stack", "colour_up")
+CASH_COMMANDS = ("seat", "unseat")  # the table commands the cash floor may send
 HASH_ITERATIONS = 101  # what mosquitto_passwd 2.0 uses
 STATE_FILE = "broker.json"
 TABLE_ID = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$"  # one topic level: no / + # or spaces
@@ -221,11 +222,14 @@ def acl_text(venue: BrokerState | BrokerPlan) -> str:
               f"topic read {t.table('+', 'reply')}", ""]
     # The cash floor (controller/room/cash): its waiting lists and tables for every screen
     # (state, status), the players' telephone numbers for the floor alone (contacts), and the
-    # floor's commands; it reads nothing of the tables, the clock or the tournament.
+    # floor's commands; it seats and unseats players at the tables (their states, its two
+    # commands and their replies), and reads nothing of the clock or the tournament.
     cash_public = [t.service("cash", leaf) for leaf in ("state", "status")]
     cash = [*cash_public, t.service("cash", "contacts"), t.service("cash", "reply")]
     lines += ["user cash", *[f"topic write {topic}" for topic in cash],
-              f"topic read {t.service('cash', 'cmd/#')}", ""]
+              f"topic read {t.service('cash', 'cmd/#')}",
+              f"topic read {t.table('+', 'state')}", f"topic read {t.table('+', 'reply')}",
+              *[f"topic write {t.table('+', f'cmd/{name}')}" for name in CASH_COMMANDS], ""]
     lines += ["user floor", *[f"topic read {topic}" for topic in public_tables],
               f"topic read {t.service('recorder', 'status')}",
               f"topic read {t.service('clock', 'status')}",

@@ -23,8 +23,21 @@ if TYPE_CHECKING:
 STRADDLE_CHANCE = 0.2  # a hand with a straddle (and then a second live one, now and then)
 VARIANT_CHANCE = 0.04  # the next hand a bomb pot, a flip or a double board
 RUN_TWICE_CHANCE = 0.5  # the players agree to run it twice when they may
+DECK = 52
+RUN = 5 + 3  # one board's cards and its three burn cards
+ALL_IN = 0.1  # at a cash table on hardware: the chance that a raise is all in
 OFFER_KEY = "(or run it twice: every player agrees, confirm)"
 OFFER_FLOOR = "(run it twice: with the floor"
+
+
+def at_table(dealer: SimulatedDealer, cash: bool) -> SimulatedDealer:
+    """The dealer at a table whose rule profile is a cash game's: he deals its straddles,
+    variants and runs twice, and a raise is now and then all in (there is no run it twice
+    without an all-in)."""
+    if cash:
+        dealer.cash = True
+        dealer.all_in = max(dealer.all_in, ALL_IN)
+    return dealer
 
 
 def ask_variant(dealer: SimulatedDealer, state: TableState) -> None:
@@ -32,11 +45,15 @@ def ask_variant(dealer: SimulatedDealer, state: TableState) -> None:
     dealer's console sends the command the floor page sends)."""
     if dealer.rng.random() >= VARIANT_CHANCE or state.next_variant is not None:
         return
-    kind = dealer.rng.choice(["bomb-pot", "bomb-pot", "flip", "double-board"])
+    # Two boards need the cards for them: not in a ten-handed Omaha hand (40 hole cards, two
+    # boards and their burns are 56); the dealer offers them only where the deck holds them.
+    players = sum(1 for v in state.seats.values() if v.stack > 0)
+    two = dealer.hole_cards * players + 2 * RUN <= DECK
+    kind = dealer.rng.choice(["bomb-pot", "bomb-pot", "flip"] + ["double-board"] * two)
     args: dict[str, object] = {"kind": kind}
     if kind != "double-board":
         args |= {"amount": state.blinds.bb * dealer.rng.choice([1, 2, 5]),
-                 "double_board": dealer.rng.random() < 0.3}
+                 "double_board": two and dealer.rng.random() < 0.3}
     dealer.hands.submit(CommandEvent(name="variant", args=args, by="dealer"))
     dealer.hands.wait(lambda s: s.next_variant is not None)
 
@@ -105,6 +122,11 @@ def run_twice(dealer: SimulatedDealer, state: TableState) -> bool:
         return False
     if dealer.rng.random() >= RUN_TWICE_CHANCE:
         return False
+    # The rest of the board twice, each street with its burn card, from what the stub holds:
+    # never in a ten-handed Omaha hand from the flop (12 cards left, 16 wanted)
+    dealt = len(state.board) // 2
+    if 2 * ((5 - dealt) + (3 if dealt == 0 else 5 - dealt)) > len(dealer.stub):
+        return False
     if heads_up:
         dealer.hands.press("confirm")
     else:
@@ -114,4 +136,5 @@ def run_twice(dealer: SimulatedDealer, state: TableState) -> bool:
     return True
 
 
-__all__ = ["ask_variant", "board_cards_due", "run_twice", "straddle", "variant_amount"]
+__all__ = ["ALL_IN", "ask_variant", "at_table", "board_cards_due", "run_twice",
+           "straddle", "variant_amount"]

@@ -643,8 +643,9 @@ def on_hardware(config: TableConfig, readers: list[ReaderSection], service: Tabl
                           chips.zones if chips else {}, factory, panel, watch, service.submit,
                           stop, felt_file=journal.with_name(journal.name + ".felt.json"))
     profile = load_profile(config.table.profile)
-    return SimulatedDealer(hands, chip_case(chip_sets), config.table.seats, rng,
-                           hole_cards=4 if profile.game == "PO" else 2)
+    return sim_cash.at_table(SimulatedDealer(hands, chip_case(chip_sets), config.table.seats, rng,
+                                             hole_cards=4 if profile.game == "PO" else 2),
+                             profile.cash)
 
 
 Test = Callable[[TableState], bool]

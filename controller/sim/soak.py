@@ -10,9 +10,10 @@ A perfect dealer must give no alert. A faulty one (``faults``) makes one mistake
 each of a kind a real dealer makes; each must give exactly one alert naming its hand and rule,
 and nothing else (`SoakReport`).
 
-With ``cash``, tables 2, 6, 10, ... are cash tables under the casino's cash-game rules (the CG):
-fixed blinds, straddles before the cards, a bomb pot, flip or double board now and then, and run
-it twice after an all-in (controller/sim/cash.py).
+With ``cash``, tables 2, 6, 10, ... (no-limit hold'em) and 3, 7, 11, ... (pot-limit Omaha) are
+cash tables under the casino's cash-game rules (the CG): fixed blinds, straddles before the
+cards, a bomb pot, flip or double board now and then, and run it twice after an all-in
+(controller/sim/cash.py).
 """
 
 from __future__ import annotations
@@ -205,6 +206,7 @@ class SoakReport(BaseModel):
     time_calls: int = 0
     level_changes: int = 0
     cash_hands: int = 0
+    plo_cash_hands: int = Field(default=0, description="Cash hands of pot-limit Omaha")
     straddled: int = Field(default=0, description="Cash hands with a straddle (CG Straddle)")
     variant_hands: int = Field(default=0, description="Bomb pots, flips and double boards")
     run_twice: int = Field(default=0, description="Hands run twice (CG Run It Twice)")
@@ -239,15 +241,16 @@ class SoakReport(BaseModel):
     def _cash_words(self) -> str:
         if not self.cash_hands:
             return ""
-        return (f"; {self.cash_hands:,} cash hands: {self.straddled:,} straddled, "
+        return (f"; {self.cash_hands:,} cash hands ({self.plo_cash_hands:,} pot-limit Omaha): "
+                f"{self.straddled:,} straddled, "
                 f"{self.variant_hands:,} bomb pots, flips and double boards, {self.run_twice:,} "
                 "run twice")
 
 
 # The cash book's profile (cg-cash) with the first button on seat 1: the soak draws no cards
-# for it (B1).
-CASH_PROFILE = """name = "soak-cash"
-game = "NT"
+# for it (B1). ``game``: NT (no-limit hold'em) or PO (pot-limit Omaha), each its own cash game.
+CASH_PROFILE = """name = "soak-cash-{game}"
+game = "{game}"
 cash = true
 button_start = "seat-1"
 odd_chip_unit = "small-blind"
@@ -257,6 +260,14 @@ at_seat = "all-cards"
 straddles = ["live", "button", "mississippi"]
 run_it_twice_min_pot = 500
 """
+
+
+def cash_profile(game: Literal["NT", "PO"]) -> str:
+    """The soak's cash profile for ``game`` (the CG's rules; the straddles a table may open
+    with, run it twice from a pot of 500)."""
+    return CASH_PROFILE.format(game=game)
+
+
 STRADDLE_CHOICES: list[list[StraddleKind]] = [
     ["live", "button", "mississippi"], ["live"], ["button"], ["mississippi"],
     ["button", "mississippi"]]
@@ -301,17 +312,19 @@ class SoakTable:
         self.levels = random_levels(self.rng)
         profile = "pvb-2020"
         straddles: list[StraddleKind] = []
-        if self.omaha:
-            path = self.profile_dir / "omaha.toml"
-            path.write_text('name = "soak-omaha"\ngame = "PO"\n', encoding="utf-8")
-            profile = str(path)
-        elif self.cash:  # the CG: fixed blinds, no antes, the table opened with straddles
-            path = self.profile_dir / "cash.toml"
-            path.write_text(CASH_PROFILE, encoding="utf-8")
+        if self.cash:  # the CG: fixed blinds, no antes, the table opened with straddles
+            # (pot-limit Omaha beside no-limit hold'em)
+            game: Literal["NT", "PO"] = "PO" if self.omaha else "NT"
+            path = self.profile_dir / f"cash-{game}.toml"
+            path.write_text(cash_profile(game), encoding="utf-8")
             profile = str(path)
             sb = self.rng.choice([25, 50])
             self.levels = [Level(sb=sb, bb=2 * sb, smallest_chip=sb)]
             straddles = self.rng.choice(STRADDLE_CHOICES)
+        elif self.omaha:
+            path = self.profile_dir / "omaha.toml"
+            path.write_text('name = "soak-omaha"\ngame = "PO"\n', encoding="utf-8")
+            profile = str(path)
         first = self.levels[0]
         self.session = TableSession(SessionConfig(table_id=self.table, profile=profile,
                                                   seats=self.seats, level=first,
@@ -395,6 +408,7 @@ class SoakTable:
                 self.report.split_pots += sum(1 for p in record.pots if len(p.winners) > 1)
             if record is not None and self.cash:
                 self.report.cash_hands += 1
+                self.report.plo_cash_hands += self.omaha
                 self.report.straddled += bool(record.straddles)
                 self.report.variant_hands += bool(record.variant or record.double_board)
                 self.report.run_twice += bool(record.run_twice)
@@ -526,7 +540,8 @@ def soak(tables: int = 4, hands: int = 250, seed: int = 1, faults: float = 0.0,
          progress: Callable[[str], None] | None = None,
          records: Callable[[HandRecord], None] | None = None, cash: bool = False) -> SoakReport:
     """``tables`` simulated tables, ``hands`` hands each (a quarter of the tables play Omaha;
-    with ``cash`` another quarter are hold'em cash tables, the CG's); the report counts what the
+    with ``cash`` two more quarters are the CG's cash tables, hold'em and pot-limit Omaha);
+    the report counts what the
     floor would have seen. ``records`` receives every sealed hand record, full (hole cards and
     all), in the order the tables sealed them."""
     started = time.perf_counter()
@@ -534,8 +549,9 @@ def soak(tables: int = 4, hands: int = 250, seed: int = 1, faults: float = 0.0,
     with tempfile.TemporaryDirectory() as tmp:
         for number in range(1, tables + 1):
             table = SoakTable(number, random.Random(seed * 1000 + number), report, faults,
-                              omaha=number % 4 == 0, profile_dir=Path(tmp), on_record=records,
-                              cash=cash and number % 4 == 2)
+                              omaha=number % 4 == 0 or (cash and number % 4 == 3),
+                              profile_dir=Path(tmp), on_record=records,
+                              cash=cash and number % 4 in (2, 3))
             table.play(hands)
             if progress is not None:
                 progress(f"table {number}: {hands} hands, {len(report.alarms)} alerts so far")

@@ -27,9 +27,11 @@ def test_broker_init_gives_the_cash_floor_a_login_and_no_display_its_contacts() 
     blocks = {block.splitlines()[0]: block.splitlines()[1:]
               for block in acl.split("\n\n") if block.startswith("user ")}
     root = "pokertable/v1/hall/cash"
+    tables = "pokertable/v1/hall/table/+"  # it seats and unseats players there, nothing else
     assert blocks["user cash"] == [f"topic write {root}/{leaf}" for leaf in
                                    ("state", "status", "contacts", "reply")] + [
-        f"topic read {root}/cmd/#"]
+        f"topic read {root}/cmd/#", f"topic read {tables}/state", f"topic read {tables}/reply",
+        f"topic write {tables}/cmd/seat", f"topic write {tables}/cmd/unseat"]
     assert {line for line in blocks["user floor"] if "/cash/" in line} == {
         f"topic read {root}/{leaf}" for leaf in ("state", "status", "contacts", "reply")} | {
         f"topic write {root}/cmd/#"}
@@ -80,7 +82,9 @@ def test_only_the_cash_floor_writes_its_topics_and_only_the_floor_commands_it(
     command = t.service("cash", "cmd/must_move")
     matrix: dict[str, list[tuple[str, bool]]] = {
         "cash": [*[(topic, True) for topic in ours], (command, False),
-                 (t.table("1", "cmd/seat"), False), (t.service("tournament", "state"), False)],
+                 (t.table("1", "cmd/seat"), True), (t.table("1", "cmd/unseat"), True),
+                 (t.table("1", "cmd/void"), False), (t.table("1", "state"), False),
+                 (t.service("tournament", "state"), False)],
         "floor": [*[(topic, False) for topic in ours], (command, True)],
         "display": [*[(topic, False) for topic in ours], (command, False)],
         "display-2": [(t.service("cash", "contacts"), False), (command, False)],

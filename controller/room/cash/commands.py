@@ -4,7 +4,9 @@ refusal instead of a player on the list without the number the floor will call.
 
 `parse` gives the command's model or raises `Refused` with the reason in the floor's words and
 the CG section the argument serves. ``tick`` is the service's own (time passing: a called player
-who did not come leaves the list); the floor cannot send it (`FLOOR_COMMANDS`).
+who did not come leaves the list), and so are ``at_table``, ``left_seat``, ``carries`` and
+``gone`` (what the tables' states say, at_tables.py); the floor cannot send them
+(`FLOOR_COMMANDS`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Annotated, Any, ClassVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, ValidationInfo
 
-from controller.room.cash.ledger import CHANGE, FLOOR, MUST_MOVE, TABLE_ID, Refused
+from controller.room.cash.ledger import CHANGE, FLOOR, MUST_MOVE, STAKE, TABLE_ID, Refused
 from controller.room.tournament import names
 
 PHONE = re.compile(r"^\+?[0-9 ()/-]{3,24}$")
@@ -88,6 +90,29 @@ def _seed(value: object) -> int | None:
     return value
 
 
+def _table_seat(value: object) -> int:
+    seat = _seat(value)
+    if seat is None:
+        raise Refused("args.seat: the seat the table shows him at, from 1 to 10", FLOOR)
+    return seat
+
+
+def _stack(value: object) -> int | None:
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 < value <= 10**9:
+        raise Refused("args.stack: the chips he sits down with, a whole number above 0 (his "
+                      "buy-in: the table is asked to seat him with them; none: the dealer "
+                      "seats him)", STAKE)
+    return value
+
+
+def _chips(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 10**9:
+        raise Refused("args.stack: the chips the table shows, a whole number from 0", STAKE)
+    return value
+
+
 def _yes_no(value: object) -> bool:
     if not isinstance(value, bool):
         raise Refused("args.accept: true (he moves) or false (he stays)", MUST_MOVE)
@@ -103,6 +128,9 @@ MaybeTable = Annotated[str | None, BeforeValidator(_maybe_table)]
 SeatNumber = Annotated[int | None, BeforeValidator(_seat)]
 Seed = Annotated[int | None, BeforeValidator(_seed)]
 YesNo = Annotated[bool, BeforeValidator(_yes_no)]
+BuyIn = Annotated[int | None, BeforeValidator(_stack)]
+Chips = Annotated[int, BeforeValidator(_chips)]
+TableSeat = Annotated[int, BeforeValidator(_table_seat)]
 
 
 class CommandArgs(BaseModel):
@@ -145,12 +173,14 @@ class CallArgs(CommandArgs):
 
 
 class SeatArgs(CommandArgs):
-    """A called player (or, with nobody waiting for the game, one who walked in) sits down."""
+    """A called player (or, with nobody waiting for the game, one who walked in) sits down.
+    ``stack``: his buy-in; the table is asked to seat him with it (at_tables.py)."""
 
     command = "seat"
     table: TableId
     name: PlayerName
     seat: SeatNumber = None
+    stack: BuyIn = None
 
 
 class LeaveArgs(CommandArgs):
@@ -207,12 +237,50 @@ class TickArgs(CommandArgs):
     command = "tick"
 
 
+# What the tables' states say, the service's own commands too (at_tables.py `observed`)
+
+
+class AtTableArgs(CommandArgs):
+    """The table shows ``name`` at ``seat``: he reached it (or changed seats there)."""
+
+    command = "at_table"
+    table: TableId
+    name: PlayerName
+    seat: TableSeat
+
+
+class LeftSeatArgs(CommandArgs):
+    """A seat the table showed ``name`` at is empty: he left the table."""
+
+    command = "left_seat"
+    table: TableId
+    name: PlayerName
+
+
+class CarriesArgs(CommandArgs):
+    """A mover's stack as his old table shows it between hands: what he brings."""
+
+    command = "carries"
+    name: PlayerName
+    stack: Chips
+
+
+class GoneArgs(CommandArgs):
+    """The table the floor took ``name`` off shows him there no more."""
+
+    command = "gone"
+    table: TableId
+    name: PlayerName
+
+
 ARGS: dict[str, type[CommandArgs]] = {model.command: model for model in (
     OpenTableArgs, CloseTableArgs, SignUpArgs, RemoveArgs, CallArgs, SeatArgs, LeaveArgs,
     MustMoveArgs, EndMustMoveArgs, AnswerArgs, RequestChangeArgs, ApproveChangeArgs,
-    CancelChangeArgs, TickArgs)}
+    CancelChangeArgs, TickArgs, AtTableArgs, LeftSeatArgs, CarriesArgs, GoneArgs)}
 COMMANDS = frozenset(ARGS)
-FLOOR_COMMANDS = COMMANDS - {"tick"}
+# The service's own: time passing, and what the tables' states say
+SERVICE_COMMANDS = frozenset({"tick", "at_table", "left_seat", "carries", "gone"})
+FLOOR_COMMANDS = COMMANDS - SERVICE_COMMANDS
 
 
 def parse(name: str, args: dict[str, Any]) -> CommandArgs:
@@ -245,7 +313,8 @@ def _refusal(name: str, model: type[CommandArgs], exc: ValidationError) -> Refus
     return Refused(f"{name}: args.{where}: {first['msg']}", FLOOR)
 
 
-__all__ = ["ARGS", "COMMANDS", "FLOOR_COMMANDS", "AnswerArgs", "ApproveChangeArgs", "CallArgs",
-           "CancelChangeArgs", "CloseTableArgs", "CommandArgs", "EndMustMoveArgs", "LeaveArgs",
-           "MustMoveArgs", "OpenTableArgs", "RemoveArgs", "RequestChangeArgs", "SeatArgs",
-           "SignUpArgs", "TickArgs", "parse"]
+__all__ = ["ARGS", "COMMANDS", "FLOOR_COMMANDS", "SERVICE_COMMANDS", "AnswerArgs",
+           "ApproveChangeArgs", "AtTableArgs", "CallArgs", "CancelChangeArgs", "CarriesArgs",
+           "CloseTableArgs", "CommandArgs", "EndMustMoveArgs", "GoneArgs", "LeaveArgs",
+           "LeftSeatArgs", "MustMoveArgs", "OpenTableArgs", "RemoveArgs", "RequestChangeArgs",
+           "SeatArgs", "SignUpArgs", "TickArgs", "parse"]

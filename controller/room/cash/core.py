@@ -14,15 +14,20 @@ from collections.abc import Iterable
 from typing import Any
 
 from controller.room.cash import seating, waiting
+from controller.room.cash.at_tables import Ask, Observed, Seating, observed, wanted
 from controller.room.cash.commands import (
     AnswerArgs,
     ApproveChangeArgs,
+    AtTableArgs,
     CallArgs,
     CancelChangeArgs,
+    CarriesArgs,
     CloseTableArgs,
     CommandArgs,
     EndMustMoveArgs,
+    GoneArgs,
     LeaveArgs,
+    LeftSeatArgs,
     MustMoveArgs,
     OpenTableArgs,
     RemoveArgs,
@@ -35,12 +40,17 @@ from controller.room.cash.commands import (
 from controller.room.cash.ledger import (
     CHANGE,
     FLOOR,
+    STAKE,
     CashSettings,
     Happening,
     Ledger,
     Refused,
+    Seated,
+    Table,
 )
 from controller.room.cash.view import CashContacts, CashState, contacts, published
+from controller.room.tournament import names
+from controller.session.outputs import TableState
 
 # A journaled command: name, arguments, who, when (the store's rows, as `replay` takes them)
 Journaled = tuple[str, dict[str, Any], str | None, float]
@@ -61,6 +71,9 @@ class CashCore:
         # Whatever the command freed (a call off a seat, a list emptied) may let a waiting
         # change or must-move offer go on: every command ends with the room settled.
         seating.settle(work, [], now)
+        side = work.at_tables
+        if side.epoch is None and (side.sat or side.brings or side.leaving):
+            side.epoch = now  # (the requests' ids begin with it: at_tables.py)
         self.ledger = work
         done = [h.text for h in work.recent if id(h) not in before]
         return "; ".join(done) or result
@@ -74,6 +87,24 @@ class CashCore:
 
     def state(self) -> CashState:
         return published(self.ledger, self.settings)
+
+    # ---------------------------------------------------------------- the tables' side
+
+    def observed(self, state: TableState) -> list[Observed]:
+        """The cash floor's own commands a table's published state calls for (none for a
+        table that is not the cash floor's)."""
+        table = next((t for t in self.ledger.tables if t.table == state.table), None)
+        if table is None:
+            return []
+        return observed(self.ledger.at_tables, _players(table), state)
+
+    def wanted(self, states: dict[str, TableState]) -> list[Ask]:
+        """Every seat and unseat the tables still need (at_tables.py)."""
+        ledger = self.ledger
+        tables = [Seating(table=t.table, seats=t.seats, open=t.game is not None,
+                          players=_players(t)) for t in ledger.tables]
+        destination = {p.arrived: t.table for t in ledger.tables for p in t.players}
+        return wanted(ledger.at_tables, tables, states, destination)
 
     def contacts(self) -> CashContacts:
         return contacts(self.ledger)
@@ -116,6 +147,14 @@ class CashCore:
                 if not gone:
                     raise Refused("nobody's call has run out", FLOOR)
                 return _joined(gone)
+            case AtTableArgs():
+                return _at_table(ledger, args, now)
+            case LeftSeatArgs():
+                return _left_seat(ledger, args, now)
+            case CarriesArgs():
+                return _carries(ledger, args)
+            case GoneArgs():
+                return _gone(ledger, args)
         raise Refused(f"{args.command}: not a cash command", FLOOR)  # (every model is above)
 
 
@@ -143,11 +182,15 @@ def _seat(ledger: Ledger, args: SeatArgs, now: float) -> str:
         opened.append(seating.depart(ledger, there[0], there[1], now))
         ledger.said(now, f"{name} leaves table {there[0].table} ({there[0].game}) for "
                     f"{table.game}", CHANGE)
-    seating.arrive(ledger, table, name, args.seat)
+    seated = seating.arrive(ledger, table, name, args.seat)
+    side = ledger.at_tables
+    if args.stack is not None and seated.arrived not in side.sat:
+        side.brings[seated.arrived] = args.stack  # the table is asked to seat him with it
     where = f"table {table.table}" + (f", seat {args.seat}" if args.seat else "")
     must = (f"; table {table.table} is a must-move table for table {table.feeds}: he is last "
             "in its order") if table.feeds else ""
-    ledger.said(now, f"{name} sits down at {where} ({table.game}){must}")
+    buy_in = f" with {args.stack:,}" if args.stack is not None else ""
+    ledger.said(now, f"{name} sits down at {where} ({table.game}){buy_in}{must}")
     seating.settle(ledger, opened, now)
     return ""
 
@@ -161,6 +204,78 @@ def _leave(ledger: Ledger, args: LeaveArgs, now: float) -> str:
     opened = seating.depart(ledger, table, there[1], now)
     seating.settle(ledger, [opened], now)
     return ""
+
+
+def _players(table: Table) -> list[tuple[str, int, int | None]]:
+    return [(p.name, p.arrived, p.seat) for p in table.players]
+
+
+def _seated(ledger: Ledger, table: str, name: str) -> tuple[Table, Seated]:
+    there = ledger.where(name)
+    if there is None or there[0].table != table:
+        raise Refused(f"{name} does not sit at table {table} for the cash floor", FLOOR)
+    return there
+
+
+def _at_table(ledger: Ledger, args: AtTableArgs, now: float) -> str:
+    table, seated = _seated(ledger, args.table, args.name)
+    side = ledger.at_tables
+    if seated.arrived in side.sat and seated.seat == args.seat:
+        raise Refused(f"{seated.name} is at table {table.table}, seat {args.seat} already",
+                      FLOOR)
+    other = next((p for p in table.players if p is not seated and p.seat == args.seat), None)
+    if other is not None:
+        other.seat = None  # the table's seat is the truth: his own comes with his state
+    if seated.arrived in side.sat:
+        seated.seat = args.seat
+        return ledger.said(now, f"{seated.name} changes to seat {args.seat} at table "
+                           f"{table.table}")
+    side.sat.append(seated.arrived)
+    side.brings.pop(seated.arrived, None)
+    seated.seat = args.seat
+    return ledger.said(now, f"{seated.name} takes seat {args.seat} at table {table.table}")
+
+
+def _left_seat(ledger: Ledger, args: LeftSeatArgs, now: float) -> str:
+    """The table showed him at his seat and shows it empty now: he left the table (busted and
+    gone home, or the dealer let him go), so his seat is open (CG "Must Move": for the main
+    table's order; else the list's)."""
+    table, seated = _seated(ledger, args.table, args.name)
+    side = ledger.at_tables
+    if seated.arrived not in side.sat:
+        raise Refused(f"table {table.table} never showed {seated.name} at a seat", FLOOR)
+    side.sat.remove(seated.arrived)  # (gone from the table already: nothing to ask of it)
+    where = f"seat {seated.seat}" if seated.seat else "his seat"
+    ledger.said(now, f"table {table.table} shows {where} empty: {seated.name} has left the "
+                "table; a seat is open")
+    opened = seating.depart(ledger, table, seated, now)
+    seating.settle(ledger, [opened], now)
+    return ""
+
+
+def _carries(ledger: Ledger, args: CarriesArgs) -> str:
+    side = ledger.at_tables
+    wanted = names.skeleton(args.name)
+    leaving = next((g for g in side.leaving
+                    if g.to is not None and names.skeleton(g.name) == wanted), None)
+    if leaving is None or leaving.to is None:
+        raise Refused(f"{args.name} is moving to no table", FLOOR)
+    if side.brings.get(leaving.to) == args.stack:
+        raise Refused(f"{leaving.name} brings {args.stack:,} already", STAKE)
+    side.brings[leaving.to] = args.stack
+    return (f"{leaving.name} takes his {args.stack:,} from table {leaving.table} along: the "
+            "whole table stake")
+
+
+def _gone(ledger: Ledger, args: GoneArgs) -> str:
+    side = ledger.at_tables
+    wanted = names.skeleton(args.name)
+    leaving = next((g for g in side.leaving
+                    if g.table == args.table and names.skeleton(g.name) == wanted), None)
+    if leaving is None:
+        raise Refused(f"nobody called {args.name} is leaving table {args.table}", FLOOR)
+    side.leaving.remove(leaving)
+    return f"table {args.table} let {leaving.name} go"
 
 
 def _joined(said: list[str]) -> str:

@@ -23,6 +23,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from controller.errors import RuleViolation
+from controller.room.cash.at_tables import AtTables
 from controller.room.tournament import names
 
 CHANGE = 'CG "Tischwechsel"'  # a table change, a waiting list for another game
@@ -173,6 +174,7 @@ class Ledger(BaseModel):
     changes: list[Change] = Field(default_factory=list, description="In the order asked")
     arrivals: int = 0
     recent: list[Happening] = Field(default_factory=list)
+    at_tables: AtTables = Field(default_factory=AtTables)  # the tables' side: at_tables.py
 
     @classmethod
     def new(cls, settings: CashSettings) -> Ledger:

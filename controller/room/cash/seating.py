@@ -16,6 +16,8 @@ A move opens a seat in turn (the must-move table's, the changing player's old ta
 goes the same way. A player the floor moves pays no blind to come in (CG "Blinds": one the floor
 asks to change tables brings none); one who asked to change in the same game and limit brings
 the whole table stake (CG "Tischwechsel", CG "Table Stake"): the table sees that, not this.
+Each arrival and departure here is made true at the tables themselves by the service
+(at_tables.py: a departure from a table that showed the player is a request to let him go).
 
 The must-move order of a main table holds the players at its must-move tables: those there when
 a table becomes must-move in the order they came (the waiting list's) or drawn, as the settings
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 
+from controller.room.cash.at_tables import Leaving
 from controller.room.cash.ledger import (
     CHANGE,
     FLOOR,
@@ -53,17 +56,30 @@ def arrive(ledger: Ledger, table: Table, name: str, seat: int | None) -> Seated:
     table.players.append(seated)
     if table.feeds is not None:  # a newcomer at a must-move table joins the order at its end
         ledger.must_move.setdefault(table.feeds, []).append(name)
+    side = ledger.at_tables
+    still = next((g for g in side.leaving if g.table == table.table and g.to is None
+                  and names.skeleton(g.name) == names.skeleton(name)), None)
+    if still is not None:  # seated again where the table still shows him: he never left it
+        side.leaving.remove(still)
+        side.sat.append(seated.arrived)
     return seated
 
 
 def depart(ledger: Ledger, table: Table, seated: Seated, now: float) -> Opened:
-    """``seated`` leaves ``table``: out of its must-move order, his change request void."""
+    """``seated`` leaves ``table``: out of its must-move order, his change request void; a
+    table that showed him at his seat is asked to let him go (at_tables.py)."""
     table.players.remove(seated)
     change = ledger.change_of(seated.name)
     if change is not None and change.source == table.table:
         ledger.changes.remove(change)
     if table.feeds is not None:
         _out_of_order(ledger, table.feeds, [seated.name], now)
+    side = ledger.at_tables
+    if seated.arrived in side.sat:
+        side.sat.remove(seated.arrived)
+        side.leaving.append(Leaving(name=seated.name, table=table.table,
+                                    arrival=seated.arrived))
+    side.brings.pop(seated.arrived, None)
     return table.table, seated.seat
 
 
@@ -122,9 +138,16 @@ def promised(ledger: Ledger, table: str) -> int:
 def _move(ledger: Ledger, name: str, source: Table, to: Table, seat: int | None,
           now: float) -> Opened:
     found = next(p for p in source.players if names.skeleton(p.name) == names.skeleton(name))
+    side = ledger.at_tables
+    pending = side.brings.get(found.arrived)  # (a seat asked for that he never reached)
     opened = depart(ledger, source, found, now)
     free = to.free_seat_numbers()
-    arrive(ledger, to, found.name, seat if seat in free else None)
+    moved = arrive(ledger, to, found.name, seat if seat in free else None)
+    leaving = side.leaving[-1] if side.leaving else None
+    if leaving is not None and leaving.arrival == found.arrived:
+        leaving.to = moved.arrived  # he brings what his old table shows him with (`carries`)
+    elif pending is not None:
+        side.brings[moved.arrived] = pending
     return opened
 
 

@@ -10,6 +10,13 @@ has, carries out its own ``tick`` command and journals it like the floor's, so t
 journal alone makes the same lists again (`core.replay`). The must-move draw's seed is the
 service's too, put into the command's arguments before it is carried out and journaled.
 
+It seats the players at the tables themselves (at_tables.py): it follows the tables' retained
+states, carries out what they say as its own commands (a player reached his seat, left it, the
+stack a mover takes along, a table let a player go: journaled like the floor's), and sends
+``table/<id>/cmd/seat`` and ``cmd/unseat`` (the tournament's path) for what the ledger says and
+the tables do not show yet: at once, and again every two seconds while it is still wanted, each
+with the same id (a table applies an id once).
+
 Its own process, apart from the tournament's: a cash room runs every night, tournaments some.
 """
 
@@ -28,7 +35,14 @@ from controller.mqtt.client import (
     BrokerAddress,
     Login,
 )
-from controller.mqtt.messages import Message, encode
+from controller.mqtt.messages import (
+    CommandReply,
+    CommandRequest,
+    Message,
+    StateMessage,
+    encode,
+)
+from controller.room.cash.at_tables import Ask
 from controller.room.cash.commands import FLOOR_COMMANDS
 from controller.room.cash.core import CashCore
 from controller.room.cash.ledger import FLOOR, CashSettings, Refused
@@ -36,28 +50,41 @@ from controller.room.cash.store import CashStore
 from controller.room.cash.view import CashState, CashStatus
 from controller.room.commands import incoming, repeated, reply
 from controller.room.room_service import RoomService
+from controller.session.outputs import TableState
 
 log = logging.getLogger(__name__)
 
 SERVICE = "cash"
 TICK_SECONDS = 1.0  # a call runs out within a second of its time
+RETRY_SECONDS = 2.0  # a table's request sent again while its state does not show it done
+# ... unless the table answered it ok (a seat asked for mid-hand is taken after the hand): then
+# only after this long, should the table have lost it
+ANSWERED_RETRY_SECONDS = 30.0
 
 
 class CashService(RoomService):
     def __init__(self, address: BrokerAddress, login: Login, settings: CashSettings,
                  store: CashStore, *, now: Callable[[], float] = time.time,
-                 new_seed: Callable[[], int] = lambda: secrets.randbits(63)) -> None:
+                 new_seed: Callable[[], int] = lambda: secrets.randbits(63),
+                 retry_seconds: float = RETRY_SECONDS) -> None:
         super().__init__(SERVICE, address, login, status=lambda s: CashStatus(status=s),
                          tick_seconds=TICK_SECONDS, log=log)
         self.store = store
         self._now = now
         self._new_seed = new_seed
+        self._retry = retry_seconds
         self._lock = threading.RLock()
         self.core = CashCore(settings, store.ledger())
         self._ticks = 0
+        self._seen = 0  # the service's own commands from the tables' states
         self._published: dict[str, bytes] = {}
-        self.routes.on_raw(self.topics.service(SERVICE, "cmd/+"), self._command, qos=1,
-                           commands=True)
+        self.tables: dict[str, TableState] = {}  # each table's latest state (its truth)
+        self._asked: dict[str, tuple[float, dict[str, Any]]] = {}  # id -> when, what
+        self._answered: set[str] = set()  # ids the tables answered ok
+        t = self.topics
+        self.routes.on_raw(t.service(SERVICE, "cmd/+"), self._command, qos=1, commands=True)
+        self.routes.on(t.table("+", "state"), StateMessage, self._table_state)
+        self.routes.on(t.table("+", "reply"), CommandReply, self._table_reply)
 
     # ---------------------------------------------------------------- life cycle
 
@@ -91,6 +118,85 @@ class CashService(RoomService):
                 self._ticks += 1
                 self._carry_out(f"{SERVICE}:tick:{int(now * 1000)}:{self._ticks}",
                                 "tick", {}, SERVICE, now)
+                self._follow()
+            elif self.connected.is_set():
+                self._ask_tables()  # (again, what is still wanted)
+
+    # ---------------------------------------------------------------- the tables
+
+    def _handle(self, message: mqtt.MQTTMessage) -> None:
+        if not message.payload:  # a retained message cleared: nothing was said
+            return
+        self.routes.dispatch(message)
+
+    def _table_state(self, message: mqtt.MQTTMessage, state: StateMessage) -> None:
+        table = message.topic.removeprefix(self.topics.root + "/table/").split("/", 1)[0]
+        if state.state.table != table:
+            log.warning("cash: ignored a state of table %r on table %r's topic",
+                        state.state.table[:40], table[:40])
+            return
+        with self._lock:
+            self.tables[table] = state.state
+            self._follow([state.state])
+
+    def _follow(self, states: list[TableState] | None = None) -> None:
+        """What the tables' states say (``states``: those that changed; None: every table's,
+        the ledger changed), carried out as the service's own commands until they say nothing
+        new (each changes the ledger; a few at most); then what the tables must still do is
+        asked of them. Under the lock."""
+        for state in self.tables.values() if states is None else states:
+            for _ in range(4 * state.seat_count + 4):
+                said = self.core.observed(state)
+                if not said:
+                    break
+                name, args = said[0]
+                self._seen += 1
+                now = self._now()
+                try:
+                    self._carry_out(f"{SERVICE}:{name}:{state.table}:{int(now * 1000)}:"
+                                    f"{self._seen}", name, args, SERVICE, now)
+                except Refused as exc:  # (a bug of ours: said, the state followed no further)
+                    log.error("cash: table %s: %s refused: %s", state.table, name, exc.reason)
+                    break
+        if self.connected.is_set():
+            self._ask_tables()
+
+    def _ask_tables(self) -> None:
+        """Each request the tables still need, sent when new or changed and again every
+        ``retry_seconds`` while wanted (under the lock)."""
+        now = time.monotonic()
+        asks = self.core.wanted(self.tables)
+        live = {ask.id for ask in asks}
+        for gone in [i for i in self._asked if i not in live]:
+            del self._asked[gone]
+            self._answered.discard(gone)
+        for ask in asks:
+            sent = self._asked.get(ask.id)
+            wait = ANSWERED_RETRY_SECONDS if ask.id in self._answered else self._retry
+            if sent is not None and sent[1] == ask.args and now - sent[0] < wait:
+                continue
+            if sent is not None and sent[1] != ask.args:
+                self._answered.discard(ask.id)
+            self._asked[ask.id] = (now, ask.args)
+            self._send(ask)
+
+    def _send(self, ask: Ask) -> None:
+        request = CommandRequest(args=ask.args, by=SERVICE, id=ask.id)
+        log.info("cash: asks table %s to %s: %s (%s)", ask.table, ask.command,
+                 ", ".join(f"{k} {v}" for k, v in ask.args.items() if k != "reason"), ask.id)
+        self._client.publish(self.topics.table(ask.table, f"cmd/{ask.command}"),
+                             encode(request), qos=1)
+
+    def _table_reply(self, _: mqtt.MQTTMessage, answer: CommandReply) -> None:
+        if not (answer.id or "").startswith(f"{SERVICE}:"):
+            return
+        if answer.status == "error":
+            log.info("cash: table %s: %s refused: %s (asked again while wanted)",
+                     answer.table, answer.command, answer.reason)
+            return
+        with self._lock:
+            if answer.id in self._asked:
+                self._answered.add(answer.id)  # (its state shows it once the hand is over)
 
     # ---------------------------------------------------------------- commands
 
@@ -128,6 +234,7 @@ class CashService(RoomService):
                                   f"{', '.join(sorted(FLOOR_COMMANDS))}", FLOOR)
                 said = self._carry_out(request.id, name, args, request.by or "floor",
                                        self._now())
+                self._follow()  # what the tables show now means after it, and must do
             except Refused as exc:
                 log.warning("cash: command %r (id %r) refused: %s (%s)", name[:80],
                             request.id[:100], exc.reason[:300], exc.rule)

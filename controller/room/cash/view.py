@@ -49,6 +49,8 @@ class GameLine(Line):
 class PlayerLine(Line):
     name: str
     seat: int | None = None
+    at_table: bool = Field(default=False, description="The table's state shows him at his "
+                           "seat (else he is on his way, or the table is still to let him in)")
 
 
 class TableLine(Line):
@@ -97,7 +99,9 @@ class CashStatus(Message):
 def published(ledger: Ledger, settings: CashSettings) -> CashState:
     offered = {o.main for o in ledger.offers}
     tables = [TableLine(table=t.table, seats=t.seats, game=t.game, seats_open=t.open_seats(),
-                        players=[PlayerLine(name=p.name, seat=p.seat) for p in t.players],
+                        players=[PlayerLine(name=p.name, seat=p.seat,
+                                            at_table=p.arrived in ledger.at_tables.sat)
+                                 for p in t.players],
                         feeds=t.feeds, must_move=list(ledger.must_move.get(t.table, [])))
               for t in ledger.tables]
     games = []
