@@ -288,7 +288,8 @@ def _floor_user(args: argparse.Namespace) -> int:
     except EOFError:
         raise ConfigError("no password was typed (stdin closed); use --password-stdin to give "
                           "it from a pipe") from None
-    save_accounts(path, set_password(accounts, args.name, password))
+    save_accounts(path, set_password(accounts, args.name, password,
+                                     ["broadcast"] if args.broadcast else None))
     print(f"{args.name} can log in to the floor display ({path})")
     return 0
 
@@ -531,6 +532,8 @@ def add_admin_commands(sub: Any) -> None:
         if action == "add":
             command.add_argument("--password-stdin", action="store_true",
                                  help="read the password from the first line of stdin")
+            command.add_argument("--broadcast", action="store_true", help="a broadcast login: "
+                                 "the delayed broadcast feed only, no floor decision")
         command.set_defaults(run=_floor_user)
 
     backup = sub.add_parser("backup", help="copy stores (SQLite) while their services run: "

@@ -50,6 +50,7 @@ from controller.room.clock.service import ClockService
 from controller.room.clock.store import ClockStore
 from controller.room.clock.structure import Structure
 from controller.room.floor.accounts import Accounts, save_accounts, set_password
+from controller.room.floor.config import BroadcastSection
 from controller.room.floor.player_tokens import PlayerLinks
 from controller.room.floor.server import FloorServer
 from controller.room.recorder import Recorder, SqliteRecordStore
@@ -353,12 +354,17 @@ def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout, port: in
                                  clock_store).start()
             clock.connected.wait(5)
         password = secrets.token_urlsafe(9)
-        save_accounts(work / "floor-users.json", set_password(Accounts(), "floor", password))
+        staff = set_password(Accounts(), "floor", password)
+        save_accounts(work / "floor-users.json",
+                      set_password(staff, "broadcast", password, ["broadcast"]))
         try:
             server = FloorServer(broker.address(), broker.login("floor"), db=work / "floor.db",
                                  accounts=work / "floor-users.json",
                                  secret=work / "floor-secret", port=port,
-                                 records=work / "records.db").start()
+                                 records=work / "records.db", broadcast=BroadcastSection(
+                                     feature_table="1",  # no audience: no delay
+                                     closed_door=[str(n) for n in range(1, tables + 1)])
+                                 ).start()
         except OSError as exc:
             if clock is not None and clock_store is not None:
                 clock.close()
@@ -372,6 +378,8 @@ def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout, port: in
                    else f"{server.url}/clock (TV)")
         out.write(f"floor display: {server.url}/ (room), {screens}; floor login: floor / "
                   f"{password}\n")
+        out.write(f"broadcast feed (an OBS browser source, docs/broadcast.md): {server.url}"
+                  f"/broadcast; login broadcast / {password} (closed-door: no delay)\n")
         out.flush()
         running: tuple[TournamentService, TournamentStore] | None = None
         if tournament:

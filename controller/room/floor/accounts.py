@@ -20,8 +20,10 @@ import logging
 import os
 import re
 import threading
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Literal
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -39,10 +41,20 @@ MIN_PASSWORD = 8
 _hasher = PasswordHasher()  # argon2id with the library's current recommended parameters
 
 
+# What a login may do: "floor", the staff's decisions and the floor's own pages; "broadcast",
+# the secure-delay broadcast feed alone (docs/broadcast.md): an account has one or both.
+Role = Literal["floor", "broadcast"]
+ROLES: tuple[Role, ...] = ("floor", "broadcast")
+STAFF: tuple[Role, ...] = ("floor",)
+
+
 class Account(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     hash: str = Field(pattern=r"^\$argon2id\$")
+    roles: list[Role] = Field(default_factory=lambda: list(STAFF), min_length=1,
+                              exclude_if=lambda v: v == ["floor"],
+                              description="absent: floor staff (the accounts before roles)")
 
 
 class Accounts(BaseModel):
@@ -88,7 +100,10 @@ def save_accounts(path: str | Path, accounts: Accounts) -> None:
                           "it (root on an installed host)") from None
 
 
-def set_password(accounts: Accounts, name: str, password: str) -> Accounts:
+def set_password(accounts: Accounts, name: str, password: str,
+                 roles: Sequence[Role] | None = None) -> Accounts:
+    """A user's new password (a new user: floor staff unless ``roles`` says otherwise; an
+    existing one keeps his roles unless ``roles`` gives others)."""
     if not NAME.match(name):
         raise ConfigError(f"floor user {name!r}: a name is 1-32 lower-case letters, digits, "
                           "'.', '_' or '-', starting with a letter")
@@ -96,7 +111,9 @@ def set_password(accounts: Accounts, name: str, password: str) -> Accounts:
         raise ConfigError(f"floor user {name!r}: the password needs at least {MIN_PASSWORD} "
                           "characters")
     users = dict(accounts.users)
-    users[name] = Account(hash=_hasher.hash(password))
+    kept = users[name].roles if name in users else list(STAFF)
+    users[name] = Account(hash=_hasher.hash(password),
+                          roles=list(dict.fromkeys(roles)) if roles else kept)
     return Accounts(users=users)
 
 
@@ -154,5 +171,5 @@ async def verify_off_loop(accounts: Accounts, name: str, password: str) -> bool:
         _checker(), check_password, accounts, name, password)
 
 
-__all__ = ["Accounts", "check_password", "load_accounts", "remove_user", "save_accounts",
-           "set_password", "verify_off_loop"]
+__all__ = ["ROLES", "Accounts", "Role", "check_password", "load_accounts", "remove_user",
+           "save_accounts", "set_password", "verify_off_loop"]

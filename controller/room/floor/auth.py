@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from controller.room.floor.accounts import Account, Accounts
+from controller.room.floor.accounts import Account, Accounts, Role
 from controller.room.floor.store import FloorStore, StoredSession
 
 log = logging.getLogger(__name__)
@@ -86,9 +86,10 @@ class Sessions:
                                 expires=self._now() + self.seconds)
         return session, LoggedIn(user, sid, self.csrf(sid))
 
-    def find(self, sid: object, accounts: Accounts) -> LoggedIn | None:
+    def find(self, sid: object, accounts: Accounts, role: Role = "floor") -> LoggedIn | None:
         """The login behind a cookie's session id, or None (and the session ends) when there
-        is none, it expired, its account is gone or has another password now."""
+        is none, it expired, its account is gone or has another password now; None too (the
+        session going on) when the account lacks ``role``: a broadcast login decides nothing."""
         if not isinstance(sid, str) or not sid:
             return None
         key = _id_hash(sid)
@@ -102,6 +103,8 @@ class Sessions:
                else None)
         if why is not None:
             self._end([key], why)
+            return None
+        if account is None or role not in account.roles:
             return None
         return LoggedIn(session.user, sid, self.csrf(sid))
 

@@ -63,6 +63,24 @@ class FloorSection(BaseModel):
         return self
 
 
+class BroadcastSection(BaseModel):
+    """The secure-delay broadcast feed (docs/broadcast.md): how old what it shows must be."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    delay_minutes: float = Field(default=30.0, gt=0, le=24 * 60, description="Nothing "
+                                 "younger leaves the server (per room; a tournament's floor "
+                                 "is its room's)")
+    closed_door: list[str] = Field(default_factory=list, description="Tables played without "
+                                   "an audience: no delay there (a hand shows once sealed)")
+    feature_table: str | None = Field(default=None, max_length=40, description="The table "
+                                      "/broadcast shows at the start (the floor switches it)")
+
+    def delay(self, table: str) -> float:
+        """Seconds of delay at ``table``."""
+        return 0.0 if table in self.closed_door else self.delay_minutes * 60
+
+
 class FloorMqtt(BrokerAddress):
     credentials: Path = Field(description="credentials.json from `broker init` (the floor's "
                               "entry)")
@@ -72,6 +90,7 @@ class FloorConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     floor: FloorSection = Field(default_factory=FloorSection)
+    broadcast: BroadcastSection = Field(default_factory=BroadcastSection)
     mqtt: FloorMqtt
 
 
@@ -91,4 +110,4 @@ def load_floor_config(path: str | Path) -> FloorConfig:
     return config
 
 
-__all__ = ["FloorConfig", "load_floor_config"]
+__all__ = ["BroadcastSection", "FloorConfig", "load_floor_config"]

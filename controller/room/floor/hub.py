@@ -172,6 +172,8 @@ class Hub:
         self.cash_contacts: bytes | None = None
         # Told of each public record kept, on the loop (the players' pages: player_pages.py)
         self.on_hand: list[Callable[[str, HandRecord], None]] = []
+        # ... and of each public event as it comes (the broadcast feed times actions by it)
+        self.on_event: list[Callable[[str, EventMessage], None]] = []
 
     # ---------------------------------------------------------------- lifecycle
 
@@ -324,6 +326,8 @@ class Hub:
                 event = decode(EventMessage, payload)
                 self._check_table(event.table, table)
                 self._push(room.take_event(event, now))
+                for heard in self.on_event:
+                    heard(venue, event)
             elif leaf == "status":
                 status = decode(StatusMessage, payload)
                 self._check_table(status.table, table)

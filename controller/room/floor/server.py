@@ -22,7 +22,8 @@ import uvicorn
 from controller.mqtt.client import BrokerAddress, Login, load_login
 from controller.mqtt.messages import CommandReply
 from controller.room.floor.accounts import Accounts, load_accounts
-from controller.room.floor.config import FloorConfig
+from controller.room.floor.broadcast import BroadcastFeed
+from controller.room.floor.config import BroadcastSection, FloorConfig
 from controller.room.floor.hub import REPLY_SECONDS, Hub
 from controller.room.floor.store import FloorStore
 from controller.room.floor.web import create_app
@@ -68,7 +69,8 @@ class FloorServer:
                  secret: Path, listen: str = "127.0.0.1", port: int = 0,
                  secure_cookies: bool = False, keep_hands_days: int = 30,
                  tls: tuple[Path, Path] | None = None, follow: Sequence[str] | None = None,
-                 records: str | Path | None = None) -> None:
+                 records: str | Path | None = None,
+                 broadcast: BroadcastSection | None = None) -> None:
         self.store = FloorStore(db)
         self.hub = Hub(address, login, self.store, keep_hands_days=keep_hands_days,
                        follow=follow)
@@ -80,6 +82,9 @@ class FloorServer:
         # (his page: player_pages.py); without it his page shows the tabled cards alone.
         self.records = open_record_store(records, readonly=True) if records else None
         app.state.records = self.records
+        # The broadcast feed hears every hand from the start (docs/broadcast.md)
+        self.broadcast = app.state.broadcast = BroadcastFeed(self.hub, self.records,
+                                                             broadcast or BroadcastSection())
         family = socket.AF_INET6 if ":" in listen else socket.AF_INET
         # IPPROTO_TCP said outright: asyncio turns Nagle's algorithm off only on sockets whose
         # protocol says TCP (with 0, pushes waited up to 45 ms behind the browser's delayed ACK).
@@ -103,6 +108,7 @@ class FloorServer:
         return cls(address, login, db=f.db, accounts=f.accounts, secret=f.secret,
                    listen=f.listen, port=f.port, secure_cookies=f.secure_cookies,
                    keep_hands_days=f.keep_hands_days, follow=f.follow, records=f.records,
+                   broadcast=config.broadcast,
                    tls=(f.tls_cert, f.tls_key) if f.tls_cert and f.tls_key else None)
 
     def loops(self) -> list[Loop]:

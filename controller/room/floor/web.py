@@ -45,6 +45,7 @@ from controller.inputs.json_input import BadJson, loads_bounded
 from controller.room.clock.rules import CLOCK_COMMANDS
 from controller.room.floor.accounts import Accounts, verify_off_loop
 from controller.room.floor.auth import SESSION_SECONDS, LoggedIn, LoginThrottle, Sessions
+from controller.room.floor.broadcast_pages import broadcast_routes
 from controller.room.floor.cash_pages import CASH_SCREENS, cash_routes
 from controller.room.floor.hub import Hub, sse_frame
 from controller.room.floor.league import table_key
@@ -411,6 +412,8 @@ routes: list[BaseRoute] = [
                  lambda *a: _error(*a)),
     *player_routes(lambda request: _hub(request), lambda request: _guard(request),
                    lambda *a: _read_body(*a), lambda *a: _error(*a)),
+    *broadcast_routes(lambda request: _hub(request), lambda request: _guard(request),
+                      lambda *a: _read_body(*a), lambda *a: _error(*a)),
     Mount("/static", StaticFiles(directory=STATIC), name="static"),
 ]
 
