@@ -60,6 +60,10 @@ class SeatEvent(_Event):
     player: PlayerName | None = Field(default=None,
                                       description="Player id; null or absent: vacated")
     stack: Chips = 0
+    arrival: Literal["moved", "broken-table"] | None = Field(
+        default=None, exclude_if=lambda v: v is None,
+        description="A cash table (CG Blinds, CG Table Stake): a player the floor moved here, or "
+        "one from a broken table, brings his whole stake and no blind; none: he buys in")
 
 
 class ShuffleEvent(_Event):

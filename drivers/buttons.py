@@ -44,6 +44,8 @@ class PanelConfig(BaseModel):
     led_hand_for_hand: int | None = Field(default=None, ge=0, le=27)
     led_clock: int | None = Field(default=None, ge=0, le=27)
     led_irregularity: int | None = Field(default=None, ge=0, le=27)
+    led_shot_clock: int | None = Field(default=None, ge=0, le=27, description="The shot "
+                                       "clock (docs/shot-clock.md)")
     pin_factory: Literal["default", "lgpio", "mock"] = Field(
         default="default",
         description="gpiozero pin factory: 'default' lets gpiozero choose (GPIOZERO_PIN_FACTORY), "
@@ -120,7 +122,8 @@ class ButtonPanel:
                 button.when_held = self._held_handler(key)  # type: ignore[arg-type]
             for name, led_pin in (("hand_for_hand", config.led_hand_for_hand),
                                   ("clock", config.led_clock),
-                                  ("irregularity", config.led_irregularity)):
+                                  ("irregularity", config.led_irregularity),
+                                  ("shot_clock", config.led_shot_clock)):
                 if led_pin is not None:
                     self._leds[name] = LED(led_pin, pin_factory=pin_factory)
         except Exception:
@@ -156,11 +159,15 @@ class ButtonPanel:
     # ---------------------------------------------------------------- LEDs
 
     def show(self, *, hand_for_hand: bool = False, clock: bool = False,
-             irregularity: bool = False) -> None:
-        """Hand-for-hand wait: steady; clock called: blinking; irregularity: fast blinking."""
+             irregularity: bool = False, shot_clock: str = "off") -> None:
+        """Hand-for-hand wait: steady; clock called: blinking; irregularity: fast blinking.
+        The shot clock: steady while a player's time runs, blinking in an extension, fast
+        blinking once it ran out."""
+        shot_blink = {"extension": 0.5, "out": 0.15}.get(shot_clock)
         for name, on, blink in (("hand_for_hand", hand_for_hand, None),
                                 ("clock", clock, 0.5),
-                                ("irregularity", irregularity, 0.15)):
+                                ("irregularity", irregularity, 0.15),
+                                ("shot_clock", shot_clock != "off", shot_blink)):
             led = self._leds.get(name)
             if led is None:
                 continue

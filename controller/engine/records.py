@@ -33,6 +33,13 @@ class ActionRecord(BaseModel):
         default=None, exclude_if=lambda v: v is None,
         description="deal_board and win on a second board or run: its number (2); absent for "
         "the first")
+    time_used: float | None = Field(
+        default=None, exclude_if=lambda v: v is None,
+        description="Shot clock: seconds from the action reaching the player to his chips or "
+        "cards showing it; absent without a shot clock (docs/shot-clock.md)")
+    extensions_used: int | None = Field(
+        default=None, exclude_if=lambda v: v is None,
+        description="Shot clock: the time extensions he used on it")
 
 
 class BoardPart(BaseModel):

@@ -1,6 +1,7 @@
 """The cash game's additions to a hand (the CG): straddles read from the chips put out before the
 cards (CG "Straddle"), a bomb pot, flip or double board for the next hand (CG
-"Spielvarianten"), and run it twice (CG "Run It Twice").
+"Spielvarianten"), and run it twice (CG "Run It Twice"); the table stakes and buy-ins in
+`table_stakes`.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from controller.engine.table import RunTwice, StartHand, Straddle
 from controller.errors import RuleViolation
 from controller.events import CommandEvent, SeatEvent
 from controller.session.cards import board_street_name
-from controller.session.chips import ChipZones
 from controller.session.model import Refused
 from controller.session.outputs import NextVariant
+from controller.session.table_stakes import TableStakes
 from controller.session.words import card_text_list
 
 STRADDLE = "CG Straddle"
@@ -23,8 +24,8 @@ VARIANTS = "CG Spielvarianten"
 RUN_TWICE = "CG Run It Twice"
 
 
-class CashGame(ChipZones):
-    """Straddles, the variants of a hand and run it twice."""
+class CashGame(TableStakes):
+    """Straddles, the variants of a hand and run it twice; the table stakes (TableStakes)."""
 
     # ---------------------------------------------------------------- straddles
 

@@ -70,6 +70,7 @@ class ChipZones(SessionBase):
                 self._say("alert", f"chips in seat {seat}'s betting zone, but seat {seat} is not "
                           "in this hand", rule="PVB 36", seat=seat)
             return True
+        self._stake_in_hand(hand, seat, index, before, new)  # CG Table Stake
         if self._straddle_chips(hand, seat, index, new) or self._posting(hand, seat, index, new):
             return True
         if self.table.actor_seat() == seat and seat not in track.held:
@@ -123,14 +124,15 @@ class ChipZones(SessionBase):
         PVB 09: a moved player's chips at his new seat). A partial reading (the chips still
         being laid down) says nothing."""
         seat = int(event.zone[5:])
-        state = self.table.seats.get(seat)
         total = sum(event.chips)
+        tracked = self._stake_reading(seat, total)  # a cash table's count (CG Table Stake)
+        state = self.table.seats.get(seat)
         if self._race_reading(seat, total):  # a racer's stack after the chip race (RULES T5)
             return True
         if self.counted.get(seat) is not False or state is None:
-            return False
+            return tracked
         if total != state.stack:
-            return False
+            return tracked
         self.counted[seat] = True
         self._say("seat", f"seat {seat}: {state.player}'s {total:,} chips are counted at this "
                   "seat", rule="DFO §2(3)", seat=seat, player=state.player, stack=total)
@@ -218,6 +220,7 @@ class ChipZones(SessionBase):
         hand = self.table.hand
         track = self.track
         assert hand is not None and track is not None
+        bet = self._divisible(hand, seat, bet)  # CG Table Stake: the odd remainder goes back
         face = self._face(seat)
         op: Check | Call | BetOrRaise
         match bet.action:
@@ -412,6 +415,20 @@ class ChipZones(SessionBase):
         more = "more" if difference > 0 else "less"
         self._irregular("APSA 5.4.25", f"the pot zone holds {track.pot_zone:,}, the pots make "
                         f"{collected:,}: {abs(difference):,} {more}; count the pot")
+
+    # The cash table's stakes (CG Table Stake, `TableStakes` in table_stakes.py); nothing here.
+
+    def _stake_in_hand(self, hand: Hand, seat: int, index: int, before: list[int],
+                       new: list[int]) -> None:
+        """During a hand: chips in a zone beyond what the player has in play."""
+
+    def _divisible(self, hand: Hand, seat: int, bet: Bet) -> Bet:
+        """A bet read from the chips, as the table's bets must be made."""
+        return bet
+
+    def _stake_reading(self, seat: int, total: int) -> bool:
+        """Between hands: a seat zone's reading as a count of the stack; True if kept."""
+        return False
 
     @staticmethod
     def _voluntary_actions(hand: Hand) -> int:

@@ -17,6 +17,7 @@ from controller.events import DeclareEvent, SeatEvent
 from controller.session.chip_reading import Announced, Doubt
 from controller.session.colour_up import ColourUp
 from controller.session.outputs import NextVariant, PublicEvent
+from controller.session.shot_settings import ShotBank, ShotClockConfig, ShotHand
 from controller.session.table_holds import TableHolds, kind_of
 
 BETTING_KINDS = frozenset({"fold", "check", "call", "bet", "raise"})
@@ -25,6 +26,24 @@ AGGRESSIVE_KINDS = frozenset({"call", "bet", "raise"})
 
 class Refused(RuleViolation):
     """An event the session does not accept; it changed nothing."""
+
+
+class BuyIn(BaseModel):
+    """CG "Buy-in", CG "Limits": the least a player sits down with at a cash table, and the most
+    (none: no maximum). Set before play, for the table (changed only with the floor)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min: int = Field(ge=1, le=10**11, description="The minimum buy-in (chips)")
+    max: int | None = Field(default=None, ge=1, le=10**11, description="The maximum buy-in "
+                            "(chips); none: no maximum (CG Limits: a maximum can be set)")
+
+    @model_validator(mode="after")
+    def _ordered(self) -> BuyIn:
+        if self.max is not None and self.max < self.min:
+            raise ValueError(f"buy_in: the maximum ({self.max:,}) is less than the minimum "
+                             f"({self.min:,})")
+        return self
 
 
 class SessionConfig(BaseModel):
@@ -43,6 +62,13 @@ class SessionConfig(BaseModel):
         description="CG Straddle: the straddles this table opened with (live, button, "
         "mississippi; each one the rule profile knows); none: no straddles. Read from the "
         "chips put out before the cards")
+    buy_in: BuyIn | None = Field(
+        default=None, exclude_if=lambda v: v is None,
+        description="CG Buy-in: a cash table's minimum and maximum buy-in; a sit-down or a "
+        "top-up outside them is refused. None: no limits (a tournament's table)")
+    shot_clock: ShotClockConfig | None = Field(
+        default=None, exclude_if=lambda v: v is None,
+        description="The table's shot clock (docs/shot-clock.md); none: no shot clock")
 
 
 class SessionSnapshot(BaseModel):
@@ -74,6 +100,9 @@ class SessionSnapshot(BaseModel):
     next_variant: NextVariant | None = Field(default=None, exclude_if=lambda v: v is None,
                                              description="CG Spielvarianten: the variant the "
                                              "next hand is dealt as")
+    shot_banks: dict[str, ShotBank] = Field(default_factory=dict, exclude_if=lambda v: not v,
+                                            description="Shot clock: player id -> his time "
+                                            "extensions left (docs/shot-clock.md)")
 
     @model_validator(mode="before")
     @classmethod
@@ -189,3 +218,5 @@ class HandTrack:
     burn_cards: list[str] = field(default_factory=list)  # every burn card, in order
     run_one_burns: int | None = None  # run it twice: how many of them were burned for run 1
     reshuffled_used: set[str] = field(default_factory=set)  # run 1's burns dealt in run 2
+    stake_alerted: set[int] = field(default_factory=set)  # CG Table Stake: told once a hand
+    shot: ShotHand = field(default_factory=ShotHand)  # the shot clock (docs/shot-clock.md)

@@ -103,6 +103,28 @@ class ClockView(BaseModel):
     rule: str
 
 
+class ShotClockView(BaseModel):
+    """The table's shot clock (docs/shot-clock.md): a display counts the seat's time down
+    itself, ``remaining`` seconds at ``since`` (the table's time), while ``running``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    seat: int | None = Field(default=None, description="The seat whose clock runs; None: none")
+    started: float | None = Field(default=None, description="When the action reached him")
+    since: float | None = Field(default=None, description="The instant ``remaining`` is for")
+    remaining: float = Field(default=0, description="Seconds left at ``since``")
+    running: bool = Field(default=False, description="Counting down; False while his chips "
+                          "or words show his action (the dealer confirms it) or once out")
+    extension: bool = Field(default=False, description="Counting down a time extension")
+    extensions_used: int = Field(default=0, description="Extensions used in this turn")
+    out: bool = Field(default=False, description="His time and extensions are gone: the "
+                      "floor rules (PVB 21); nothing was folded")
+    seconds: int = Field(description="A player's time for each action")
+    extension_seconds: int
+    extensions: dict[int, int] = Field(default_factory=dict, description="Seat -> time "
+                                       "extensions its player has left")
+
+
 class PotView(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -149,6 +171,9 @@ class TableState(BaseModel):
     alerts: list[str] = Field(default_factory=list, description="Open irregularities this hand")
     floor_called: bool = False
     clock: ClockView | None = None
+    shot_clock: ShotClockView | None = Field(default=None, exclude_if=lambda v: v is None,
+                                             description="The table's shot clock; absent "
+                                             "where the table has none")
     pot_zone: int | None = Field(default=None, description="Chips the pot zone reads")
     devices: dict[str, str] = Field(default_factory=dict)
     # (both absent until the tournament or the floor changes a stack: a state reads as before)
@@ -200,6 +225,8 @@ class Leds(BaseModel):
     hand_for_hand: bool = False
     clock: bool = False
     irregularity: bool = False
+    shot_clock: Literal["off", "running", "extension", "out"] = Field(
+        default="off", description="The shot clock on the seat to act (docs/shot-clock.md)")
 
 
 class Sink(Protocol):

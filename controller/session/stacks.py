@@ -54,6 +54,11 @@ class StackCommands(SessionBase):
         if stack is not None and new % unit:
             raise Refused(f"stack: {new:,} cannot be made of the chips in play (the smallest is "
                           f"{unit:,}): count the stack again", "RULES T5")
+        limits = self.config.buy_in
+        if add is not None and limits is not None and limits.max is not None \
+                and new > limits.max:  # a top-up goes to the maximum buy-in at most
+            raise Refused(f"stack: seat {seat}: {player} tops up to {new:,}: this table's "
+                          f"maximum buy-in is {limits.max:,}", "CG Limits")
         rule = str(args.get("rule", ""))[:40] or "DFO"
         reason = str(args.get("reason", ""))[:120]
         self.table.apply(SetStack(seat=seat, stack=new))

@@ -67,6 +67,11 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
 
     def _dispatch(self, event: TableEvent) -> bool:
         """Returns whether the event changed anything (and belongs to the hand's story)."""
+        before = self._shot_before(event)  # the shot clock: what ran out by the event's time
+        changed = self._dispatch_event(event)
+        return self._shot_after(changed) or changed or before
+
+    def _dispatch_event(self, event: TableEvent) -> bool:
         match event:
             case ShuffleEvent():
                 return self._shuffle(event)
@@ -162,6 +167,7 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
                   dealt=list(p.dealt), level=level.level)
         if variant is not None:
             self._say_variant(variant)
+        self._stake_new_hand()  # an absent player's blinds (CG Blinds)
         for seat, rule in table.sitting_out().items():
             player = table.seats[seat].player
             why = ("a newcomer between the button and the small blind is dealt in from the "
@@ -188,6 +194,7 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
             raise Refused(f"seat {event.seat} does not exist at this table", "PVB 09")
         if event.player is not None and event.stack <= 0:
             raise Refused(f"seat {event.seat}: a player sits down with chips", "PVB 12")
+        self._stake_sit_down(event)  # CG Buy-in, CG Limits
         if not self._between_hands():
             # Judge the change against the seats as they will be after the queued ones.
             view = self.table.seats.get(event.seat)
@@ -227,6 +234,7 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
             if current is None:
                 raise Refused(f"seat {event.seat} is already empty", "PVB 09")
             table.apply(Leave(seat=event.seat))
+            self._stake_left_seat(event.seat, current, moved=words is not None)
             self.absent.discard(event.seat)
             self.counted.pop(event.seat, None)
             owed = self.penalties.pop(current.player, 0)
@@ -238,11 +246,13 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
             return
         if current is not None:
             raise Refused(f"seat {event.seat} is taken by {current.player}", "PVB 09")
+        self._stake_before_seating(event)  # a seat change keeps the stake (CG Table Stake)
         table.apply(SitDown(seat=event.seat, player=event.player, stack=event.stack))
         self.counted[event.seat] = False  # until his chips are read on the seat's zone
         self._say("seat", f"seat {event.seat}: {event.player} sits down with {event.stack:,}",
                   seat=event.seat, player=event.player, stack=event.stack)
         self._told_of_straddles(event)
+        self._stake_seated(event)  # the blind he brings (CG Blinds)
 
     def _level(self, event: LevelEvent) -> bool:
         level = Level(level=event.level, sb=event.sb, bb=event.bb, ante=event.ante,
@@ -363,6 +373,7 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
             "started": track.started,
             "hand_for_hand_round": self.hand_round,  # RULES T2, PVB 64b(3)
         })
+        record = self._shot_record(record)  # each action's time (docs/shot-clock.md)
         self.pending_record = record
         if record.status == "complete":
             for k, pot in enumerate(record.pots):

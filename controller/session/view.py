@@ -8,13 +8,13 @@ from typing import Any
 
 from controller.engine.hand import STREET_NAMES, Stage, betting_of
 from controller.engine.records import Blinds, PotRecord
-from controller.session.base import SessionBase
 from controller.session.cards import board_street_name
 from controller.session.outputs import ClockView, Leds, PotView, SeatView, TableState
+from controller.session.shot_clock import ShotClock
 from controller.session.words import card_text_list
 
 
-class PublicView(SessionBase):
+class PublicView(ShotClock):
     """What the table shows: never a hole card that was not tabled."""
 
     # ---------------------------------------------------------------- the public view
@@ -80,7 +80,7 @@ class PublicView(SessionBase):
             round=self.hand_round if live else self.holds.released_round,
             alerts=[i.text for i in track.irregularities] if live and track else [],
             floor_called=bool(track and track.floor_called and live),
-            clock=self._clock_view() if live else None,
+            clock=self._clock_view() if live else None, shot_clock=self._shot_view(),
             pot_zone=track.pot_zone if track and live else None,
             devices=dict(self.devices), colour_up=self.colour_up,
             stack_refs=list(self.stack_refs),
@@ -168,7 +168,8 @@ class PublicView(SessionBase):
         live = self._hand() is not None and self.track is not None
         return Leds(hand_for_hand=not self.holds.may_shuffle and not live,
                     clock=bool(live and self.track and self.track.clock),
-                    irregularity=bool(live and self.track and self.track.irregularities))
+                    irregularity=bool(live and self.track and self.track.irregularities),
+                    shot_clock=self._shot_led())
 
     def chips_on_table(self) -> int:
         """Every chip at the table: stacks plus the pot of the hand running. Constant except

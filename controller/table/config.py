@@ -17,6 +17,8 @@ from controller.errors import ConfigError
 from controller.inputs.text_files import read_toml_model
 from controller.mqtt.client import BrokerAddress
 from controller.session import SessionConfig
+from controller.session.model import BuyIn
+from controller.session.shot_settings import ShotClockConfig
 from drivers.buttons import PanelConfig
 from drivers.reader_config import ReaderConfig
 
@@ -34,6 +36,11 @@ class TableSection(BaseModel):
     straddles: list[StraddleKind] = Field(
         default_factory=list, description="CG Straddle: the straddles this table opened with "
         "(live, button, mississippi), each one its rule profile knows; none by default")
+    shot_clock: ShotClockConfig | None = Field(
+        default=None, description="[table.shot_clock]: the table's shot clock "
+        "(docs/shot-clock.md); absent: none")
+    buy_in: BuyIn | None = Field(default=None, description="A cash table's minimum and "
+                                 "maximum buy-in (CG Buy-in, CG Limits); none by default")
     keep_hands: int = Field(default=10, ge=10, description="Finished hands kept in the journal")
     events_max_bytes: int = Field(default=10_000_000, ge=4096, description="output/events.jsonl "
                                   "is rotated before a line would take it past this size")
@@ -74,7 +81,8 @@ class TableConfig(BaseModel):
     def session(self) -> SessionConfig:
         t = self.table
         return SessionConfig(table_id=t.id, profile=t.profile, seats=t.seats, level=t.level,
-                             check_burns=t.check_burns, straddles=t.straddles)
+                             check_burns=t.check_burns, straddles=t.straddles,
+                             shot_clock=t.shot_clock, buy_in=t.buy_in)
 
 
 def load_table_config(path: str | Path) -> TableConfig:

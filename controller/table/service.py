@@ -159,11 +159,12 @@ class TableService:
         while True:
             self.loop.beat()
             try:  # while a clock runs the session gets time as events (RULES C1, C2)
-                batch = [self._queue.get(timeout=self._tick_seconds if self._ticking() else 1.0)]
+                batch = [self._queue.get(timeout=self._tick_seconds if self._ticking() or (
+                    self.session.shot_clock_due() is not None) else 1.0)]
             except queue.Empty:
                 batch = []
             now = self._clock()
-            if self._ticking() and abs(now - self._last_tick) >= self._tick_seconds:
+            if self._tick_due(now):
                 self._last_tick = now
                 batch.append(TickEvent(now=now))
             while len(batch) < 64:  # whatever queued up meanwhile: one fsync for all of it
@@ -183,6 +184,14 @@ class TableService:
 
     def _ticking(self) -> bool:
         return self.session.wants_ticks()
+
+    def _tick_due(self, now: float) -> bool:
+        """A time call counts down in ticks; the shot clock needs one only when a player's
+        time or extension ends (docs/shot-clock.md): no idle ticks in the journal."""
+        if self._ticking() and abs(now - self._last_tick) >= self._tick_seconds:
+            return True
+        due = self.session.shot_clock_due()
+        return due is not None and now >= due
 
     def process_batch(self, items: list[object]) -> None:
         """Group commit: the events are journaled together before any of them is applied. A
@@ -232,6 +241,10 @@ class TableService:
         it is journaled: the hand's start is in its record and in its id, which must differ
         from every earlier hand's even when a new journal counts hands from 1 again."""
         if isinstance(event, ShuffleEvent) and event.ts is None:
+            return event.model_copy(update={"ts": self._clock()})
+        if self.config.shot_clock is not None and not isinstance(event, TickEvent):
+            # The shot clock counts in the table's own time: every event is dated by it when
+            # it is taken (the readers' own times are their monotonic clocks).
             return event.model_copy(update={"ts": self._clock()})
         return event
 

@@ -31,6 +31,11 @@ HOLES = ["AsAh", "KdKh", "QcQs", "JdJh", "Tc9c", "8s8d"]
 FLOP = ["2c", "7d", "9h"]
 
 
+# CG Table Stake: a cash table's bets are divisible by the small blind (300: a 5,000 chip is a
+# bet of 4,800, the 200 back; tests/session/test_cash_table_stakes.py)
+CHIP_5000 = {"pvb-2020": 5000, "cg-cash": 4800}
+
+
 def hand_at(profile: str, sb: int, bb: int, players: int = 3, stack: int = 100_000) -> Run:
     """A hand just dealt: button seat 1, small blind seat 2, big blind seat 3; the blinds are
     in their betting zones as single chips of their size."""
@@ -103,7 +108,7 @@ def test_r5_pvb_44_5_raise_announced_with_one_chip_is_the_largest_raise_up_to_it
     run = hand_at(profile, 300, 600)
     run.feed(chips("seat:1", 5000))
     run.feed(declare(1, "raise"))  # the dealer heard "raise" before the chip landed
-    assert last_action(run) == (1, "raise", 5000)
+    assert last_action(run) == (1, "raise", CHIP_5000[profile])
     assert any(e.rule == "PVB 44(5)" for e in run.events)
 
 
@@ -113,7 +118,7 @@ def test_r5_raise_announced_first_then_one_chip(profile: str) -> None:
     run.feed(declare(1, "raise"))
     assert "announced a raise" in waiting(run)
     run.feed(chips("seat:1", 5000))
-    assert last_action(run) == (1, "raise", 5000)
+    assert last_action(run) == (1, "raise", CHIP_5000[profile])
 
 
 @pytest.mark.parametrize("profile", PROFILES)
@@ -140,7 +145,7 @@ def test_r5_pvb_44_3_big_blind_swaps_his_blind_for_a_big_chip_and_raises(profile
     run.feed(chips("seat:3"))  # he takes the blind back (slowly: the zone settled empty)
     assert not any(kind == "raise" for _, kind, _ in actions(run))
     step = run.feed(chips("seat:3", 5000))
-    assert last_action(run) == (3, "raise", 5000)
+    assert last_action(run) == (3, "raise", CHIP_5000[profile])
     assert step.events[0].rule == "PVB 44(3)"
 
 
@@ -153,7 +158,7 @@ def test_r5_pvb_44_6_one_chip_opening_the_betting_after_the_flop_is_a_bet_at_ful
     first = run.session.state().actor
     assert first is not None
     step = run.feed(chips(f"seat:{first}", 5000))
-    assert last_action(run) == (first, "bet", 5000)
+    assert last_action(run) == (first, "bet", CHIP_5000[profile])
     assert step.events[0].rule == "PVB 44(6)"
 
 

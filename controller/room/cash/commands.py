@@ -184,9 +184,13 @@ class SeatArgs(CommandArgs):
 
 
 class LeaveArgs(CommandArgs):
+    """He leaves his table. ``stack``: the stake he ends his play with (CG "Table Stake": above
+    the game's minimum buy-in, not back today with less)."""
+
     command = "leave"
     table: TableId
     name: PlayerName
+    stack: BuyIn = None
 
 
 class MustMoveArgs(CommandArgs):

@@ -37,6 +37,10 @@ class CashSection(BaseModel):
     must_move_order: MustMoveOrder = Field(default="list", description="list: the players at "
                                            "a new must-move table in the order they came; "
                                            "draw: drawn (CG \"Must Move\")")
+    minimum_buy_ins: dict[str, int] = Field(default_factory=dict, description='CG "Buy-in": '
+                                            "game -> its minimum buy-in (the same-day rule)")
+    day_starts: int = Field(default=6, ge=0, le=23, description="The hour (UTC) a playing day "
+                            "begins")
     db: Path = Field(default=Path("cash.db"), description="The cash floor's journal (SQLite)")
 
 
@@ -59,7 +63,9 @@ class CashConfig(BaseModel):
         try:
             return CashSettings(games=section.games, tables=tables,
                                 call_seconds=section.call_minutes * 60,
-                                must_move_order=section.must_move_order)
+                                must_move_order=section.must_move_order,
+                                minimum_buy_ins=section.minimum_buy_ins,
+                                day_starts=section.day_starts)
         except ValidationError as exc:
             raise ConfigError(f"{self._source}: {first_error(exc, 'the file')}") from None
 

@@ -122,9 +122,16 @@ class CashCore:
             case CallArgs():
                 return waiting.call(ledger, args.game, args.table, now, s.call_seconds)
             case SeatArgs():
+                game = ledger.table(args.table).game
+                if game is not None:  # CG "Table Stake": not back today with less
+                    ledger.comeback_refusal(s, args.name, game, args.stack, now)
                 return _seat(ledger, args, now)
             case LeaveArgs():
-                return _leave(ledger, args, now)
+                there = ledger.where(args.name)
+                done = _leave(ledger, args, now)
+                if args.stack is not None and there is not None and there[0].game is not None:
+                    ledger.ended_play(s, there[1].name, there[0].game, args.stack, now)
+                return done
             case OpenTableArgs():
                 return _joined(seating.open_table(ledger, args.table, args.game, now))
             case CloseTableArgs():

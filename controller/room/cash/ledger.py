@@ -12,12 +12,16 @@ The rules they serve are the casino's cash rules (RULES.md "CG"), cited by secti
   waiting list's; every new player of that limit is put on the list and starts at the must-move
   table; when a seat opens at the main table the first in the order is asked, then the next;
   if all say no, the first must move.
+- CG "Table Stake" (Einsätze 1): a player who ends his play with a stake above the table's
+  minimum buy-in cannot play on in the same limit that playing day with a smaller one
+  (`Ledger.ended_play`, `Ledger.comeback_refusal`).
 - CG "Poker Manager" (Allgemeine Regeln 1): what the CG does not name, the floor decides. The
   choices made here where the CG is silent say so next to the rule they make.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -64,6 +68,12 @@ class CashSettings(BaseModel):
                                            "players at a must-move table when it begins: as "
                                            "they came (the waiting list's) or drawn (CG "
                                            '"Must Move"); newcomers join at the end either way')
+    minimum_buy_ins: dict[str, int] = Field(
+        default_factory=dict, description='CG "Buy-in": each game\'s minimum buy-in (chips), '
+        "as its tables have it; a game without one: no same-day rule (CG \"Table Stake\")")
+    day_starts: int = Field(default=6, ge=0, le=23, description="The hour (UTC) the casino's "
+                            'playing day begins (CG "Table Stake": "an diesem Spieltag"; the '
+                            "CG names no hour: the floor's setting)")
 
     @model_validator(mode="after")
     def _distinct(self) -> CashSettings:
@@ -76,11 +86,22 @@ class CashSettings(BaseModel):
             if twice is not None:
                 raise ValueError(f"games: {game!r} is listed twice ({twice!r})")
             seen[game] = game
+        for game, minimum in self.minimum_buy_ins.items():
+            if game not in self.games:
+                raise ValueError(f"minimum_buy_ins: {game!r} is none of the games")
+            if not 0 < minimum <= 10**11:
+                raise ValueError(f"minimum_buy_ins: {game!r}: a buy-in from 1 chip")
         ids = [t.table for t in self.tables]
         twice_ids = sorted({t for t in ids if ids.count(t) > 1})
         if twice_ids:
             raise ValueError(f"tables: table {twice_ids[0]!r} is listed twice")
         return self
+
+
+def playing_day(settings: CashSettings, at: float) -> int:
+    """The casino's playing day ``at`` falls in: days since the epoch, each from the hour the
+    settings name (UTC; a night's play after midnight belongs to the day it began)."""
+    return math.floor((at - settings.day_starts * 3600) / 86_400)
 
 
 def _game_ok(game: str) -> bool:
@@ -160,6 +181,20 @@ class Happening(BaseModel):
     rule: str | None = None
 
 
+class Departure(BaseModel):
+    """CG "Table Stake": a player who ended his play at a game with a stake above its minimum
+    buy-in, that playing day."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    game: str
+    stake: int = Field(ge=0)
+    day: int = Field(description="The playing day: days since the epoch, each beginning at "
+                     "the settings' day_starts")
+    at: float
+
+
 class Ledger(BaseModel):
     """Everything the cash floor decided, in the order it must be kept."""
 
@@ -175,6 +210,8 @@ class Ledger(BaseModel):
     arrivals: int = 0
     recent: list[Happening] = Field(default_factory=list)
     at_tables: AtTables = Field(default_factory=AtTables)  # the tables' side: at_tables.py
+    departures: list[Departure] = Field(default_factory=list, description='CG "Table Stake": '
+                                        "who ended play above the minimum today, with what")
 
     @classmethod
     def new(cls, settings: CashSettings) -> Ledger:
@@ -234,11 +271,55 @@ class Ledger(BaseModel):
         wanted = names.skeleton(name)
         return next((c for c in self.changes if names.skeleton(c.player) == wanted), None)
 
+    # ---------------------------------------------------------------- CG "Table Stake"
+
+    def ended_play(self, settings: CashSettings, name: str, game: str, stake: int,
+                   at: float) -> str | None:
+        """He ends his play at ``game`` with ``stake``. CG "Table Stake": "Beendet ein
+        Spielteilnehmer mit einem Table Stake über dem Minimum Buy-in des Tisches sein Spiel,
+        kann er mit einem kleineren Table Stake im selben Limit an diesem Spieltag nicht
+        weiterspielen." Above the game's minimum the floor is told and it is kept for the
+        day; at or below it, nothing binds him (his last departure is the one that counts:
+        the CG speaks of the stake he ends with). Earlier days are forgotten."""
+        day = playing_day(settings, at)
+        wanted = names.skeleton(name)
+        self.departures = [d for d in self.departures if d.day == day and not (
+            d.game == game and names.skeleton(d.name) == wanted)]
+        minimum = settings.minimum_buy_ins.get(game)
+        if minimum is None or stake <= minimum:
+            return None
+        self.departures.append(Departure(name=name, game=game, stake=stake, day=day, at=at))
+        return self.said(at, f"{name} ends play at {game} with {stake:,}, above the minimum "
+                         f"buy-in of {minimum:,}: today he plays {game} again only with "
+                         f"{stake:,} or more", STAKE)
+
+    def departure(self, settings: CashSettings, name: str, game: str,
+                  at: float) -> Departure | None:
+        """His departure from ``game`` above its minimum this playing day, if any."""
+        day, wanted = playing_day(settings, at), names.skeleton(name)
+        return next((d for d in self.departures if d.day == day and d.game == game
+                     and names.skeleton(d.name) == wanted), None)
+
+    def comeback_refusal(self, settings: CashSettings, name: str, game: str,
+                         stake: int | None, at: float) -> None:
+        """A player sitting down at ``game`` with ``stake`` (None: the dealer takes his buy-in
+        at the table): refused when he left it today with more (CG "Table Stake"); without a
+        stake the floor is told what he must bring."""
+        left = self.departure(settings, name, game, at)
+        if left is None:
+            return
+        if stake is None:
+            self.said(at, f"{left.name} ended play at {game} today with {left.stake:,}: he sits "
+                      f"down with {left.stake:,} or more", STAKE)
+        elif stake < left.stake:
+            raise Refused(f"{left.name} ended play at {game} today with {left.stake:,}: he cannot "
+                          f"come back today with less ({stake:,})", STAKE)
+
     def said(self, at: float, text: str, rule: str | None = None) -> str:
         self.recent = [*self.recent, Happening(at=at, text=text, rule=rule)][-RECENT:]
         return text
 
 
-__all__ = ["CHANGE", "FLOOR", "MUST_MOVE", "RECENT", "STAKE", "CashSettings", "Change", "Entry",
-           "Happening", "Ledger", "MustMoveOrder", "Offer", "Refused", "Seated", "Table",
-           "TableSpec"]
+__all__ = ["CHANGE", "FLOOR", "MUST_MOVE", "RECENT", "STAKE", "CashSettings", "Change",
+           "Departure", "Entry", "Happening", "Ledger", "MustMoveOrder", "Offer", "Refused",
+           "Seated", "Table", "TableSpec", "playing_day"]

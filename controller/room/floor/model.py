@@ -534,6 +534,10 @@ class Room:
                 say(f"seat {state.actor} has not acted: time may be called", "warning")
             if state.clock is not None:
                 say(f"time called on seat {state.clock.seat}", "notice")
+            shot = state.shot_clock  # the table's own (docs/shot-clock.md): the floor rules
+            if shot is not None and shot.out and shot.seat is not None and state.clock is None:
+                say(f"seat {shot.seat}: the shot clock ran out, the floor rules on time",
+                    "warning")
             for device, status in state.devices.items():
                 if status != "ok":
                     say(f"{device} reader {status}", "warning")

@@ -134,6 +134,12 @@
       const sentAt = view.sent + (view.clock_offset || 0);
       actNode(card, `time S${s.clock.seat} `, "countdown",
         { left: s.clock.remaining, from: sentAt }, `${Math.ceil(s.clock.remaining || 0)} s`);
+    } else if (s && s.shot_clock && s.shot_clock.seat && view.online !== false) {
+      const shot = s.shot_clock;  // the table's shot clock (docs/shot-clock.md)
+      if (shot.running) {
+        actNode(card, `S${shot.seat} `, "countdown", { left: shot.remaining,
+          from: shot.since + (view.clock_offset || 0) }, `${Math.ceil(shot.remaining)} s`);
+      } else actNode(card, `S${shot.seat} ${shot.out ? "time up" : "held"}`, null, null, "");
     } else if (s && s.actor !== null && s.actor !== undefined && view.online !== false) {
       actNode(card, `S${s.actor} `, "since", { since: view.actor_since },
         view.actor_since ? mmss(clockNow() - view.actor_since) : "");

@@ -3,7 +3,7 @@
 // (``?venue=``) the page names the table's venue and offers no decision.
 "use strict";
 (() => {
-  const { floor, el, chips, cards, renderClockStrip, decide, start, keyOf } = window.floorApp;
+  const { floor, el, chips, cards, renderClockStrip, decide, start, keyOf, clockNow } = window.floorApp;
   const $ = (id) => document.getElementById(id);
   const table = decodeURIComponent(location.pathname.split("/").pop());
   const venue = floor.league ? new URLSearchParams(location.search).get("venue") : null;
@@ -38,10 +38,30 @@
     },
     el("div", { class: "name" }, `${number} · ${seat.player}`, marks),
     el("div", {}, `stack ${chips(seat.stack)}`),
+    shotLine(number, state),
     seat.bet ? el("div", { class: "bet" }, `bet ${chips(seat.bet)}`) : null,
     seat.shown ? el("div", { class: "shown" }, cards(seat.shown))
       : seat.cards ? el("div", { class: "held" }, `${seat.cards} card${seat.cards > 1 ? "s" : ""}`) : null,
     flags.length ? el("div", { class: "flags" }, flags.join(" · ")) : null);
+  }
+
+  // The table's shot clock (docs/shot-clock.md): the seat to act's time, counted down here
+  // between pushes from the table's instant (on the clock's time: the table's offset), and
+  // the time extensions each player has left.
+  function shotLine(number, s) {
+    const shot = s.shot_clock;
+    if (!shot) return null;
+    const left = shot.extensions ? shot.extensions[number] : undefined;
+    const ext = left === undefined ? "" : `${left} ext.`;
+    if (shot.seat !== number) return ext ? el("div", { class: "shot" }, ext) : null;
+    const view = floor.tables.get(key);
+    const from = (shot.since || 0) + ((view && view.clock_offset) || 0);
+    const now = Math.max(0, Math.ceil(shot.remaining - (shot.running ? clockNow() - from : 0)));
+    const time = shot.out ? el("span", { class: "shot-out" }, "time is up: the floor rules")
+      : shot.running ? el("span", { "data-left": shot.remaining, "data-from": from }, `${now} s`)
+        : el("span", {}, `${now} s, held`);
+    return el("div", { class: `shot running${shot.extension ? " extension" : ""}`, id: `shot-${number}` },
+      "time ", time, shot.extension ? ` (extension ${shot.extensions_used})` : "", ext ? ` · ${ext}` : "");
   }
 
   function render(changed, kind) {

@@ -1,0 +1,257 @@
+"""Table stakes at a cash table (the CG, "Einsätze" 1-4): the buy-in, chips added only between
+hands and never taken off, bets divisible by the small blind, and the blinds of absent, new and
+moving players.
+
+- CG "Buy-in", CG "Limits": a player sits down with at least the table's minimum buy-in and, where
+  the table set one, at most its maximum; a top-up takes the stake to the maximum at most. A
+  player the floor moved here, or one from a broken table, brings his whole stake whatever it is
+  (CG "Tischwechsel": the whole table stake), and so does one changing seats at this table.
+- CG "Table Stake": the stake grows only between hands and never shrinks but by play. The chip
+  readers see the betting zones: between hands, a stack laid on a seat's zone is read once the
+  zone is empty again (the count is complete): more than the table knows is a top-up the
+  dealer sold (the CG has him change the player's cash at the table), within the maximum; less
+  is chips taken off the table, told to the floor. During a hand, a zone holding more than the
+  player has in play is chips brought in mid-hand: told, they do not play.
+- CG "Table Stake", CG "Unteilbare Jetons": every bet divisible by the small blind (the ante
+  where there is no small blind); the odd remainder goes back to the player, the dealer told.
+- CG "Blinds", CG "Am Sitzplatz": an absent player's blinds are taken from his stack (no missed
+  blind ever); a new player posts no blind until the blinds reach him; a player moved by the
+  floor or from a broken table brings none; one who changes seats two or more occupied seats
+  clockwise away from the button brings the big blind.
+
+Only at a table whose rule profile is a cash game's (``cash = true``); the buy-in only where the
+table set one (`SessionConfig.buy_in`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from controller.engine.hand import Hand
+from controller.engine.table import SeatState, SetStack
+from controller.events import SeatEvent
+from controller.session.chip_reading import Bet
+from controller.session.chips import ChipZones
+from controller.session.model import Refused, SessionSnapshot
+
+STAKE = "CG Table Stake"
+BUY_IN = "CG Buy-in"
+LIMITS = "CG Limits"
+BLINDS = "CG Blinds"
+
+
+@dataclass(frozen=True)
+class LeftSeat:
+    """A player who left a seat of this table since the last hand began (a seat change?)."""
+
+    seat: int
+    stack: int
+
+
+class TableStakes(ChipZones):
+    """The CG's table stakes, read from the seats and the chips."""
+
+    def _load(self, snapshot: SessionSnapshot) -> None:
+        super()._load(snapshot)
+        # Between hands, derived from the events since the snapshot (a replay makes them again):
+        # each seat zone's chips, the highest reading of a count laid on an empty zone, and who
+        # left a seat (a seat change is leaving one seat and sitting down at another).
+        self.stake_zone: dict[int, int] = {}
+        self.stake_count: dict[int, int] = {}
+        self.stake_left: dict[str, LeftSeat] = {}
+
+    # ---------------------------------------------------------------- sitting down
+
+    def _stake_sit_down(self, event: SeatEvent) -> None:
+        """CG Buy-in, CG Limits: a player sitting down buys in within the table's limits,
+        refused in the floor's words otherwise, at once (even while a hand is played). Not a
+        player the floor moved or one from a broken table (CG Tischwechsel: the whole table
+        stake), nor one changing seats here (his stake, checked as he sits down)."""
+        limits = self.config.buy_in
+        if (limits is None or event.player is None or event.arrival is not None
+                or event.player in self.stake_left
+                or any(s.player == event.player for s in self.table.seats.values())):
+            return  # (a seat change, or the same request again: nothing new to buy)
+        who = f"seat {event.seat}: {event.player}"
+        if event.stack < limits.min:
+            raise Refused(f"{who} buys in for {event.stack:,}: this table's minimum buy-in is "
+                          f"{limits.min:,}", BUY_IN)
+        if limits.max is not None and event.stack > limits.max:
+            raise Refused(f"{who} buys in for {event.stack:,}: this table's maximum buy-in is "
+                          f"{limits.max:,}", LIMITS)
+
+    def _stake_before_seating(self, event: SeatEvent) -> None:
+        """A seat change (CG Table Stake): he sits down again with the stake he stood up
+        with, not a chip more or less."""
+        left = self.stake_left.get(event.player or "")
+        if left is None or event.stack == left.stack:
+            return
+        raise Refused(f"seat {event.seat}: {event.player} changes seats from seat {left.seat} "
+                      f"with his stake of {left.stack:,}, not {event.stack:,}: chips are never "
+                      "taken off the table, and added only between hands (a top-up)", STAKE)
+
+    def _stake_seated(self, event: SeatEvent) -> None:
+        """Told as he sits down at a cash table: which blind he brings (CG Blinds)."""
+        if not self.profile.cash or event.player is None:
+            return
+        left = self.stake_left.pop(event.player, None)
+        who = f"seat {event.seat}: {event.player}"
+        if left is not None:
+            self._seat_change(event, left)
+        elif event.arrival is not None:
+            why = "moved by the floor" if event.arrival == "moved" else "from a broken table"
+            self._say("seat", f"{who} comes {why} with his whole stake and brings no blind "
+                      "(CG Blinds)", rule=BLINDS, seat=event.seat, arrival=event.arrival)
+        else:
+            # (where he sits between the button and the small blind, the table deals him in
+            # from the hand after: the CG is silent on that seat; common practice, PVB 10(1))
+            self._say("seat", f"{who} posts no blind until the blinds reach him (CG Blinds)",
+                      rule=BLINDS, seat=event.seat)
+
+    def _seat_change(self, event: SeatEvent, left: LeftSeat) -> None:
+        """CG Blinds: "Entfernt sich ein Spielteilnehmer durch einen Platzwechsel um zwei oder
+        mehr (mit aktiven Spielteilnehmern besetzten) Plätze im Uhrzeigersinn vom Button weg,
+        muss er das Big Blind bringen." Counted from the last hand's button: the occupied
+        seats he passes moving clockwise away from it (a move towards the button, or across
+        it, brings his blinds sooner: nothing to bring)."""
+        who = f"seat {event.seat}: {event.player}"
+        positions = self.table.positions
+        passed = 0
+        if positions is not None:
+            n, button = self.table.seat_count, positions.button
+
+            def offset(seat: int) -> int:  # clockwise from the button (the button is 0)
+                return (seat - button) % n
+
+            old, new = offset(left.seat), offset(event.seat)
+            passed = sum(1 for s, state in self.table.seats.items()
+                         if state.stack > 0 and s != event.seat and old < offset(s) < new)
+        if passed < 2:
+            self._say("seat", f"{who} changes seats from seat {left.seat} with his stake of "
+                      f"{left.stack:,}: no blind to bring (not two occupied seats away from "
+                      "the button, CG Blinds)", rule=BLINDS, seat=event.seat)
+            return
+        bb = self.table.level.bb
+        # The engine lays out only the blinds' seats, antes and straddles: a blind posted on
+        # another seat is not there yet, so the floor collects it (CG Poker Manager).
+        self._say("alert", f"{who} changes seats from seat {left.seat}, {passed} occupied seats "
+                  f"clockwise away from the button: he brings the big blind of {bb:,} (CG "
+                  "Blinds); the table takes blinds on the blinds' seats only: the floor has him "
+                  "post it or wait for the big blind", rule=BLINDS, seat=event.seat,
+                  owes=bb)
+
+    def _stake_left_seat(self, seat: int, state: SeatState, moved: bool) -> None:
+        """A player stood up from a seat: if he sits down at another seat of this table before
+        the next hand, that is a seat change. Not one the floor moved to another table."""
+        if self.profile.cash and not moved:
+            self.stake_left[state.player] = LeftSeat(seat=seat, stack=state.stack)
+
+    # ---------------------------------------------------------------- hands
+
+    def _stake_new_hand(self) -> None:
+        """A hand begins: the between-hands readings are over; at a cash table the dealer is
+        told to take an absent player's blinds from his stack (CG Blinds, CG Am Sitzplatz:
+        every active table stake posts them, so there is never a missed blind)."""
+        self.stake_zone.clear()
+        self.stake_count.clear()
+        self.stake_left.clear()
+        hand = self.table.hand
+        if not self.profile.cash or hand is None:
+            return
+        for act in hand.log:
+            if act.kind != "blind" or act.player is None:
+                continue
+            seat = self.table.seat_of(act.player)
+            if seat in self.absent:
+                self._say("action", f"seat {seat} is away: the dealer takes the blind of "
+                          f"{act.amount:,} from the stack into the betting zone (CG Blinds: "
+                          "no missed blinds)", rule=BLINDS, seat=seat)
+
+    def _stake_in_hand(self, hand: Hand, seat: int, index: int, before: list[int],
+                       new: list[int]) -> None:
+        """CG Table Stake: during a hand a zone holding more than the player has in play is
+        chips brought to the table mid-hand; they do not play (told once a hand)."""
+        track = self.track
+        if not self.profile.cash or track is None or sum(new) <= sum(before) \
+                or seat in track.stake_alerted:
+            return
+        # What he brought to this hand: his stack now and all he put in (the zone holds part of
+        # it: this round's bet, earlier rounds' not yet swept, change due to him)
+        brought = hand.contributions[index] + hand.stacks[index]
+        if sum(new) <= brought:
+            return
+        track.stake_alerted.add(seat)
+        self._irregular(STAKE, f"seat {seat}'s betting zone holds {sum(new):,}, more than the "
+                        f"{brought:,} he brought to this hand: chips are added between hands "
+                        "only, never during a hand; the extra chips do not play", seat=seat)
+
+    def _divisible(self, hand: Hand, seat: int, bet: Bet) -> Bet:
+        """CG Table Stake, CG Unteilbare Jetons: "Alle getätigten Einsätze müssen durch das
+        Ante bzw. Small Blind teilbar sein ... Eine eventuell entstandene Spitze erhält der
+        Spielteilnehmer zurück": a bet or raise to an amount the small blind does not divide
+        is one to the amount below that it does; the rest goes back. Not an all-in (the whole
+        stake plays: the CG is silent, common practice) nor a call (it matches the bet).
+        Where that would fall below the smallest raise (after an odd all-in) it stands."""
+        if not self.profile.cash or bet.action != "raise":
+            return bet
+        level = self.table.hand_level
+        unit = level.sb or level.ante  # (the CG's exception, Limit 2/5 by the big blind, is
+        # a game of that casino's: not modelled)
+        rest = bet.to % unit if unit > 1 else 0
+        options = hand.options()
+        if not rest or options is None or options.min_raise_to is None \
+                or bet.to - rest < options.min_raise_to:
+            return bet
+        to = bet.to - rest
+        why = (f"{bet.to:,} is no multiple of the small blind ({unit:,}): {to:,}, the odd "
+               f"{rest:,} goes back (CG Table Stake)")
+        # (the reading's rule stays the action's: the CG's is named in the words)
+        return Bet(bet.action, to, bet.rule or STAKE, f"{bet.reason}; {why}" if bet.reason
+                   else why)
+
+    # ---------------------------------------------------------------- between hands
+
+    def _stake_reading(self, seat: int, total: int) -> bool:
+        """Between hands at a cash table: chips laid on an empty seat zone are a count of the
+        player's stack, read when the zone is empty again (its highest reading: chips laid
+        down in several motions). Chips left from the hand are no count. True: the reading
+        belongs to the story (a replay must see it)."""
+        if not self.profile.cash or self.colour_up is not None:
+            return False
+        track = self.track
+        before = self.stake_zone.get(seat)
+        if before is None:
+            before = sum(track.zone.get(seat, [])) if track is not None else 0
+        self.stake_zone[seat] = total
+        if total:
+            if not before or seat in self.stake_count:
+                self.stake_count[seat] = max(total, self.stake_count.get(seat, 0))
+            return True
+        counted = self.stake_count.pop(seat, None)
+        state = self.table.seats.get(seat)
+        if counted is None or state is None or state.stack <= 0 or counted == state.stack:
+            return True
+        who = f"seat {seat}: {state.player}"
+        if counted < state.stack:
+            self._say("alert", f"{who}'s stack reads {counted:,}, {state.stack - counted:,} "
+                      f"less than the {state.stack:,} in play: chips are never taken off the "
+                      "table (CG Table Stake); count the stack", rule=STAKE, seat=seat,
+                      stack=state.stack, read=counted)
+            return True
+        added = counted - state.stack
+        limits = self.config.buy_in
+        if limits is not None and limits.max is not None and counted > limits.max:
+            self._say("alert", f"{who}'s stack reads {counted:,}, {added:,} more than the "
+                      f"{state.stack:,} in play: a top-up to {counted:,} is above this "
+                      f"table's maximum buy-in of {limits.max:,} (CG Limits); the {added:,} "
+                      "go back", rule=LIMITS, seat=seat, stack=state.stack, read=counted)
+            return True
+        self.table.apply(SetStack(seat=seat, stack=counted))
+        self.counted[seat] = True
+        self._say("decision", f"{who} adds {added:,} between hands (a top-up read on the "
+                  f"zone): {counted:,} (CG Table Stake)", rule=STAKE, seat=seat,
+                  player=state.player, stack=counted, was=state.stack)
+        return True
+
+
+__all__ = ["TableStakes"]
