@@ -25,6 +25,7 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -56,6 +57,7 @@ from controller.mqtt.messages import (
     decode,
     encode,
 )
+from controller.mqtt.routes import Router
 from controller.mqtt.topics import ROOT, Topics
 from controller.room.cash.view import CashContacts, CashState
 from controller.room.floor.league import League
@@ -64,6 +66,9 @@ from controller.room.floor.store import FloorStore
 from controller.service.manager import Loop
 
 log = logging.getLogger(__name__)
+
+# A route's handler on the loop: (topic, payload, when it came, its correlation data)
+Heard = Callable[[str, bytes, float, bytes | None], None]
 
 MAX_SCREENS = 500  # open push streams: a room's screens, far from what a hostile client may try
 # ... from one address: a laptop's tabs or a TV wall's windows, never all of them, so that one
@@ -151,6 +156,7 @@ class Hub:
         self.subscribed = threading.Event()
         self._client.on_subscribe = lambda *_: self.subscribed.set()
         self._client.on_message = self._on_message
+        self.routes = self._routed()
         # What is wrong with the broker connection goes to the log and to the pages; a floor
         # with the wrong venue hears nothing (Mosquitto grants what its ACL never delivers).
         diagnosis = diagnosis_of(self._client)
@@ -234,31 +240,44 @@ class Hub:
                     properties: Any) -> None:
         if reason.is_failure:  # its diagnosis says why, in the log and on the pages
             return
-        client.subscribe(self._subscriptions())
+        client.subscribe(self.routes.subscriptions())
         self._to_loop(self._broker, True)
 
-    def _subscriptions(self) -> list[tuple[str, int]]:
+    def _routed(self) -> Router:
         """Each venue's public tree; the answers to commands and the clock's time only where
         this floor decides (a league's broker carries neither); a venue's link to the league
-        where it follows another venue than its own."""
-        wanted: list[tuple[str, int]] = []
+        where it follows another venue than its own. Routed on the network thread, handled on
+        the loop (`_take`), in the order they came."""
+        routes = Router()
+
+        def on(pattern: str, handle: Heard, qos: int = 1) -> None:
+            routes.on_raw(pattern, lambda message: self._to_loop(
+                self._take, handle, message.topic, bytes(message.payload), self._now(),
+                getattr(message.properties, "CorrelationData", None)), qos=qos)
+
         for venue in self.venues:
-            t = Topics(venue)
-            leaves = ("status", "state", "event", "record") + (
-                () if self.read_only else ("reply",))
-            wanted += [(t.table("+", leaf), 1) for leaf in leaves]
-            wanted += [(t.clock("state"), 1), (t.service("clock", "status"), 1),
-                       (t.service("tournament", "state"), 1)]
+            t, room = Topics(venue), self.rooms[venue]
+            on(t.table("+", "status"), partial(self._table_status, room))
+            on(t.table("+", "state"), partial(self._table_state, room))
+            on(t.table("+", "event"), partial(self._table_event, room, venue))
+            on(t.table("+", "record"), partial(self._table_record, venue))
+            if not self.read_only:
+                on(t.table("+", "reply"), self._command_reply)
+            on(t.clock("state"), partial(self._clock_state, room))
+            on(t.service("clock", "status"), partial(self._clock_status, room))
+            on(t.service("tournament", "state"), partial(self._tournament_state, room, venue))
             if self.read_only:
-                wanted.append((t.service("bridge", "status"), 1))
+                on(t.service("bridge", "status"), partial(self._bridge_status, room))
             else:
-                wanted += [(t.clock("reply"), 1), (t.clock("time"), 0),
-                           (t.service("tournament", "reply"), 1),
-                           (t.service("tournament", "status"), 1)]
-                wanted += [(t.service("cash", leaf), 1) for leaf in ("state", "contacts",
-                                                                     "reply")]
-        wanted.append((self.topics.service("recorder", "status"), 1))
-        return list(dict.fromkeys(wanted))
+                on(t.clock("reply"), self._command_reply)
+                on(t.clock("time"), self._clock_time, qos=0)
+                on(t.service("tournament", "reply"), self._command_reply)
+                on(t.service("tournament", "status"), self._tournament_status)
+                on(t.service("cash", "state"), self._cash_state)
+                on(t.service("cash", "contacts"), self._cash_contacts)
+                on(t.service("cash", "reply"), self._command_reply)
+        on(self.topics.service("recorder", "status"), self._recorder_status)
+        return routes
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any,
                        reason: ReasonCode, properties: Any) -> None:
@@ -266,9 +285,8 @@ class Hub:
         self._to_loop(self._broker, False)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        correlation = getattr(message.properties, "CorrelationData", None)
-        self._to_loop(self._take, message.topic, bytes(message.payload), self._now(),
-                      correlation)
+        if not self.routes.dispatch(message):
+            log.warning("floor: a message on %s no route takes: ignored", message.topic[:200])
 
     def _to_loop(self, function: Callable[..., None], *args: Any) -> None:
         loop = self._loop
@@ -288,14 +306,11 @@ class Hub:
     def _broker_problem(self, text: str | None) -> None:
         self._push(self.room.take_broker_problem(text))
 
-    def _take(self, topic: str, payload: bytes, now: float, correlation: bytes | None) -> None:
+    def _take(self, handle: Heard, topic: str, payload: bytes, now: float,
+              correlation: bytes | None) -> None:
         self.received += 1
         try:
-            if topic == self.topics.clock("time"):
-                self._clock_samples.append(decode(ClockTime, payload).now - now)
-                return
-            # Times shown on the screens are the clock's (the room's one time).
-            self._dispatch(topic, payload, now + self._clock_offset(), correlation)
+            handle(topic, payload, now, correlation)
         except BadMessage as exc:
             if not payload:  # a retained message cleared (a table taken out): nothing said
                 log.debug("floor: %s cleared", topic[:200])
@@ -304,82 +319,99 @@ class Hub:
         except Exception:  # a bug of ours must not stop the screens' one dispatcher
             log.exception("floor: a message on %s could not be taken", topic[:200])
 
-    def _dispatch(self, topic: str, payload: bytes, now: float,
-                  correlation: bytes | None) -> None:
-        if topic == self.topics.service("recorder", "status"):
-            online = decode(ServiceStatus, payload).status == "online"
-            self._push(self.room.take_recorder_status(online, now))
-            return
-        venue = topic.removeprefix(ROOT + "/").split("/", 1)[0]
-        room = self.rooms.get(venue)
-        if room is None:
-            raise BadMessage(f"venue {venue!r} is not one this floor follows")
-        t = Topics(venue)
-        leaf = topic.rsplit("/", 1)[-1]
-        if topic.startswith(t.root + "/table/"):
-            table = topic.removeprefix(t.root + "/table/").split("/", 1)[0]
-            if leaf == "state":
-                message = decode(StateMessage, payload)
-                self._check_table(message.table, table)
-                self._push(room.take_state(message, now))
-            elif leaf == "event":
-                event = decode(EventMessage, payload)
-                self._check_table(event.table, table)
-                self._push(room.take_event(event, now))
-                for heard in self.on_event:
-                    heard(venue, event)
-            elif leaf == "status":
-                status = decode(StatusMessage, payload)
-                self._check_table(status.table, table)
-                self._push(room.take_status(table, status.status == "online", now))
-            elif leaf == "record":
-                record = decode(RecordMessage, payload)
-                self._check_table(record.table, table)
-                if self.store.add_hand(record.id, record.record, venue):
-                    self._hands_added += 1
-                    if self._hands_added % 1000 == 0:
-                        self._forget_old_hands()
-                    for listener in self.on_hand:
-                        listener(venue, record.record)
-            elif leaf == "reply":
-                self._reply(decode(CommandReply, payload), correlation)
-        elif topic == t.clock("state"):
-            self._push(room.take_clock(decode(ClockState, payload), now))
-        elif topic == t.clock("reply"):
-            self._reply(decode(CommandReply, payload), correlation)
-        elif topic == t.service("tournament", "state"):
-            # The latest state, as the tournament publishes it (its fields beyond the TV
-            # clock's go to the pages as they are); an empty retained message clears it.
-            tournament = decode(TournamentState, payload) if payload else None
-            if venue == self.topics.venue:  # the tournament's own pages (tournament_pages.py)
-                self.tournament = payload or None
-            self._push(room.take_tournament(tournament))
-        elif topic == t.service("clock", "status"):
-            online = decode(ServiceStatus, payload).status == "online"
-            self._push(room.take_clock_status(online, now))
-        elif topic == t.service("bridge", "status"):
-            # Mosquitto's own word on the venue's bridge to the league: "1" or "0"
-            if payload.strip() not in (b"0", b"1"):
-                raise BadMessage("a bridge status is 0 or 1")
-            self._push(room.take_bridge(payload.strip() == b"1", now))
-        elif topic == t.service("tournament", "reply"):
-            self._reply(decode(CommandReply, payload), correlation)
-        elif topic == t.service("tournament", "status"):
-            self.tournament_online = decode(ServiceStatus, payload).status == "online"
-        elif topic == t.service("cash", "reply"):
-            self._reply(decode(CommandReply, payload), correlation)
-        elif topic in (t.service("cash", "state"), t.service("cash", "contacts")):
-            # Kept once checked against the cash floor's models (a page gets them or none);
-            # an empty retained message clears it
-            if topic.endswith("/state"):
-                self.cash = encode(decode(CashState, payload)) if payload else None
-            else:
-                self.cash_contacts = encode(decode(CashContacts, payload)) if payload else None
+    def _room_time(self, now: float) -> float:
+        """Times shown on the screens are the clock's (the room's one time)."""
+        return now + self._clock_offset()
+
+    # Each route's handler: (topic, payload, when it came, correlation data).
+
+    def _clock_time(self, topic: str, payload: bytes, now: float, _: bytes | None) -> None:
+        self._clock_samples.append(decode(ClockTime, payload).now - now)
+
+    def _recorder_status(self, topic: str, payload: bytes, now: float, _: bytes | None) -> None:
+        online = decode(ServiceStatus, payload).status == "online"
+        self._push(self.room.take_recorder_status(online, self._room_time(now)))
+
+    def _table_state(self, room: Room, topic: str, payload: bytes, now: float,
+                     _: bytes | None) -> None:
+        message = decode(StateMessage, payload)
+        self._check_table(message.table, topic)
+        self._push(room.take_state(message, self._room_time(now)))
+
+    def _table_event(self, room: Room, venue: str, topic: str, payload: bytes, now: float,
+                     _: bytes | None) -> None:
+        event = decode(EventMessage, payload)
+        self._check_table(event.table, topic)
+        self._push(room.take_event(event, self._room_time(now)))
+        for heard in self.on_event:
+            heard(venue, event)
+
+    def _table_status(self, room: Room, topic: str, payload: bytes, now: float,
+                      _: bytes | None) -> None:
+        status = decode(StatusMessage, payload)
+        self._check_table(status.table, topic)
+        self._push(room.take_status(status.table, status.status == "online",
+                                    self._room_time(now)))
+
+    def _table_record(self, venue: str, topic: str, payload: bytes, now: float,
+                      _: bytes | None) -> None:
+        record = decode(RecordMessage, payload)
+        self._check_table(record.table, topic)
+        if self.store.add_hand(record.id, record.record, venue):
+            self._hands_added += 1
+            if self._hands_added % 1000 == 0:
+                self._forget_old_hands()
+            for listener in self.on_hand:
+                listener(venue, record.record)
+
+    def _command_reply(self, topic: str, payload: bytes, now: float,
+                       correlation: bytes | None) -> None:
+        self._reply(decode(CommandReply, payload), correlation)
+
+    def _clock_state(self, room: Room, topic: str, payload: bytes, now: float,
+                     _: bytes | None) -> None:
+        self._push(room.take_clock(decode(ClockState, payload), self._room_time(now)))
+
+    def _clock_status(self, room: Room, topic: str, payload: bytes, now: float,
+                      _: bytes | None) -> None:
+        online = decode(ServiceStatus, payload).status == "online"
+        self._push(room.take_clock_status(online, self._room_time(now)))
+
+    def _tournament_state(self, room: Room, venue: str, topic: str, payload: bytes,
+                          now: float, _: bytes | None) -> None:
+        # The latest state, as the tournament publishes it (its fields beyond the TV clock's
+        # go to the pages as they are); an empty retained message clears it.
+        tournament = decode(TournamentState, payload) if payload else None
+        if venue == self.topics.venue:  # the tournament's own pages (tournament_pages.py)
+            self.tournament = payload or None
+        self._push(room.take_tournament(tournament))
+
+    def _tournament_status(self, topic: str, payload: bytes, now: float,
+                           _: bytes | None) -> None:
+        self.tournament_online = decode(ServiceStatus, payload).status == "online"
+
+    def _bridge_status(self, room: Room, topic: str, payload: bytes, now: float,
+                       _: bytes | None) -> None:
+        # Mosquitto's own word on the venue's bridge to the league: "1" or "0"
+        if payload.strip() not in (b"0", b"1"):
+            raise BadMessage("a bridge status is 0 or 1")
+        self._push(room.take_bridge(payload.strip() == b"1", self._room_time(now)))
+
+    # The cash floor's retained state and contacts, kept once checked against its models (a
+    # page gets them or none); an empty retained message clears them.
+
+    def _cash_state(self, topic: str, payload: bytes, now: float, _: bytes | None) -> None:
+        self.cash = encode(decode(CashState, payload)) if payload else None
+
+    def _cash_contacts(self, topic: str, payload: bytes, now: float, _: bytes | None) -> None:
+        self.cash_contacts = encode(decode(CashContacts, payload)) if payload else None
 
     @staticmethod
     def _check_table(said: str, topic: str) -> None:
-        if said != topic:
-            raise BadMessage(f"a message for table {said!r} on table {topic!r}'s topic")
+        """The ACL lets a table write only its own subtree: the topic vouches for the table."""
+        table = topic.removeprefix(ROOT + "/").split("/")[2]  # <venue>/table/<id>/...
+        if said != table:
+            raise BadMessage(f"a message for table {said!r} on table {table!r}'s topic")
 
     def _push(self, updates: list[RoomUpdate]) -> None:
         for update in updates:
