@@ -146,7 +146,7 @@ def _recorder(args: argparse.Namespace) -> int:
     login = load_login(config.mqtt.credentials, "recorder")
     address = config.mqtt.model_copy()
     stop = _stop_on_signals()
-    store = open_record_store(config.recorder.store)
+    store = open_record_store(config.recorder.store, group_read=config.recorder.group_read)
     try:
         recorder = Recorder(address, login, store, follow=config.recorder.follow,
                             keeper=config.recorder.keeper).start()

@@ -387,6 +387,9 @@ def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout, port: in
             token = PlayerLinks(server.store).issue(DEMO_PLAYERS[0], by="floor:demo")
             out.write(f"a player's own page, as on {DEMO_PLAYERS[0]}'s phone (docs/players.md): "
                       f"{server.url}/p/{token}\n")
+        else:  # (a player's page follows his tournament: this room plays none)
+            out.write("a player's own page: none without a tournament (make demo plays one: "
+                      "pokertable room --tournament; docs/players.md)\n")
         cashing = cash_room.start_cash(broker, tables, work) if cash else None
         if clock is not None:
             server.send("clock", "start", {}, by="floor:demo")  # the floor starts the clock

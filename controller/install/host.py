@@ -23,6 +23,7 @@ from controller.errors import ConfigError
 from controller.install.tree import Tree
 from controller.install.units import (
     CASH_SERVICE,
+    HANDS,
     HOST_SERVICES,
     MOSQUITTO_DROP_IN,
     backup_units,
@@ -53,10 +54,24 @@ u pokertable-tournament - "pokertable tournament" /var/lib/pokertable/tournament
 u pokertable-cash - "pokertable cash floor" /var/lib/pokertable/cash
 u pokertable-recorder - "pokertable recorder" /var/lib/pokertable/recorder
 u pokertable-floor - "pokertable floor display" /var/lib/pokertable/floor
+# The recorder's store is this group's (0640): the floor reads each player's own cards and the
+# broadcast there, and nothing else of the recorder's (its login stays its own group's).
+g pokertable-hands -
+m pokertable-floor pokertable-hands
 # Debian's mosquitto package makes this user; listed so that a --root tree has it too.
 u mosquitto - "Mosquitto MQTT broker" /var/lib/mosquitto
 """
 
+
+RECORDS = f"{STATE}/recorder/records.db"
+# The broadcast feed's settings as comments (docs/broadcast.md): its defaults hold until edited.
+BROADCAST = """
+# The secure-delay broadcast (docs/broadcast.md; a login: floor-user add NAME --broadcast):
+# [broadcast]
+# delay_minutes = 30                    # nothing younger leaves the server
+# closed_door = ["9"]                   # tables without an audience: no delay
+# feature_table = "1"                   # what /broadcast shows at the start
+"""
 
 LOOPBACK = ("localhost", "localhost.localdomain", "ip6-localhost")
 
@@ -134,7 +149,9 @@ def _config(service: str, plan: HostPlan) -> str:
         return (head + f'\n[clock]\nstructure = "structures/pvb-deep.toml"\n'
                 f'db = "{STATE}/clock/clock.db"\nanswer_seconds = 5\n' + mqtt)
     if service == "recorder":
-        return head + f'\n[recorder]\ndb = "{STATE}/recorder/records.db"\n' + mqtt
+        return (head + f'\n[recorder]\ndb = "{STATE}/recorder/records.db"\n'
+                "group_read = true                      # 0640: the floor (group "
+                f"{HANDS}) reads it\n" + mqtt)
     tables = ", ".join(f'"{n}"' for n in range(1, plan.tables + 1))
     if service == "cash":
         return (head + '\n[cash]\ngames = ["NLH 2/5"]                    # each game and limit '
@@ -163,7 +180,9 @@ def _config(service: str, plan: HostPlan) -> str:
             'accounts = "floor-users.json"        # pokertable floor-user add NAME --accounts ...\n'
             f'db = "{STATE}/floor/floor.db"\n'
             f'secret = "{STATE}/floor/floor-secret"\n'
-            "keep_hands_days = 30\n" + mqtt)
+            "keep_hands_days = 30\n"
+            f'records = "{RECORDS}"  # read-only: players\' own cards, '
+            "the broadcast\n" + mqtt + BROADCAST)
 
 
 def one_role(tree: Tree, role: str) -> None:
@@ -218,6 +237,7 @@ def install_host(plan: HostPlan, tree: Tree) -> None:
                 tree.file(f"{ETC}/{service}/structures/{structure.name}",
                           structure.read_bytes(), 0o640, "root", f"pokertable-{service}")
     tree.directory(STATE, 0o755)
+    _recorder_state(tree)
     tree.directory("/var/backups/pokertable", 0o700)
     services = [floor_service(plan.floor_port) if s.name == "pokertable-floor" else s
                 for s in HOST_SERVICES if s.name != CASH_SERVICE.name or cash]
@@ -274,6 +294,17 @@ def _broker(plan: HostPlan, tree: Tree) -> None:
     if refresh_acl(out, broker_owner=broker):  # (a venue set up by an older version)
         tree.changed("broker: the ACL as this version has it (a service reads a topic it did "
                      "not before)")
+
+
+def _recorder_state(tree: Tree) -> None:
+    """The recorder's directory and store as its unit keeps them (the group HANDS may read,
+    nobody else), made before its first start; a store an earlier version made 0600 in the
+    recorder's own group is given to HANDS here (the recorder sets the mode at its start)."""
+    here = f"{STATE}/recorder"
+    tree.directory(here, 0o750, "pokertable-recorder", HANDS)
+    for name in ("records.db", "records.db-wal", "records.db-shm"):
+        if tree.path(f"{here}/{name}").is_file():
+            tree.existing(f"{here}/{name}", 0o640, "pokertable-recorder", HANDS)
 
 
 def _sysusers(tree: Tree) -> None:

@@ -104,6 +104,13 @@ class Tree:
         self.changed(f"{'updated' if existed else 'wrote'} {absolute} "
                      f"({mode:04o} {user}:{group})")
 
+    def existing(self, absolute: str, mode: int, user: str = "root",
+                 group: str = "root") -> None:
+        """A file a service made (its store): its mode and owner put right, its content
+        untouched."""
+        uid, gid = self._owner(user, group)
+        self._fix(self.path(absolute), absolute, mode, uid, gid, f"{user}:{group}")
+
     def _written(self) -> dict[str, str]:
         if self.written is None:
             try:

@@ -56,6 +56,8 @@ class Service:
     state: str  # StateDirectory= (under /var/lib)
     after: list[str] = field(default_factory=list)
     extra: list[str] = field(default_factory=list)
+    group: str | None = None  # Group= (None: the user's own)
+    state_mode: str = "0700"  # StateDirectoryMode=
 
     def text(self, venv: str) -> str:
         after = " ".join([*self.after, "network-online.target"])
@@ -73,9 +75,9 @@ class Service:
             "NotifyAccess=main",
             f"WatchdogSec={WATCHDOG_SECONDS}",
             f"User={self.user}",
-            f"Group={self.user}",
+            f"Group={self.group or self.user}",
             f"StateDirectory={self.state}",
-            "StateDirectoryMode=0700",
+            f"StateDirectoryMode={self.state_mode}",
             f"WorkingDirectory=/var/lib/{self.state}",
             f"ExecStart={venv}/bin/pokertable {self.command}",
             "Restart=always",
@@ -97,6 +99,10 @@ class Service:
 LOCAL_ONLY = ["PrivateDevices=yes", "PrivateUsers=yes", "DevicePolicy=closed",
               "IPAddressDeny=any", "IPAddressAllow=localhost", "SocketBindDeny=any"]
 
+# The group that may read the recorder's store (every hole card): the recorder's files are
+# its, and the floor's service is its one other member.
+HANDS = "pokertable-hands"
+
 # Installed when the host is asked for the cash floor (`install host --cash`).
 CASH_SERVICE = Service("pokertable-cash", "the cash floor: waiting lists, must-move tables",
                        "pokertable-cash", "cash --config /etc/pokertable/cash/cash.toml",
@@ -106,17 +112,25 @@ HOST_SERVICES = [
     Service("pokertable-clock", "the tournament clock", "pokertable-clock",
             "clock --config /etc/pokertable/clock/clock.toml", "pokertable/clock",
             after=["mosquitto.service"], extra=LOCAL_ONLY),
+    # Its store's group is HANDS (the files 0640, the directory 0750): the floor, in that
+    # group, reads the players' own cards and the broadcast there; its own group still opens
+    # its configuration and login (/etc/pokertable/recorder), which the floor's may not.
     Service("pokertable-recorder", "the recorder: every hand kept", "pokertable-recorder",
             "recorder --config /etc/pokertable/recorder/recorder.toml", "pokertable/recorder",
-            after=["mosquitto.service"], extra=LOCAL_ONLY),
+            after=["mosquitto.service"],
+            extra=[*LOCAL_ONLY, "SupplementaryGroups=pokertable-recorder"], group=HANDS,
+            state_mode="0750"),
     Service("pokertable-tournament", "the tournament: players, seats, places, prizes",
             "pokertable-tournament",
             "tournament --config /etc/pokertable/tournament/tournament.toml",
             "pokertable/tournament", after=["mosquitto.service"], extra=LOCAL_ONLY),
+    # In HANDS: it reads the recorder's store (never writes it: read-only like the rest of
+    # /var under ProtectSystem=strict). After the recorder, which makes the store.
     Service("pokertable-floor", "the floor display's web server", "pokertable-floor",
             "floor --config /etc/pokertable/floor/floor.toml", "pokertable/floor",
-            after=["mosquitto.service"],
-            extra=["PrivateDevices=yes", "PrivateUsers=yes", "DevicePolicy=closed"]),
+            after=["mosquitto.service", "pokertable-recorder.service"],
+            extra=["PrivateDevices=yes", "PrivateUsers=yes", "DevicePolicy=closed",
+                   f"SupplementaryGroups={HANDS}"]),
     CASH_SERVICE,
 ]
 
@@ -191,5 +205,5 @@ ExecStart=
 ExecStart=/usr/sbin/mosquitto -c /etc/pokertable/broker/mosquitto.conf
 """
 
-__all__ = ["CASH_SERVICE", "HOST_SERVICES", "MOSQUITTO_DROP_IN", "SANDBOX", "TABLE_SERVICE",
-           "Service", "backup_units", "floor_service"]
+__all__ = ["CASH_SERVICE", "HANDS", "HOST_SERVICES", "MOSQUITTO_DROP_IN", "SANDBOX",
+           "TABLE_SERVICE", "Service", "backup_units", "floor_service"]

@@ -86,10 +86,12 @@ class Sessions:
                                 expires=self._now() + self.seconds)
         return session, LoggedIn(user, sid, self.csrf(sid))
 
-    def find(self, sid: object, accounts: Accounts, role: Role = "floor") -> LoggedIn | None:
+    def find(self, sid: object, accounts: Accounts,
+             role: Role | None = "floor") -> LoggedIn | None:
         """The login behind a cookie's session id, or None (and the session ends) when there
         is none, it expired, its account is gone or has another password now; None too (the
-        session going on) when the account lacks ``role``: a broadcast login decides nothing."""
+        session going on) when the account lacks ``role``: a broadcast login decides nothing.
+        ``role`` None: any login (a logout ends its own session, whatever its roles)."""
         if not isinstance(sid, str) or not sid:
             return None
         key = _id_hash(sid)
@@ -104,7 +106,7 @@ class Sessions:
         if why is not None:
             self._end([key], why)
             return None
-        if account is None or role not in account.roles:
+        if account is None or (role is not None and role not in account.roles):
             return None
         return LoggedIn(session.user, sid, self.csrf(sid))
 

@@ -24,7 +24,11 @@ import asyncio
 import bisect
 import contextlib
 import logging
+import multiprocessing
+import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
 from controller.engine.records import HandRecord
@@ -33,7 +37,8 @@ from controller.mqtt.messages import EventMessage
 from controller.room.floor.broadcast_view import FeedStep, Heard, action_times, build_steps, heard
 from controller.room.floor.config import BroadcastSection
 from controller.room.floor.hub import Hub, Screen
-from controller.room.recorder.store import RecordStore
+from controller.room.floor.sealed_records import HandReader
+from controller.room.recorder.store import StoreUnavailable
 from controller.session.outputs import hand_id
 
 log = logging.getLogger(__name__)
@@ -56,24 +61,64 @@ class SealedHand:
     building: asyncio.Future[list[FeedStep]] | None = field(default=None, repr=False)
 
 
+class StepBuilder:
+    """`build_steps` in a process of its own (one, started when first needed): a hand's
+    pre-flop equities are Monte Carlo runs of a third of a second each, pure Python, and on a
+    thread of the floor's they would hold the interpreter's lock that long, delaying every push
+    to the room's screens behind it (bench/broadcast_equity.py measures it). Where no process
+    can be started, a thread of this one does it."""
+
+    def __init__(self) -> None:
+        self._pool: ProcessPoolExecutor | None = None
+        self._broken = False
+
+    async def build(self, record: HandRecord, times: list[float]) -> list[FeedStep]:
+        if not self._broken:
+            try:
+                if self._pool is None:
+                    # spawn: a fresh interpreter, not a fork of the server's threads and sockets
+                    self._pool = ProcessPoolExecutor(
+                        1, mp_context=multiprocessing.get_context("spawn"))
+                return await asyncio.get_running_loop().run_in_executor(
+                    self._pool, build_steps, record, list(times))
+            except (BrokenProcessPool, OSError):
+                log.warning("floor: the broadcast's equity worker failed: the equities are "
+                            "computed in the server's own process from now on", exc_info=True)
+                self._broken = True
+                self.close()
+        return await asyncio.to_thread(build_steps, record, times)
+
+    @property
+    def worker(self) -> int | None:
+        """The worker's process id (once started), for the tests."""
+        processes = getattr(self._pool, "_processes", None) or {}
+        return next(iter(processes), None)
+
+    def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
 class BroadcastFeed:
     """One floor's broadcast: the public events heard per hand, the sealed hands within the
     delay, the feature table, and the streams open (each a hub screen: the server's limits and
     its stop apply to them)."""
 
-    def __init__(self, hub: Hub, records: RecordStore | None, settings: BroadcastSection, *,
+    def __init__(self, hub: Hub, records: HandReader | None, settings: BroadcastSection, *,
                  now: Callable[[], float] | None = None, tick: float = TICK) -> None:
         self.hub = hub
         self.records = records
         self.settings = settings
         self.now: Callable[[], float] = now or hub.clock_now
         self.tick = tick
-        self.feature = settings.feature_table
+        self.feature = self._kept_feature()
         self.venue = hub.venues[0]
         self.streams: set[Screen] = set()
         self._heard: dict[str, dict[int, list[Heard]]] = {}
         self._hands: dict[str, list[SealedHand]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self.builder = StepBuilder()
         hub.on_event.append(self._event)
         hub.on_hand.append(self._sealed)
 
@@ -118,6 +163,8 @@ class BroadcastFeed:
                 return
             try:
                 kept = await asyncio.to_thread(records.hands, query, self.venue)
+            except StoreUnavailable:  # (said once by the reader)
+                continue
             except Exception:  # the store away: the hand is looked for again, then missed
                 log.warning("floor: the broadcast could not read the recorder's store",
                             exc_info=True)
@@ -167,6 +214,21 @@ class BroadcastFeed:
         self.feature = table
         self.wake()
 
+    async def choose(self, table: str | None, by: str) -> None:
+        """The floor's switch: kept in the floor's store (a restart keeps it), then shown."""
+        await asyncio.to_thread(self.hub.store.set_feature, table, self.settings.feature_table,
+                                time.time(), by)
+        self.switch(table)
+
+    def _kept_feature(self) -> str | None:
+        """The floor's last switch, unless floor.toml's feature_table was edited since (the
+        newer word wins); else the configured one."""
+        kept = self.hub.store.feature()
+        configured = self.settings.feature_table
+        if kept is None or kept[1] != configured:
+            return configured
+        return kept[0]
+
     async def latest(self, table: str, now: float) -> tuple[FeedStep | None, Cursor | None]:
         """The last step due at ``now`` (what the screen shows), and the stream's cursor."""
         delay = self.delay(table)
@@ -200,11 +262,11 @@ class BroadcastFeed:
         return out, cursor
 
     async def _steps(self, hand: SealedHand) -> list[FeedStep]:
-        """The hand's steps, built once (off the loop: the equities take a moment)."""
+        """The hand's steps, built once (in the equity worker: the equities take a moment)."""
         if hand.steps is None:
             if hand.building is None:
                 hand.building = asyncio.ensure_future(
-                    asyncio.to_thread(build_steps, hand.record, hand.times))
+                    self.builder.build(hand.record, hand.times))
             try:
                 hand.steps = await asyncio.shield(hand.building)
             except asyncio.CancelledError:
@@ -218,6 +280,7 @@ class BroadcastFeed:
     def close(self) -> None:
         for task in list(self._tasks):
             task.cancel()
+        self.builder.close()
 
 
 __all__ = ["BroadcastFeed", "Cursor", "SealedHand"]

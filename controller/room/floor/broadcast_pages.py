@@ -205,7 +205,7 @@ def broadcast_routes(hub_of: HubOf, guard: Guard, read_body: Any, error: Refuse
         if isinstance(body, Response):
             return body
         feed = feed_of(request)
-        feed.switch(body.table)
+        await feed.choose(body.table, f"floor:{logged_in.user}")
         log.info("floor: floor:%s makes %s the feature table", logged_in.user,
                  f"table {body.table}" if body.table else "no table")
         return JSONResponse({"status": "ok", "table": body.table})

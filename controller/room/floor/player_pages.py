@@ -46,8 +46,9 @@ from controller.room.floor.hub import Hub, Screen, sse_frame
 from controller.room.floor.model import Room
 from controller.room.floor.player_tokens import PlayerLink, PlayerLinks
 from controller.room.floor.player_view import PlayerHand, PlayerPage, player_hand, player_page
+from controller.room.floor.sealed_records import HandReader
 from controller.room.floor.store import HandQuery
-from controller.room.recorder.store import RecordStore
+from controller.room.recorder.store import StoreUnavailable
 from controller.room.tournament.view import PublishedState
 
 log = logging.getLogger(__name__)
@@ -114,7 +115,7 @@ class PlayerFeeds:
     """One floor's player pages: the links, the open streams by player, the throttle, each
     player's hands (kept until a hand he played is sealed)."""
 
-    def __init__(self, hub: Hub, records: RecordStore | None) -> None:
+    def __init__(self, hub: Hub, records: HandReader | None) -> None:
         self.hub = hub
         self.links = PlayerLinks(hub.store)
         self.records = records
@@ -168,6 +169,8 @@ class PlayerFeeds:
         since = min((r.started for r in public if r.started is not None), default=None)
         try:
             sealed = self.records.hands(RecordQuery(player=player, since=since))
+        except StoreUnavailable:  # (said once by the reader, not once a page)
+            return {}
         except Exception:  # the recorder's store away: his cards show later, nothing breaks
             log.warning("floor: the recorder's store did not answer for a player's page",
                         exc_info=True)

@@ -25,9 +25,9 @@ from controller.room.floor.accounts import Accounts, load_accounts
 from controller.room.floor.broadcast import BroadcastFeed
 from controller.room.floor.config import BroadcastSection, FloorConfig
 from controller.room.floor.hub import REPLY_SECONDS, Hub
+from controller.room.floor.sealed_records import SealedRecords
 from controller.room.floor.store import FloorStore
 from controller.room.floor.web import create_app
-from controller.room.recorder.store import open_record_store
 from controller.service.manager import Loop
 from controller.storage.private_files import write_private
 
@@ -79,8 +79,9 @@ class FloorServer:
         app = create_app(self.hub, AccountsFile(accounts), session_secret(secret),
                          secure_cookies=secure_cookies or tls is not None)
         # The recorder's store, read for each player's own cards of his sealed hands only
-        # (his page: player_pages.py); without it his page shows the tabled cards alone.
-        self.records = open_record_store(records, readonly=True) if records else None
+        # (his page: player_pages.py) and the broadcast; without it his page shows the tabled
+        # cards alone. Opened when first read, never a condition of the floor's start.
+        self.records = SealedRecords(records) if records else None
         app.state.records = self.records
         # The broadcast feed hears every hand from the start (docs/broadcast.md)
         self.broadcast = app.state.broadcast = BroadcastFeed(self.hub, self.records,
@@ -141,6 +142,7 @@ class FloorServer:
         self.server.should_exit = True
         if self._thread is not None:
             self._thread.join(10)
+        self.broadcast.close()  # (its equity worker)
         self.store.close()
         if self.records is not None:
             self.records.close()

@@ -56,11 +56,20 @@ CREATE TABLE IF NOT EXISTS player_links (
 CREATE UNIQUE INDEX IF NOT EXISTS player_links_by_hash ON player_links (token_hash);
 """
 
+# 5: the broadcast's feature table as the floor last switched it (broadcast.py), one row: a
+# restart keeps it. ``configured`` is floor.toml's feature_table at the time: a configuration
+# edited since wins over the switch.
+FEATURE_TABLE = """
+CREATE TABLE IF NOT EXISTS broadcast_feature (
+    id INTEGER PRIMARY KEY CHECK (id = 1), tbl TEXT, configured TEXT, changed REAL NOT NULL,
+    by TEXT NOT NULL);
+"""
+
 # Schema versions (controller/storage/sqlite_store.py). 1: the layout before versions were counted.
 # Public data only: the group (a screen's user) may read it.
 KIND = StoreKind("floor store", 0x50540005,
                  (statements(SCHEMA), statements(SESSIONS), statements(HAND_VENUES),
-                  statements(PLAYER_LINKS)),
+                  statements(PLAYER_LINKS), statements(FEATURE_TABLE)),
                  tables=frozenset({"alerts", "hands"}), mode=0o640)
 
 
@@ -244,6 +253,24 @@ class FloorStore:
             rows = self._db.execute("SELECT player, token_hash IS NOT NULL FROM player_links "
                                     "ORDER BY player").fetchall()
         return {str(p): bool(live) for p, live in rows}
+
+    def set_feature(self, table: str | None, configured: str | None, now: float,
+                    by: str) -> None:
+        """The floor's switch of the broadcast's feature table (None: none), with the
+        configuration's feature table at the time."""
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO broadcast_feature (id, tbl, configured, changed, by) "
+                "VALUES (1, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET tbl = excluded.tbl, "
+                "configured = excluded.configured, changed = excluded.changed, by = excluded.by",
+                (table, configured, now, by))
+
+    def feature(self) -> tuple[str | None, str | None] | None:
+        """(the feature table, the configuration's then) as last switched; None: never."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT tbl, configured FROM broadcast_feature WHERE id = 1").fetchone()
+        return None if row is None else (row[0], row[1])
 
     def close(self) -> None:
         with self._lock:

@@ -43,7 +43,7 @@ from controller.history.export import one_hand
 from controller.history.story import hand_story
 from controller.inputs.json_input import BadJson, loads_bounded
 from controller.room.clock.rules import CLOCK_COMMANDS
-from controller.room.floor.accounts import Accounts, verify_off_loop
+from controller.room.floor.accounts import Accounts, Role, verify_off_loop
 from controller.room.floor.auth import SESSION_SECONDS, LoggedIn, LoginThrottle, Sessions
 from controller.room.floor.broadcast_pages import broadcast_routes
 from controller.room.floor.cash_pages import CASH_SCREENS, cash_routes
@@ -245,11 +245,15 @@ async def clock_time(request: Request) -> Response:
 # ------------------------------------------------------------------------ logins
 
 async def me(request: Request) -> Response:
-    logged_in = _logged_in(request)
-    if logged_in is None:
+    """``user``: the floor login, else None; ``login``: any login (a broadcast login's too,
+    with the token its logout needs)."""
+    anyone = _sessions(request).find(request.session.get("sid"), _accounts(request), role=None)
+    if anyone is None:
         request.session.clear()  # logged out, expired, or the account changed meanwhile
-        return JSONResponse({"user": None, "csrf": None})
-    return JSONResponse({"user": logged_in.user, "csrf": logged_in.csrf})
+        return JSONResponse({"user": None, "csrf": None, "login": None})
+    floor = _logged_in(request)
+    return JSONResponse({"user": floor.user if floor else None, "csrf": anyone.csrf,
+                         "login": anyone.user})
 
 
 async def login(request: Request) -> Response:
@@ -280,7 +284,7 @@ async def login(request: Request) -> Response:
 
 
 async def logout(request: Request) -> Response:
-    logged_in = _guard(request)
+    logged_in = _guard(request, role=None)  # any login ends its own session (CSRF kept)
     if isinstance(logged_in, Response):
         return logged_in
     _sessions(request).close(logged_in.sid)  # the same cookie again is a stranger's
@@ -497,12 +501,13 @@ def _foreign(request: Request) -> Response | None:
     return None
 
 
-def _guard(request: Request) -> LoggedIn | Response:
-    """A floor login's live session with its CSRF token, from our own pages; else refused."""
+def _guard(request: Request, role: Role | None = "floor") -> LoggedIn | Response:
+    """A floor login's (``role``'s; None: any login's) live session with its CSRF token, from
+    our own pages; else refused."""
     refused = _foreign(request)
     if refused is not None:
         return refused
-    logged_in = _logged_in(request)
+    logged_in = _sessions(request).find(request.session.get("sid"), _accounts(request), role)
     if logged_in is None:
         return _error(403, "log in as floor staff first: screens can only watch")
     sent = request.headers.get("x-csrf-token", "")

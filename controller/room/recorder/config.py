@@ -21,6 +21,9 @@ class RecorderSection(BaseModel):
     store: str = Field(default="records.db", description="Where every full hand record and "
                        "durable event is kept: a SQLite file (holds hole cards: 0600), or a "
                        "postgresql:// URL (a league's shared database)")
+    group_read: bool = Field(default=False, description="A SQLite store's files 0640, not "
+                             "0600: the recorder's group may read them (an installed host's "
+                             "floor, for the players' own cards and the broadcast)")
     follow: list[str] = Field(default_factory=list, description="The venues whose records it "
                               "keeps (a league's recorder); empty: [mqtt] venue")
     keeper: bool = Field(default=True, description="It acknowledges: the tables let a record "

@@ -1,12 +1,15 @@
 """The record store in one SQLite file (the embedded default): opened, locked, backed up and
 migrated as every pokertable store is (controller/storage/sqlite_store.py),
-``synchronous=FULL``, 0600 (every hole card is in it)."""
+``synchronous=FULL``, 0600 (every hole card is in it); 0640 with ``group_read``, where the
+recorder's group is the floor's service alone (an installed host: docs/install.md)."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +25,10 @@ from controller.room.recorder.search import (
 )
 from controller.room.recorder.store import KeptHand, StoreUnavailable
 from controller.session.outputs import PublicEvent
+from controller.storage.private_files import private_file
 from controller.storage.sqlite_store import StoreKind, add_columns, chain, open_store, statements
+
+GROUP_READ = 0o640
 
 # Version 1: the layout before versions were counted (a store from before the table's send
 # time was kept lacks records.sent).
@@ -98,12 +104,20 @@ KIND = StoreKind("record store", 0x50540003, (
 
 
 class SqliteRecordStore:
-    def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
-        """``readonly``: to read the hands while the recorder keeps writing (no lock)."""
+    def __init__(self, path: str | Path, *, readonly: bool = False,
+                 group_read: bool = False) -> None:
+        """``readonly``: to read the hands while the recorder keeps writing (no lock).
+        ``group_read``: the files 0640 (the recorder's group reads them), else 0600."""
         self.path = Path(path)
         self._lock = threading.Lock()
-        # Every hole card is in here: 0600 from the start; one recorder per store.
-        self._store = open_store(self.path, KIND, readonly=readonly)
+        # Every hole card is in here: 0600 from the start (0640 for the group that may read
+        # them); one recorder per store.
+        kind = KIND
+        if not readonly:
+            kind = replace(KIND, mode=GROUP_READ) if group_read else KIND
+            private_file(self.path, kind.mode)  # (made through the umask: set below)
+            _set_mode(self.path, kind.mode)
+        self._store = open_store(self.path, kind, readonly=readonly)
         self._db = self._store.db
 
     @property
@@ -207,6 +221,18 @@ class SqliteRecordStore:
     def close(self) -> None:
         with self._lock:
             self._store.close()
+
+
+def _set_mode(path: Path, mode: int) -> None:
+    """The store's files at ``mode`` before SQLite opens them. SQLite gives a new ``-wal`` and
+    ``-shm`` the database's mode; ones a crash left keep theirs, so they are set too: a reader
+    in the group (mode=ro, unable to write the directory) needs all three readable."""
+    for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        try:
+            if os.stat(name).st_mode & 0o777 != mode:
+                os.chmod(name, mode)
+        except FileNotFoundError:
+            continue
 
 
 class _Transaction:

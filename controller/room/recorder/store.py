@@ -118,16 +118,18 @@ def is_url(where: str | Path) -> bool:
     return isinstance(where, str) and where.startswith(("postgresql://", "postgres://"))
 
 
-def open_record_store(where: str | Path, *, readonly: bool = False) -> RecordStore:
+def open_record_store(where: str | Path, *, readonly: bool = False,
+                      group_read: bool = False) -> RecordStore:
     """A ``postgresql://`` URL: the PostgreSQL store; anything else: the SQLite file there.
-    ``readonly``: to read the hands while the recorder keeps writing (no lock taken)."""
+    ``readonly``: to read the hands while the recorder keeps writing (no lock taken).
+    ``group_read``: a SQLite store's files readable by the recorder's group (0640)."""
     if is_url(where):
         from controller.room.recorder.postgres import PostgresRecordStore
 
         return PostgresRecordStore(str(where), readonly=readonly)
     from controller.room.recorder.sqlite import SqliteRecordStore
 
-    return SqliteRecordStore(where, readonly=readonly)
+    return SqliteRecordStore(where, readonly=readonly, group_read=group_read)
 
 
 __all__ = ["KeptHand", "RecordStore", "StoreUnavailable", "is_url", "open_record_store"]

@@ -158,13 +158,16 @@ async function whoAmI() {
     const me = await (await fetch("/api/me", { cache: "no-store" })).json();
     floor.user = me.user;
     floor.csrf = me.csrf;
-  } catch (e) { floor.user = null; }
+    floor.login = me.login;  // any login: a broadcast login too (it may only log out here)
+  } catch (e) { floor.user = null; floor.login = null; }
   const who = document.getElementById("who");
   if (who) {
+    const out = () => el("button", { class: "link", id: "logout", onclick: logout }, "log out");
     who.replaceChildren(floor.user
-      ? el("span", {}, `floor: ${floor.user} `,
-          el("button", { class: "link", id: "logout", onclick: logout }, "log out"))
-      : el("a", { href: "/login" }, "floor login"));
+      ? el("span", {}, `floor: ${floor.user} `, out())
+      : floor.login
+        ? el("span", {}, `${floor.login} (not floor staff) `, out())
+        : el("a", { href: "/login" }, "floor login"));
   }
   document.body.classList.toggle("staff", !!floor.user);
 }
