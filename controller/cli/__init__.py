@@ -66,7 +66,7 @@ def _entry(path: str, key: str, phh: PhhHand) -> dict[str, object]:
     number when the file gives them (our export does), else by its place in the file ([1],
     [2] ...)."""
     named: dict[str, object] = {"file": path}
-    venue = (phh.model_extra or {}).get("venue")
+    venue = phh.extra.get("venue")
     if venue is not None:
         named["venue"] = venue
     if phh.table is not None:

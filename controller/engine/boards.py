@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from controller.engine.hand_setup import BoardShare, Street
 from controller.engine.pots import split_pot
+from controller.engine.terms import BoardShare, Street
 
 BOARD_SIZE = 5
 _STREET_OF = {0: Street.PREFLOP, 3: Street.FLOP, 4: Street.TURN, 5: Street.RIVER}
@@ -47,6 +47,8 @@ class Boards:
 
     def street(self) -> Street:
         """The street every board has reached: the betting follows it."""
+        if len(self.cards) == 1:  # (the common case, once a street)
+            return _STREET_OF[len(self.cards[0])]
         return min(street_of(b) for b in self.cards)
 
     def due(self) -> int:
@@ -54,6 +56,8 @@ class Boards:
         double board the one behind (the first on a tie)."""
         if self.runs:
             return 0 if len(self.cards[0]) < BOARD_SIZE else 1
+        if len(self.cards) == 1:
+            return 0
         return min(range(len(self.cards)), key=lambda k: (len(self.cards[k]), k))
 
     def complete(self) -> bool:

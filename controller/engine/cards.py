@@ -22,6 +22,7 @@ RANK_NAMES = {
 _CODES: dict[str, int] = {
     r + s: i * 4 + j for i, r in enumerate(RANKS) for j, s in enumerate(SUITS)
 }
+_CODES_OR_UNSEEN: dict[str, int | None] = {**_CODES, "??": None}
 _TEXT: list[str] = [r + s for r in RANKS for s in SUITS]
 
 DECK: tuple[int, ...] = tuple(range(52))
@@ -39,11 +40,15 @@ def parse_cards(text: str) -> list[int | None]:
     """``"AsKs"`` -> [51, 47]; ``"????"`` -> [None, None] (cards nobody saw)."""
     if len(text) % 2:
         raise FouledDeck(f"{text!r} is not a sequence of two-character cards", "PVB 33")
-    out: list[int | None] = []
-    for k in range(0, len(text), 2):
-        pair = text[k : k + 2]
-        out.append(None if pair == "??" else parse_card(pair))
-    return out
+    try:  # one lookup a card: the replay reads a card in every other action
+        if len(text) == 4:  # (hold'em's hole cards, without a loop)
+            return [_CODES_OR_UNSEEN[text[:2]], _CODES_OR_UNSEEN[text[2:]]]
+        return [_CODES_OR_UNSEEN[text[k : k + 2]] for k in range(0, len(text), 2)]
+    except KeyError:
+        for k in range(0, len(text), 2):
+            if text[k : k + 2] != "??":
+                parse_card(text[k : k + 2])  # says which one is no card
+        raise  # (not reached: one of them was no card)
 
 
 def card_text(card: int | None) -> str:

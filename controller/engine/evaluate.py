@@ -8,9 +8,18 @@ larger strength wins.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from phevaluator import evaluate_cards, evaluate_omaha_cards
+# phevaluator's native functions, called with our card numbers (its own encoding: rank * 4 +
+# suit) directly. Its public `evaluate_cards` converts each card in Python first (Card.to_id)
+# and costs five times the evaluation itself; tests/engine/test_evaluate_native.py checks that
+# both rank every hand alike.
+from phevaluator._pheval import (
+    evaluate_5cards,
+    evaluate_6cards,
+    evaluate_7cards,
+    evaluate_omaha_cards,
+)
 
 WORST_RANK = 7462
 
@@ -27,15 +36,24 @@ _CATEGORIES: tuple[tuple[int, str], ...] = (
     (7462, "high card"),
 )
 
+_BY_COUNT: dict[int, Callable[..., int]] = {
+    5: evaluate_5cards, 6: evaluate_6cards, 7: evaluate_7cards,
+}
+
 
 def holdem_strength(hole: Sequence[int], board: Sequence[int]) -> int:
     """Best five of the seven cards (RULES S6, APSA 5.1): any mix of hole and board cards."""
-    rank: int = evaluate_cards(*board, *hole)
+    count = len(hole) + len(board)
+    if count not in _BY_COUNT:
+        raise ValueError(f"{count} cards: a hand is evaluated from 5 to 7")
+    rank: int = _BY_COUNT[count](*board, *hole)
     return WORST_RANK + 1 - rank
 
 
 def omaha_strength(hole: Sequence[int], board: Sequence[int]) -> int:
     """Omaha: exactly two of the four hole cards and three of the five board cards (RULES S6)."""
+    if len(hole) != 4 or len(board) != 5:
+        raise ValueError("Omaha is evaluated from four hole cards and five board cards")
     rank: int = evaluate_omaha_cards(*board, *hole)
     return WORST_RANK + 1 - rank
 

@@ -11,11 +11,13 @@ the first seat left of the button (in heads-up, the big blind).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from controller.engine import showdown
 from controller.engine.boards import Boards, street_of
 from controller.engine.cards import card_text
-from controller.engine.hand_setup import (
+from controller.engine.pots import Pot, build_pots
+from controller.engine.terms import (
     BOARD_CARDS,
     GAME_BETTING,
     HOLE_CARDS,
@@ -26,16 +28,16 @@ from controller.engine.hand_setup import (
     Betting,
     BoardShare,
     Game,
-    HandSetup,
     Options,
-    PlayerSetup,
+    PlainPlayer,
+    PlainSetup,
     PotResult,
+    SetupTerms,
     Stage,
     Street,
     Variant,
     betting_of,
 )
-from controller.engine.pots import Pot, build_pots
 from controller.errors import (
     FouledDeck,
     HandStateError,
@@ -44,18 +46,43 @@ from controller.errors import (
     RuleViolation,
 )
 
-__all__ = [  # the vocabulary lives in hand_setup; importers have always found it here
+if TYPE_CHECKING:
+    from controller.engine.hand_setup import HandSetup, PlayerSetup
+
+__all__ = [  # the vocabulary lives in terms; importers have always found it here
     "BOARD_CARDS", "GAME_BETTING", "HOLE_CARDS", "SPLIT_LIMIT_RAISES", "STREET_NAMES",
     "VARIANT_NAMES", "Act", "Betting", "BoardShare", "Game", "Hand", "HandSetup", "Options",
-    "PlayerSetup", "PotResult", "Stage", "Street", "Variant", "betting_of",
+    "PlainPlayer", "PlainSetup", "PlayerSetup", "PotResult", "SetupTerms", "Stage", "Street",
+    "Variant", "betting_of",
 ]
+
+
+_new_act = tuple.__new__
+# The street the next board cards are on, by the board's cards so far.
+_NEXT_STREET = {0: Street.FLOP, 3: Street.TURN, 4: Street.RIVER}
+
+
+def __getattr__(name: str) -> Any:
+    """`HandSetup` and `PlayerSetup` (pydantic models) on first use only: the PHH replay never
+    asks for them, so its start-up imports no pydantic (issue 37)."""
+    if name in ("HandSetup", "PlayerSetup"):
+        from controller.engine import hand_setup
+
+        return getattr(hand_setup, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# Enum members as module globals: `Stage.OVER` is a lookup through the enum's metaclass (some
+# 60 ns here, eight times a global's), and every action tests the stage and street (issue 37).
+_BETTING, _DEALING, _SHOWDOWN, _OVER = Stage.BETTING, Stage.DEALING, Stage.SHOWDOWN, Stage.OVER
+_PREFLOP, _FLOP, _TURN, _RIVER = Street.PREFLOP, Street.FLOP, Street.TURN, Street.RIVER
 
 
 class Hand:
     """A hand's state. Methods are PokerKit's trio: ``verify_x`` raises, ``can_x`` answers, ``x``
     acts. All state changes go through the action methods and are logged in ``log``."""
 
-    def __init__(self, setup: HandSetup) -> None:
+    def __init__(self, setup: SetupTerms) -> None:
         self.setup = setup
         players = setup.players
         n = len(players)
@@ -76,8 +103,8 @@ class Hand:
         self.boards = Boards(setup.boards)  # CG Spielvarianten (double board), Run It Twice
         self.variant: Variant | None = setup.variant
         self._seen: set[int] = set()
-        self.street = Street.PREFLOP
-        self.stage = Stage.BETTING
+        self.street = _PREFLOP
+        self.stage = _BETTING
         self.current_bet = 0
         self.min_raise = setup.min_bet  # the last full bet or raise increment of the round
         # Split limit (CG Raise): the round's full bets and raises (a bet and three raises cap
@@ -104,28 +131,30 @@ class Hand:
         A player who cannot cover them is all-in for what he has (RULES R4); the ante comes first.
         """
         players = self.setup.players
-        ante_posters = sum(1 for p in players if p.ante)
-        dead = self.setup.dead_antes or ante_posters == 1
-        for i, p in enumerate(players):
-            ante = min(p.ante, self.stacks[i])
-            if ante:
-                self.stacks[i] -= ante
-                if dead:
-                    self.dead_money += ante
-                else:
-                    self.contributions[i] += ante
-                self._record_act(i, "ante", ante)
-        for i, p in enumerate(players):
-            blind = min(p.blind, self.stacks[i])
+        stacks, log, street = self.stacks, self.log, self.street
+        antes = [p.ante for p in players]
+        blinds = [p.blind for p in players]
+        ante_posters = self.n - antes.count(0)
+        if ante_posters:
+            dead = self.setup.dead_antes or ante_posters == 1
+            for i, owed in enumerate(antes):
+                ante = owed if owed < stacks[i] else stacks[i]
+                if ante:
+                    stacks[i] -= ante
+                    if dead:
+                        self.dead_money += ante
+                    else:
+                        self.contributions[i] += ante
+                    log.append(_new_act(Act, (street, i, "ante", ante, (), False, 0)))
+        for i, owed in enumerate(blinds):
+            blind = owed if owed < stacks[i] else stacks[i]
             if blind:
-                self.stacks[i] -= blind
+                stacks[i] -= blind
                 self.bets[i] = blind
                 self.contributions[i] += blind
-                self._record_act(i, "blind", blind)
-        for i in range(self.n):
-            self.all_in[i] = self.stacks[i] == 0
+                log.append(_new_act(Act, (street, i, "blind", blind, (), False, 0)))
+        self.all_in = [stack == 0 for stack in stacks]
         self._betting_count = self.all_in.count(False)
-        blinds = [p.blind for p in players]
         top_blind = max(blinds)
         big_blind = self.setup.big_blind if self.setup.big_blind is not None else top_blind
         self.current_bet = max(big_blind, max(self.bets))
@@ -133,18 +162,18 @@ class Hand:
         if self.betting == "split-limit":
             # The small bet preflop (CG Limits, APSA 5.2); the big blind is the round's bet, so
             # three raises follow it (CG Raise).
-            self.min_raise = self.setup.limit_bet(Street.PREFLOP)
+            self.min_raise = self.setup.limit_bet(_PREFLOP)
             self.full_bets = 1 if self.current_bet else 0
         # Preflop the first to act sits after the largest blind (the later one on a tie).
         opener = 0
         if top_blind:
-            largest = max(i for i in range(self.n) if blinds[i] == top_blind)
+            largest = self.n - 1 - blinds[::-1].index(top_blind)
             opener = (largest + 1) % self.n
         self._to_act = [not a for a in self.all_in]
         if self.variant is not None:
             # CG Spielvarianten: a bomb pot's flop, and a flip's whole board, come without a
             # betting round
-            self.stage = Stage.DEALING
+            self.stage = _DEALING
             return
         self._continue_from(opener)
 
@@ -169,10 +198,12 @@ class Hand:
 
     def _raise_has_callers(self, i: int) -> bool:
         """Somebody else could still put in more than the current bet: a raise means something."""
-        return any(
-            self._can_bet(j) and self.bets[j] + self.stacks[j] > self.current_bet
-            for j in range(self.n) if j != i
-        )
+        folded, all_in, bets, stacks = self.folded, self.all_in, self.bets, self.stacks
+        current = self.current_bet
+        for j in range(self.n):  # (a loop, not any() over a generator: every bet asks)
+            if j != i and not folded[j] and not all_in[j] and bets[j] + stacks[j] > current:
+                return True
+        return False
 
     def target(self, i: int) -> int:
         """The bet player ``i`` must reach to stay in: the current bet, or only the largest other
@@ -183,11 +214,19 @@ class Hand:
         return min(self.current_bet, max(others, default=0))
 
     def to_call(self, i: int) -> int:
-        return max(0, min(self.target(i) - self.bets[i], self.stacks[i]))
+        # `target` inlined for the common case, somebody else can still bet (every call and
+        # check of a replay asks this)
+        mine = 0 if self.folded[i] or self.all_in[i] else 1
+        target = self.current_bet if self._betting_count > mine else self.target(i)
+        owed = target - self.bets[i]
+        if owed <= 0:
+            return 0
+        stack = self.stacks[i]
+        return owed if owed < stack else stack
 
     def still_to_act(self, i: int) -> bool:
         """Whether ``i`` has an action to come in this round (he has not acted, or was raised)."""
-        return self.stage is Stage.BETTING and self._to_act[i]
+        return self.stage is _BETTING and self._to_act[i]
 
     def pot_total(self) -> int:
         return self.dead_money + sum(self.contributions)
@@ -251,7 +290,7 @@ class Hand:
         first = self.aggressor.get(self.street)
         if first is None and self.setup.showdown_fallback == "last-aggressor":
             for street in sorted(self.aggressor, reverse=True):
-                if street > Street.PREFLOP:  # PVB 55(2): no bet on flop, turn and river
+                if street > _PREFLOP:  # PVB 55(2): no bet on flop, turn and river
                     first = self.aggressor[street]
                 break
         if first is None or first not in contenders:
@@ -262,7 +301,7 @@ class Hand:
     def all_in_showdown(self) -> bool:
         """No more betting is possible while two or more hands are live: cards face up (PVB 54)."""
         return len(self.live) > 1 and sum(1 for i in self.live if not self.all_in[i]) <= 1 and (
-            self.stage is not Stage.BETTING
+            self.stage is not _BETTING
         )
 
     # ---------------------------------------------------------------- verification
@@ -270,11 +309,11 @@ class Hand:
     def _verify_turn(self, i: int) -> None:
         if not 0 <= i < self.n:
             raise NotYourTurn(f"there is no player {i + 1} in this hand", "PVB 36")
-        if self.stage is Stage.OVER:
+        if self.stage is _OVER:
             raise HandStateError(f"{self.labels[i]} acted, but the hand is over", "PVB 64(1)")
         if self.folded[i]:
             raise NotYourTurn(f"{self.labels[i]} has folded and cannot act", "PVB 39")
-        if self.stage is not Stage.BETTING:
+        if self.stage is not _BETTING:
             raise HandStateError(
                 f"{self.labels[i]} acted, but the {STREET_NAMES[self.street]} betting is over",
                 "PVB 36",
@@ -288,6 +327,8 @@ class Hand:
 
     def verify_fold(self, i: int, forfeit: int = 0) -> None:
         self._verify_turn(i)
+        if not forfeit:
+            return
         short_of_the_call = 0 < forfeit < self.stacks[i] and (
             self.bets[i] + forfeit < self.target(i)
         )
@@ -360,7 +401,7 @@ class Hand:
                 raise IllegalAmount(
                     f"bet of {amount:,} is below the minimum bet of {minimum:,}", "PVB 42(2)"
                 )
-            rule = "PVB 42(2)" if self.street is Street.PREFLOP else "PVB 42(3)"
+            rule = "PVB 42(2)" if self.street is _PREFLOP else "PVB 42(3)"
             raise IllegalAmount(
                 f"raise to {amount:,} is below the minimum raise to {minimum:,}", rule
             )
@@ -400,13 +441,13 @@ class Hand:
         self.folded[i] = True
         self._live_count -= 1
         self._betting_count -= 1  # only a player who can still bet is ever to act
-        self._record_act(i, "fold", forfeit)
+        self.log.append(_new_act(Act, (self.street, i, "fold", forfeit, (), False, 0)))
         self._acted(i)
 
     def verify_kill(self, i: int) -> None:
         if not 0 <= i < self.n:
             raise HandStateError(f"there is no player {i + 1} in this hand", "PVB 39")
-        if self.stage is Stage.OVER:
+        if self.stage is _OVER:
             raise HandStateError("the hand is over", "PVB 64(1)")
         if self.folded[i]:
             raise HandStateError(f"{self.labels[i]} has no live hand", "PVB 39")
@@ -422,12 +463,12 @@ class Hand:
         self._to_act[i] = False
         self._record_act(i, "kill")
         if self._live_count == 1:
-            if self.stage is Stage.BETTING:
+            if self.stage is _BETTING:
                 self._end_round()
             else:
                 self.bets = [0] * self.n
                 self._award_uncontested()
-        elif self.stage is Stage.BETTING:
+        elif self.stage is _BETTING:
             self._continue_from(i + 1 if self.actor == i else self.actor or 0)
 
     def check(self, i: int) -> None:
@@ -448,9 +489,10 @@ class Hand:
         amount = self.to_call(i)
         if amount:
             self._put_in(i, amount)
-            self._record_act(i, "call", amount, all_in=self.all_in[i])
+            self.log.append(_new_act(Act, (self.street, i, "call", amount, (),
+                                           self.all_in[i], 0)))
         else:
-            self._record_act(i, "check")
+            self.log.append(_new_act(Act, (self.street, i, "check", 0, (), False, 0)))
         self._acted(i)
 
     def bet_or_raise_to(self, i: int, amount: int) -> None:
@@ -467,10 +509,11 @@ class Hand:
         self._put_in(i, amount - self.bets[i])
         self.current_bet = amount
         self.aggressor[self.street] = i
+        folded, all_in, to_act = self.folded, self.all_in, self._to_act
         for j in range(self.n):
-            if j != i and self._can_bet(j):
-                self._to_act[j] = True
-        self._record_act(i, kind, amount, all_in=self.all_in[i])
+            if j != i and not folded[j] and not all_in[j]:  # (`_can_bet`, inlined)
+                to_act[j] = True
+        self.log.append(_new_act(Act, (self.street, i, kind, amount, (), all_in[i], 0)))
         self._acted(i)
 
     def _put_in(self, i: int, amount: int) -> None:
@@ -504,7 +547,7 @@ class Hand:
                 continue
             if (bets[j] < current or to_act[j]) if others_bet else bets[j] < self.target(j):
                 self.actor = j
-                self.stage = Stage.BETTING
+                self.stage = _BETTING
                 return
         self._end_round()
 
@@ -525,14 +568,14 @@ class Hand:
         self.bets = [0] * self.n
         if self._live_count == 1:
             self._award_uncontested()
-        elif self.street is Street.RIVER:
-            self.stage = Stage.SHOWDOWN
+        elif self.street is _RIVER:
+            self.stage = _SHOWDOWN
         else:
-            self.stage = Stage.DEALING
+            self.stage = _DEALING
 
     def _start_round(self) -> None:
         if self.variant == "flip":  # CG Spielvarianten: the board without any betting
-            self.stage = Stage.SHOWDOWN if self.street is Street.RIVER else Stage.DEALING
+            self.stage = _SHOWDOWN if self.street is _RIVER else _DEALING
             return
         self.current_bet = 0
         self.min_raise = self.setup.min_bet
@@ -541,26 +584,29 @@ class Hand:
         self.full_bets = 0
         self._uncapped = False
         self._acted_at = [None] * self.n
-        self._to_act = [self._can_bet(j) for j in range(self.n)]
-        if sum(self._to_act) >= 2:
+        self._to_act = [not (f or a) for f, a in zip(self.folded, self.all_in, strict=True)]
+        if self._to_act.count(True) >= 2:
             self._continue_from(0)  # after the flop the first live player left of the button
-        elif self.street is Street.RIVER:
-            self.stage = Stage.SHOWDOWN
+        elif self.street is _RIVER:
+            self.stage = _SHOWDOWN
         else:
-            self.stage = Stage.DEALING
+            self.stage = _DEALING
 
     # ---------------------------------------------------------------- cards
 
     def _take_cards(self, cards: list[int | None]) -> None:
         """Register cards as seen this hand; a card seen twice fouls the deck (RULES I4)."""
-        known = [c for c in cards if c is not None]
+        known = [c for c in cards if c is not None] if None in cards else cards
+        seen = self._seen
+        if seen.isdisjoint(known) and len(set(known)) == len(known):  # (one test, no loop)
+            seen.update(known)  # type: ignore[arg-type]  # (no None: filtered above)
+            return
         for k, c in enumerate(known):
-            if c in self._seen or c in known[:k]:
+            if c in seen or c in known[:k]:
                 raise FouledDeck(
                     f"{card_text(c)} was seen twice in this hand: fouled deck, the hand is void",
                     "PVB 33",
                 )
-        self._seen.update(known)
 
     def verify_deal_hole(self, i: int, cards: list[int | None]) -> None:
         if not 0 <= i < self.n:
@@ -571,7 +617,7 @@ class Hand:
             raise HandStateError(
                 f"{self.labels[i]} would hold {had} cards instead of {wanted}", "PVB 30(6)"
             )
-        if self.stage is Stage.OVER:
+        if self.stage is _OVER:
             raise HandStateError("the hand is over", "PVB 22")
 
     def deal_hole(self, i: int, cards: list[int | None]) -> None:
@@ -579,7 +625,7 @@ class Hand:
         self.verify_deal_hole(i, cards)
         self._take_cards(cards)
         self.hole[i] = list(cards)
-        self._record_act(i, "deal_hole", cards=tuple(cards))
+        self.log.append(_new_act(Act, (self.street, i, "deal_hole", 0, tuple(cards), False, 0)))
 
     def draw_hole_card(self, i: int, keeps: list[int | None], drawn: int | None) -> None:
         """PVB 30(6): player ``i`` held one card too many; the floor drew ``drawn`` (the next
@@ -589,7 +635,7 @@ class Hand:
         if not 0 <= i < self.n or not self.hole[i]:
             raise HandStateError("only a player who holds his cards can have one drawn",
                                  "PVB 30(6)")
-        if self.stage is Stage.OVER:
+        if self.stage is _OVER:
             raise HandStateError("the hand is over", "PVB 22")
         held = self.hole[i]
         three: list[int | None] = [*keeps, drawn]
@@ -607,38 +653,45 @@ class Hand:
     def next_board_street(self) -> tuple[int, Street]:
         """The board the next cards go to, and the street they are on it."""
         k = self.boards.due()
-        return k, Street(street_of(self.boards.cards[k]) + 1)
+        cards = self.boards.cards[k]
+        street = _NEXT_STREET.get(len(cards))  # (a lookup: Street(...) is an enum call)
+        return k, Street(street_of(cards) + 1) if street is None else street
 
     def verify_deal_board(self, cards: list[int]) -> None:
-        if self.stage is Stage.OVER or self.stage is Stage.SHOWDOWN:
+        self._verify_deal_board(cards)
+
+    def _verify_deal_board(self, cards: list[int]) -> tuple[int, Street]:
+        """`verify_deal_board`, answering the board the cards go to and their street."""
+        if self.stage is _OVER or self.stage is _SHOWDOWN:
             raise HandStateError(
                 "no rabbit hunting: no card is turned after the hand is decided", "PVB 22"
             )
-        if self.stage is Stage.BETTING:
+        if self.stage is _BETTING:
             raise HandStateError(
                 f"a board card came before the {STREET_NAMES[self.street]} betting finished",
                 "PVB 35(5)",
             )
-        _, street = self.next_board_street()
+        k, street = self.next_board_street()
         wanted = BOARD_CARDS[street]
         if len(cards) != wanted:
-            rule = "PVB 34" if street is Street.FLOP and len(cards) > 3 else "PVB 35"
+            rule = "PVB 34" if street is _FLOP and len(cards) > 3 else "PVB 35"
             raise HandStateError(
                 f"the {STREET_NAMES[street]} is {wanted} card{'s' if wanted > 1 else ''}, "
                 f"not {len(cards)}", rule
             )
+        return k, street
 
     def deal_board(self, cards: list[int]) -> None:
         """The next street's board cards, all of them at once (flop 3, turn 1, river 1), to the
         board that is due (`Boards.due`). The betting round follows once every board has the
         street."""
-        self.verify_deal_board(cards)
+        k, street = self._verify_deal_board(cards)
         self._take_cards(list(cards))
-        k, street = self.next_board_street()
         self.boards.cards[k].extend(cards)
-        self.log.append(Act(street, None, "deal_board", 0, tuple(cards), False, k))
-        if self.boards.street() > self.street:
-            self.street = self.boards.street()
+        self.log.append(_new_act(Act, (street, None, "deal_board", 0, tuple(cards), False, k)))
+        reached = self.boards.street()
+        if reached > self.street:
+            self.street = reached
             self._start_round()
 
     def run_twice_refusal(self, pots: Sequence[int]) -> tuple[str, str] | None:
@@ -654,8 +707,8 @@ class Hand:
         if self.boards.runs:
             return "the hand is already run twice", rule
         no_more_betting = self.all_in_showdown() or (
-            self.variant == "flip" and len(self.live) > 1 and self.stage is Stage.DEALING)
-        if self.stage is not Stage.DEALING or not no_more_betting:
+            self.variant == "flip" and len(self.live) > 1 and self.stage is _DEALING)
+        if self.stage is not _DEALING or not no_more_betting:
             return "run it twice only once no action is possible (all-in, the betting over)", \
                 f"{rule} a"
         total = self.pot_total()
@@ -681,10 +734,10 @@ class Hand:
     def _verify_showing(self, i: int) -> None:
         if not 0 <= i < self.n or self.folded[i]:
             raise HandStateError("only a live hand can be shown", "PVB 39")
-        if self.stage is Stage.OVER:
+        if self.stage is _OVER:
             raise HandStateError("the hand is over", "PVB 64(1)")
-        if self.stage is Stage.BETTING or not (
-            self.stage is Stage.SHOWDOWN or self.all_in_showdown()
+        if self.stage is _BETTING or not (
+            self.stage is _SHOWDOWN or self.all_in_showdown()
         ):
             raise HandStateError(
                 f"{self.labels[i]} cannot show or muck while the betting is still open", "PVB 55"
@@ -752,7 +805,7 @@ class Hand:
                                         0 if part is None else part.board))
         self.results = results
         self.actor = None
-        self.stage = Stage.OVER
+        self.stage = _OVER
 
     # ---------------------------------------------------------------- bookkeeping
 
@@ -760,7 +813,9 @@ class Hand:
         self, player: int | None, kind: str, amount: int = 0,
         cards: tuple[int | None, ...] = (), all_in: bool = False,
     ) -> None:
-        self.log.append(Act(self.street, player, kind, amount, cards, all_in))
+        # tuple.__new__ with every field: what Act(...) does, without its Python-level
+        # __new__ and defaults (an entry for every action: the replay's hot path)
+        self.log.append(_new_act(Act, (self.street, player, kind, amount, cards, all_in, 0)))
 
     def chips_in_play(self) -> int:
         """Stacks plus everything in the middle: constant for the whole hand."""

@@ -1,63 +1,41 @@
-"""The hand's vocabulary: games and betting kinds, streets and stages, the set-up of a hand, its
-log entries and the options of the player to act. `controller.engine.hand` re-exports all of it.
-
-Betting kinds (CG "Limits": "Vor Spielbeginn wird die Art des Limits festgelegt: Split Limit /
-Pot Limit / No Limit"): the game code names the cards (NT hold'em, two hole cards; PO Omaha,
-four) and the betting its name says (no-limit, pot-limit); ``betting`` sets another kind.
-Split limit (fixed limit) bets the small bet before and on the flop and the big bet on the turn
-and river (APSA 5.2: the small bet is the big blind, the big bet twice that), a bet and at most
-three raises a round, uncapped once only two players are left before the third raise
-(CG "Raise").
-
-Hand variants (CG "Spielvarianten"): in a bomb pot every player puts in the agreed amount and the
-flop comes without a betting round, the hand going on normally after it; in a flip the whole
-board comes without any betting; a double board deals two boards and shares each pot between
-them. Straddles (CG "Straddle") are blinds: the preflop order and the minimum raise follow the
-largest one (`controller.engine.straddles` says who may post one).
+"""The validated set-up of a hand (`HandSetup`, `PlayerSetup`): pydantic models, for the table
+and the session, which build a hand from configuration and seat state. The vocabulary they use
+(games, betting kinds, streets, stages, log entries) lives in `controller.engine.terms`, plain
+Python, and is re-exported here for the modules that have always found it here; the PHH replay
+builds its hands from `terms.PlainSetup` and imports no pydantic (issue 37).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import Enum, IntEnum
-from typing import Literal, NamedTuple
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-Game = Literal["NT", "PO"]
-HOLE_CARDS: dict[str, int] = {"NT": 2, "PO": 4}
+from controller.engine.terms import (
+    BOARD_CARDS,
+    GAME_BETTING,
+    HOLE_CARDS,
+    SPLIT_LIMIT_RAISES,
+    STREET_NAMES,
+    VARIANT_NAMES,
+    Act,
+    Betting,
+    BoardShare,
+    Game,
+    Options,
+    PotResult,
+    Stage,
+    Street,
+    Variant,
+    betting_of,
+    limit_bet,
+)
 
-Betting = Literal["no-limit", "pot-limit", "split-limit"]
-GAME_BETTING: dict[str, Betting] = {"NT": "no-limit", "PO": "pot-limit"}
-SPLIT_LIMIT_RAISES = 3  # CG "Raise": "pro Setzrunde drei Erhöhungen"
-
-# CG "Spielvarianten": a bomb pot skips the preflop betting, a flip every betting round.
-Variant = Literal["bomb-pot", "flip"]
-VARIANT_NAMES: dict[str, str] = {"bomb-pot": "bomb pot", "flip": "flip"}
-
-
-def betting_of(game: str, betting: Betting | None) -> Betting:
-    """The betting kind a hand is dealt with: ``betting`` when set, else the game's own."""
-    return betting if betting is not None else GAME_BETTING[game]
-
-
-class Street(IntEnum):
-    PREFLOP = 0
-    FLOP = 1
-    TURN = 2
-    RIVER = 3
-
-
-BOARD_CARDS = {Street.FLOP: 3, Street.TURN: 1, Street.RIVER: 1}
-STREET_NAMES = {Street.PREFLOP: "preflop", Street.FLOP: "flop", Street.TURN: "turn",
-                Street.RIVER: "river"}
-
-
-class Stage(Enum):
-    BETTING = "betting"  # a player is to act
-    DEALING = "dealing"  # the betting round is over; the next street's cards are due
-    SHOWDOWN = "showdown"  # board complete, betting over: cards are shown, then `settle`
-    OVER = "over"  # every pot has been awarded
+__all__ = [
+    "BOARD_CARDS", "GAME_BETTING", "HOLE_CARDS", "SPLIT_LIMIT_RAISES", "STREET_NAMES",
+    "VARIANT_NAMES", "Act", "Betting", "BoardShare", "Game", "HandSetup", "Options",
+    "PlayerSetup", "PotResult", "Stage", "Street", "Variant", "betting_of",
+]
 
 
 class PlayerSetup(BaseModel):
@@ -137,51 +115,4 @@ class HandSetup(BaseModel):
 
     def limit_bet(self, street: Street) -> int:
         """Split limit: the one size of a bet or raise on ``street`` (CG Limits, APSA 5.2)."""
-        if street <= Street.FLOP:
-            return self.min_bet
-        return self.big_bet if self.big_bet is not None else 2 * self.min_bet
-
-
-class Act(NamedTuple):
-    """One entry of the hand's log. ``amount``: chips put in, or the total for bet/raise."""
-
-    street: Street
-    player: int | None  # None for the dealer's own operations (board cards)
-    # ante blind fold check call bet raise return deal_hole deal_board show muck win runs
-    kind: str
-    amount: int = 0
-    cards: tuple[int | None, ...] = ()
-    all_in: bool = False
-    board: int = 0  # deal_board and win: the board (or run) it is of, from 0
-
-
-@dataclass(frozen=True, slots=True)
-class Options:
-    """What the player to act may do: the dealer console and simulated players read this. In
-    split limit ``min_raise_to`` and ``max_raise_to`` are the same: the one legal size."""
-
-    player: int
-    to_call: int  # 0: he may check
-    min_raise_to: int | None  # None: he may not bet or raise
-    max_raise_to: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class BoardShare:
-    """A pot's part played on one board (a double board, or a run of run it twice)."""
-
-    board: int  # from 0
-    amount: int
-    winners: tuple[int, ...]
-    shares: tuple[tuple[int, int], ...]  # (player, chips)
-    strength: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class PotResult:
-    amount: int
-    eligible: tuple[int, ...]
-    winners: tuple[int, ...]
-    shares: tuple[tuple[int, int], ...]  # (player, chips)
-    strength: int | None  # of the winning hand, None when uncontested
-    parts: tuple[BoardShare, ...] = ()  # by board, when the pot was played on more than one
+        return limit_bet(self.min_bet, self.big_bet, street)

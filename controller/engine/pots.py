@@ -19,6 +19,26 @@ def build_pots(contributions: list[int], dead_money: int, live: list[bool]) -> l
     the main pot, which every live player can win.
     """
     levels = sorted({c for c, alive in zip(contributions, live, strict=True) if alive and c > 0})
+    if len(levels) == 1:
+        # Nobody all-in for less (the common case): one pot of everything put in, the money of
+        # players who folded beyond the level included.
+        pots = [Pot(sum(contributions),
+                    tuple(i for i, c in enumerate(contributions) if live[i] and c == levels[0]))]
+    else:
+        pots = _pots_by_level(contributions, live, levels)
+    if dead_money:
+        everyone = tuple(i for i, alive in enumerate(live) if alive)
+        main = pots[0] if pots else Pot(0, everyone)
+        if main.eligible == everyone:
+            pots[:1] = [Pot(main.amount + dead_money, everyone)]
+        else:  # a live player put in nothing but dead money (all-in on a big-blind ante): he
+            # can win the dead money alone, a pot of its own (S1)
+            pots.insert(0, Pot(dead_money, everyone))
+    return pots
+
+
+def _pots_by_level(contributions: list[int], live: list[bool], levels: list[int]) -> list[Pot]:
+    """One pot per all-in level of the live players, from each player what he put in up to it."""
     pots: list[Pot] = []
     previous = 0
     for level in levels:
@@ -34,14 +54,6 @@ def build_pots(contributions: list[int], dead_money: int, live: list[bool]) -> l
     if beyond:
         top = pots[-1] if pots else Pot(0, tuple(i for i, alive in enumerate(live) if alive))
         pots[-1:] = [Pot(top.amount + beyond, top.eligible)]
-    if dead_money:
-        everyone = tuple(i for i, alive in enumerate(live) if alive)
-        main = pots[0] if pots else Pot(0, everyone)
-        if main.eligible == everyone:
-            pots[:1] = [Pot(main.amount + dead_money, everyone)]
-        else:  # a live player put in nothing but dead money (all-in on a big-blind ante): he
-            # can win the dead money alone, a pot of its own (S1)
-            pots.insert(0, Pot(dead_money, everyone))
     return pots
 
 

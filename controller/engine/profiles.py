@@ -13,8 +13,8 @@ from typing import Literal
 import rtoml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from controller.engine.hand_setup import Betting
 from controller.engine.straddles import StraddleKind
+from controller.engine.terms import Betting
 from controller.errors import ConfigError
 
 BUILTIN_PROFILES = ("pvb-2020", "cg-cash")

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 from controller.engine.boards import share_between_boards
 from controller.engine.evaluate import holdem_strength, omaha_strength
-from controller.engine.hand_setup import HOLE_CARDS, STREET_NAMES, BoardShare, PotResult, Stage
 from controller.engine.pots import Pot, split_pot
+from controller.engine.terms import HOLE_CARDS, STREET_NAMES, BoardShare, PotResult, Stage
 from controller.errors import HandStateError, UnknownCards
 
 if TYPE_CHECKING:

@@ -13,7 +13,8 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from controller.engine.cards import parse_card, parse_cards
-from controller.engine.hand import VARIANT_NAMES, Hand, HandSetup, PlayerSetup, Stage, Variant
+from controller.engine.hand import VARIANT_NAMES, Hand, Stage, Variant
+from controller.engine.hand_setup import HandSetup, PlayerSetup
 from controller.engine.profiles import RuleProfile, load_profile
 from controller.engine.records import Blinds, HandRecord, Irregularity, Status, build_record
 from controller.engine.straddles import (
@@ -585,6 +586,7 @@ class Table:
             raise RuleViolation(f"seat {op.seat}: no straddle in {what}", STRADDLE_RULE)
         index = self._index(op.seat)
         setup = hand.setup
+        assert isinstance(setup, HandSetup)  # a table's hands are set up validated
         blinds = [s for s in (p.sb if p.sb_live else None, p.bb) if s is not None]
         try:
             decision: Decision = decide(

@@ -8,41 +8,122 @@ smallest decimal unit and printed back in the file's unit.
 
 from __future__ import annotations
 
-from decimal import Decimal
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
 import rtoml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from controller.engine.cards import parse_cards
-from controller.engine.hand import HOLE_CARDS, Hand, HandSetup, PlayerSetup, Stage, Street
-from controller.errors import NotYourTurn, PhhError, first_error
+from controller.engine.hand import HOLE_CARDS, Hand, PlainPlayer, PlainSetup, Stage, Street
+from controller.errors import NotYourTurn, PhhError
 
 Number = int | float
+_NUMBER = (int, float)
 
 
-class PhhHand(BaseModel):
-    """The fields of a PHH file this project uses; other fields are kept but not interpreted."""
+class PhhHand:
+    """The fields of a PHH file this project uses, checked; the file's other fields are kept in
+    ``extra`` but not interpreted.
 
-    model_config = ConfigDict(extra="allow")
+    Checked by hand rather than by a pydantic model: the replay reads a thousand files in a
+    process whose start-up is part of the benchmark, and pydantic's import and validation cost
+    more than the replay of a hand (issue 37). TOML gives the types; a field of the wrong type is
+    refused as ``PHH field name: what it should be``. ``_odd_chip_unit`` (user-defined,
+    phh-std) is the chip split pots are shared in (RULES S2), as pokertable's export writes it.
+    """
 
-    variant: str
-    antes: list[Number]
-    blinds_or_straddles: list[Number]
-    min_bet: Number
-    starting_stacks: list[Number]
-    actions: list[str]
-    ante_trimming_status: bool = False
-    finishing_stacks: list[Number] | None = None
-    players: list[str] | None = None
-    seats: list[int] | None = None
-    hand: int | str | None = None
-    table: int | str | None = None
-    event: str | None = None
-    level: int | None = Field(default=None)
-    odd_chip_unit: int = Field(default=1, gt=0, alias="_odd_chip_unit",
-                               description="User-defined (phh-std): the chip split pots are "
-                               "shared in (RULES S2), as pokertable's export writes it")
+    __slots__ = (
+        "actions",
+        "ante_trimming_status",
+        "antes",
+        "blinds_or_straddles",
+        "event",
+        "extra",
+        "finishing_stacks",
+        "hand",
+        "level",
+        "min_bet",
+        "odd_chip_unit",
+        "players",
+        "seats",
+        "starting_stacks",
+        "table",
+        "variant",
+    )
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        get = data.get
+        self.variant: str = _required(data, "variant", str, "text")
+        self.antes: list[Number] = _numbers(data, "antes")
+        self.blinds_or_straddles: list[Number] = _numbers(data, "blinds_or_straddles")
+        self.min_bet: Number = _required(data, "min_bet", _NUMBER, "a number")
+        self.starting_stacks: list[Number] = _numbers(data, "starting_stacks")
+        actions = _required(data, "actions", list, "a list of actions")
+        for k, action in enumerate(actions):
+            if type(action) is not str:
+                raise PhhError(f"PHH field actions.{k}: should be text")
+        self.actions: list[str] = actions
+        self.ante_trimming_status: bool = _optional(data, "ante_trimming_status", bool,
+                                                    "true or false", False)
+        self.finishing_stacks: list[Number] | None = (
+            None if get("finishing_stacks") is None else _numbers(data, "finishing_stacks"))
+        self.players: list[str] | None = _listed(data, "players", str, "text")
+        self.seats: list[int] | None = _listed(data, "seats", int, "a whole number")
+        self.hand: int | str | None = _optional(data, "hand", (int, str), "a number or text")
+        self.table: int | str | None = _optional(data, "table", (int, str), "a number or text")
+        self.event: str | None = _optional(data, "event", str, "text")
+        self.level: int | None = _optional(data, "level", int, "a whole number")
+        unit: int = _optional(data, "_odd_chip_unit", int, "a whole number", 1)
+        if unit <= 0:
+            raise PhhError("PHH field _odd_chip_unit: should be greater than 0")
+        self.odd_chip_unit = unit
+        self.extra: dict[str, Any] = {k: v for k, v in data.items() if k not in _KNOWN}
+
+
+_KNOWN = frozenset(PhhHand.__slots__) - {"odd_chip_unit", "extra"} | {"_odd_chip_unit"}
+
+
+def _is(value: Any, kind: type | tuple[type, ...]) -> bool:
+    """isinstance, except that true and false are not numbers here (TOML keeps them apart)."""
+    return isinstance(value, kind) and (value.__class__ is not bool or kind is bool)
+
+
+def _required(data: Mapping[str, Any], name: str, kind: type | tuple[type, ...],
+              wanted: str) -> Any:
+    try:
+        value = data[name]
+    except KeyError:
+        raise PhhError(f"PHH field {name}: missing") from None
+    if not _is(value, kind):
+        raise PhhError(f"PHH field {name}: should be {wanted}")
+    return value
+
+
+def _optional(data: Mapping[str, Any], name: str, kind: type | tuple[type, ...], wanted: str,
+              default: Any = None) -> Any:
+    value = data.get(name)
+    if value is None:
+        return default
+    if not _is(value, kind):
+        raise PhhError(f"PHH field {name}: should be {wanted}")
+    return value
+
+
+def _listed(data: Mapping[str, Any], name: str, kind: type, wanted: str) -> Any:
+    values = _optional(data, name, list, f"a list of {wanted}")
+    if values is not None:
+        for k, value in enumerate(values):
+            if not _is(value, kind):
+                raise PhhError(f"PHH field {name}.{k}: should be {wanted}")
+    return values
+
+
+def _numbers(data: Mapping[str, Any], name: str) -> list[Number]:
+    values = _required(data, name, list, "a list of numbers")
+    for k, value in enumerate(values):
+        if value.__class__ is not int and value.__class__ is not float:  # (not bool)
+            raise PhhError(f"PHH field {name}.{k}: should be a number")
+    return values  # type: ignore[no-any-return]
 
 
 def _toml(text: str) -> dict[str, Any]:
@@ -55,9 +136,11 @@ def _toml(text: str) -> dict[str, Any]:
 
 def _hand(data: dict[str, Any], where: str = "") -> PhhHand:
     try:
-        return PhhHand.model_validate(data)
-    except ValidationError as exc:
-        raise PhhError(f"{where}PHH field {first_error(exc, '')}") from exc
+        return PhhHand(data)
+    except PhhError as exc:
+        if where:
+            exc.args = (f"{where}{exc}",)
+        raise
 
 
 def parse_phh(text: str) -> PhhHand:
@@ -68,26 +151,52 @@ def parse_phhs(text: str) -> list[tuple[str | None, PhhHand]]:
     """The hands of a file: one PHH hand (key None), or a ``.phhs`` document of numbered
     tables, each a hand (PokerKit's `loads_all`; `pokertable hands export --format phh`)."""
     data = _toml(text)
-    if data and all(key.isdigit() and isinstance(value, dict) for key, value in data.items()):
+    if data and "variant" not in data and all(  # ("variant": one hand, without looking on)
+            key.isdigit() and isinstance(value, dict) for key, value in data.items()):
         return [(key, _hand(value, f"hand [{key}]: ")) for key, value in data.items()]
     return [(None, _hand(data))]
 
 
 def _decimals(value: Number) -> int:
-    if isinstance(value, int):
+    if value.__class__ is int:
         return 0
-    exponent = Decimal(repr(value)).normalize().as_tuple().exponent
-    return max(0, -exponent) if isinstance(exponent, int) else 0
+    text = repr(value)
+    if "e" in text or "E" in text:  # 1e-05: Decimal says how many places
+        from decimal import Decimal  # (only for amounts with decimals: not at start-up)
+
+        exponent = Decimal(text).normalize().as_tuple().exponent
+        return max(0, -exponent) if isinstance(exponent, int) else 0
+    return len(text.partition(".")[2].rstrip("0"))
 
 
 def _chips(value: Number | str, scale: int) -> int:
     """An amount in the file's unit as whole chips of the replay unit, exactly."""
-    if isinstance(value, int):
+    if value.__class__ is int:
         return value * scale
-    exact = Decimal(value if isinstance(value, str) else repr(value)) * scale
-    if exact != exact.to_integral_value():
-        raise PhhError(f"amount {value} is finer than the file's smallest unit")
-    return int(exact)
+    if value.__class__ is str and value.isdigit():
+        return int(value) * scale  # whole chips written in an action: the common case
+    from decimal import Decimal  # (only for amounts with decimals: not at start-up)
+
+    try:
+        exact = Decimal(value if isinstance(value, str) else repr(value)) * scale
+        if not exact.is_finite():
+            raise PhhError(f"{value!r} is not an amount")
+        if exact != exact.to_integral_value():
+            raise PhhError(f"amount {value} is finer than the file's smallest unit")
+        return int(exact)
+    except (ArithmeticError, ValueError) as exc:  # not a number at all, inf, nan
+        if isinstance(exc, PhhError):
+            raise
+        raise PhhError(f"{value!r} is not an amount") from None
+
+
+# Enum members as globals: a lookup through the enum's metaclass costs eight times more.
+_DEALING, _PREFLOP = Stage.DEALING, Street.PREFLOP
+
+# "p1" -> 0 ... "p10" -> 9: the common names looked up, not parsed (`Replay._player` says what
+# is wrong with any other).
+_PLAYER_INDEX = {f"p{k + 1}": k for k in range(10)}
+_LABELS = tuple(_PLAYER_INDEX)
 
 
 class Replay:
@@ -104,37 +213,50 @@ class Replay:
         self.phh = phh
         self.infer_omitted_folds = infer_omitted_folds
         self.inferred_folds: list[str] = []
-        self.scale = 10 ** max(self._action_decimals(), *(
-            _decimals(v) for v in (
-                *phh.antes, *phh.blinds_or_straddles, *phh.starting_stacks, phh.min_bet
-            )
-        ))
-        scale = self.scale
-        antes = [_chips(a, scale) for a in phh.antes]
-        blinds = [_chips(b, scale) for b in phh.blinds_or_straddles]
+        amounts = (*phh.antes, *phh.blinds_or_straddles, *phh.starting_stacks, phh.min_bet)
+        places = self._action_decimals()
+        whole = True
+        for value in amounts:
+            if value.__class__ is float:  # (most files are whole chips: no Decimal at all)
+                places = max(places, _decimals(value))
+                whole = False
+        self.scale = scale = 10 ** places
+        if whole and scale == 1:
+            # (every amount an int, as just checked)
+            antes = cast("list[int]", list(phh.antes))
+            blinds = cast("list[int]", list(phh.blinds_or_straddles))
+            stacks = cast("list[int]", phh.starting_stacks)
+            min_bet = cast(int, phh.min_bet)
+        else:
+            antes = [_chips(a, scale) for a in phh.antes]
+            blinds = [_chips(b, scale) for b in phh.blinds_or_straddles]
+            stacks = [_chips(s, scale) for s in phh.starting_stacks]
+            min_bet = _chips(phh.min_bet, scale)
         if n == 2:  # heads-up lists read reversed (phh-std)
             antes.reverse()
             blinds.reverse()
-        try:
-            setup = HandSetup(
-                game="PO" if phh.variant == "PO" else "NT",
-                players=[
-                    PlayerSetup(label=f"p{k + 1}", stack=_chips(s, scale), ante=a, blind=b)
-                    for k, (s, a, b) in enumerate(
-                        zip(phh.starting_stacks, antes, blinds, strict=True)
-                    )
-                ],
-                min_bet=_chips(phh.min_bet, scale),
-                dead_antes=not phh.ante_trimming_status,
-                odd_chip_unit=phh.odd_chip_unit * scale,
-            )
-        except ValidationError as exc:
-            raise PhhError(f"the hand cannot be set up: {exc.errors()[0]['msg']}") from exc
+        # What HandSetup would refuse, said here: the set-up is built unvalidated (PlainSetup).
+        for k in range(n):
+            if stacks[k] <= 0:
+                raise PhhError(f"the hand cannot be set up: p{k + 1} has no chips "
+                               f"(starting stack {phh.starting_stacks[k]})")
+            if antes[k] < 0 or blinds[k] < 0:
+                raise PhhError(f"the hand cannot be set up: p{k + 1} owes a negative ante or "
+                               "blind")
+        if min_bet <= 0:
+            raise PhhError(f"the hand cannot be set up: min_bet {phh.min_bet} is not a bet")
+        setup = PlainSetup(
+            game="PO" if phh.variant == "PO" else "NT",
+            players=tuple(map(PlainPlayer, _LABELS[:n], stacks, antes, blinds)),
+            min_bet=min_bet,
+            dead_antes=not phh.ante_trimming_status,
+            odd_chip_unit=phh.odd_chip_unit * scale,
+        )
         self.hand = Hand(setup)
 
     def _action_decimals(self) -> int:
         places = 0
-        if not any("." in action for action in self.phh.actions):
+        if "." not in "".join(self.phh.actions):
             return 0  # the common case: whole chips
         for action in self.phh.actions:
             parts = action.split("#", 1)[0].split()
@@ -151,36 +273,50 @@ class Replay:
         return i
 
     def apply(self, action: str) -> None:
-        parts = action.split("#", 1)[0].split()
+        """One action of the file. The verbs are tried most frequent first: this is the
+        replay's per-action cost, next to the engine's own."""
+        parts = (action.split("#", 1)[0] if "#" in action else action).split()
         hand = self.hand
-        if len(parts) >= 2 and parts[0] == "d":
-            if parts[1] == "dh" and len(parts) == 4:
-                hand.deal_hole(self._player(parts[2]), parse_cards(parts[3]))
+        size = len(parts)
+        if size < 2:
+            raise PhhError(f"cannot read action {action!r}")
+        who, verb = parts[0], parts[1]
+        if who == "d":
+            if verb == "dh" and size == 4:
+                j = _PLAYER_INDEX.get(parts[2], -1)
+                if not 0 <= j < hand.n:
+                    j = self._player(parts[2])
+                hand.deal_hole(j, parse_cards(parts[3]))
                 return
-            if parts[1] == "db" and len(parts) == 3:
+            if verb == "db" and size == 3:
                 cards = parse_cards(parts[2])
-                if any(c is None for c in cards):
+                if None in cards:
                     raise PhhError("board cards must be known")
-                hand.deal_board([c for c in cards if c is not None])
+                hand.deal_board(cards)  # type: ignore[arg-type]  # (no None: checked)
                 return
             raise PhhError(f"unsupported dealer action {action!r}")
-        if len(parts) >= 2:
-            i = self._player(parts[0])
-            verb = parts[1]
-            if self.infer_omitted_folds and verb in ("f", "cc", "cbr"):
-                self._fold_skipped_players(i)
-            if verb == "f" and len(parts) == 2:
-                hand.fold(i)
-                return
-            if verb == "cc" and len(parts) == 2:
-                if (hand.stage is Stage.DEALING and hand.street is Street.PREFLOP
+        i = _PLAYER_INDEX.get(who, -1)
+        if not 0 <= i < hand.n:
+            i = self._player(who)
+        if self.infer_omitted_folds and verb in ("f", "cc", "cbr"):
+            self._fold_skipped_players(i)
+        if size == 2:
+            if verb == "cc":
+                if (hand.stage is _DEALING and hand.street is _PREFLOP
                         and not hand.folded[i] and not hand.all_in[i]):
                     # The preflop round closed without him: nobody else could bet any more.
                     # PokerKit still gives a blind his option (pokertable's export writes it).
                     return
                 hand.check_or_call(i)
                 return
-            if verb == "cbr" and len(parts) == 3:
+            if verb == "f":
+                hand.fold(i)
+                return
+            if verb == "sm":  # phh-std: showdown without cards is a muck
+                hand.muck(i)
+                return
+        elif size == 3:
+            if verb == "cbr":
                 amount = _chips(parts[2], self.scale)
                 owed = hand.to_call(i) if hand.actor == i else 0
                 if owed and amount == hand.bets[i] + owed:
@@ -191,10 +327,8 @@ class Replay:
                 else:
                     hand.bet_or_raise_to(i, amount)
                 return
-            if verb == "sm" and len(parts) in (2, 3):
-                if len(parts) == 2:  # phh-std: showdown without cards is a muck
-                    hand.muck(i)
-                elif parts[2] == "-":  # phh-std: show the cards dealt
+            if verb == "sm":
+                if parts[2] == "-":  # phh-std: show the cards dealt
                     hand.show(i, list(hand.hole[i]) or [None] * HOLE_CARDS[hand.game])
                 else:
                     hand.show(i, parse_cards(parts[2]))
@@ -234,6 +368,8 @@ class Replay:
         stacks = self.hand.stacks
         if self.scale == 1:
             return list(stacks)
+        from decimal import Decimal
+
         return [float(Decimal(s) / self.scale) for s in stacks]
 
 
