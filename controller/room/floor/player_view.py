@@ -43,6 +43,22 @@ class PlayerHand(BaseModel):
                                "before it")
 
 
+class PlayerShotClock(BaseModel):
+    """His own turn's shot clock (docs/shot-clock.md), for his phone to count down: nothing of
+    another seat's turn. ``since`` is on the room clock's time."""
+
+    model_config = ConfigDict(frozen=True)
+
+    his_turn: bool = Field(description="The action is on him and his clock runs or is held")
+    remaining: float = Field(default=0, description="Seconds left at ``since``")
+    since: float | None = None
+    running: bool = False
+    extension: bool = Field(default=False, description="Counting down a time extension")
+    out: bool = Field(default=False, description="His time and extensions are gone: the floor "
+                      "rules (nothing is folded)")
+    extensions: int | None = Field(default=None, description="The time extensions he has left")
+
+
 class PlayerPage(BaseModel):
     """Everything his page shows (a snapshot, then the same whenever it changes)."""
 
@@ -74,6 +90,8 @@ class PlayerPage(BaseModel):
                                     "hands, newest first")
     own_cards: bool = Field(default=False, description="The floor reads the recorder's "
                             "sealed records: his own hole cards show")
+    shot_clock: PlayerShotClock | None = Field(default=None, description="His table's shot "
+                                               "clock as it concerns him; None: none there")
 
 
 def player_page(player: str, *, tournament: PublishedState | None,
@@ -113,9 +131,25 @@ def player_page(player: str, *, tournament: PublishedState | None,
             page.get("moving") is None:
         here = view.state.seats.get(seat)
         if here is not None and here.player == player:
-            page.update(stack=here.stack, stack_read=True)
+            page.update(stack=here.stack, stack_read=True,
+                        shot_clock=_his_shot_clock(view, seat))
     page.update(table=table, seat=seat)
     return PlayerPage.model_validate(page)
+
+
+def _his_shot_clock(view: TableView, seat: int) -> PlayerShotClock | None:
+    """His seat's part of the table's shot clock: his own turn's time and his extensions
+    left (the table's instant moved onto the room clock, as the floor's table view does)."""
+    shot = view.state.shot_clock if view.state is not None else None
+    if shot is None:
+        return None
+    extensions = shot.extensions.get(seat)
+    if shot.seat != seat:
+        return PlayerShotClock(his_turn=False, extensions=extensions)
+    since = None if shot.since is None else shot.since + (view.clock_offset or 0.0)
+    return PlayerShotClock(his_turn=True, remaining=shot.remaining, since=since,
+                           running=shot.running, extension=shot.extension, out=shot.out,
+                           extensions=extensions)
 
 
 def player_hand(hand_id: str, record: HandRecord, player: str, own: str | None
@@ -136,4 +170,5 @@ def player_hand(hand_id: str, record: HandRecord, player: str, own: str | None
                       result=None if before is None or after is None else after - before)
 
 
-__all__ = ["PlayerHand", "PlayerPage", "ShownCards", "player_hand", "player_page"]
+__all__ = ["PlayerHand", "PlayerPage", "PlayerShotClock", "ShownCards", "player_hand",
+           "player_page"]

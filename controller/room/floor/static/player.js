@@ -82,7 +82,22 @@
     tick();
   }
 
+  // His table's shot clock (docs/shot-clock.md): his own turn's time, counted down here
+  // between pushes from the instant it was sent for, and his time extensions left.
+  function shotTick() {
+    const shot = page && page.shot_clock;
+    $("p-shot").hidden = !shot;
+    if (!shot) return;
+    const ext = shot.extensions === null || shot.extensions === undefined ? ""
+      : ` · ${shot.extensions} extension${shot.extensions === 1 ? "" : "s"} left`;
+    if (!shot.his_turn) { $("p-shot-left").textContent = `not your turn${ext}`; return; }
+    const left = Math.max(0, Math.ceil(shot.remaining - (shot.running ? now() - (shot.since || now()) : 0)));
+    $("p-shot-left").textContent = shot.out ? `time is up: the floor rules${ext}`
+      : `${left} s${shot.extension ? " (extension)" : ""}${shot.running ? "" : " (held)"}${ext}`;
+  }
+
   function tick() {
+    shotTick();
     const c = page && page.clock;
     if (!c) {
       for (const id of ["p-level", "p-blinds", "p-left", "p-break"]) $(id).textContent = "—";
