@@ -12,8 +12,6 @@ import sys
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from controller.cli.admin import add_admin_commands
-from controller.cli.cash import add_cash_commands
 from controller.cli.common import (
     _int_in,
     _log_to_stderr,
@@ -21,9 +19,6 @@ from controller.cli.common import (
     _renamed,
     _stop_on_signals,
 )
-from controller.cli.hands import add_hands_commands
-from controller.cli.services import add_room_services, add_table_command, sim_readers_option
-from controller.cli.tournament import add_tournament_commands
 
 if TYPE_CHECKING:
     from controller.history.phh import PhhHand
@@ -245,19 +240,48 @@ def _soak(args: argparse.Namespace) -> int:
     return 0 if report.false_alarms == 0 and not report.missed else 1
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _command_line() -> tuple[_Parser, argparse._SubParsersAction[_Parser]]:
+    """``pokertable`` itself, its commands still to add."""
     parser = _Parser(
         prog="pokertable", description="Instrumented live poker tables under tournament rules."
     )
     parser.add_argument("--version", action=_Version, nargs=0,
                         help="show the installed version and exit")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    return parser, parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
+
+def _add_replay(sub: argparse._SubParsersAction[_Parser]) -> None:
     replay = sub.add_parser(
         "replay", help="replay PHH hand histories and print each file's finishing stacks as JSON"
     )
     replay.add_argument("files", nargs="+", metavar="FILE", help="PHH files (.phh)")
     replay.set_defaults(run=_replay)
+
+
+def replay_parser() -> argparse.ArgumentParser:
+    """The command line with `replay` alone, which `pokertable replay` parses with: building
+    every command's parser, and importing the modules that add them, would be most of the
+    replay's start-up (its start-up is part of the replay benchmark). ``pokertable replay``
+    reads the same as in `build_parser`: one `_add_replay` adds it to both."""
+    parser, sub = _command_line()
+    _add_replay(sub)
+    return parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Every command (``pokertable --help`` lists them all)."""
+    from controller.cli.admin import add_admin_commands
+    from controller.cli.cash import add_cash_commands
+    from controller.cli.hands import add_hands_commands
+    from controller.cli.services import (
+        add_room_services,
+        add_table_command,
+        sim_readers_option,
+    )
+    from controller.cli.tournament import add_tournament_commands
+
+    parser, sub = _command_line()
+    _add_replay(sub)
 
     events = sub.add_parser(
         "replay-events", help="replay a table-event stream (JSON lines) and print one JSON hand "
@@ -396,7 +420,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from controller.errors import PokertableError
     from controller.storage.private_files import SERVICE_UMASK
 
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = replay_parser() if argv[:1] == ["replay"] else build_parser()
+    args = parser.parse_args(argv)
     os.umask(SERVICE_UMASK)  # nothing any pokertable process writes is for other users
     try:
         code: int = args.run(args)

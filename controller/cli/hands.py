@@ -410,7 +410,7 @@ def replay_events_command(args: argparse.Namespace) -> int:
     or a journal itself, replayed; the options override what the stream says."""
     from controller.cli.sources import event_stream, journal_start, kind_of, must_exist
     from controller.engine.profiles import load_profile
-    from controller.engine.table import Level
+    from controller.engine.table_play import Level
     from controller.errors import ConfigError
     from controller.history.replay_events import record_json, replay_table_events
     from controller.session import SessionConfig

@@ -16,7 +16,7 @@ from controller.engine.evaluate import holdem_strength, omaha_strength
 from controller.engine.hand import HOLE_CARDS, Hand, Stage
 from controller.engine.profiles import RuleProfile, load_profile
 from controller.engine.records import HandRecord
-from controller.engine.table import Level, SetLevel, SitDown, Table
+from controller.engine.table_play import Level, SetLevel, SitDown, Table
 
 NAMES = ["Anna", "Ben", "Cem", "Dora", "Emil", "Fatma", "Gero", "Hanna", "Ilse", "Jonas"]
 LEVELS = [

@@ -1,9 +1,11 @@
-"""Settling a hand's pots at showdown: each on its own (PVB 63), cards speak (PVB 53), split pots
-with the odd chip left of the button (PVB 62), and a pot played on two boards shared between
-them (`controller.engine.boards`: CG "Spielvarianten" double board, CG "Run It Twice").
+"""The showdown and the settlement: who shows first (RULES S3), hands shown or mucked, and every
+pot settled on its own (PVB 63), cards speak (PVB 53), split pots with the odd chip left of the
+button (PVB 62), a pot played on two boards shared between them (`controller.engine.boards`: CG
+"Spielvarianten" double board, CG "Run It Twice"); a pot nobody contests goes to the last live
+hand.
 
-Functions over a `Hand` (which calls them); they read its state and return the results, and
-`Hand` pays them.
+Functions of a `Hand`, which carries the public ones as its methods (`hand.show(i, cards)`,
+`hand.settle()`); each checks the rules first and changes nothing when it refuses.
 """
 
 from __future__ import annotations
@@ -11,13 +13,137 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from controller.engine.boards import share_between_boards
+from controller.engine.cards import card_text
 from controller.engine.evaluate import holdem_strength, omaha_strength
 from controller.engine.pots import Pot, split_pot
-from controller.engine.terms import HOLE_CARDS, STREET_NAMES, BoardShare, PotResult, Stage
-from controller.errors import HandStateError, UnknownCards
+from controller.engine.terms import (
+    HOLE_CARDS,
+    STREET_NAMES,
+    Act,
+    BoardShare,
+    PotResult,
+    Stage,
+    Street,
+)
+from controller.errors import FouledDeck, HandStateError, UnknownCards
 
 if TYPE_CHECKING:
     from controller.engine.hand import Hand
+
+_new_act = tuple.__new__
+_BETTING, _SHOWDOWN, _OVER = Stage.BETTING, Stage.SHOWDOWN, Stage.OVER
+_PREFLOP = Street.PREFLOP
+
+
+def showdown_order(hand: Hand) -> list[int]:
+    """Who tables first at showdown (RULES S3), then clockwise. ``last-aggressor`` (the
+    German books: PVB 55, APSA 5.3, BPS 37): the last to bet or raise on the flop, turn or
+    river, and if nobody did, the first live player left of the button. ``left-of-button``
+    (TDA): the last aggressor of the final round only, else left of the button. When a
+    player is all-in and betting is over, all hands are turned at once (PVB 54)."""
+    contenders = [i for i in hand.live if not hand.mucked[i]]
+    first = hand.aggressor.get(hand.street)
+    if first is None and hand.setup.showdown_fallback == "last-aggressor":
+        for street in sorted(hand.aggressor, reverse=True):
+            if street > _PREFLOP:  # PVB 55(2): no bet on flop, turn and river
+                first = hand.aggressor[street]
+            break
+    if first is None or first not in contenders:
+        return contenders
+    k = contenders.index(first)
+    return contenders[k:] + contenders[:k]
+
+
+def all_in_showdown(hand: Hand) -> bool:
+    """No more betting is possible while two or more hands are live: cards face up (PVB 54)."""
+    live = hand.live
+    return len(live) > 1 and sum(1 for i in live if not hand.all_in[i]) <= 1 and (
+        hand.stage is not _BETTING
+    )
+
+
+# ---------------------------------------------------------------- showing and mucking
+
+def _verify_showing(hand: Hand, i: int) -> None:
+    if not 0 <= i < hand.n or hand.folded[i]:
+        raise HandStateError("only a live hand can be shown", "PVB 39")
+    if hand.stage is _OVER:
+        raise HandStateError("the hand is over", "PVB 64(1)")
+    if hand.stage is _BETTING or not (
+        hand.stage is _SHOWDOWN or all_in_showdown(hand)
+    ):
+        raise HandStateError(
+            f"{hand.labels[i]} cannot show or muck while the betting is still open", "PVB 55"
+        )
+
+
+def show(hand: Hand, i: int, cards: list[int | None]) -> None:
+    """Player ``i`` tables his cards. Cards speak (PVB 53); unseen cards may be passed as
+    ``None``; shown cards must match the cards dealt."""
+    _verify_showing(hand, i)
+    dealt = hand.hole[i]
+    if dealt and len(cards) != len(dealt):
+        raise HandStateError(
+            f"{hand.labels[i]} shows {len(cards)} cards but holds {len(dealt)}", "PVB 56"
+        )
+    if dealt:
+        merged: list[int | None] = []
+        fresh: list[int | None] = []
+        for old, new in zip(dealt, cards, strict=True):
+            if old is not None and new is not None and old != new:
+                raise FouledDeck(
+                    f"{hand.labels[i]} shows {card_text(new)} but was dealt {card_text(old)}",
+                    "PVB 33",
+                )
+            if old is None and new is not None:
+                fresh.append(new)
+            merged.append(old if old is not None else new)
+        hand._take_cards(fresh)
+        hand.hole[i] = merged
+    else:
+        hand._take_cards(cards)
+        hand.hole[i] = list(cards)
+    hand.shown[i] = True
+    hand.log.append(_new_act(Act, (hand.street, i, "show", 0, tuple(hand.hole[i]), False, 0)))
+
+
+def muck(hand: Hand, i: int) -> None:
+    """A hand mucked at showdown forfeits its claim to every pot (PVB 56)."""
+    _verify_showing(hand, i)
+    hand.mucked[i] = True
+    hand.log.append(_new_act(Act, (hand.street, i, "muck", 0, (), False, 0)))
+
+
+# ---------------------------------------------------------------- the settlement
+
+def settle(hand: Hand, awards: dict[int, list[int]] | None = None) -> list[PotResult]:
+    """Award every pot at showdown: each on its own (PVB 63), cards speak (PVB 53), split
+    pots with odd chips left of the button (PVB 62), a pot played on two boards shared
+    between them (CG Spielvarianten, Run It Twice). ``awards`` are the floor's decisions
+    (pot index -> winners), which replace the evaluation of those pots. Returns the
+    results."""
+    results = pot_results(hand, awards or {})
+    _finish(hand, results)
+    return results
+
+
+def award_uncontested(hand: Hand) -> None:
+    """Every pot to the last live hand (the others folded or were killed)."""
+    (winner,) = hand.live
+    results = [pay(hand, pot, [winner], None) for pot in hand.pots()]
+    _finish(hand, results)
+
+
+def _finish(hand: Hand, results: list[PotResult]) -> None:
+    for r in results:
+        for part in r.parts or [None]:
+            shares = r.shares if part is None else part.shares
+            for i, chips in shares:
+                hand.log.append(Act(hand.street, i, "win", chips, (), False,
+                                    0 if part is None else part.board))
+    hand.results = results
+    hand.actor = None
+    hand.stage = _OVER
 
 
 def strength(hand: Hand, i: int, board: int = 0) -> int:
@@ -35,7 +161,7 @@ def strength(hand: Hand, i: int, board: int = 0) -> int:
     return holdem_strength(cards, on)
 
 
-def settle(hand: Hand, awards: dict[int, list[int]]) -> list[PotResult]:
+def pot_results(hand: Hand, awards: dict[int, list[int]]) -> list[PotResult]:
     """Every pot's result at showdown. ``awards`` are the floor's decisions (pot index ->
     winners), which replace the evaluation of those pots on every board."""
     if hand.stage is not Stage.SHOWDOWN:

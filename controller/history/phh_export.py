@@ -202,7 +202,7 @@ def phh_document(record: HandRecord, venue: str | None = None) -> dict[str, obje
     document: dict[str, object] = {
         "variant": code,
         # Antes are each player's own contribution when every player antes; a big-blind ante
-        # is dead money in the main pot (controller/engine/table.py, dead_antes).
+        # is dead money in the main pot (controller/engine/table_play.py, dead_antes).
         "ante_trimming_status": b.ante > 0 and ante_posters > 1,
         "antes": antes,
         "blinds_or_straddles": blinds,

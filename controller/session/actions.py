@@ -5,7 +5,7 @@ checks; the chips' readings (`chips`) end here too.
 from __future__ import annotations
 
 from controller.engine.hand import STREET_NAMES, Hand, Stage
-from controller.engine.table import (
+from controller.engine.table_play import (
     BetOrRaise,
     Call,
     Check,

@@ -10,7 +10,7 @@ from typing import Any, Literal, Self
 from controller.engine.hand import Hand, Stage
 from controller.engine.profiles import RuleProfile, load_profile
 from controller.engine.records import HandRecord, Irregularity
-from controller.engine.table import BetOrRaise, Call, Check, Fold, Table
+from controller.engine.table_play import BetOrRaise, Call, Check, Fold, Table
 from controller.errors import RuleViolation
 from controller.events import DeclareEvent, SeatEvent, ShuffleEvent, TableEvent
 from controller.session.model import (
@@ -221,6 +221,10 @@ class SessionBase:
 
     def _cash_view(self, live: bool) -> dict[str, Any]:
         """The cash game's part of the public state (`TableState`'s CG fields)."""
+        raise NotImplementedError
+
+    def _rebuy_refusal(self, seat: int, player: str, amount: int) -> tuple[str, str] | None:
+        """A cash player with no chips buying ``amount``: why not (words, rule), or None."""
         raise NotImplementedError
 
     def _straddle_chips(self, hand: Hand, seat: int, index: int, new: list[int]) -> bool:

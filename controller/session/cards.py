@@ -8,7 +8,7 @@ from typing import Any
 
 from controller.engine.boards import BOARD_SIZE
 from controller.engine.hand import BOARD_CARDS, STREET_NAMES, Hand, Stage, Street
-from controller.engine.table import (
+from controller.engine.table_play import (
     DealBoard,
     DealHole,
     DrawForButton,

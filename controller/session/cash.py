@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.engine.hand import VARIANT_NAMES, Hand
+from controller.engine.hand import HOLE_CARDS, VARIANT_NAMES, Hand
 from controller.engine.straddles import KIND_NAMES
-from controller.engine.table import RunTwice, StartHand, Straddle
+from controller.engine.table_play import RunTwice, StartHand, Straddle
 from controller.errors import RuleViolation
 from controller.events import CommandEvent, SeatEvent
 from controller.session.cards import board_street_name
@@ -22,6 +22,11 @@ from controller.session.words import card_text_list
 STRADDLE = "CG Straddle"
 VARIANTS = "CG Spielvarianten"
 RUN_TWICE = "CG Run It Twice"
+DECK = 52
+BOARD = 5 + 3  # a board's five cards and the three burn cards before its flop, turn and river
+NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
+           9: "nine", 10: "ten"}
+GAME_NAMES = {"NT": "hold'em", "PO": "Omaha"}
 
 
 class CashGame(TableStakes):
@@ -120,6 +125,9 @@ class CashGame(TableStakes):
             wanted = NextVariant(variant=kind, amount=amount, boards=2 if two else 1, by=by)
         if wanted == self.next_variant:
             return False
+        short = self._two_boards_short(wanted, self._next_players())
+        if short is not None:
+            raise Refused(short, VARIANTS)
         self.next_variant = wanted
         self._say("decision", f"the next hand is {wanted.words()} ({by}): "
                   f"{self._variant_rule(wanted)}", rule=VARIANTS,
@@ -150,8 +158,34 @@ class CashGame(TableStakes):
                       "out the button and the blinds: this hand is a regular one", rule=VARIANTS)
             return StartHand(), None
         self.next_variant = None
+        short = self._two_boards_short(wanted, len(table.next_positions().dealt))
+        if short is not None:  # (more sat down since it was asked for)
+            self._say("decision", f"{short}: {wanted.words()} is not dealt, this hand is a "
+                      "regular one", rule=VARIANTS)
+            return StartHand(), None
         return StartHand(variant=wanted.variant, amount=wanted.amount, boards=wanted.boards), \
             wanted
+
+    def _next_players(self) -> int:
+        """The players the next hand deals in, as far as the table knows now: every seat with
+        chips, and those sitting down after this hand (less those leaving)."""
+        leaving = {e.seat for e in self.queued_seats if e.player is None}
+        return sum(1 for n, s in self.table.seats.items() if s.stack > 0 and n not in leaving) \
+            + sum(1 for e in self.queued_seats if e.player is not None)
+
+    def _two_boards_short(self, wanted: NextVariant, players: int) -> str | None:
+        """Two boards need their cards from the one deck: every player's hole cards, and each
+        board's five cards with its three burn cards. Where the deck cannot hold them (ten
+        players at Omaha: 40 hole cards and 16 = 56), the dealer is told in so many words. The
+        CG deals two boards from one deck and names no limit: this is what a deck can do."""
+        if wanted.boards < 2:
+            return None
+        game = self.profile.game
+        needed = HOLE_CARDS[game] * players + wanted.boards * BOARD
+        if needed <= DECK:
+            return None
+        return (f"not enough cards for two boards with {_players(players)} at "
+                f"{GAME_NAMES.get(game, game)}: {needed} needed, {DECK} in the deck")
 
     def _say_variant(self, variant: NextVariant) -> None:
         self._say("hand_started", f"hand {self.table.hand_number} is {variant.words()}: "
@@ -189,6 +223,9 @@ class CashGame(TableStakes):
         refusal = hand.run_twice_refusal(pots)
         if refusal is not None:
             raise Refused(*refusal)
+        short = self._run_twice_short(hand)
+        if short is not None:
+            raise Refused(short, RUN_TWICE)
         players = len(hand.live)
         if players > 2 and not by.startswith("floor"):
             raise Refused(f"{players} players in the hand: run it twice with the floor there; "
@@ -205,10 +242,35 @@ class CashGame(TableStakes):
                   pots=[k + 1 for k in sorted(pots)])
         return True
 
+    def _run_twice_short(self, hand: Hand) -> str | None:
+        """Whether the stub holds the rest of the board twice, each street with its burn card:
+        the cards used are the hole cards dealt, the board and every burn so far (one a
+        street at least, where no burn antenna reads them). In a nine-handed Omaha hand run
+        twice from the start, run 1's three burns are shuffled back for run 2 (CG Run It
+        Twice: "so werden nach dem ersten regulären Board die drei Burn Cards mit den übrigen
+        acht Karten noch einmal aufgemischt"). Ten players at Omaha all-in before the flop
+        leave 12 cards for the 16 two runs need: told, in the dealer's words."""
+        track = self.track
+        assert track is not None
+        game = hand.game
+        players = len(track.dealt)
+        dealt = len(hand.boards.cards[0]) if hand.boards.cards else 0
+        streets = {0: 0, 3: 1, 4: 2}.get(dealt, 3)  # streets dealt so far
+        used = HOLE_CARDS[game] * players + dealt + max(len(track.burn_cards), streets)
+        run = (5 - dealt) + (3 - streets)  # one run's cards and burns
+        back = 3 if game == "PO" and players == 9 and dealt == 0 else 0
+        needed = used + 2 * run - back
+        if needed <= DECK:
+            return None
+        street = {0: "flop", 3: "turn"}.get(dealt, "river")
+        return (f"not enough cards to run it twice from the {street} with {_players(players)} "
+                f"at {GAME_NAMES.get(game, game)}: {needed} needed, {DECK} in the deck")
+
     def _run_twice_offer(self) -> str:
         """While the cards are due: how run it twice is asked for, when it can be run."""
         hand = self._hand()
-        if hand is None or hand.run_twice_refusal(list(range(len(hand.pots())))) is not None:
+        if (hand is None or hand.run_twice_refusal(list(range(len(hand.pots())))) is not None
+                or self._run_twice_short(hand) is not None):
             return ""
         if len(hand.live) > 2:
             return " (run it twice: with the floor, CG Run It Twice e)"
@@ -230,3 +292,6 @@ class CashGame(TableStakes):
                 "next_variant": self.next_variant,
                 "boards": [card_text_list(b) for b in boards] if len(boards) > 1 else []}
 
+
+def _players(count: int) -> str:
+    return f"{NUMBERS.get(count, str(count))} players"

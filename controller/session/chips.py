@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from controller.engine.hand import VARIANT_NAMES, Hand, Stage, Street
 from controller.engine.records import Irregularity
-from controller.engine.table import (
+from controller.engine.table_play import (
     BetOrRaise,
     Call,
     Check,
@@ -129,8 +129,8 @@ class ChipZones(SessionBase):
         state = self.table.seats.get(seat)
         if self._race_reading(seat, total):  # a racer's stack after the chip race (RULES T5)
             return True
-        if self.counted.get(seat) is not False or state is None:
-            return tracked
+        if self.counted.get(seat) is not False or state is None or state.stack == 0:
+            return tracked  # (a cash player with no chips: nothing to count, CG Table Stake)
         if total != state.stack:
             return tracked
         self.counted[seat] = True

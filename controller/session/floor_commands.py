@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from controller.engine.hand import Stage
-from controller.engine.table import KillHand, MoveButton
+from controller.engine.table_play import KillHand, MoveButton
 from controller.events import (
     ChipsEvent,
     CommandEvent,

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from controller.engine.records import HandRecord, Irregularity
 from controller.engine.straddles import StraddleKind
-from controller.engine.table import Level, TableSnapshot
+from controller.engine.table_play import Level, TableSnapshot
 from controller.errors import RuleViolation
 from controller.events import DeclareEvent, SeatEvent
 from controller.session.chip_reading import Announced, Doubt

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.engine.table import SetStack
+from controller.engine.table_play import SetStack
 from controller.events import CommandEvent
 from controller.session import colour_up as rules
 from controller.session.base import SessionBase
@@ -55,7 +55,11 @@ class StackCommands(SessionBase):
             raise Refused(f"stack: {new:,} cannot be made of the chips in play (the smallest is "
                           f"{unit:,}): count the stack again", "RULES T5")
         limits = self.config.buy_in
-        if add is not None and limits is not None and limits.max is not None \
+        if self.profile.cash and was == 0:  # no chips: a buy-in again (CG Buy-in)
+            refusal = self._rebuy_refusal(seat, str(player), new)
+            if refusal is not None:
+                raise Refused(*refusal)
+        elif add is not None and limits is not None and limits.max is not None \
                 and new > limits.max:  # a top-up goes to the maximum buy-in at most
             raise Refused(f"stack: seat {seat}: {player} tops up to {new:,}: this table's "
                           f"maximum buy-in is {limits.max:,}", "CG Limits")

@@ -9,7 +9,7 @@ from typing import Literal
 
 from controller.engine.hand import HOLE_CARDS, Stage
 from controller.engine.records import HandRecord
-from controller.engine.table import (
+from controller.engine.table_play import (
     Fold,
     Leave,
     Level,
@@ -388,8 +388,10 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
         # Everyone out in this hand, with the chips each began it with: the tournament places
         # them by those (PVB 64b(1)(2)) from any one of these events.
         seat_of = {player: seat for seat, player in record.players.items()}
+        kept = self._stake_busted(record)  # a cash player keeps his seat (CG Table Stake)
         busted = {player: record.starting_stacks.get(seat_of.get(player, 0), 0)
-                  for number, player in self.table.eliminated if number == record.hand}
+                  for number, player in self.table.eliminated
+                  if number == record.hand and player not in kept}
         for player, stack in busted.items():
             in_round = "" if self.hand_round is None else (
                 f" (hand-for-hand round {self.hand_round}: the same hand for placing as "
@@ -402,7 +404,11 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
         arriving = [e.player for e in self.queued_seats if e.player is not None]
         with_chips = [s.player for n, s in self.table.seats.items()
                       if s.stack > 0 and n not in leaving] + arriving
-        if len(with_chips) < 2 and record.status == "complete":
+        # (at a cash table a player with no chips keeps his seat and may buy some: a next
+        # hand may come, and seal this one)
+        buying = [s.player for n, s in self.table.seats.items()
+                  if s.player in kept and n not in leaving]
+        if len(with_chips) + len(buying) < 2 and record.status == "complete":
             # The last hand of the tournament (or of this table): no next shuffle can begin a
             # hand, so none will seal it (RULES H3); it is sealed now.
             self._sealed.append(record)

@@ -18,6 +18,13 @@ moving players.
   blind ever); a new player posts no blind until the blinds reach him; a player moved by the
   floor or from a broken table brings none; one who changes seats two or more occupied seats
   clockwise away from the button brings the big blind.
+- A player who lost his last chip is not eliminated (that is a tournament's, PVB 64b): he keeps
+  his seat with 0, is dealt out while he has no chips (CG "Am Sitzplatz": a seat gets cards
+  only with a valid table stake), and buys chips between hands (CG "Table Stake"): from 0 that
+  is a buy-in again, at least the table's minimum (CG "Buy-in": to play he lays at least the
+  agreed buy-in before him) and at most its maximum (CG "Limits"). He leaves when the dealer or
+  the floor lets him go; the CG sets no time, so the table sets none (CG "Poker Manager": the
+  floor's), and tells the dealer at every shuffle that the seat is dealt out.
 
 Only at a table whose rule profile is a cash game's (``cash = true``); the buy-in only where the
 table set one (`SessionConfig.buy_in`).
@@ -28,7 +35,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from controller.engine.hand import Hand
-from controller.engine.table import SeatState, SetStack
+from controller.engine.records import HandRecord
+from controller.engine.table_play import SeatState, SetStack
 from controller.events import SeatEvent
 from controller.session.chip_reading import Bet
 from controller.session.chips import ChipZones
@@ -38,6 +46,7 @@ STAKE = "CG Table Stake"
 BUY_IN = "CG Buy-in"
 LIMITS = "CG Limits"
 BLINDS = "CG Blinds"
+AT_SEAT = "CG Am Sitzplatz"
 
 
 @dataclass(frozen=True)
@@ -146,6 +155,54 @@ class TableStakes(ChipZones):
         if self.profile.cash and not moved:
             self.stake_left[state.player] = LeftSeat(seat=seat, stack=state.stack)
 
+    # ---------------------------------------------------------------- no chips left
+
+    def _stake_busted(self, record: HandRecord) -> list[str]:
+        """The players the hand just over took the last chip from, at a cash table: the
+        engine takes them off the table, as a tournament does (PVB 64b); a cash player keeps
+        his seat with 0 and may buy chips between hands (CG Table Stake). The engine's ops
+        seat a player only with chips, so the session, which knows the table is a cash table,
+        puts him back as he is: a player of the table with no chips. Returns those kept."""
+        if not self.profile.cash or record.status != "complete":
+            return []
+        seat_of = {player: seat for seat, player in record.players.items()}
+        kept: list[str] = []
+        seats = dict(self.table.seats)
+        for number, player in self.table.eliminated:
+            seat = seat_of.get(player)
+            if number != record.hand or seat is None or seat in seats:
+                continue
+            seats[seat] = SeatState(player=player, stack=0, new=False)
+            kept.append(player)
+            self._say("seat", f"seat {seat}: {player} has no chips left and keeps his seat: "
+                      f"dealt out while he has none; {self._rebuy_words()}", rule=STAKE,
+                      seat=seat, player=player, stack=0, busted=True)
+        self.table.seats = dict(sorted(seats.items()))
+        return kept
+
+    def _rebuy_words(self) -> str:
+        limits = self.config.buy_in
+        amount = "" if limits is None else f" of at least {limits.min:,}" + (
+            f" and at most {limits.max:,}" if limits.max is not None else "")
+        return (f"he may buy chips between hands (a buy-in{amount}: {BUY_IN}, {STAKE}) or "
+                "leave the table")
+
+    def _rebuy_refusal(self, seat: int, player: str, amount: int) -> tuple[str, str] | None:
+        """A player with no chips who buys some buys in again (CG Buy-in: "muss, um am Spiel
+        teilnehmen zu können, mindestens das vereinbarte Buy-in ... vor sich auf den Tisch
+        legen"): at least the table's minimum, at most its maximum (CG Limits)."""
+        limits = self.config.buy_in
+        who = f"seat {seat}: {player}"
+        if limits is None:
+            return None
+        if amount < limits.min:
+            return (f"{who} has no chips and buys in again for {amount:,}: this table's minimum "
+                    f"buy-in is {limits.min:,}", BUY_IN)
+        if limits.max is not None and amount > limits.max:
+            return (f"{who} has no chips and buys in again for {amount:,}: this table's maximum "
+                    f"buy-in is {limits.max:,}", LIMITS)
+        return None
+
     # ---------------------------------------------------------------- hands
 
     def _stake_new_hand(self) -> None:
@@ -158,6 +215,12 @@ class TableStakes(ChipZones):
         hand = self.table.hand
         if not self.profile.cash or hand is None:
             return
+        for seat, state in sorted(self.table.seats.items()):
+            if state.stack == 0:
+                self._say("seat", f"seat {seat}: {state.player} has no chips and is dealt out "
+                          f"of this hand ({AT_SEAT}: a seat gets cards with a valid table stake "
+                          f"only); {self._rebuy_words()}", rule=AT_SEAT, seat=seat,
+                          player=state.player, stack=0)
         for act in hand.log:
             if act.kind != "blind" or act.player is None:
                 continue
@@ -229,9 +292,11 @@ class TableStakes(ChipZones):
             return True
         counted = self.stake_count.pop(seat, None)
         state = self.table.seats.get(seat)
-        if counted is None or state is None or state.stack <= 0 or counted == state.stack:
+        if counted is None or state is None or counted == state.stack:
             return True
         who = f"seat {seat}: {state.player}"
+        if state.stack == 0:
+            return self._rebuy_read(seat, state, counted)
         if counted < state.stack:
             self._say("alert", f"{who}'s stack reads {counted:,}, {state.stack - counted:,} "
                       f"less than the {state.stack:,} in play: chips are never taken off the "
@@ -251,6 +316,20 @@ class TableStakes(ChipZones):
         self._say("decision", f"{who} adds {added:,} between hands (a top-up read on the "
                   f"zone): {counted:,} (CG Table Stake)", rule=STAKE, seat=seat,
                   player=state.player, stack=counted, was=state.stack)
+        return True
+
+    def _rebuy_read(self, seat: int, state: SeatState, counted: int) -> bool:
+        """Chips laid on the zone of a seat with none: the dealer sold him a new buy-in."""
+        refusal = self._rebuy_refusal(seat, state.player, counted)
+        if refusal is not None:
+            self._say("alert", f"{refusal[0]}: the chips go back, he stays dealt out",
+                      rule=refusal[1], seat=seat, stack=0, read=counted)
+            return True
+        self.table.apply(SetStack(seat=seat, stack=counted))
+        self.counted[seat] = True
+        self._say("decision", f"seat {seat}: {state.player} buys in again for {counted:,} "
+                  f"between hands (read on the zone; {BUY_IN}, {STAKE}): dealt in from the next "
+                  "hand", rule=STAKE, seat=seat, player=state.player, stack=counted, was=0)
         return True
 
 

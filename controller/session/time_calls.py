@@ -8,7 +8,7 @@ from typing import Any
 
 from controller.engine.hand import Hand, Stage
 from controller.engine.records import Irregularity
-from controller.engine.table import KillHand
+from controller.engine.table_play import KillHand
 from controller.events import CommandEvent, TickEvent
 from controller.session.base import SessionBase
 from controller.session.model import Refused, TimeCall

@@ -3,7 +3,10 @@
 console (CG "Spielvarianten"), and run it twice after an all-in, by the dealer's confirm key
 heads-up or the floor's command with more players (CG "Run It Twice"). The boards' cards go on
 the one board antenna in the order the table reads them: each street's for board 1, then board 2;
-run 1, then run 2.
+run 1, then run 2. A player who lost his chips keeps his seat (CG "Table Stake"): now and then
+he buys again, the dealer selling him a stack and laying it on his zone for the readers;
+otherwise he goes home, the dealer letting him go (where the cash floor seats the players, its
+floor does: controller/demo/cash_room.py).
 
 Functions over a `SimulatedDealer` (controller/sim/dealer.py), which calls them where a
 cash table's hand differs.
@@ -14,8 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from controller.events import CommandEvent
+from controller.events import CommandEvent, SeatEvent
 from controller.session.outputs import TableState
+from controller.sim.hands import DealerStuck
 
 if TYPE_CHECKING:
     from controller.sim.dealer import SimulatedDealer
@@ -26,6 +30,9 @@ RUN_TWICE_CHANCE = 0.5  # the players agree to run it twice when they may
 DECK = 52
 RUN = 5 + 3  # one board's cards and its three burn cards
 ALL_IN = 0.1  # at a cash table on hardware: the chance that a raise is all in
+REBUY_CHANCE = 0.5  # a player who lost his chips buys again (otherwise he goes home)
+READ_SECONDS = 1.0  # a stack laid on a zone lies still this long: the readers settle (R9)
+REBUY_LEAST = 20  # big blinds: a rebuy smaller than this the chip case cannot spare is none
 OFFER_KEY = "(or run it twice: every player agrees, confirm)"
 OFFER_FLOOR = "(run it twice: with the floor"
 
@@ -136,5 +143,57 @@ def run_twice(dealer: SimulatedDealer, state: TableState) -> bool:
     return True
 
 
-__all__ = ["ALL_IN", "ask_variant", "at_table", "board_cards_due", "run_twice",
+def no_chips(dealer: SimulatedDealer) -> None:
+    """Between hands: each player with no chips left (he keeps his seat at a cash table, CG
+    Table Stake) buys again now and then, within what the chip case can spare (the dealer lays
+    the chips he sells on his zone for the readers to count: a buy-in read between hands; where
+    no chips are read the floor enters them), or goes home."""
+    state = dealer.hands.last()
+    if state is None or state.stage not in ("over", "waiting"):
+        return
+    busted = [(s, v.player) for s, v in sorted(state.seats.items()) if v.stack == 0]
+    if not busted:
+        return
+    dealer._clear_zones()
+    for seat, player in busted:
+        if dealer.rng.random() < REBUY_CHANCE and _rebuy(dealer, seat, player):
+            continue
+        if not dealer.seated_by_floor:  # (the cash floor's players go by its floor's leave)
+            dealer.hands.submit(SeatEvent(seat=seat, player=None))
+            dealer.hands.wait(_gone(seat, player))
+
+
+def _rebuy(dealer: SimulatedDealer, seat: int, player: str) -> bool:
+    """He buys a stack (the dealer's, or what the chip case can spare); whether he did."""
+    state = dealer.hands.last()
+    assert state is not None
+    bb = state.blinds.bb or 1
+    spare = dealer.case_total // 2 - sum(v.stack for v in state.seats.values())
+    amount = min(dealer.stack, spare) // bb * bb
+    if amount < REBUY_LEAST * bb:
+        return False
+    if dealer.reads_chips:
+        try:
+            chips = dealer._pick(amount)
+        except DealerStuck:
+            return False
+        dealer._push(f"seat:{seat}", chips)
+        dealer.hands.pause(READ_SECONDS)  # the readers read the stack once it lies still
+        dealer._clear_zones()  # the count is complete once the zone is empty again
+    else:
+        dealer.hands.submit(CommandEvent(name="stack", by="floor:simulated", args={
+            "seat": seat, "player": player, "add": amount, "reason": "a rebuy",
+            "ref": f"rebuy:{state.hand}:{seat}"}))
+    try:
+        dealer.hands.wait(lambda s: _gone(seat, player)(s) or s.seats[seat].stack > 0)
+    except DealerStuck:  # (the readers missed it: he goes home, nothing else is wrong)
+        return False
+    return True
+
+
+def _gone(seat: int, player: str) -> Callable[[TableState], bool]:
+    return lambda s: seat not in s.seats or s.seats[seat].player != player
+
+
+__all__ = ["ALL_IN", "ask_variant", "at_table", "board_cards_due", "no_chips", "run_twice",
            "straddle", "variant_amount"]

@@ -72,6 +72,7 @@ class SimulatedDealer:
         self.all_in = all_in  # the chance that a raise is all in
         self.stack = stack
         self.reads_chips = chip_case is not None
+        self.case_total = sum((chip_case or {}).values())  # every chip the table holds
         self.failure: str | None = None
         self.played = 0
         on_felt = {uid for chips in self.felt.chips.values() for uid, _ in chips}
@@ -359,6 +360,8 @@ class SimulatedDealer:
                     sim_cash.straddle(self, self.hands.wait(lambda s: True))
         self._play_from(state.hand)
         self.played += 1
+        if self.cash:  # who lost his chips buys again or goes home (CG Table Stake)
+            sim_cash.no_chips(self)
 
     def _start_hand(self, state: TableState) -> tuple[TableState, dict[int, int]]:
         """Between hands: what comes before the shuffle (players to deal to, a colour-up's chip
@@ -366,6 +369,9 @@ class SimulatedDealer:
         the state of the hand it began and the stacks before it."""
         number = state.hand
         self._clear_zones()
+        if self.cash:  # (one left with no chips by a hand the floor ended)
+            sim_cash.no_chips(self)
+            state = self.hands.last() or state
         while True:
             if len(_with_chips(state)) < 2:
                 state = self._no_hand_to_deal(state)

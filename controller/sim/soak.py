@@ -31,7 +31,7 @@ from pydantic import BaseModel, Field
 
 from controller.engine.records import HandRecord
 from controller.engine.straddles import StraddleKind
-from controller.engine.table import Level
+from controller.engine.table_play import Level
 from controller.events import (
     CardEvent,
     ChipsEvent,

@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from controller.engine.profiles import BUILTIN_PROFILES, load_profile
 from controller.engine.straddles import StraddleKind
-from controller.engine.table import Level
+from controller.engine.table_play import Level
 from controller.errors import ConfigError
 from controller.inputs.text_files import read_toml_model
 from controller.mqtt.client import BrokerAddress

@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 
 from controller.engine.hand import Stage
 from controller.engine.profiles import load_profile
-from controller.engine.table import (
+from controller.engine.table_play import (
     DealBoard,
     DealHole,
     Fold,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from controller.engine.hand import Stage
-from controller.engine.table import (
+from controller.engine.table_play import (
     BetOrRaise,
     Call,
     Check,
@@ -125,7 +125,7 @@ def test_snapshot_restores_the_table_between_hands() -> None:
         table.apply(Check(seat=seat))
     table.apply(DealBoard(cards="3s"))
     table.apply(BetOrRaise(seat=3, to=9_700))
-    from controller.engine.table import Fold
+    from controller.engine.table_play import Fold
     table.apply(Fold(seat=5))
     table.apply(Fold(seat=1))
     copy = Table.from_snapshot(table.snapshot())

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from controller.engine.cards import card_text
 from controller.engine.hand import Stage
-from controller.engine.table import Level, SitDown, StartHand, Table, rebuild
+from controller.engine.table_play import Level, SitDown, StartHand, Table, rebuild
 from controller.errors import PokertableError
 
 OPS = st.one_of(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from controller.engine.records import HandRecord
-from controller.engine.table import (
+from controller.engine.table_play import (
     BetOrRaise,
     Call,
     Check,

@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from controller.engine.hand import Options, Stage, Street
 from controller.engine.profiles import load_profile
-from controller.engine.table import BetOrRaise, Call, Level, SitDown, StartHand, Table
+from controller.engine.table_play import BetOrRaise, Call, Level, SitDown, StartHand, Table
 from controller.errors import IllegalAmount
 from tests.engine.helpers import make_hand, run
 

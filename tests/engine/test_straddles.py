@@ -14,7 +14,7 @@ from controller.engine.cards import parse_cards
 from controller.engine.hand import Stage, Street
 from controller.engine.profiles import load_profile
 from controller.engine.straddles import StraddleKind
-from controller.engine.table import (
+from controller.engine.table_play import (
     BetOrRaise,
     Call,
     Check,

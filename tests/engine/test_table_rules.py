@@ -8,7 +8,7 @@ import pytest
 
 from controller.engine.hand import Stage
 from controller.engine.profiles import load_profile
-from controller.engine.table import (
+from controller.engine.table_play import (
     BetOrRaise,
     Call,
     DrawForButton,
@@ -181,7 +181,7 @@ def test_b3_pvb_28_heads_up_button_posts_small_blind_and_acts_first() -> None:
     table.apply(Call(seat=2))
     table.apply(BetOrRaise(seat=6, to=300))
     table.apply(Call(seat=2))
-    from controller.engine.table import Check, DealBoard
+    from controller.engine.table_play import Check, DealBoard
     table.apply(DealBoard(cards="2c7d9h"))
     assert table.actor_seat() == 6  # the big blind acts first after the flop
     table.apply(Check(seat=6))
@@ -245,7 +245,7 @@ def test_b4_tda_a_new_player_on_the_big_blind_position_and_the_button_moves_on()
 def bust(table: Table, loser: int, winner: int) -> None:
     """Start a hand in which ``loser`` goes all-in first and ``winner`` calls with aces and wins;
     everyone else folds."""
-    from controller.engine.table import DealBoard, DealHole, Settle
+    from controller.engine.table_play import DealBoard, DealHole, Settle
 
     table.apply(StartHand())
     while table.hand is not None and table.hand.stage is Stage.BETTING:
@@ -415,7 +415,7 @@ def test_eliminated_players_leave_and_the_engine_goes_on() -> None:
     table.apply(BetOrRaise(seat=1, to=10_000))
     table.apply(Call(seat=2))
     table.apply(Fold(seat=3))
-    from controller.engine.table import DealBoard, DealHole, Settle
+    from controller.engine.table_play import DealBoard, DealHole, Settle
     table.apply(DealHole(seat=1, cards="AsAh"))
     table.apply(DealHole(seat=2, cards="7c2d"))
     for cards in ("Kd9c4h", "3s", "Jd"):
@@ -459,7 +459,7 @@ def test_table_accepts_operations_as_plain_dicts() -> None:
 
 
 def test_i4_pvb_33_void_hand_returns_every_chip_and_the_same_button_deals_again() -> None:
-    from controller.engine.table import DealHole, VoidHand
+    from controller.engine.table_play import DealHole, VoidHand
 
     table = seated(1, 2, 3, 4)
     play_hand(table)  # an earlier hand stands
@@ -483,7 +483,7 @@ def test_i4_pvb_33_void_hand_returns_every_chip_and_the_same_button_deals_again(
 def test_b4_pvb_33_a_newcomer_after_a_void_hand_waits_for_it_to_be_dealt_again() -> None:
     """Decided: the void hand is dealt again by the same button to the same seats (PVB 30, 33);
     a player who sat down in between waits for it, says why, and plays the hand after."""
-    from controller.engine.table import VoidHand
+    from controller.engine.table_play import VoidHand
 
     table = seated(1, 2, 3, 4)
     assert play_hand(table) == (1, 2, 3)

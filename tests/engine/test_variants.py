@@ -12,7 +12,7 @@ import pytest
 from controller.engine.cards import parse_cards
 from controller.engine.hand import Hand, HandSetup, PlayerSetup, Stage, Street, Variant
 from controller.engine.profiles import load_profile
-from controller.engine.table import (
+from controller.engine.table_play import (
     BetOrRaise,
     Call,
     Check,

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from controller.engine.table import Level
+from controller.engine.table_play import Level
 from controller.errors import ConfigError
 from controller.session import SessionConfig
 from controller.session.model import BuyIn

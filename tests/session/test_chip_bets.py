@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from controller.engine.hand import Street
-from controller.engine.table import Level
+from controller.engine.table_play import Level
 from controller.session import SessionConfig
 from tests.session.helpers import (
     Run,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from controller.engine.table import Level
+from controller.engine.table_play import Level
 from controller.session import SessionConfig
 from tests.session.helpers import (
     Run,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.engine.table import Level
+from controller.engine.table_play import Level
 from controller.session import SessionConfig
 from controller.session.shot_settings import ShotClockConfig
 from tests.session.helpers import (

@@ -5,7 +5,7 @@ them."""
 
 from __future__ import annotations
 
-from controller.engine.table import Level
+from controller.engine.table_play import Level
 from controller.session import SessionConfig
 from tests.session.helpers import Run, card, chips, deal, declare, seat, shuffle, start
 

@@ -6,7 +6,7 @@ the order the dealer deals it: each street's cards for board 1, then the same st
 
 from __future__ import annotations
 
-from controller.engine.table import Level
+from controller.engine.table_play import Level
 from controller.session import SessionConfig, TableSession
 from tests.session.helpers import (
     Run,

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from controller.engine.table import Level
+from controller.engine.table_play import Level
 from controller.errors import ConfigError
 from controller.events import TickEvent, parse_event
 from controller.session import SessionConfig

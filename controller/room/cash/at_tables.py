@@ -4,17 +4,22 @@ tables' published states say who really sits there. In between:
 - A player the floor seats with a buy-in (``seat`` with ``stack``) or moves (a must-move player,
   an approved change) is asked to his table: ``table/<id>/cmd/seat`` with a seat and his chips,
   again until its state shows him (`wanted`). A mover brings the stack his old table showed
-  last, between hands (CG "Tischwechsel": the whole table stake). A player seated without a
-  buy-in is not asked for: the dealer seats him there, and the floor learns it from the state.
+  last, between hands (CG "Tischwechsel": the whole table stake), and the request says he was
+  moved (``arrival: "moved"``): the table takes his stake whatever the buy-in, and he brings no
+  blind (CG "Blinds"). A player seated without a buy-in is not asked for: the dealer seats him
+  there, and the floor learns it from the state.
 - A player the floor takes off a table he was seen at (he leaves, he moves) is asked off it,
   between hands, by name (``unseat``: the seat may have changed hands meanwhile), again until
   its state no longer shows him; a mover sits down at his new table only then: one player, one
-  seat.
+  seat. One who ends his play there without the floor naming his stake leaves with the stack
+  the table showed him with between hands, and that is the stake the ledger keeps for the day
+  (CG "Table Stake": not back today with less).
 - What the states say comes back as the cash floor's own commands, journaled like the floor's
   (`observed`): ``at_table`` (the table shows him at seat N), ``left_seat`` (a seat the table
-  showed him at is empty: he left, the seat is open for the must-move order or the list),
-  ``carries`` (the stack a mover takes along, as his old table shows it between hands) and
-  ``gone`` (his old table let him go).
+  showed him at is empty: he left, the seat is open for the must-move order or the list; with
+  the stack the table showed him with just before, when that was between hands),
+  ``carries`` (the stack a mover takes along, or a leaver ends play with, as his table shows it
+  between hands) and ``gone`` (his old table let him go).
 
 A request's id is the same each time it is sent, made of the cash floor's epoch and the ledger's
 arrival number of the player: a table applies an id once (the session's command ids), so a
@@ -44,6 +49,11 @@ class Leaving(BaseModel):
     arrival: int = Field(description="His arrival at that table (the unseat's id)")
     to: int | None = Field(default=None, description="A move: his arrival at the new table, "
                            "which gets the stack he takes along")
+    game: str | None = Field(default=None, description="He ends his play at this game, the "
+                             "floor naming no stake: the stake the table shows him with "
+                             "between hands (`stack`) is the day's (CG Table Stake), kept once "
+                             "the table let him go")
+    stack: int | None = Field(default=None, description="That stake, as the table showed it")
 
 
 class AtTables(BaseModel):
@@ -58,6 +68,9 @@ class AtTables(BaseModel):
                            "their seats: a seat that empties after that is the player leaving")
     brings: dict[int, int] = Field(default_factory=dict, description="Arrival -> the chips he "
                                    "sits down with (the buy-in, or a mover's stack)")
+    moved: list[int] = Field(default_factory=list, description="Arrivals the floor moved "
+                             "(a must-move player, an approved change): the table is told, "
+                             "so he brings his whole stake and no blind (CG Blinds)")
     leaving: list[Leaving] = Field(default_factory=list)
 
 
@@ -85,10 +98,22 @@ def shown(state: TableState, name: str) -> tuple[int, SeatView] | None:
 Observed = tuple[str, dict[str, Any]]
 
 
+def carried(side: AtTables, leaving: Leaving) -> int | None:
+    """The stack journaled for a player leaving a table: a mover's (what his new seat gets), a
+    leaver's whose stake the ledger keeps (`Leaving.game`)."""
+    return side.brings.get(leaving.to) if leaving.to is not None else leaving.stack
+
+
+def needs_stack(leaving: Leaving) -> bool:
+    """Whether his stack is journaled (`carries`) before the table is asked to let him go."""
+    return leaving.to is not None or leaving.game is not None
+
+
 def observed(side: AtTables, players: list[tuple[str, int, int | None]],
-             state: TableState) -> list[Observed]:
+             state: TableState, before: TableState | None = None) -> list[Observed]:
     """The cash floor's own commands a table's state calls for. ``players``: (name, arrival,
-    seat) of those the ledger seats at that table."""
+    seat) of those the ledger seats at that table; ``before``: the table's state just before
+    this one, if known (a player gone from between hands left with what it showed)."""
     table = state.table
     out: list[Observed] = []
     for name, arrival, seat in players:
@@ -97,15 +122,19 @@ def observed(side: AtTables, players: list[tuple[str, int, int | None]],
             if arrival not in side.sat or seat != here[0]:
                 out.append(("at_table", {"table": table, "name": name, "seat": here[0]}))
         elif arrival in side.sat:
-            out.append(("left_seat", {"table": table, "name": name}))
+            args: dict[str, Any] = {"table": table, "name": name}
+            was = shown(before, name) if before is not None and between_hands(before) else None
+            if was is not None:
+                args["stack"] = was[1].stack
+            out.append(("left_seat", args))
     for leaving in side.leaving:
         if leaving.table != table:
             continue
         here = shown(state, leaving.name)
         if here is None:
             out.append(("gone", {"table": table, "name": leaving.name}))
-        elif (leaving.to is not None and between_hands(state)
-              and side.brings.get(leaving.to) != here[1].stack):
+        elif (needs_stack(leaving) and between_hands(state)
+              and carried(side, leaving) != here[1].stack):
             out.append(("carries", {"name": leaving.name, "stack": here[1].stack}))
     return out
 
@@ -132,8 +161,8 @@ def wanted(side: AtTables, tables: list[Seating], states: Mapping[str, TableStat
         if state is None or here is None or not between_hands(state):
             continue
         seat, view = here
-        if leaving.to is not None and side.brings.get(leaving.to) != view.stack:
-            continue  # what he takes along is journaled first (`carries`)
+        if needs_stack(leaving) and carried(side, leaving) != view.stack:
+            continue  # what he takes along (or ends play with) is journaled first (`carries`)
         where = destination.get(leaving.to) if leaving.to is not None else None
         reason = (f"table {where} (the cash floor moves him)" if where is not None
                   else "the cash floor: he leaves the table")
@@ -157,9 +186,10 @@ def wanted(side: AtTables, tables: list[Seating], states: Mapping[str, TableStat
             if chosen is None:
                 continue
             claimed.add(chosen)
-            asks.append(Ask(table.table, "seat", {"seat": chosen, "player": name,
-                                                  "stack": stack},
-                            f"cash:{epoch}:seat:{arrival}"))
+            args: dict[str, Any] = {"seat": chosen, "player": name, "stack": stack}
+            if arrival in side.moved:  # CG Tischwechsel, CG Blinds: his stake, no blind
+                args["arrival"] = "moved"
+            asks.append(Ask(table.table, "seat", args, f"cash:{epoch}:seat:{arrival}"))
     return asks
 
 
@@ -180,5 +210,5 @@ def _seat_for(seat: int | None, state: TableState, table: Seating, claimed: set[
                  if s not in state.seats and s not in claimed and s not in reserved), None)
 
 
-__all__ = ["Ask", "AtTables", "Leaving", "Observed", "Seating", "between_hands", "observed",
-           "shown", "wanted"]
+__all__ = ["Ask", "AtTables", "Leaving", "Observed", "Seating", "between_hands", "carried",
+           "needs_stack", "observed", "shown", "wanted"]

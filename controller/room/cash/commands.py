@@ -254,15 +254,18 @@ class AtTableArgs(CommandArgs):
 
 
 class LeftSeatArgs(CommandArgs):
-    """A seat the table showed ``name`` at is empty: he left the table."""
+    """A seat the table showed ``name`` at is empty: he left the table. ``stack``: what the
+    table showed him with just before, between hands (the stake he ended play with)."""
 
     command = "left_seat"
     table: TableId
     name: PlayerName
+    stack: Chips | None = None
 
 
 class CarriesArgs(CommandArgs):
-    """A mover's stack as his old table shows it between hands: what he brings."""
+    """A mover's stack as his old table shows it between hands: what he brings; or the stake a
+    player leaving without one named ends play with (CG "Table Stake")."""
 
     command = "carries"
     name: PlayerName

@@ -14,7 +14,15 @@ from collections.abc import Iterable
 from typing import Any
 
 from controller.room.cash import seating, waiting
-from controller.room.cash.at_tables import Ask, Observed, Seating, observed, wanted
+from controller.room.cash.at_tables import (
+    Ask,
+    Observed,
+    Seating,
+    carried,
+    needs_stack,
+    observed,
+    wanted,
+)
 from controller.room.cash.commands import (
     AnswerArgs,
     ApproveChangeArgs,
@@ -90,13 +98,13 @@ class CashCore:
 
     # ---------------------------------------------------------------- the tables' side
 
-    def observed(self, state: TableState) -> list[Observed]:
+    def observed(self, state: TableState, before: TableState | None = None) -> list[Observed]:
         """The cash floor's own commands a table's published state calls for (none for a
-        table that is not the cash floor's)."""
+        table that is not the cash floor's); ``before``: its state just before, if known."""
         table = next((t for t in self.ledger.tables if t.table == state.table), None)
         if table is None:
             return []
-        return observed(self.ledger.at_tables, _players(table), state)
+        return observed(self.ledger.at_tables, _players(table), state, before)
 
     def wanted(self, states: dict[str, TableState]) -> list[Ask]:
         """Every seat and unseat the tables still need (at_tables.py)."""
@@ -157,11 +165,15 @@ class CashCore:
             case AtTableArgs():
                 return _at_table(ledger, args, now)
             case LeftSeatArgs():
-                return _left_seat(ledger, args, now)
+                there = ledger.where(args.name)
+                done = _left_seat(ledger, args, now)
+                if args.stack is not None and there is not None and there[0].game is not None:
+                    ledger.ended_play(s, there[1].name, there[0].game, args.stack, now)
+                return done
             case CarriesArgs():
                 return _carries(ledger, args)
             case GoneArgs():
-                return _gone(ledger, args)
+                return _gone(ledger, s, args, now)
         raise Refused(f"{args.command}: not a cash command", FLOOR)  # (every model is above)
 
 
@@ -186,7 +198,7 @@ def _seat(ledger: Ledger, args: SeatArgs, now: float) -> str:
     name = entry.name if entry is not None else args.name
     opened = []
     if there is not None:  # from another game's table (CG "Tischwechsel": the floor seats him)
-        opened.append(seating.depart(ledger, there[0], there[1], now))
+        opened.append(seating.depart(ledger, there[0], there[1], now, ends_play=there[0].game))
         ledger.said(now, f"{name} leaves table {there[0].table} ({there[0].game}) for "
                     f"{table.game}", CHANGE)
     seated = seating.arrive(ledger, table, name, args.seat)
@@ -208,7 +220,9 @@ def _leave(ledger: Ledger, args: LeaveArgs, now: float) -> str:
     if there is None or there[0] is not table:
         raise Refused(f"{args.name} does not sit at table {table.table}", FLOOR)
     ledger.said(now, f"{there[1].name} leaves table {table.table}: a seat is open")
-    opened = seating.depart(ledger, table, there[1], now)
+    # (without a stake named, the one his table shows him with between hands is the day's)
+    opened = seating.depart(ledger, table, there[1], now,
+                            ends_play=table.game if args.stack is None else None)
     seating.settle(ledger, [opened], now)
     return ""
 
@@ -239,6 +253,8 @@ def _at_table(ledger: Ledger, args: AtTableArgs, now: float) -> str:
                            f"{table.table}")
     side.sat.append(seated.arrived)
     side.brings.pop(seated.arrived, None)
+    if seated.arrived in side.moved:
+        side.moved.remove(seated.arrived)
     seated.seat = args.seat
     return ledger.said(now, f"{seated.name} takes seat {args.seat} at table {table.table}")
 
@@ -261,20 +277,26 @@ def _left_seat(ledger: Ledger, args: LeftSeatArgs, now: float) -> str:
 
 
 def _carries(ledger: Ledger, args: CarriesArgs) -> str:
+    """A mover's stack as his old table shows it (what his new seat gets), or a leaver's whose
+    stake the ledger keeps for the day (CG "Table Stake")."""
     side = ledger.at_tables
     wanted = names.skeleton(args.name)
     leaving = next((g for g in side.leaving
-                    if g.to is not None and names.skeleton(g.name) == wanted), None)
-    if leaving is None or leaving.to is None:
+                    if needs_stack(g) and names.skeleton(g.name) == wanted), None)
+    if leaving is None:
         raise Refused(f"{args.name} is moving to no table", FLOOR)
-    if side.brings.get(leaving.to) == args.stack:
+    if carried(side, leaving) == args.stack:
         raise Refused(f"{leaving.name} brings {args.stack:,} already", STAKE)
+    if leaving.to is None:
+        leaving.stack = args.stack
+        return (f"{leaving.name} leaves table {leaving.table} with {args.stack:,}, as the "
+                "table shows him between hands")
     side.brings[leaving.to] = args.stack
     return (f"{leaving.name} takes his {args.stack:,} from table {leaving.table} along: the "
             "whole table stake")
 
 
-def _gone(ledger: Ledger, args: GoneArgs) -> str:
+def _gone(ledger: Ledger, settings: CashSettings, args: GoneArgs, now: float) -> str:
     side = ledger.at_tables
     wanted = names.skeleton(args.name)
     leaving = next((g for g in side.leaving
@@ -282,7 +304,11 @@ def _gone(ledger: Ledger, args: GoneArgs) -> str:
     if leaving is None:
         raise Refused(f"nobody called {args.name} is leaving table {args.table}", FLOOR)
     side.leaving.remove(leaving)
-    return f"table {args.table} let {leaving.name} go"
+    said = f"table {args.table} let {leaving.name} go"
+    if leaving.game is not None and leaving.stack is not None:  # CG "Table Stake"
+        told = ledger.ended_play(settings, leaving.name, leaving.game, leaving.stack, now)
+        said += f" with {leaving.stack:,}" + (f"; {told}" if told else "")
+    return said
 
 
 def _joined(said: list[str]) -> str:

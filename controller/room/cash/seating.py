@@ -65,9 +65,12 @@ def arrive(ledger: Ledger, table: Table, name: str, seat: int | None) -> Seated:
     return seated
 
 
-def depart(ledger: Ledger, table: Table, seated: Seated, now: float) -> Opened:
+def depart(ledger: Ledger, table: Table, seated: Seated, now: float,
+           ends_play: str | None = None) -> Opened:
     """``seated`` leaves ``table``: out of its must-move order, his change request void; a
-    table that showed him at his seat is asked to let him go (at_tables.py)."""
+    table that showed him at his seat is asked to let him go (at_tables.py). ``ends_play``: the
+    game he ends his play at, the floor naming no stake: the one the table shows him with
+    between hands is kept for the day (CG "Table Stake"; at_tables.py)."""
     table.players.remove(seated)
     change = ledger.change_of(seated.name)
     if change is not None and change.source == table.table:
@@ -78,8 +81,10 @@ def depart(ledger: Ledger, table: Table, seated: Seated, now: float) -> Opened:
     if seated.arrived in side.sat:
         side.sat.remove(seated.arrived)
         side.leaving.append(Leaving(name=seated.name, table=table.table,
-                                    arrival=seated.arrived))
+                                    arrival=seated.arrived, game=ends_play))
     side.brings.pop(seated.arrived, None)
+    if seated.arrived in side.moved:
+        side.moved.remove(seated.arrived)
     return table.table, seated.seat
 
 
@@ -146,6 +151,7 @@ def _move(ledger: Ledger, name: str, source: Table, to: Table, seat: int | None,
     leaving = side.leaving[-1] if side.leaving else None
     if leaving is not None and leaving.arrival == found.arrived:
         leaving.to = moved.arrived  # he brings what his old table shows him with (`carries`)
+        side.moved.append(moved.arrived)  # ... and the table is told he was moved (CG Blinds)
     elif pending is not None:
         side.brings[moved.arrived] = pending
     return opened

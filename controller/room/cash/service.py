@@ -136,17 +136,19 @@ class CashService(RoomService):
                         state.state.table[:40], table[:40])
             return
         with self._lock:
+            before = self.tables.get(table)
             self.tables[table] = state.state
-            self._follow([state.state])
+            self._follow([state.state], before)
 
-    def _follow(self, states: list[TableState] | None = None) -> None:
+    def _follow(self, states: list[TableState] | None = None,
+                before: TableState | None = None) -> None:
         """What the tables' states say (``states``: those that changed; None: every table's,
-        the ledger changed), carried out as the service's own commands until they say nothing
-        new (each changes the ledger; a few at most); then what the tables must still do is
-        asked of them. Under the lock."""
+        the ledger changed; ``before``: the one table's state before its change), carried out
+        as the service's own commands until they say nothing new (each changes the ledger; a
+        few at most); then what the tables must still do is asked of them. Under the lock."""
         for state in self.tables.values() if states is None else states:
             for _ in range(4 * state.seat_count + 4):
-                said = self.core.observed(state)
+                said = self.core.observed(state, before if states is not None else None)
                 if not said:
                     break
                 name, args = said[0]

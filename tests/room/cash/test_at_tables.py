@@ -69,6 +69,8 @@ def test_a_seat_given_away_is_asked_for_once_its_player_has_gone() -> None:
     floor.do("seat", table="1", name="Cleo", seat=2, stack=400)
     assert floor.core.wanted({"1": playing}) == []  # Ben plays his hand out; seat 2 is his
     over = playing.model_copy(update={"stage": "over"})
+    # (the stake he ends play with, as the table shows it between hands, is journaled first)
+    assert follow(floor, over) == ["carries"]
     asks = floor.core.wanted({"1": over})
     assert [(a.command, a.args["seat"], a.args["player"]) for a in asks] == [
         ("unseat", 2, "Ben")]
@@ -102,5 +104,5 @@ def test_a_seat_the_table_shows_empty_is_open_for_the_must_move_order() -> None:
     asks = floor.core.wanted({"1": table_state("1", {1: ("Anna", 1_150)}),
                               "2": table_state("2", {})})
     assert [(a.table, a.command, a.args) for a in asks] == [
-        ("1", "seat", {"seat": 2, "player": "Cleo", "stack": 870})]
+        ("1", "seat", {"seat": 2, "player": "Cleo", "stack": 870, "arrival": "moved"})]
     assert any(h.rule == MUST_MOVE for h in floor.core.ledger.recent)

@@ -143,8 +143,8 @@ def test_from_the_list_to_a_table_seat_and_off_it_again(two_tables: LocalBroker,
         assert state.tables[0].seats_open == SEATS
         assert any(h.text == "table 1 shows seat 3 empty: Ben has left the table; a seat is "
                    "open" for h in state.recent)
-        assert [name for name, _ in own(service)] == ["at_table", "at_table", "gone",
-                                                      "left_seat"]
+        assert [name for name, _ in own(service)] == ["at_table", "at_table", "carries",
+                                                      "gone", "left_seat"]
         # The floor cannot say what only the tables say
         refused = floor.command("at_table", table="1", name="Cleo", seat=2)
         assert refused.status == "error" and "unknown cash command" in (refused.reason or "")

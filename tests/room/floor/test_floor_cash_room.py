@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from controller.demo.script import seat
-from controller.engine.table import Level
+from controller.engine.table_play import Level
 from controller.mqtt.local_broker import LocalBroker
 from controller.session import SessionConfig
 from tests.mqtt.helpers import linked_table

@@ -18,7 +18,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from controller.demo.script import Ev, board, card, chips, command, deal, declare, key, seat
 from controller.demo.script import shuffle as press_shuffle
-from controller.engine.table import Level
+from controller.engine.table_play import Level
 from controller.mqtt.local_broker import LocalBroker
 from controller.session import SessionConfig
 from tests.mqtt.helpers import linked_table

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, expect
 
 from controller.demo.script import chips, deal, seat
 from controller.demo.script import shuffle as press_shuffle
-from controller.engine.table import Level
+from controller.engine.table_play import Level
 from controller.mqtt.local_broker import LocalBroker
 from controller.session import SessionConfig
 from controller.session.shot_settings import ShotClockConfig

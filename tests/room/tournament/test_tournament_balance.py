@@ -1,6 +1,6 @@
 """Which player a balancing move takes and where he sits (RULES T3; PVB 09(1); APSA 3.1.2.4;
 BPS 24), checked against the table's own engine: a seat's position is the number of hands until
-it posts the big blind, as `controller.engine.table.Table` moves the blinds (RULES B2-B4).
+it posts the big blind, as `controller.engine.table_play.Table` moves the blinds (RULES B2-B4).
 
 - The property test lays out random rooms with the real engine: tables that played some hands
   from any button, players busting and newcomers sitting down between hands and after the last
@@ -30,7 +30,7 @@ from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
 from controller.engine.profiles import load_profile
-from controller.engine.table import Leave, Level, MoveButton, SitDown, StartHand, Table
+from controller.engine.table_play import Leave, Level, MoveButton, SitDown, StartHand, Table
 from controller.errors import ConfigError
 from controller.room.tournament.balance import BalanceProfile, Move, TableSeating, plan
 from controller.room.tournament.balance_input import read_seating

@@ -1,20 +1,53 @@
 """A table across hands: seats, the button, blinds and levels, one `Hand` at a time.
 
-`Table.apply(operation)` is the only way in. Operations are pydantic models; the table is a pure
-function of the operations applied to it, so replaying its ``log`` into a fresh table rebuilds the
-same state (crash recovery and undo rely on this).
+`Table.apply(operation)` is the only way in. Operations are pydantic models
+(`controller.engine.operations`); the table is a pure function of the operations applied to it,
+so replaying its ``log`` into a fresh table rebuilds the same state (crash recovery and undo rely
+on this). Where the button and the blinds go and who is dealt in is
+`controller.engine.positions`; this module holds the seats, starts each hand, passes its actions
+on and keeps the hand-to-hand bookkeeping (stacks paid, eliminations, records, snapshots).
+
+(Named `table_play`, not `table`: `controller/table/` is the table service on its Pi.)
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field
 
+from controller.engine import positions as seating
 from controller.engine.cards import parse_card, parse_cards
-from controller.engine.hand import VARIANT_NAMES, Hand, Stage, Variant
+from controller.engine.hand import VARIANT_NAMES, Hand, Stage
 from controller.engine.hand_setup import HandSetup, PlayerSetup
+from controller.engine.operations import (
+    MAX_SEATS,
+    OPERATION,
+    BetOrRaise,
+    Call,
+    Check,
+    DealBoard,
+    DealHole,
+    DrawForButton,
+    DrawHoleCard,
+    Fold,
+    KillHand,
+    Leave,
+    Level,
+    MoveButton,
+    Muck,
+    Operation,
+    RunTwice,
+    SetLevel,
+    SetStack,
+    Settle,
+    Show,
+    SitDown,
+    StartHand,
+    Straddle,
+    VoidHand,
+)
+from controller.engine.positions import Positions
 from controller.engine.profiles import RuleProfile, load_profile
 from controller.engine.records import Blinds, HandRecord, Irregularity, Status, build_record
 from controller.engine.straddles import (
@@ -29,193 +62,12 @@ from controller.engine.straddles import (
 )
 from controller.errors import ConfigError, HandStateError, RuleViolation
 
-MAX_SEATS = 10
-
-
-class Level(BaseModel):
-    """Blinds of one level. ``ante`` is paid by every player; ``bb_ante`` by the big blind alone
-    for the whole table (dead money in the main pot)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    level: int = Field(default=1, ge=1)
-    sb: int = Field(ge=0)
-    bb: int = Field(gt=0)
-    ante: int = Field(default=0, ge=0)
-    bb_ante: int = Field(default=0, ge=0)
-    smallest_chip: int = Field(default=1, gt=0, description="Smallest chip in play (PVB 62)")
-
-
-class _Op(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class SitDown(_Op):
-    op: Literal["sit_down"] = "sit_down"
-    seat: int = Field(ge=1, le=MAX_SEATS)
-    player: str = Field(min_length=1)
-    stack: int = Field(gt=0)
-
-
-class Leave(_Op):
-    op: Literal["leave"] = "leave"
-    seat: int = Field(ge=1, le=MAX_SEATS)
-
-
-class SetStack(_Op):
-    """A seat's stack changed between hands by the tournament or the floor: chips bought (an
-    add-on, a rebuy), a colour-up (RULES T5), a count. Never during a hand (CG "Table Stake":
-    the stake grows between hands, never during one)."""
-
-    op: Literal["set_stack"] = "set_stack"
-    seat: int = Field(ge=1, le=MAX_SEATS)
-    stack: int = Field(gt=0, description="Nobody leaves a tournament by a count (PVB 15b(2))")
-
-
-class SetLevel(_Op):
-    """The clock announced a level: it applies from the next hand (RULES H2)."""
-
-    op: Literal["set_level"] = "set_level"
-    level: Level
-
-
-class DrawForButton(_Op):
-    """High-card draw for the first button (RULES B1, PVB 26b): one card per seat."""
-
-    op: Literal["draw_for_button"] = "draw_for_button"
-    cards: dict[int, str]
-
-
-class StartHand(_Op):
-    """The shuffle press: seal the last hand, post blinds and antes (RULES H1, H3, H4). A
-    variant (CG Spielvarianten): a bomb pot or a flip, where every player puts in ``amount``
-    and no blinds are posted; ``boards`` 2 for a double board."""
-
-    op: Literal["start_hand"] = "start_hand"
-    variant: Variant | None = None
-    amount: int = Field(default=0, ge=0, description="A bomb pot's or flip's agreed amount")
-    boards: int = Field(default=1, ge=1, le=2)
-
-
-class Straddle(_Op):
-    """A straddle posted before the cards (CG Straddle): a blind of ``amount``."""
-
-    op: Literal["straddle"] = "straddle"
-    seat: int = Field(ge=1, le=MAX_SEATS)
-    amount: int = Field(gt=0)
-
-
-class RunTwice(_Op):
-    """Every player in these pots agreed to run the rest of the board twice (CG Run It
-    Twice); ``pots`` are indices from 0 (the main pot)."""
-
-    op: Literal["run_twice"] = "run_twice"
-    pots: list[int] = Field(min_length=1)
-
-
-class DealHole(_Op):
-    op: Literal["deal_hole"] = "deal_hole"
-    seat: int
-    cards: str
-
-
-class DealBoard(_Op):
-    op: Literal["deal_board"] = "deal_board"
-    cards: str
-
-
-class Fold(_Op):
-    op: Literal["fold"] = "fold"
-    seat: int
-    forfeit: int = Field(default=0, ge=0, description="Short-call chips left in the pot (R8)")
-
-
-class Check(_Op):
-    op: Literal["check"] = "check"
-    seat: int
-
-
-class Call(_Op):
-    op: Literal["call"] = "call"
-    seat: int
-
-
-class BetOrRaise(_Op):
-    op: Literal["bet_or_raise"] = "bet_or_raise"
-    seat: int
-    to: int = Field(gt=0, description="Total of the bet or raise this round")
-
-
-class Show(_Op):
-    op: Literal["show"] = "show"
-    seat: int
-    cards: str | None = None
-
-
-class Muck(_Op):
-    op: Literal["muck"] = "muck"
-    seat: int
-
-
-class Settle(_Op):
-    """Showdown is over: award the pots. ``awards``: the floor's decisions, pot index (from 0)
-    -> winning seats, replacing the evaluation of those pots."""
-
-    op: Literal["settle"] = "settle"
-    awards: dict[int, list[int]] = Field(default_factory=dict)
-
-
-class KillHand(_Op):
-    """A dead hand by a floor decision or a binding fold out of turn (PVB 37(5), 23(1))."""
-
-    op: Literal["kill_hand"] = "kill_hand"
-    seat: int
-
-
-class VoidHand(_Op):
-    """Void the hand (misdeal, fouled deck): every chip goes back, the button stays (PVB 30, 33)."""
-
-    op: Literal["void_hand"] = "void_hand"
-    reason: str = ""
-    rule: str = "PVB 33"
-    status: Literal["void", "misdeal"] = "void"
-
-
-class DrawHoleCard(_Op):
-    """PVB 30(6): a player was dealt one card too many and it was noticed after substantial
-    action: the floor drew ``drawn`` from his cards, which becomes the next burn card; he plays
-    with ``keeps``."""
-
-    op: Literal["draw_hole_card"] = "draw_hole_card"
-    seat: int = Field(ge=1, le=MAX_SEATS)
-    keeps: str
-    drawn: str
-
-
-class MoveButton(_Op):
-    """Put the button on ``seat`` for the next hand, blinds following it (PVB 29(2))."""
-
-    op: Literal["move_button"] = "move_button"
-    seat: int = Field(ge=1, le=MAX_SEATS)
-
-
-Operation = Annotated[
-    SitDown | Leave | SetStack | SetLevel | DrawForButton | StartHand | DealHole | DealBoard
-    | Fold | Check | Call | BetOrRaise | Show | Muck | Settle | KillHand | VoidHand | MoveButton
-    | DrawHoleCard | Straddle | RunTwice,
-    Field(discriminator="op"),
+__all__ = [  # the operations and positions live in their modules; importers find them here too
+    "MAX_SEATS", "OPERATION", "BetOrRaise", "Call", "Check", "DealBoard", "DealHole",
+    "DrawForButton", "DrawHoleCard", "Fold", "KillHand", "Leave", "Level", "MoveButton", "Muck",
+    "Operation", "Positions", "RunTwice", "SeatState", "SetLevel", "SetStack", "Settle", "Show",
+    "SitDown", "StartHand", "Straddle", "Table", "TableSnapshot", "VoidHand", "rebuild",
 ]
-OPERATION = TypeAdapter(Operation)
-
-
-class Positions(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-    button: int  # a seat; an empty one is a dead button
-    sb: int  # the small blind's position; dead when ``sb_live`` is false
-    sb_live: bool
-    bb: int
-    dealt: tuple[int, ...]  # seats dealt in, in action order from left of the button
 
 
 class SeatState(BaseModel):
@@ -246,6 +98,7 @@ class TableSnapshot(BaseModel):
         default=None, exclude_if=lambda v: v is None,
         description="Where the next hand's blinds move on from, when not the last hand's: the "
         "last hand before a bomb pot or a flip (CG Spielvarianten: they post no blinds)")
+
 
 
 class Table:
@@ -335,125 +188,11 @@ class Table:
         # Card codes grow with rank, then suit clubs < diamonds < hearts < spades (APSA 5.2).
         self.draw_winner = max(cards, key=lambda seat: cards[seat])
 
-    # ---------------------------------------------------------------- positions
 
-    def _clockwise(self, after: int) -> list[int]:
-        """Seat numbers clockwise, starting with the seat after ``after``."""
-        n = self.seat_count
-        return [(after + k - 1) % n + 1 for k in range(1, n + 1)]
+    # ---------------------------------------------------------------- positions (positions.py)
 
-    def _in_play(self, seat: int) -> bool:
-        state = self.seats.get(seat)
-        return state is not None and state.stack > 0
-
-    def _settled(self, seat: int) -> bool:
-        """A player with chips who was at the table for the last hand (not a newcomer)."""
-        state = self.seats.get(seat)
-        return state is not None and state.stack > 0 and not state.new
-
-    def _between(self, seat: int, after: int, before: int) -> bool:
-        """Whether ``seat`` lies clockwise strictly after ``after`` and before ``before``."""
-        order = self._clockwise(after)
-        return order.index(seat) < order.index(before)
-
-    def next_positions(self) -> Positions:
-        """Button, blinds and the seats dealt in for the next hand (RULES B1 to B4)."""
-        players = [s for s in range(1, self.seat_count + 1) if self._in_play(s)]
-        if len(players) < 2:
-            raise HandStateError("a hand needs at least two players with chips", "PVB 27")
-        redeal = self._redeal_positions
-        if redeal is not None and all(self._in_play(s) for s in redeal.dealt):
-            # A void hand is dealt again by the same button to the same seats (PVB 30, 33); a
-            # player who sat down since waits for it (`sitting_out` says why).
-            return redeal
-        last = None if redeal is not None else self.blinds_positions
-        if last is None:  # B1: seat 1 (PVB 26a) or the high-card draw (PVB 26b)
-            start = 1
-            if redeal is not None:  # a player left after a void hand: same button, new blinds
-                start = redeal.button
-            elif self.forced_button is not None:
-                start = self.forced_button
-            elif self.profile.button_start == "high-card":
-                if self.draw_winner is None:
-                    raise HandStateError("draw for the button first (high-card draw)", "PVB 26b")
-                start = self.draw_winner
-            button = next(s for s in self._clockwise(start - 1) if self._in_play(s))
-            if len(players) == 2:
-                (bb,) = [s for s in players if s != button]
-                return self._positions(button, button, True, bb)
-            sb = next(s for s in self._clockwise(button) if self._in_play(s))
-            bb = next(s for s in self._clockwise(sb) if self._in_play(s))
-            return self._positions(button, sb, True, bb)
-        # B2: the big blind moves exactly one player clockwise; nobody skips it or pays it twice.
-        # A newcomer is a player here: on the seat it reaches he posts it at once (B4).
-        bb = next(s for s in self._clockwise(last.bb) if self._in_play(s))
-        if len(players) == 2:
-            # B3: heads-up the button posts the small blind; the big blind has moved on, so
-            # nobody posts it twice in a row (PVB 28(2)).
-            (other,) = [s for s in players if s != bb]
-            return self._positions(other, other, True, bb)
-        # The small blind is the last big blind's seat: live if he is still there to post it.
-        sb = last.bb
-        sb_live = self._settled(sb)
-        button = last.sb
-        # The dead button is obligatory, the button stays a second hand where it was, when the
-        # last small blind busted (or left: a newcomer on his seat did not post it), after a
-        # dead small blind, and when a newcomer arrived on the big blind's position (PVB 27(1);
-        # APSA 5.3; BPS 6). A newcomer is one who sat down since the last hand: one who sat
-        # out that hand between the button and the small blind arrived before it.
-        if self.profile.dead_button == "stays" and (
-                not (last.sb_live and self._settled(last.sb)) or self.seats[bb].new):
-            button = last.button
-        if not self._between(button, bb, sb):
-            # The big blind has gone round past the button (the seats after the small blind
-            # up to it are empty): it cannot stay, for the small blind and the big blind must
-            # follow it in this order. The big blind's order comes first and the button is
-            # adapted (APSA 5.3): it moves to the last small blind's seat as B2 moves it, or,
-            # where that is the big blind's seat, to the first player before the small blind.
-            if self._between(last.sb, bb, sb):
-                button = last.sb
-            else:
-                order = self._clockwise(bb)
-                button = [s for s in order[: order.index(sb)] if self._in_play(s)][-1]
-        return self._positions(button, sb, sb_live, bb)
-
-    def _positions(self, button: int, sb: int, sb_live: bool, bb: int) -> Positions:
-        """Seats dealt in: everyone with chips, except a newcomer sitting between the button
-        and the small blind, or on a dead small blind's seat (RULES B4, PVB 10(1)), unless
-        that left fewer than two to deal; in action order from left of the button. The big
-        blind is always dealt in (he posts it, or is all-in for less: R4)."""
-        order = self._clockwise(button)
-        waiting = self._waiting_seats(button, sb, sb_live)
-        assert bb not in waiting, "the big blind lies between the button and the small blind"
-        dealt = tuple(
-            s for s in order
-            if self._in_play(s) and not (s in waiting and self.seats[s].new)
-        )
-        if len(dealt) < 2:  # sitting out would leave no hand to play: the new player plays
-            dealt = tuple(s for s in order if self._in_play(s))
-        return Positions(button=button, sb=sb, sb_live=sb_live, bb=bb, dealt=dealt)
-
-    def _waiting_seats(self, button: int, sb: int, sb_live: bool) -> set[int]:
-        """Where a newcomer gets no cards (PVB 10(1); BPS 23; APSA 3.1.2.5): the seats
-        clockwise after the button and before the small blind, and the small blind's own seat
-        when it is dead (he would play without posting it). Heads-up there are none."""
-        if button == sb:
-            return set()
-        order = self._clockwise(button)
-        return set(order[: order.index(sb) + (0 if sb_live else 1)])
-
-    def sitting_out(self) -> dict[int, str]:
-        """Players with chips the hand in play (or the last one) did not deal in, each with
-        the rule: a newcomer between the button and the small blind (PVB 10(1)), or one who
-        sat down after a void hand that is dealt again to its seats (PVB 33). Those who sat
-        down since it began are not named: it was not their hand."""
-        p = self.positions
-        if p is None:
-            return {}
-        waiting = self._waiting_seats(p.button, p.sb, p.sb_live)
-        return {s: "PVB 10(1)" if s in waiting else "PVB 33"
-                for s, state in sorted(self.seats.items())
-                if s not in p.dealt and state.stack > 0 and not state.new}
+    next_positions = seating.next_positions
+    sitting_out = seating.sitting_out
 
     # ---------------------------------------------------------------- a hand
 
@@ -611,7 +350,7 @@ class Table:
 
     def _op_move_button(self, op: MoveButton) -> None:
         self._between_hands("moving the button")
-        if not self._in_play(op.seat):
+        if not seating.in_play(self, op.seat):
             raise RuleViolation(f"seat {op.seat} has no player with chips for the button",
                                 "PVB 29(2)")
         # The next hand is laid out as a first hand from this button (RULES B1 with a given seat).
