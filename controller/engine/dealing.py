@@ -69,10 +69,15 @@ def post_forced_bets(hand: Hand) -> None:
         # three raises follow it (CG Raise).
         hand.min_raise = hand.setup.limit_bet(_PREFLOP)
         hand.full_bets = 1 if hand.current_bet else 0
-    # Preflop the first to act sits after the largest blind (the later one on a tie).
+    # Preflop the first to act sits after the largest blind (the later one on a tie); a big
+    # blind posted out of position (CG Blinds: a seat change) is live but moves nothing.
     opener = 0
-    if top_blind:
-        largest = hand.n - 1 - blinds[::-1].index(top_blind)
+    top, posted = top_blind, hand.setup.posted
+    if posted:
+        blinds = [0 if i in posted else b for i, b in enumerate(blinds)]
+        top = max(blinds)
+    if top:
+        largest = hand.n - 1 - blinds[::-1].index(top)
         opener = (largest + 1) % hand.n
     hand._to_act = [not a for a in hand.all_in]
     if hand.variant is not None:

@@ -94,6 +94,12 @@ class HandSetup(BaseModel):
         description="CG Run It Twice c: the smallest pot that may be run twice; None: the "
         "table does not run it twice",
     )
+    posted: tuple[int, ...] = Field(
+        default=(),
+        description="CG Blinds: the players (indices) whose blind is a big blind posted out "
+        "of position (a seat change two or more seats away from the button): live, he may "
+        "check if no one raises, but the action starts where it would without it",
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> HandSetup:
@@ -106,6 +112,9 @@ class HandSetup(BaseModel):
                                          or self.dead_antes):
             raise ValueError("a bomb pot or a flip has no blinds: every player's agreed amount "
                              "is his own ante (CG Spielvarianten)")
+        if any(not 0 <= i < len(self.players) or not self.players[i].blind
+               for i in self.posted):
+            raise ValueError("a blind posted out of position is a player's blind (CG Blinds)")
         return self
 
     @property

@@ -89,6 +89,16 @@ class Straddle(_Op):
     amount: int = Field(gt=0)
 
 
+class PostBigBlind(_Op):
+    """CG Blinds: the player on ``seat`` changed seats two or more occupied seats clockwise
+    away from the button, so he posts a live big blind in his first hand dealt in at the new
+    seat, wherever the blinds are (the action starts where it would without it). Between
+    hands."""
+
+    op: Literal["post_big_blind"] = "post_big_blind"
+    seat: int = Field(ge=1, le=MAX_SEATS)
+
+
 class RunTwice(_Op):
     """Every player in these pots agreed to run the rest of the board twice (CG Run It
     Twice); ``pots`` are indices from 0 (the main pot)."""
@@ -186,7 +196,7 @@ class MoveButton(_Op):
 Operation = Annotated[
     SitDown | Leave | SetStack | SetLevel | DrawForButton | StartHand | DealHole | DealBoard
     | Fold | Check | Call | BetOrRaise | Show | Muck | Settle | KillHand | VoidHand | MoveButton
-    | DrawHoleCard | Straddle | RunTwice,
+    | DrawHoleCard | Straddle | RunTwice | PostBigBlind,
     Field(discriminator="op"),
 ]
 OPERATION = TypeAdapter(Operation)

@@ -131,6 +131,10 @@ class HandRecord(BaseModel):
         default_factory=dict, exclude_if=lambda v: not v,
         description="CG Straddle: seat -> straddle posted (blinds: in the actions as 'blind'); "
         "absent without straddles")
+    posts: dict[int, int] = Field(
+        default_factory=dict, exclude_if=lambda v: not v,
+        description="CG Blinds: seat -> a live big blind posted out of position (a seat change "
+        "two or more seats away from the button; in the actions as 'blind'); absent without")
     variant: Variant | None = Field(
         default=None, exclude_if=lambda v: v is None,
         description="CG Spielvarianten: bomb-pot or flip (every player's agreed amount is his "
@@ -195,10 +199,11 @@ def build_record(
     seat_count: int | None = None,
     straddles: dict[int, int] | None = None,
     cash: bool = False,
+    posts: dict[int, int] | None = None,
 ) -> HandRecord:
     """The record of ``hand``, whose player ``k`` sits in ``seats[k]``; ``seat_count`` is the
-    table's size; ``straddles`` seat -> the straddle posted (CG Straddle); ``cash``: a cash
-    game's hand."""
+    table's size; ``straddles`` seat -> the straddle posted (CG Straddle); ``posts`` seat -> a
+    big blind posted out of position (CG Blinds); ``cash``: a cash game's hand."""
     actions = [
         ActionRecord(
             street=STREET_NAMES[a.street],
@@ -229,6 +234,7 @@ def build_record(
         odd_chip_unit=hand.setup.odd_chip_unit,
         seat_count=seat_count,
         straddles=straddles or {},
+        posts=posts or {},
         variant=hand.variant,
         boards=[cards_text(b) for b in boards.cards] if len(boards.cards) > 1 else [],
         double_board=boards.starting > 1,

@@ -12,7 +12,8 @@ on and keeps the hand-to-hand bookkeeping (stacks paid, eliminations, records, s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -37,6 +38,7 @@ from controller.engine.operations import (
     MoveButton,
     Muck,
     Operation,
+    PostBigBlind,
     RunTwice,
     SetLevel,
     SetStack,
@@ -65,8 +67,9 @@ from controller.errors import ConfigError, HandStateError, RuleViolation
 __all__ = [  # the operations and positions live in their modules; importers find them here too
     "MAX_SEATS", "OPERATION", "BetOrRaise", "Call", "Check", "DealBoard", "DealHole",
     "DrawForButton", "DrawHoleCard", "Fold", "KillHand", "Leave", "Level", "MoveButton", "Muck",
-    "Operation", "Positions", "RunTwice", "SeatState", "SetLevel", "SetStack", "Settle", "Show",
-    "SitDown", "StartHand", "Straddle", "Table", "TableSnapshot", "VoidHand", "rebuild",
+    "Operation", "Positions", "PostBigBlind", "RunTwice", "SeatState", "SetLevel", "SetStack",
+    "Settle", "Show", "SitDown", "StartHand", "Straddle", "Table", "TableSnapshot", "VoidHand",
+    "rebuild",
 ]
 
 
@@ -78,6 +81,9 @@ class SeatState(BaseModel):
     # Sat down since the last hand began: for the next hand alone he is a newcomer (B4, PVB
     # 27(1)); one hand later he is a player of the table, dealt in or not (APSA 3.1.2.5).
     new: bool = True
+    # CG Blinds: he changed seats two or more occupied seats clockwise away from the button and
+    # posts a live big blind in his first hand dealt in here (`PostBigBlind`)
+    posts: bool = Field(default=False, exclude_if=lambda v: not v)
 
 
 class TableSnapshot(BaseModel):
@@ -143,10 +149,26 @@ class Table:
         op = operation if isinstance(operation, BaseModel) else OPERATION.validate_python(
             operation
         )
-        handler = getattr(self, f"_op_{op.op}")  # type: ignore[attr-defined]
-        record: HandRecord | None = handler(op)
+        handler = self._handlers().get(type(op))
+        if handler is None:  # not an operation (a dict was validated into one above)
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute "
+                                 f"'_op_{getattr(op, 'op', type(op).__name__)}'")
+        record = handler(op)
         self.log.append(op)
         return record
+
+    def _handlers(self) -> dict[type[BaseModel], Callable[[Any], HandRecord | None]]:
+        """Each operation's handler, by its type (every member of `Operation`)."""
+        return {SitDown: self._op_sit_down, Leave: self._op_leave, SetStack: self._op_set_stack,
+                PostBigBlind: self._op_post_big_blind, SetLevel: self._op_set_level,
+                DrawForButton: self._op_draw_for_button, StartHand: self._op_start_hand,
+                DealHole: self._op_deal_hole, DealBoard: self._op_deal_board,
+                Fold: self._op_fold, Check: self._op_check, Call: self._op_call,
+                BetOrRaise: self._op_bet_or_raise, Show: self._op_show, Muck: self._op_muck,
+                Settle: self._op_settle, DrawHoleCard: self._op_draw_hole_card,
+                KillHand: self._op_kill_hand, Straddle: self._op_straddle,
+                RunTwice: self._op_run_twice, MoveButton: self._op_move_button,
+                VoidHand: self._op_void_hand}
 
     # ---------------------------------------------------------------- between hands
 
@@ -174,6 +196,12 @@ class Table:
         if op.seat not in self.seats:
             raise RuleViolation(f"seat {op.seat} is empty", "PVB 09")
         self.seats[op.seat].stack = op.stack
+
+    def _op_post_big_blind(self, op: PostBigBlind) -> None:
+        self._between_hands("a blind owed")
+        if op.seat not in self.seats:
+            raise RuleViolation(f"seat {op.seat} is empty", "PVB 09")
+        self.seats[op.seat].posts = True
 
     def _op_set_level(self, op: SetLevel) -> None:
         self.pending_level = op.level  # H2: from the next shuffle, never mid-hand
@@ -215,12 +243,19 @@ class Table:
         positions = self.next_positions()
         level = self.level
         players = []
-        for seat in positions.dealt:
+        posted: list[int] = []
+        for k, seat in enumerate(positions.dealt):
             state = self.seats[seat]
             ante = level.ante + (level.bb_ante if seat == positions.bb else 0)
             blind = level.bb if seat == positions.bb else (
                 level.sb if seat == positions.sb and positions.sb_live else 0
             )
+            if state.posts and not blind and len(positions.dealt) > 2:
+                # CG Blinds: a seat change away from the button: the big blind, live. On a
+                # blind's seat, or heads-up (the blinds reach every seat at once), that
+                # blind is the one he owes (the CG is silent; common practice).
+                blind = level.bb
+                posted.append(k)
             if variant is not None:  # CG Spielvarianten: the agreed amount, no blinds
                 ante, blind = op.amount, 0
             players.append(PlayerSetup(label=f"seat {seat}", stack=state.stack, ante=ante,
@@ -234,6 +269,7 @@ class Table:
             dead_antes=level.ante == 0 and variant is None, odd_chip_unit=unit,
             showdown_fallback=self.profile.showdown_fallback, variant=variant,
             boards=op.boards, run_twice_min_pot=self.profile.run_it_twice_min_pot,
+            posted=() if variant is not None else tuple(posted),
         )
         self.hand = Hand(setup)
         self.hand_number += 1
@@ -326,6 +362,9 @@ class Table:
         index = self._index(op.seat)
         setup = hand.setup
         assert isinstance(setup, HandSetup)  # a table's hands are set up validated
+        if index in setup.posted:  # (the CG is silent: a blind does not straddle)
+            raise RuleViolation(f"seat {op.seat} posts the big blind this hand (CG Blinds: a "
+                                "seat change): the blinds do not straddle", STRADDLE_RULE)
         blinds = [s for s in (p.sb if p.sb_live else None, p.bb) if s is not None]
         try:
             decision: Decision = decide(
@@ -383,6 +422,8 @@ class Table:
         assert self.positions is not None
         for k, seat in enumerate(self.positions.dealt):
             self.seats[seat].stack = hand.stacks[k]
+            if hand.variant is None:  # the blinds were posted: what a seat change owed too
+                self.seats[seat].posts = False
         record = self._record(hand)
         self.records.append(record)
         for seat in self.positions.dealt:
@@ -406,6 +447,7 @@ class Table:
             players=names, status=status, irregularities=irregularities,
             seat_count=self.seat_count,
             straddles={s.seat: s.amount for s in self.hand_straddles},
+            posts={p.dealt[k]: hand.setup.players[k].blind for k in hand.setup.posted},
             cash=self.profile.cash,
         )
 

@@ -16,7 +16,10 @@ Hand variants (CG "Spielvarianten"): in a bomb pot every player puts in the agre
 flop comes without a betting round, the hand going on normally after it; in a flip the whole
 board comes without any betting; a double board deals two boards and shares each pot between
 them. Straddles (CG "Straddle") are blinds: the preflop order and the minimum raise follow the
-largest one (`controller.engine.straddles` says who may post one).
+largest one (`controller.engine.straddles` says who may post one). A big blind posted out of
+position (``posted``: CG "Blinds", a seat change two or more seats away from the button; PokerKit's
+"post bet", a negative ``blinds_or_straddles``) is a live blind too, but the action starts where
+it would without it.
 """
 
 from __future__ import annotations
@@ -113,6 +116,8 @@ class SetupTerms(Protocol):
     @property
     def run_twice_min_pot(self) -> int | None: ...
     @property
+    def posted(self) -> tuple[int, ...]: ...
+    @property
     def kind(self) -> Betting: ...
     def limit_bet(self, street: Street) -> int: ...
 
@@ -147,6 +152,7 @@ class PlainSetup:
     variant: Variant | None = None
     boards: int = 1
     run_twice_min_pot: int | None = None
+    posted: tuple[int, ...] = ()
 
     @property
     def kind(self) -> Betting:

@@ -238,7 +238,8 @@ def _flags(record: HandRecord, hero_id: int | None) -> list[str]:
 
 def posts_first(record: HandRecord) -> Iterable[ActionRecord]:
     """The actions with the forced posts in the spec's order: antes, the small blind, the big
-    blind, a straddle (heads-up the record posts from the button's left, the big blind
+    blind, a big blind posted out of position ("Post Extra Blind": CG Blinds, a seat change), a
+    straddle (heads-up the record posts from the button's left, the big blind
     first)."""
     actions = record.actions
     lead = 0
@@ -249,7 +250,8 @@ def posts_first(record: HandRecord) -> Iterable[ActionRecord]:
     def rank(a: ActionRecord) -> int:
         if a.action == "ante":
             return 0
-        return 3 if a.seat in straddles else 2 if a.seat == record.bb else 1
+        return (4 if a.seat in straddles else 3 if a.seat in record.posts  # (CG Blinds)
+                else 2 if a.seat == record.bb else 1)
 
     return [*sorted(actions[:lead], key=rank), *actions[lead:]]
 

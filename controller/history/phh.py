@@ -236,13 +236,19 @@ class Replay:
             antes.reverse()
             blinds.reverse()
         # What HandSetup would refuse, said here: the set-up is built unvalidated (PlainSetup).
+        posted: list[int] = []
         for k in range(n):
             if stacks[k] <= 0:
                 raise PhhError(f"the hand cannot be set up: p{k + 1} has no chips "
                                f"(starting stack {phh.starting_stacks[k]})")
             if antes[k] < 0 or blinds[k] < 0:
-                raise PhhError(f"the hand cannot be set up: p{k + 1} owes a negative ante or "
-                               "blind")
+                if antes[k] < 0:
+                    raise PhhError(f"the hand cannot be set up: p{k + 1} owes a negative ante "
+                                   "or blind")
+                # PokerKit's "post bet": a blind posted to come in without waiting for the
+                # button, live, moving nobody's turn (our export's for CG Blinds, a seat change)
+                blinds[k] = -blinds[k]
+                posted.append(k)
         if min_bet <= 0:
             raise PhhError(f"the hand cannot be set up: min_bet {phh.min_bet} is not a bet")
         setup = PlainSetup(
@@ -250,6 +256,7 @@ class Replay:
             players=tuple(map(PlainPlayer, _LABELS[:n], stacks, antes, blinds)),
             min_bet=min_bet,
             dead_antes=not phh.ante_trimming_status,
+            posted=tuple(posted),
             odd_chip_unit=phh.odd_chip_unit * scale,
         )
         self.hand = Hand(setup)

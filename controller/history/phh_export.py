@@ -22,7 +22,10 @@ the hand.
 
 Cash hands (the CG): straddles are forced bets in ``blinds_or_straddles`` at the straddler's place
 (phh-std "Blinds or Straddles": "UTG straddle [1, 2, 4, 0]", "Button straddle [1, 2, 0, 0, 0,
-4]"); split limit is phh-std's fixed limit, ``FT`` with ``small_bet`` (the big blind) and
+4]"); a big blind posted out of position (CG "Blinds": a seat change two or more seats away
+from the button) is a negative value there, PokerKit's "post bet" of a player who pays to come in
+without waiting for the button (live; the action starts where it would without it); split limit
+is phh-std's fixed limit, ``FT`` with ``small_bet`` (the big blind) and
 ``big_bet`` (twice it); a bomb pot or flip has no blinds, every player's agreed amount is his
 ante, and the betting rounds it skips (the bomb pot's before the flop, every one of a flip) are
 checks around, each said in its commentary, since a PHH hand has a round on every street. What
@@ -159,8 +162,11 @@ def phh_document(record: HandRecord, venue: str | None = None) -> dict[str, obje
     b = record.blinds
     antes = [b.ante + (b.bb_ante if seat == record.bb else 0) for seat in seats]
     # CG Straddle: a straddle is a forced bet at the straddler's place (phh-std); a bomb pot or
-    # a flip has no blinds (CG Spielvarianten: the agreed amount is every player's ante).
-    blinds = [0 if record.variant is not None else record.straddles.get(
+    # a flip has no blinds (CG Spielvarianten: the agreed amount is every player's ante). CG
+    # Blinds: a big blind posted out of position is PokerKit's "post bet", a negative value:
+    # live, and the action starts where it would without it.
+    blinds = [0 if record.variant is not None else -record.posts[seat] if seat in record.posts
+              else record.straddles.get(
         seat, b.bb if seat == record.bb else b.sb if seat == record.sb else 0) for seat in seats]
     if record.variant is not None:
         antes = [sum(a.amount for a in record.actions if a.action == "ante" and a.seat == seat)

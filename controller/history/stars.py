@@ -14,7 +14,9 @@ A cash game's hand (`HandRecord.cash`, the CG) has the ring game's header, as Po
 play-money table's (no currency): ``PokerStars Hand #N:  Hold'em No Limit (50/100) - <time>``,
 the stakes the blinds (split limit: ``Hold'em Limit (100/200)``, the small and the big bet), and
 the table's own name. A straddle is ``posts straddle N`` (FPDB's PokerStars reader), after the
-blinds; a bomb pot's or flip's agreed amounts are antes. A pot run twice is written as
+blinds; a big blind posted out of position (CG "Blinds": a seat change) is ``posts big blind N``
+at its seat, after the big blind's, as PokerStars writes a player posting to come in; a bomb
+pot's or flip's agreed amounts are antes. A pot run twice is written as
 PokerStars writes a run it twice: the streets dealt twice as ``*** FIRST FLOP ***`` and
 ``*** SECOND FLOP ***`` (TURN, RIVER), ``*** FIRST SHOW DOWN ***`` and ``*** SECOND SHOW DOWN
 ***`` with each run's winnings, and ``Hand was run twice``, ``FIRST Board`` and ``SECOND
@@ -239,7 +241,9 @@ class _Text:
             if seat in self.record.straddles:  # CG Straddle
                 lines.append(f"{name}: posts straddle {amount}{_all_in(stacks[seat] == 0)}")
             else:
-                which = "big" if seat == self.record.bb else "small"
+                # CG Blinds: a big blind posted out of position (a seat change) is what
+                # PokerStars writes for a player posting to come in: "posts big blind"
+                which = "big" if seat == self.record.bb or seat in self.record.posts else "small"
                 lines.append(f"{name}: posts {which} blind {amount}{_all_in(stacks[seat] == 0)}")
         elif kind == "return":
             stacks[seat] += amount
@@ -368,7 +372,8 @@ def _run_shares(pot: PotRecord, run: int) -> dict[int, int]:
 
 def _posts_first(record: HandRecord) -> list[ActionRecord]:
     """The actions with the forced posts in the format's order: antes, the small blind, the big
-    blind, the straddles (CG Straddle) in their order. A record posts from the button's left,
+    blind, a big blind posted out of position (CG Blinds), the straddles (CG Straddle) in their
+    order. A record posts from the button's left,
     so heads-up (the button posts the small blind: PVB 28, RULES B3) its big blind comes first,
     which readers take for a blind out of turn."""
     actions = record.actions
@@ -378,7 +383,8 @@ def _posts_first(record: HandRecord) -> list[ActionRecord]:
     def rank(a: ActionRecord) -> int:
         if a.action == "ante":
             return 0
-        return 3 if a.seat in record.straddles else 2 if a.seat == record.bb else 1
+        return (4 if a.seat in record.straddles else 3 if a.seat in record.posts
+                else 2 if a.seat == record.bb else 1)
 
     posts = sorted(actions[:lead], key=rank)
     return [*posts, *actions[lead:]]

@@ -17,7 +17,8 @@ moving players.
 - CG "Blinds", CG "Am Sitzplatz": an absent player's blinds are taken from his stack (no missed
   blind ever); a new player posts no blind until the blinds reach him; a player moved by the
   floor or from a broken table brings none; one who changes seats two or more occupied seats
-  clockwise away from the button brings the big blind.
+  clockwise away from the button posts a live big blind in his first hand at the new seat (the
+  engine's `PostBigBlind`: the action starts where it would, and he may check his option).
 - A player who lost his last chip is not eliminated (that is a tournament's, PVB 64b): he keeps
   his seat with 0, is dealt out while he has no chips (CG "Am Sitzplatz": a seat gets cards
   only with a valid table stake), and buys chips between hands (CG "Table Stake"): from 0 that
@@ -36,7 +37,7 @@ from dataclasses import dataclass
 
 from controller.engine.hand import Hand
 from controller.engine.records import HandRecord
-from controller.engine.table_play import SeatState, SetStack
+from controller.engine.table_play import PostBigBlind, SeatState, SetStack
 from controller.events import SeatEvent
 from controller.session.chip_reading import Bet
 from controller.session.chips import ChipZones
@@ -105,7 +106,7 @@ class TableStakes(ChipZones):
             return
         left = self.stake_left.pop(event.player, None)
         who = f"seat {event.seat}: {event.player}"
-        if left is not None:
+        if left is not None and event.arrival is None:
             self._seat_change(event, left)
         elif event.arrival is not None:
             why = "moved by the floor" if event.arrival == "moved" else "from a broken table"
@@ -140,14 +141,16 @@ class TableStakes(ChipZones):
                       f"{left.stack:,}: no blind to bring (not two occupied seats away from "
                       "the button, CG Blinds)", rule=BLINDS, seat=event.seat)
             return
-        bb = self.table.level.bb
-        # The engine lays out only the blinds' seats, antes and straddles: a blind posted on
-        # another seat is not there yet, so the floor collects it (CG Poker Manager).
-        self._say("alert", f"{who} changes seats from seat {left.seat}, {passed} occupied seats "
-                  f"clockwise away from the button: he brings the big blind of {bb:,} (CG "
-                  "Blinds); the table takes blinds on the blinds' seats only: the floor has him "
-                  "post it or wait for the big blind", rule=BLINDS, seat=event.seat,
-                  owes=bb)
+        # "muss er das Big Blind bringen": he must, so he posts it in his first hand here; the
+        # CG offers no waiting for the big blind instead (that is common practice elsewhere,
+        # not this book's). The post is live ("zählt ... zum Pot") and the table takes it
+        # from his chips with the blinds (the engine's `PostBigBlind`).
+        self.table.apply(PostBigBlind(seat=event.seat))
+        bb = self.table.pending_level.bb if self.table.pending_level else self.table.level.bb
+        self._say("seat", f"{who} changes seats from seat {left.seat}, {passed} occupied seats "
+                  f"clockwise away from the button: he posts the big blind of {bb:,} in his "
+                  "first hand at this seat (CG Blinds: a seat change)", rule=BLINDS,
+                  seat=event.seat, posts=bb)
 
     def _stake_left_seat(self, seat: int, state: SeatState, moved: bool) -> None:
         """A player stood up from a seat: if he sits down at another seat of this table before
@@ -221,10 +224,14 @@ class TableStakes(ChipZones):
                           f"of this hand ({AT_SEAT}: a seat gets cards with a valid table stake "
                           f"only); {self._rebuy_words()}", rule=AT_SEAT, seat=seat,
                           player=state.player, stack=0)
+        posted = hand.setup.posted
         for act in hand.log:
             if act.kind != "blind" or act.player is None:
                 continue
             seat = self.table.seat_of(act.player)
+            if act.player in posted:
+                self._say("action", f"seat {seat} posts the big blind (CG Blinds: a seat "
+                          "change)", rule=BLINDS, seat=seat, amount=act.amount)
             if seat in self.absent:
                 self._say("action", f"seat {seat} is away: the dealer takes the blind of "
                           f"{act.amount:,} from the stack into the betting zone (CG Blinds: "

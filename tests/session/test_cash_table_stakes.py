@@ -288,12 +288,13 @@ def test_cg_blinds_a_seat_change_two_occupied_seats_away_from_the_button_brings_
     run.feed(chips("seat:2"), chips("seat:3"))
     # Seat 2 moves to seat 6, past seats 3, 4 and 5: three occupied seats away from the button.
     step = seat_change(run, 2, 6, 4_950)
-    alerts = [e for e in step.events if e.kind == "alert"]
-    assert [(e.text, e.rule, e.data["owes"]) for e in alerts] == [
-        ("seat 6: ben changes seats from seat 2, 3 occupied seats clockwise away from the "
-         "button: he brings the big blind of 100 (CG Blinds); the table takes blinds on the "
-         "blinds' seats only: the floor has him post it or wait for the big blind",
-         "CG Blinds", 100)]
+    told = [e for e in step.events if e.rule == "CG Blinds"]
+    assert [(e.kind, e.text, e.data["posts"]) for e in told] == [
+        ("seat", "seat 6: ben changes seats from seat 2, 3 occupied seats clockwise away from "
+         "the button: he posts the big blind of 100 in his first hand at this seat (CG Blinds: "
+         "a seat change)", 100)]
+    assert not [e for e in step.events if e.kind == "alert"]
+    # (the post itself: tests/session/test_cash_seat_change.py)
 
 
 def test_cg_blinds_a_seat_change_by_one_seat_or_towards_the_button_brings_none() -> None:
