@@ -22,7 +22,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP) mosquitto chromium systemd-analyze postgresql
-	$(BIN)/pytest -q -n 4
+	$(BIN)/pytest -q -n 4 --dist worksteal
 
 # The MQTT tests run a real broker: Debian's mosquitto, installed when missing.
 mosquitto:

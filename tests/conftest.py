@@ -28,6 +28,52 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", "e2e: a long end-to-end run of the room or the demo as a person starts it "
         "(real processes, real time); `make test` runs them, `pytest -m 'not e2e'` leaves "
         "them out while working")
+    config.addinivalue_line(
+        "markers", "long(seconds): about how long the test takes on a quiet 2-core machine; "
+        "under pytest-xdist the long tests are dealt out first, one worker's share each "
+        "(`pytest_collection_modifyitems` below), so that none starts last")
+
+
+E2E_SECONDS = 20.0  # an e2e test without a `long` marker: a room started and stopped, about
+
+
+def seconds_of(item: pytest.Item) -> float:
+    """What a test's `long` marker says it takes (an e2e test's default), 0 for the rest."""
+    marker = item.get_closest_marker("long")
+    if marker is not None:
+        return float(marker.args[0])
+    return E2E_SECONDS if item.get_closest_marker("e2e") is not None else 0.0
+
+
+@pytest.hookimpl(trylast=True)  # (after `-m` and `-k` have deselected what they leave out)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist, the long tests first, in each worker's share. `make test` runs
+    ``--dist worksteal``, which gives each of the n workers an equal run of the collection at
+    the start (the i-th run the i-th slice of what is left, shared evenly) and lets an idle
+    worker take the end of a busy one's queue: each run here begins with long tests summing
+    to about the same (longest first to the run with the least), the other tests follow in
+    their own order. No long test then waits at a queue's end for a worker to come free (a
+    2-minute test that started in the last minute made a 2-minute tail)."""
+    workers = int(getattr(config, "workerinput", {}).get("workercount", 0))
+    if workers < 2:
+        return
+    long = sorted((item for item in items if seconds_of(item) > 0), key=lambda i: -seconds_of(i))
+    rest = [item for item in items if seconds_of(item) == 0]
+    runs: list[list[pytest.Item]] = [[] for _ in range(workers)]
+    load = [0.0] * workers
+    for item in long:
+        k = min(range(workers), key=load.__getitem__)
+        runs[k].append(item)
+        load[k] += seconds_of(item)
+    ordered: list[pytest.Item] = []
+    left = len(items)
+    for k, run in enumerate(runs):
+        size = left // (workers - k)  # what worksteal gives the k-th worker at the start
+        left -= size
+        fill = max(0, size - len(run))
+        ordered += run + rest[:fill]
+        del rest[:fill]
+    items[:] = ordered + rest
 
 
 # What a service's CLI run in-process installs (`_stop_on_signals` in controller/cli/common.py,

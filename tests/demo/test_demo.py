@@ -30,6 +30,7 @@ def _starting_total(seed: int, players: int) -> int:
 
 
 @pytest.mark.e2e
+@pytest.mark.long(26)
 def test_demo_hardware_prelude_reads_a_simulated_deal_and_hides_hole_cards() -> None:
     out = io.StringIO()
     run_demo(hands=1, players=3, seed=2, out=out, hardware=True)

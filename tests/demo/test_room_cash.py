@@ -21,6 +21,7 @@ from tests.waiting import wait_for, wait_until
 
 
 @pytest.mark.e2e
+@pytest.mark.long(28)
 def test_the_cash_floor_seats_a_player_from_its_list_at_a_dealing_table(
         tmp_path: Path) -> None:
     out = io.StringIO()

@@ -16,6 +16,7 @@ from controller.demo.room_demo import run_room
 
 
 @pytest.mark.e2e
+@pytest.mark.long(31)
 def test_the_room_plays_hands_over_mqtt_and_the_display_sees_no_secret(tmp_path: Path) -> None:
     out = io.StringIO()
     kept = tmp_path / "room"

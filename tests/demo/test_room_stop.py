@@ -114,33 +114,53 @@ def test_ctrl_c_to_the_whole_group_stops_the_room_cleanly() -> None:
     assert not _alive(ours), "the room's Mosquitto is left running"
 
 
+RECORD = re.compile(r"\[table (\d+)\] record of hand (\d+) ")
+
+
+def _recorded(lines: list[str]) -> dict[str, int]:
+    """Each table's last hand recorded in these console lines."""
+    last: dict[str, int] = {}
+    for line in lines:
+        if found := RECORD.match(line):
+            last[found[1]] = max(last.get(found[1], 0), int(found[2]))
+    return last
+
+
 @pytest.mark.e2e
-def test_the_demo_shows_a_break_and_hand_for_hand_rounds_in_its_first_minutes() -> None:
-    """What a visitor wants to see (the demo structure's short break, then the demo director's
-    hand-for-hand): the clock goes on a break and back, and hand-for-hand rounds follow one
-    another, within two and a half minutes; the tables play on after it and no alert is
-    raised by a perfect dealer."""
+@pytest.mark.long(65)
+def test_the_room_goes_on_a_break_and_deals_on_after_it_with_no_alert() -> None:
+    """What only the real room shows (its clock on the demo structure, its simulated tables
+    and their dealers in their own processes, its console): the clock goes on the demo
+    structure's short break and back, each table's dealer waits the break out (a hold at the
+    table, as a hand-for-hand round is) and deals on after it, and no alert is raised by a
+    perfect dealer; Ctrl-C then stops the room with exit 0.
+    The director's hand-for-hand rounds that follow, within the first two and a half minutes,
+    are tests/demo/test_demo_clock.py's, on the same structure in virtual time (run here, they
+    took two more minutes of real time)."""
     process, lines = _start_room()
     assert process.stdout is not None
-    deadline = time.monotonic() + 150
+    deadline = time.monotonic() + 120
     seen: list[str] = []
-    while time.monotonic() < deadline:
+    before_break: dict[str, int] | None = None  # each table's last hand recorded by then
+    dealt_on = False
+    while time.monotonic() < deadline and not dealt_on:
         line = process.stdout.readline()
         lines.append(line)
         if line.startswith("[clock]"):
             seen.append(line.strip())
-        if "[clock] hand-for-hand off" in line and any("round 3" in s for s in seen):
-            break
+            if line.startswith("[clock] on_break") and before_break is None:
+                before_break = _recorded(lines)
+        if before_break is not None and any("running: level 3" in s for s in seen):
+            # A hand in play when the break began may end during it; the one after that
+            # began after the break.
+            now = _recorded(lines)
+            dealt_on = all(now.get(t, 0) >= before_break.get(t, 0) + 2 for t in ("1", "2"))
     os.killpg(process.pid, signal.SIGINT)
     text = _finish(process, lines)
     assert process.returncode == 0, text[-3000:]
     on_break = next(k for k, s in enumerate(seen) if s.startswith("[clock] on_break"))
-    back = next(k for k, s in enumerate(seen) if k > on_break and "running: level 3" in s)
-    rounds = [s for s in seen[back:] if "hand-for-hand round" in s]
-    assert [r.split(":")[0] for r in rounds[:3]] == [
-        "[clock] hand-for-hand round 1", "[clock] hand-for-hand round 2",
-        "[clock] hand-for-hand round 3"], seen
-    assert "[clock] hand-for-hand off" in seen, seen
+    assert any(k > on_break and "running: level 3" in s for k, s in enumerate(seen)), seen
+    assert dealt_on, (before_break, _recorded(lines))
     alerts = [ln for ln in lines if re.match(r"\[table \d+\] hand \d+: alert: ", ln)]
     assert not alerts, alerts
 

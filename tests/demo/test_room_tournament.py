@@ -15,6 +15,7 @@ from controller.demo.room_demo import PER_TABLE, run_room
 
 
 @pytest.mark.e2e
+@pytest.mark.long(26)
 def test_the_tournament_seats_the_simulated_tables_and_they_play(tmp_path: Path) -> None:
     out = io.StringIO()
     assert run_room(tables=2, hands=2, out=out, port=0, tournament=True,

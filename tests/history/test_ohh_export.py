@@ -108,6 +108,7 @@ def _split(text: str) -> list[str]:
     return [text[k:k + 2] for k in range(0, len(text), 2)]
 
 
+@pytest.mark.long(35)
 def test_every_hand_of_a_long_session_validates_and_its_chips_add_up(
         session_records: list[HandRecord]) -> None:
     """The public view, the full record, and each hand as one of its players' own (a

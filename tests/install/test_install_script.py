@@ -8,6 +8,8 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "deploy" / "install.sh"
 
@@ -26,6 +28,7 @@ def run(tmp: Path, machine: str, *args: str, opt: bool = True
                           capture_output=True, text=True, timeout=600, env=env)
 
 
+@pytest.mark.long(21)
 def test_one_command_per_machine(tmp_path: Path) -> None:
     host = run(tmp_path, "host", "host", "--venue", "hall", "--tables", "2",
                "--hostname", "broker.hall.lan")

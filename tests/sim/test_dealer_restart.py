@@ -14,6 +14,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -31,6 +33,7 @@ def _state(out: Path) -> dict[str, object]:
         return {}
 
 
+@pytest.mark.long(15)
 def test_the_dealer_picks_up_the_hand_a_restarted_table_is_in(tmp_path: Path) -> None:
     config = tmp_path / "table.toml"
     config.write_text('[table]\nid = "7"\nseats = 6\n')

@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from controller.mqtt.local_broker import LocalBroker
 from controller.session.colour_up import chips_leaving, colour_up
 from controller.session.outputs import TableState
@@ -40,6 +42,7 @@ def test_apsa_2_1_18_the_race_cards_and_its_winners() -> None:
     assert race_winners(up, rigged) == [1, 3, 4]
 
 
+@pytest.mark.long(14)
 def test_rules_t5_a_simulated_table_runs_the_chip_race_and_its_stacks_add_up(
         broker: LocalBroker, tmp_path: Path) -> None:
     config = broker.table_config(tmp_path / "t1", 1, seats=4)

@@ -176,6 +176,7 @@ def _count(db: Path, sql: str) -> int:
         return 0
 
 
+@pytest.mark.long(24)
 def test_a_backup_taken_while_a_table_plays_restores_recovers_and_plays_on(
         tmp_path: Path) -> None:
     table = tmp_path / "pi"

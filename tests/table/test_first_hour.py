@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -27,6 +29,7 @@ def events(out: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in (out / "events.jsonl").read_text().splitlines()]
 
 
+@pytest.mark.long(73)
 def test_the_readme_command_runs_in_a_fresh_clone(tmp_path: Path) -> None:
     clone = tmp_path / "pokertable"
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True, timeout=120)
@@ -81,6 +84,7 @@ deck = "decks/sim.json"
 """
 
 
+@pytest.mark.long(52)
 def test_the_simulated_dealer_finishes_under_other_set_ups(tmp_path: Path) -> None:
     """Declared bets (no chip reader) at a four-seat table with burn checks; the example with
     every section (its deck and chip set written by the simulators); chips at three seats; a

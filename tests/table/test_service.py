@@ -234,6 +234,7 @@ def test_random_event_streams_never_crash_and_conserve_chips(lines: list[str]) -
         assert total == expected, (event, step)
 
 
+@pytest.mark.long(18)
 @pytest.mark.parametrize("readers", ["pt1", "chips"])
 def test_simulated_table_plays_hands_through_the_real_drivers(tmp_path: Path,
                                                               readers: str) -> None:
@@ -243,10 +244,12 @@ def test_simulated_table_plays_hands_through_the_real_drivers(tmp_path: Path,
     checks on the confirm key, every bet, call and raise as chip tags pushed into a betting
     zone (nothing typed in; the dealer confirms only where the rules leave a doubt):
     hands run from the press to the payout, the sweeps match the pots, and no hole card that
-    was not tabled reaches the public events or state."""
+    was not tabled reaches the public events or state. At six seats: these hands have raises,
+    calls with an oversized chip and showdowns enough for every check below, in half the time
+    of ten (the README's ten-seat table is tests/table/test_first_hour.py's)."""
     hands = 3 if readers == "pt1" else 2  # the chips at chip level: slower, the same path
     config = tmp_path / "table.toml"
-    config.write_text('[table]\nid = "9"\njournal = "j.db"\noutput = "out"\n')
+    config.write_text('[table]\nid = "9"\nseats = 6\njournal = "j.db"\noutput = "out"\n')
     done = subprocess.run(
         [sys.executable, "-m", "controller.cli", "table", "--config", str(config), "--simulate",
          "--hands", str(hands), "--seed", "7", "--sim-readers", readers],
