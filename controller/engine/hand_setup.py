@@ -1,8 +1,8 @@
 """The validated set-up of a hand (`HandSetup`, `PlayerSetup`): pydantic models, for the table
 and the session, which build a hand from configuration and seat state. The vocabulary they use
 (games, betting kinds, streets, stages, log entries) lives in `controller.engine.terms`, plain
-Python, and is re-exported here for the modules that have always found it here; the PHH replay
-builds its hands from `terms.PlainSetup` and imports no pydantic (issue 37).
+Python (`controller.engine.hand` re-exports it where modules have always found it); the PHH
+replay builds its hands from `terms.PlainSetup` and imports no pydantic (issue 37).
 """
 
 from __future__ import annotations
@@ -11,31 +11,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from controller.engine.terms import (
-    BOARD_CARDS,
-    GAME_BETTING,
-    HOLE_CARDS,
-    SPLIT_LIMIT_RAISES,
-    STREET_NAMES,
-    VARIANT_NAMES,
-    Act,
-    Betting,
-    BoardShare,
-    Game,
-    Options,
-    PotResult,
-    Stage,
-    Street,
-    Variant,
-    betting_of,
-    limit_bet,
-)
+from controller.engine.terms import Betting, Game, Street, Variant, betting_of, limit_bet
 
-__all__ = [
-    "BOARD_CARDS", "GAME_BETTING", "HOLE_CARDS", "SPLIT_LIMIT_RAISES", "STREET_NAMES",
-    "VARIANT_NAMES", "Act", "Betting", "BoardShare", "Game", "HandSetup", "Options",
-    "PlayerSetup", "PotResult", "Stage", "Street", "Variant", "betting_of",
-]
+__all__ = ["HandSetup", "PlayerSetup"]
 
 
 class PlayerSetup(BaseModel):

@@ -168,7 +168,7 @@ def test_the_demo_shows_a_break_and_hand_for_hand_rounds_within_its_first_minute
             dealer.play()
             if any(line == "[clock] hand-for-hand off" for _, line in out.lines):
                 break
-            time.sleep(0.02)
+            time.sleep(0.02)  # pacing the dealer's turns, not a wait to prove anything
         played = [t.memory.last.hand for t in tables]
     said = [(at, line) for at, line in out.lines if line.startswith("[clock]")]
     seen = [line for _, line in said]
