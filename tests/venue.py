@@ -61,6 +61,7 @@ class VenueClient:
         if name is not None:
             known = broker.credentials.get(name)
             self.client.username_pw_set(name, password or (known.password if known else "x"))
+        self.name = name
         self.reason: ReasonCode | None = None  # the CONNACK's
         self.messages: list[Received] = []
         self.acks: dict[int, ReasonCode] = {}
@@ -76,7 +77,13 @@ class VenueClient:
             if filters and not reason.is_failure:
                 client.subscribe(filters)
 
+        def on_disconnect(*_: object) -> None:
+            self.dropped += 1
+
+        # (a broker drops a client when another logs in with its login: use_username_as_clientid)
+        self.dropped = 0
         self.client.on_connect = on_connect
+        self.client.on_disconnect = on_disconnect
         self.client.on_subscribe = lambda *_: subscribed.set()
         self.client.on_message = self._on_message
         self.client.on_publish = self._on_publish
@@ -132,6 +139,59 @@ class VenueClient:
     def close(self) -> None:
         self.client.disconnect()  # first: it wakes the network loop, which then ends at once
         self.client.loop_stop()
+
+
+class ServiceFloor:
+    """The floor's side of a room service (the clock, the tournament, the cash floor): its
+    commands, answered with their correlation data, over a client that also hears ``leaves``
+    (``state``, ``contacts``, ...) of the service and the venue's topics ``also`` names (the
+    broker knows a client by its login: one login, one connection)."""
+
+    # A reply must come: the wait is long so that a loaded machine is no failure (it costs
+    # nothing when the reply comes at once).
+    REPLY_SECONDS = 30.0
+
+    def __init__(self, broker: Broker, service: str, leaves: tuple[str, ...] = ("state",), *,
+                 also: tuple[str, ...] = (), by: str = "floor:anna") -> None:
+        self.service, self.by = service, by
+        self.client = VenueClient(broker, "floor", (*(f"{service}/{leaf}"
+                                                      for leaf in ("reply", *leaves)), *also))
+        self.topics = Topics(broker.plan.venue)
+
+    def publish(self, name: str, payload: bytes, retain: bool = False) -> bytes:
+        """A command sent as it is; the correlation data its reply carries back."""
+        correlation = f"{self.service}-{next(_CLIENT_IDS)}-{time.monotonic_ns()}".encode()
+        assert not self.client.publish(self.topics.service(self.service, f"cmd/{name}"),
+                                       payload, correlation, retain=retain).is_failure
+        return correlation
+
+    def replied(self, correlation: bytes) -> bool:
+        return any(m.correlation == correlation for m in self.client.on("reply"))
+
+    def reply(self, correlation: bytes, wait: float = REPLY_SECONDS) -> CommandReply | None:
+        if not self.client.wait(lambda ms: any(m.correlation == correlation for m in ms), wait):
+            return None
+        found = next(m for m in self.client.on("reply") if m.correlation == correlation
+                     and m.topic.endswith(f"/{self.service}/reply"))
+        return decode(CommandReply, found.payload)
+
+    def send(self, name: str, payload: bytes, retain: bool = False) -> CommandReply | None:
+        return self.reply(self.publish(name, payload, retain))
+
+    def command(self, name: str, /, command_id: str | None = None, **args: Any
+                ) -> CommandReply:
+        payload = {"v": 1, "id": command_id or f"{self.service}-cmd-{time.monotonic_ns()}",
+                   "by": self.by, "args": args}
+        reply = self.send(name, json.dumps(payload).encode())
+        assert reply is not None, (
+            f"no reply to {self.service} {name} in {self.REPLY_SECONDS} s; this client lost its "
+            f"connection {self.client.dropped} times (another client as {self.client.name}?)")
+        return reply
+
+    def ok(self, name: str, /, **args: Any) -> str:
+        reply = self.command(name, **args)
+        assert reply.status == "ok", reply
+        return reply.reason or ""
 
 
 class TableFloor:

@@ -16,6 +16,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
 from paho.mqtt.subscribeoptions import SubscribeOptions
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, SecretStr, ValidationError
 
@@ -153,10 +154,14 @@ def connect(client: mqtt.Client, address: BrokerAddress) -> None:
     client.loop_start()
 
 
-def disconnect(client: mqtt.Client) -> None:
-    """Disconnect and stop the network thread; its diagnosis says nothing more."""
+def disconnect(client: mqtt.Client, *, with_will: bool = False) -> None:
+    """Disconnect and stop the network thread; its diagnosis says nothing more. ``with_will``:
+    the broker publishes the client's Last Will as it goes (MQTT 5 reason code 4), for a
+    stopping service whose own last word was not confirmed in time."""
     diagnosis_of(client).stop()
-    client.disconnect()  # first: it wakes the network loop, which then ends at once
+    # (first: it wakes the network loop, which then ends at once)
+    client.disconnect(reasoncode=ReasonCode(PacketTypes.DISCONNECT, identifier=4)
+                      if with_will else None)
     client.loop_stop()
 
 

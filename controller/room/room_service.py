@@ -87,12 +87,15 @@ class RoomService:
         self._stop.set()
         if self._ticker is not None:
             self._ticker.join(2)
+        said = False
         if self.connected.is_set():
             self._last_state()
             info = self._client.publish(self._status, encode(self._status_of("offline")),
                                         qos=1, retain=True)
-            info.wait_for_publish(2.0)
-        disconnect(self._client)
+            info.wait_for_publish(5.0)
+            said = info.is_published()
+        # (not confirmed: the broker says "offline" for it, its Last Will, as it goes)
+        disconnect(self._client, with_will=not said)
         self._stopped()
 
     def loops(self) -> list[Loop]:

@@ -100,9 +100,11 @@ def test_cg_tischwechsel_a_moved_player_is_seated_as_moved_below_the_minimum(
         # The main table is asked to seat her as moved: her 950 whole, though below its
         # minimum (a buy-in of 950 would be refused), and no blind to bring
         wait_for(lambda: sits(main, "Fay") == (3, 950), what="Fay at table 1 with 950")
-        moved = [r for r in floor.table_replies("1") if r.command == "seat" and r.status == "ok"]
-        assert moved and "seat 3: Fay comes moved by the floor with his whole stake and brings " \
-            "no blind (CG Blinds)" in (moved[-1].reason or "")
+        # (the table's reply may come after its state)
+        wait_for(lambda: any(r.command == "seat" and r.status == "ok" and
+                             "seat 3: Fay comes moved by the floor with his whole stake and "
+                             "brings no blind (CG Blinds)" in (r.reason or "")
+                             for r in floor.table_replies("1")), what="the table's reply")
         wait_for(lambda: "seat 3: Fay comes moved by the floor with his whole stake and brings "
                  "no blind (CG Blinds)" in told(main, "seat"), what="the table saying so")
         floor.state(lambda s: players(s, "1").get("Fay") == (3, True))

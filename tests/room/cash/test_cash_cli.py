@@ -113,7 +113,7 @@ def test_the_service_runs_from_the_command_line_and_stops_on_sigterm(
         _, stderr = process.communicate(timeout=20)
         assert process.returncode == 0, stderr
         assert "Traceback" not in stderr and "cash: stopped" in stderr
-        assert floor.wait(lambda _: status("offline"), 5)
+        assert floor.wait(lambda _: status("offline"), 10), stderr
     finally:
         if process.poll() is None:
             process.kill()

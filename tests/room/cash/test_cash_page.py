@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,12 +23,22 @@ from tests.waiting import wait_until
 
 
 @contextlib.contextmanager
-def cash_on_the_page(broker: LocalBroker, browser: Browser, tmp_path: Path
+def cash_on_the_page(broker: LocalBroker, browser: Browser, tmp_path: Path,
+                     set_up: Callable[[Floor], None] | None = None
                      ) -> Iterator[tuple[Room, Any, Page]]:
-    """The cash service, the floor server, and a floor login on the cash page."""
+    """The cash service, the floor server, and a floor login on the cash page; ``set_up`` first
+    sets the room up over MQTT, as the floor (before the floor server connects: the broker knows
+    a client by its login, and two clients as "floor" would take the connection from each
+    other)."""
     with contextlib.ExitStack() as stack:
         room = Room(broker, tmp_path / "cash.db")
         stack.callback(room.close)
+        if set_up is not None:
+            floor = Floor(broker)
+            try:
+                set_up(floor)
+            finally:
+                floor.client.close()
         server = stack.enter_context(floor_server(broker, tmp_path / "floor"))
         staff = new_page(browser)
         log_in(staff, server.url)
@@ -105,43 +115,41 @@ def test_cg_tischwechsel_sign_up_call_and_seat_from_the_page(
 
 def test_cg_must_move_the_seat_is_offered_down_the_order_from_the_page(
         cash_broker: LocalBroker, browser: Browser, tmp_path: Path) -> None:
-    floor = Floor(cash_broker)  # the room set up quickly over MQTT, decided on the page
-    try:
-        with cash_on_the_page(cash_broker, browser, tmp_path) as (room, _, staff):
-            floor.ok("open_table", table="1", game=NLH)
-            floor.ok("open_table", table="2", game=NLH)
-            for k in range(1, 7):
-                floor.ok("seat", table="1", name=f"Main {k}")
-            for name in ("Anna", "Ben", "Cleo"):
-                floor.ok("seat", table="2", name=name)
-            must = staff.locator("#c-tables tr[data-table='2']")
-            must.locator("select").select_option("1")
-            must.locator("button.c-must-move").click()
-            done(staff, "table 2 is a must-move table for main table 1; the order (in the order "
-                        "they came): Anna, Ben, Cleo")
-            main = staff.locator("#c-tables tr[data-table='1']")
-            expect(main).to_contain_text("main table · order: Anna, Ben, Cleo")
-            main.locator(".c-player[data-player='Main 3'] button.c-leave").click()
-            offer = staff.locator("#c-offers li[data-main='1']")
-            expect(offer).to_contain_text("Table 1: a seat is open, Anna is asked whether to move")
-            offer.locator("button.c-decline").click()
-            expect(offer).to_contain_text("Ben is asked")
-            offer.locator("button.c-decline").click()
-            expect(offer).to_contain_text("Cleo is asked")
-            expect(offer).to_contain_text("(said no: Anna, Ben)")
-            offer.locator("button.c-decline").click()
-            done(staff, "Cleo stays at the must-move table; everyone in the must-move order "
-                        "said no: Anna, the first, must move: Anna moves from table 2 to main "
-                        "table 1")
-            expect(main).to_contain_text("Anna")
-            expect(main).to_contain_text("main table · order: Ben, Cleo")
-            expect(staff.locator("#c-offers")).to_have_text("no seat offered")
-            expect(staff.locator("#c-recent")).to_contain_text('CG "Must Move"')
-            assert wait_until(lambda: "Anna" in [p.name for p in room.service.state().tables[0]
-                                                 .players])
-            answers = [c["args"] for c in room.store.commands() if c["name"] == "answer"]
-            assert answers == [{"table": "1", "name": n, "accept": False}
-                               for n in ("Anna", "Ben", "Cleo")]
-    finally:
-        floor.client.close()
+    def set_up(floor: Floor) -> None:  # the room set up quickly over MQTT, decided on the page
+        floor.ok("open_table", table="1", game=NLH)
+        floor.ok("open_table", table="2", game=NLH)
+        for k in range(1, 7):
+            floor.ok("seat", table="1", name=f"Main {k}")
+        for name in ("Anna", "Ben", "Cleo"):
+            floor.ok("seat", table="2", name=name)
+
+    with cash_on_the_page(cash_broker, browser, tmp_path, set_up) as (room, _, staff):
+        must = staff.locator("#c-tables tr[data-table='2']")
+        must.locator("select").select_option("1")
+        must.locator("button.c-must-move").click()
+        done(staff, "table 2 is a must-move table for main table 1; the order (in the order "
+                    "they came): Anna, Ben, Cleo")
+        main = staff.locator("#c-tables tr[data-table='1']")
+        expect(main).to_contain_text("main table · order: Anna, Ben, Cleo")
+        main.locator(".c-player[data-player='Main 3'] button.c-leave").click()
+        offer = staff.locator("#c-offers li[data-main='1']")
+        expect(offer).to_contain_text("Table 1: a seat is open, Anna is asked whether to move")
+        offer.locator("button.c-decline").click()
+        expect(offer).to_contain_text("Ben is asked")
+        offer.locator("button.c-decline").click()
+        expect(offer).to_contain_text("Cleo is asked")
+        expect(offer).to_contain_text("(said no: Anna, Ben)")
+        offer.locator("button.c-decline").click()
+        done(staff, "Cleo stays at the must-move table; everyone in the must-move order "
+                    "said no: Anna, the first, must move: Anna moves from table 2 to main "
+                    "table 1")
+        expect(main).to_contain_text("Anna")
+        expect(main).to_contain_text("main table · order: Ben, Cleo")
+        expect(staff.locator("#c-offers")).to_have_text("no seat offered")
+        expect(staff.locator("#c-recent")).to_contain_text('CG "Must Move"')
+        assert wait_until(lambda: "Anna" in [p.name for p in room.service.state().tables[0]
+                                             .players])
+        answers = [c["args"] for c in room.store.commands() if c["name"] == "answer"]
+        assert answers == [{"table": "1", "name": n, "accept": False}
+                           for n in ("Anna", "Ben", "Cleo")]
 

@@ -17,14 +17,14 @@ from typing import Any
 import pytest
 
 from controller.mqtt.local_broker import LocalBroker
-from controller.mqtt.messages import CommandReply, decode
+from controller.mqtt.messages import decode
 from controller.mqtt.topics import Topics
 from controller.room.cash.core import replay
 from controller.room.cash.ledger import CHANGE, CashSettings, TableSpec
 from controller.room.cash.service import CashService
 from controller.room.cash.store import CashStore
 from controller.room.cash.view import CashContacts, CashState, CashStatus
-from tests.venue import VenueClient, address, login
+from tests.venue import ServiceFloor, VenueClient, address, login
 from tests.waiting import wait_until
 
 NLH, PLO = "NLH 2/5", "PLO 5/5"
@@ -33,35 +33,11 @@ SETTINGS = CashSettings(games=[NLH, PLO], tables=[TableSpec(table=t, seats=6)
 _IDS = itertools.count()
 
 
-class Floor:
+class Floor(ServiceFloor):
     """The floor's side: cash commands and their replies, the retained state and contacts."""
 
     def __init__(self, broker: LocalBroker) -> None:
-        self.client = VenueClient(broker, "floor", ("cash/reply", "cash/state", "cash/contacts",
-                                                    "cash/status"))
-        self.topics = Topics(broker.plan.venue)
-
-    def send(self, name: str, payload: bytes, retain: bool = False,
-             wait: float = 10.0) -> CommandReply | None:
-        correlation = f"c-{next(_IDS)}-{time.monotonic_ns()}".encode()
-        assert not self.client.publish(self.topics.service("cash", f"cmd/{name}"), payload,
-                                       correlation, retain=retain).is_failure
-        if not self.client.wait(lambda ms: any(m.correlation == correlation for m in ms), wait):
-            return None
-        found = next(m for m in self.client.on("reply") if m.correlation == correlation)
-        return decode(CommandReply, found.payload)
-
-    def command(self, command: str, command_id: str | None = None, **args: Any) -> CommandReply:
-        payload = {"v": 1, "id": command_id or f"c-{next(_IDS)}-{time.monotonic_ns()}",
-                   "by": "floor:anna", "args": args}
-        reply = self.send(command, json.dumps(payload).encode())
-        assert reply is not None, command
-        return reply
-
-    def ok(self, command: str, **args: Any) -> str:
-        reply = self.command(command, **args)
-        assert reply.status == "ok", reply
-        return reply.reason or ""
+        super().__init__(broker, "cash", ("state", "contacts", "status"))
 
     def state(self, test: Any = lambda s: True, timeout: float = 10.0) -> CashState:
         """The latest retained state, once it passes ``test``."""
@@ -153,8 +129,9 @@ def test_an_id_is_applied_once_a_retained_command_never(cash_broker: LocalBroker
         tick = floor.command("tick")
         assert tick.status == "error" and (tick.reason or "").startswith("unknown cash command")
         retained = json.dumps({"v": 1, "id": "r-1", "args": {"game": PLO, "name": "Dan"}})
-        assert floor.send("sign_up", retained.encode(), retain=True, wait=1.0) is None
-        floor.ok("sign_up", game=PLO, name="Eve")  # (after the retained one: it was ignored)
+        ignored = floor.publish("sign_up", retained.encode(), retain=True)
+        floor.ok("sign_up", game=PLO, name="Eve")  # (answered in order: the retained one not)
+        assert not floor.replied(ignored)
         assert floor.waiting(PLO, floor.state(lambda s: s.games[1].waiting == 2)) == ["Cleo",
                                                                                      "Eve"]
         assert "r-1" not in [c["id"] for c in room.store.commands()]

@@ -22,7 +22,6 @@ import pytest
 
 from controller.mqtt.local_broker import LocalBroker
 from controller.mqtt.messages import CommandReply, decode
-from controller.mqtt.topics import Topics
 from controller.room.cash.core import replay
 from controller.room.cash.ledger import MUST_MOVE, CashSettings, TableSpec
 from controller.room.cash.service import CashService
@@ -32,7 +31,7 @@ from controller.session import SessionConfig
 from tests.mqtt.helpers import LinkedTable, linked_table
 from tests.room.cash.test_cash_service import Floor as CashFloor
 from tests.room.tournament import tournament_helpers as hands
-from tests.venue import VenueClient, address, login
+from tests.venue import ServiceFloor, address, login
 from tests.waiting import wait_for
 
 NLH = "NLH 2/5"
@@ -51,14 +50,19 @@ def two_tables() -> Iterator[LocalBroker]:
 class Floor(CashFloor):
     """The floor's login: the cash floor's topics and the tables' replies."""
 
-    def __init__(self, broker: LocalBroker) -> None:  # (one login, one connection)
-        self.client = VenueClient(broker, "floor", ("cash/reply", "cash/state", "cash/contacts",
-                                                    "cash/status", "table/+/reply"))
-        self.topics = Topics(broker.plan.venue)
+    def __init__(self, broker: LocalBroker) -> None:
+        ServiceFloor.__init__(self, broker, "cash", ("state", "contacts", "status"),
+                              also=("table/+/reply",))
 
     def table_replies(self, table: str) -> list[CommandReply]:
         return [decode(CommandReply, m.payload) for m in self.client.on("reply")
                 if f"/table/{table}/" in m.topic]
+
+    def table_reply(self, table: str, command: str) -> CommandReply:
+        """The table's first reply to ``command`` (it may come after the table's state)."""
+        wait_for(lambda: any(r.command == command for r in self.table_replies(table)),
+                 what=f"table {table}'s reply to {command}")
+        return next(r for r in self.table_replies(table) if r.command == command)
 
 
 @contextlib.contextmanager
@@ -116,7 +120,7 @@ def test_from_the_list_to_a_table_seat_and_off_it_again(two_tables: LocalBroker,
         assert state.recent[-1].text == "Anna takes seat 1 at table 1"
         assert floor.waiting(NLH, state) == ["Ben", "Cleo"]
         # The request's id is the same every time: sent again, the table does nothing twice
-        asked = next(r for r in floor.table_replies("1") if r.command == "seat")
+        asked = floor.table_reply("1", "seat")
         epoch = int(service.core.ledger.at_tables.epoch or 0)
         assert (asked.status, asked.id) == ("ok", f"cash:{epoch}:seat:1")
         request = {"v": 1, "id": asked.id, "by": "cash",
@@ -135,7 +139,7 @@ def test_from_the_list_to_a_table_seat_and_off_it_again(two_tables: LocalBroker,
         wait_for(lambda: sits(one, "Anna") is None, what="Anna off table 1")
         state = floor.state(lambda s: "Anna" not in players(s, "1") and not
                             service.core.ledger.at_tables.leaving)
-        unseat = next(r for r in floor.table_replies("1") if r.command == "unseat")
+        unseat = floor.table_reply("1", "unseat")
         assert (unseat.status, unseat.id) == ("ok", f"cash:{epoch}:unseat:1")
         # Ben gets up at the table (the dealer lets him go): the floor learns it from the state
         one.feed([{"type": "seat", "seat": 3, "player": None}])

@@ -32,31 +32,18 @@ from controller.room.clock.store import ClockStore
 from controller.room.clock.structure import load_structure
 from tests.mqtt.helpers import LinkedTable, a_whole_tick, linked_table
 from tests.session.helpers import HOLE, deal, declare, seat, three_players
-from tests.venue import VenueClient, address, login
+from tests.venue import ServiceFloor, VenueClient, address, login
 from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[3]
 TURBO = load_structure(ROOT / "deploy" / "structures" / "turbo.toml")
 
 
-class Floor:
+class Floor(ServiceFloor):
     """The floor's side: sends clock commands, reads the replies and the clock's state."""
 
     def __init__(self, broker: LocalBroker) -> None:
-        self.client = VenueClient(broker, "floor", ("clock/reply", "clock/state"))
-        self.topics = Topics(broker.plan.venue)
-        self.sent = 0
-
-    def command(self, name: str, command_id: str | None = None, **args: object) -> CommandReply:
-        self.sent += 1
-        correlation = f"c-{self.sent}".encode()
-        payload = {"v": 1, "id": command_id or f"clock-cmd-{time.monotonic_ns()}",
-                   "by": "floor:anna", "args": args}
-        assert not self.client.publish(self.topics.clock(f"cmd/{name}"),
-                                       json.dumps(payload).encode(), correlation).is_failure
-        assert self.client.wait(lambda ms: any(m.correlation == correlation for m in ms))
-        found = next(m for m in self.client.on("reply") if m.correlation == correlation)
-        return decode(CommandReply, found.payload)
+        super().__init__(broker, "clock")
 
     def state(self) -> ClockState:
         assert self.client.wait(lambda ms: any(m.topic.endswith("/clock/state") for m in ms))

@@ -18,14 +18,15 @@ from typing import Any
 import pytest
 
 from controller.mqtt.local_broker import LocalBroker
+from controller.mqtt.messages import ClockState, decode
 from controller.room.clock.service import ClockService
 from controller.room.clock.store import ClockStore
 from controller.room.clock.structure import Structure
 from tests.mqtt.helpers import LinkedTable, a_whole_tick, linked_table
 from tests.room.clock.test_clock_service import Floor
-from tests.room.floor.floor_helpers import floor_server
+from tests.room.floor.floor_helpers import FloorApi, floor_server
 from tests.session.helpers import HOLE, deal, declare, three_players
-from tests.venue import address, login
+from tests.venue import VenueClient, address, login
 from tests.waiting import wait_until
 
 # Long slots: the tests move the clock with remove_time (a break begins or ends at once).
@@ -200,8 +201,7 @@ def test_pvb_35a_a_frozen_table_is_named_late_and_the_floor_lets_the_round_go_on
     WARNING, and the floor gets an alert; release_table lets the round go on without it (it
     used to wait for the broker's keepalive, about 16 s each round, with no reason shown)."""
     caplog.set_level(logging.WARNING)
-    with room(broker, tmp_path, answer_seconds=1.5) as (_clock, floor, (one, two)), \
-            floor_server(broker, tmp_path / "floor") as server:
+    with room(broker, tmp_path, answer_seconds=1.5) as (_clock, floor, (one, two)):
         assert floor.command("hand_for_hand", on=True).status == "ok"
         assert wait_until(lambda: all(t.memory.last.released_round for t in (one, two)))
         first = released([one, two])
@@ -215,22 +215,33 @@ def test_pvb_35a_a_frozen_table_is_named_late_and_the_floor_lets_the_round_go_on
         state = floor.state()
         assert state.waiting == ["2"] and "2" in state.heard and "2" in state.silent
         assert "table 2 holds hand-for-hand round" in caplog.text
+        # From here the floor server is the floor (one "floor" login at a time on a broker);
+        # the clock's state is watched as a display sees it
+        floor.client.close()
+        watch = VenueClient(broker, "display", ("clock/state",))
 
-        def snapshot() -> dict[str, Any]:
-            with urllib.request.urlopen(f"{server.url}/api/snapshot", timeout=5) as response:
-                taken: dict[str, Any] = json.loads(response.read())
-            return taken
+        def clock_state() -> ClockState:
+            assert watch.wait(lambda ms: bool(ms))
+            return decode(ClockState, watch.on("state")[-1].payload)
 
-        # (the floor server takes the clock's state a moment after this test's client does)
-        assert wait_until(lambda: any(a["kind"] == "round" for a in snapshot()["alerts"]))
-        taken = snapshot()
-        alerts = [a for a in taken["alerts"] if a["kind"] == "round"]
-        assert [a["table"] for a in alerts] == ["2"] and alerts[0]["rule"] == "PVB 35a"
-        assert alerts[0]["severity"] == "urgent"
-        card = next(t for t in taken["tables"] if t["table"] == "2")
-        assert any("not answering" in reason["text"] for reason in card["attention"])
-        assert floor.command("release_table", table="2").status == "ok"
-        assert wait_until(lambda: floor.state().round == first + 1)
-        assert floor.state().playing == ["1"]  # the silent table sits the round out
-        assert wait_until(lambda: one.memory.last.released_round == first + 1)
-        assert shuffle(one) and one.memory.last.played_round == first + 1
+        with floor_server(broker, tmp_path / "floor") as server:
+            def snapshot() -> dict[str, Any]:
+                with urllib.request.urlopen(f"{server.url}/api/snapshot", timeout=5) as response:
+                    taken: dict[str, Any] = json.loads(response.read())
+                return taken
+
+            # (the floor server takes the clock's retained state as it starts)
+            assert wait_until(lambda: any(a["kind"] == "round" for a in snapshot()["alerts"]))
+            taken = snapshot()
+            alerts = [a for a in taken["alerts"] if a["kind"] == "round"]
+            assert [a["table"] for a in alerts] == ["2"] and alerts[0]["rule"] == "PVB 35a"
+            assert alerts[0]["severity"] == "urgent"
+            card = next(t for t in taken["tables"] if t["table"] == "2")
+            assert any("not answering" in reason["text"] for reason in card["attention"])
+            api = FloorApi(server.url)
+            assert api.command("clock", "release_table", table="2")["status"] == "ok"
+            assert wait_until(lambda: clock_state().round == first + 1)
+            assert clock_state().playing == ["1"]  # the silent table sits the round out
+            assert wait_until(lambda: one.memory.last.released_round == first + 1)
+            assert shuffle(one) and one.memory.last.played_round == first + 1
+        watch.close()

@@ -16,7 +16,6 @@ from typing import Any
 
 from controller.mqtt.local_broker import LocalBroker
 from controller.mqtt.messages import ClockState, CommandReply, decode
-from controller.mqtt.topics import Topics
 from controller.room.clock.service import ClockService
 from controller.room.clock.store import ClockStore
 from controller.room.clock.structure import Structure
@@ -34,7 +33,7 @@ from tests.room.tournament.test_tournament_service import (
     state_of,
 )
 from tests.room.tournament.test_tournament_service import start_service as start_tournament
-from tests.venue import VenueClient, address, login
+from tests.venue import ServiceFloor, address, login
 from tests.waiting import wait_until
 
 STRUCTURE = Structure.model_validate({
@@ -52,10 +51,8 @@ class Staff(Floor):
     and the tournament's."""
 
     def __init__(self, broker: LocalBroker) -> None:
-        self.client = VenueClient(broker, "floor", ("tournament/reply", "tournament/state",
-                                                    "clock/reply", "clock/state"))
-        self.topics = Topics(broker.plan.venue)
-        self.sent = 0
+        ServiceFloor.__init__(self, broker, "tournament", ("state",),
+                              also=("clock/reply", "clock/state"))
 
     def state(self) -> PublishedState:
         assert self.client.wait(lambda ms: any(m.topic.endswith("/tournament/state")
@@ -63,13 +60,12 @@ class Staff(Floor):
         return PublishedState.model_validate_json(self.client.on("tournament/state")[-1].payload)
 
     def clock(self, command: str, **args: Any) -> CommandReply:
-        self.sent += 1
-        correlation = f"c-{self.sent}-{time.monotonic_ns()}".encode()
+        correlation = f"c-{time.monotonic_ns()}".encode()
         payload = {"v": 1, "id": f"clock-{time.monotonic_ns()}", "by": "floor:anna",
                    "args": args}
         assert not self.client.publish(self.topics.clock(f"cmd/{command}"),
                                        json.dumps(payload).encode(), correlation).is_failure
-        assert self.client.wait(lambda ms: any(m.correlation == correlation for m in ms))
+        assert self.client.wait(lambda ms: any(m.correlation == correlation for m in ms), 30)
         found = next(m for m in self.client.on("clock/reply") if m.correlation == correlation)
         return decode(CommandReply, found.payload)
 

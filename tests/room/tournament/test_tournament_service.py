@@ -23,8 +23,7 @@ from typing import Any
 import pytest
 
 from controller.mqtt.local_broker import LocalBroker
-from controller.mqtt.messages import CommandReply, TournamentState, decode
-from controller.mqtt.topics import Topics
+from controller.mqtt.messages import TournamentState, decode
 from controller.room.clock.service import ClockService
 from controller.room.clock.store import ClockStore
 from controller.room.clock.structure import Structure
@@ -36,7 +35,7 @@ from controller.session import SessionConfig
 from tests.mqtt.helpers import LinkedTable, a_whole_tick, linked_table
 from tests.room.clock.test_clock_service import Floor as ClockFloor
 from tests.room.tournament import tournament_helpers as hands
-from tests.venue import VenueClient, address, login
+from tests.venue import ServiceFloor, address, login
 from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -49,31 +48,11 @@ SETTINGS = Settings(name="service test", structure=STRUCTURE, seats=4,
                     tables=[TableSpec(table=t, seats=4) for t in ("1", "2", "3")])
 
 
-class Floor:
+class Floor(ServiceFloor):
     """The floor's side: tournament commands and replies, the tournament's retained state."""
 
     def __init__(self, broker: LocalBroker) -> None:
-        self.client = VenueClient(broker, "floor", ("tournament/reply", "tournament/state"))
-        self.topics = Topics(broker.plan.venue)
-        self.sent = 0
-
-    def send(self, name: str, payload: bytes, retain: bool = False, wait: float = 10.0
-             ) -> CommandReply | None:
-        self.sent += 1
-        correlation = f"t-{self.sent}-{time.monotonic_ns()}".encode()
-        assert not self.client.publish(self.topics.service("tournament", f"cmd/{name}"),
-                                       payload, correlation, retain=retain).is_failure
-        if not self.client.wait(lambda ms: any(m.correlation == correlation for m in ms), wait):
-            return None
-        found = next(m for m in self.client.on("reply") if m.correlation == correlation)
-        return decode(CommandReply, found.payload)
-
-    def command(self, command: str, command_id: str | None = None, **args: Any) -> CommandReply:
-        payload = {"v": 1, "id": command_id or f"t-{time.monotonic_ns()}", "by": "floor:anna",
-                   "args": args}
-        reply = self.send(command, json.dumps(payload).encode())
-        assert reply is not None, command
-        return reply
+        super().__init__(broker, "tournament")
 
     def state(self) -> PublishedState:
         assert self.client.wait(lambda ms: any(m.topic.endswith("/tournament/state")
@@ -187,9 +166,12 @@ def test_commands_answered_with_their_correlation_data_once_and_never_retained(
             bad = floor.send("register", payload)
             assert bad is not None and bad.status == "error" and says in (bad.reason or ""), bad
         # A command published retained is ignored (and cleared again)
-        retained = floor.send("register", json.dumps({"v": 1, "id": "ret-1", "args": {
-            "name": "ghost"}}).encode(), retain=True, wait=1.5)
-        assert retained is None
+        # (the service answers in order: once the next command is answered, the retained one
+        # would have been)
+        retained = floor.publish("register", json.dumps({"v": 1, "id": "ret-1", "args": {
+            "name": "ghost"}}).encode(), retain=True)
+        assert floor.command("explode").status == "error"
+        assert not floor.replied(retained)
         floor.client.publish(floor.topics.service("tournament", "cmd/register"), b"",
                              retain=True)
         state = floor.state()
@@ -198,7 +180,7 @@ def test_commands_answered_with_their_correlation_data_once_and_never_retained(
         assert service.store.said("reg-1") is not None
         # Each refusal is one log line: the command, its id and the reason with the rule
         refusals = [r.getMessage() for r in caplog.records if "refused:" in r.getMessage()]
-        assert len(refusals) == 7, refusals
+        assert len(refusals) == 8, refusals  # (two of them "explode")
         assert any(line.startswith("tournament: command 'register' (id '") and
                    "ana is registered already" in line and line.endswith("(PVB 13)")
                    for line in refusals), refusals
