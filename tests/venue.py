@@ -3,11 +3,13 @@ Mosquitto configured by `pokertable broker init`, on free ports, started per mod
 
 from __future__ import annotations
 
+import copy
 import itertools
 import json
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +31,11 @@ Broker = LocalBroker  # the name the tests use
 # ------------------------------------------------------------------------------- clients
 
 _CLIENT_IDS = itertools.count()
+# The logins with an open client, per broker: the broker takes a client's id from its login
+# (use_username_as_clientid), so a second client as the same login pushes the first off, and
+# the two take the connection from each other until one closes; replies are lost on the way.
+_OPEN: set[tuple[int, str]] = set()
+_OPEN_LOCK = threading.Lock()
 
 
 def address(broker: Broker, **kw: Any) -> BrokerAddress:
@@ -48,6 +55,22 @@ class Received:
     at: float  # time.time() on arrival
 
 
+@contextmanager
+def one_client_as(broker: Broker, name: str) -> Iterator[None]:
+    """While a client of ours (the floor server, a service) is logged in as ``name``: no test
+    client may log in as it too (see _OPEN)."""
+    with _OPEN_LOCK:
+        assert (broker.port, name) not in _OPEN, (
+            f"a test client as {name!r} is open on this broker: the broker would push one of "
+            "the two off (its login is its client id); close it first")
+        _OPEN.add((broker.port, name))
+    try:
+        yield
+    finally:
+        with _OPEN_LOCK:
+            _OPEN.discard((broker.port, name))
+
+
 class VenueClient:
     """A real paho-mqtt 2 client (MQTT v5) logged in as one of the venue's clients (``name``
     None: anonymous; ``password`` None: the venue's own), subscribed to ``topics`` under the
@@ -55,6 +78,14 @@ class VenueClient:
 
     def __init__(self, broker: Broker, name: str | None, topics: tuple[str, ...] = ("#",),
                  password: str | None = None, client_id: str | None = None) -> None:
+        # (a test that means to take a client's id over names it: client_id)
+        self._owned = (broker.port, name) if name is not None and client_id is None else None
+        if self._owned is not None:
+            with _OPEN_LOCK:
+                assert self._owned not in _OPEN, (
+                    f"a second test client as {name!r} on one broker: the broker would push the "
+                    "first off (its login is its client id); close the first, or use one")
+                _OPEN.add(self._owned)
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2,
                                   client_id=client_id or f"test-{name}-{next(_CLIENT_IDS)}",
                                   protocol=mqtt.MQTTv5)
@@ -90,6 +121,10 @@ class VenueClient:
         self.client.connect("127.0.0.1", broker.port)
         self.client.loop_start()
         assert connected.wait(5), "no CONNACK"
+        if self.refused and self._owned is not None:  # (not let in: pushes no one off)
+            with _OPEN_LOCK:
+                _OPEN.discard(self._owned)
+            self._owned = None
         if filters and not self.refused:
             assert subscribed.wait(5), "no SUBACK"
 
@@ -139,6 +174,9 @@ class VenueClient:
     def close(self) -> None:
         self.client.disconnect()  # first: it wakes the network loop, which then ends at once
         self.client.loop_stop()
+        if self._owned is not None:
+            with _OPEN_LOCK:
+                _OPEN.discard(self._owned)
 
 
 class ServiceFloor:
@@ -158,6 +196,17 @@ class ServiceFloor:
                                                       for leaf in ("reply", *leaves)), *also))
         self.topics = Topics(broker.plan.venue)
 
+    def sharing(self, service: str) -> ServiceFloor:
+        """Another service's commands over this client's one connection (its ``also`` names
+        that service's reply topic)."""
+        other = copy.copy(self)
+        other.service = service
+        return other
+
+    def on(self, leaf: str) -> list[Received]:
+        """What this service said on ``leaf``."""
+        return self.client.on(f"{self.service}/{leaf}")
+
     def publish(self, name: str, payload: bytes, retain: bool = False) -> bytes:
         """A command sent as it is; the correlation data its reply carries back."""
         correlation = f"{self.service}-{next(_CLIENT_IDS)}-{time.monotonic_ns()}".encode()
@@ -166,13 +215,12 @@ class ServiceFloor:
         return correlation
 
     def replied(self, correlation: bytes) -> bool:
-        return any(m.correlation == correlation for m in self.client.on("reply"))
+        return any(m.correlation == correlation for m in self.on("reply"))
 
     def reply(self, correlation: bytes, wait: float = REPLY_SECONDS) -> CommandReply | None:
         if not self.client.wait(lambda ms: any(m.correlation == correlation for m in ms), wait):
             return None
-        found = next(m for m in self.client.on("reply") if m.correlation == correlation
-                     and m.topic.endswith(f"/{self.service}/reply"))
+        found = next(m for m in self.on("reply") if m.correlation == correlation)
         return decode(CommandReply, found.payload)
 
     def send(self, name: str, payload: bytes, retain: bool = False) -> CommandReply | None:

@@ -19,7 +19,7 @@ from controller.mqtt.messages import StatusMessage, encode
 from controller.mqtt.topics import Topics
 from controller.room.floor.accounts import Accounts, save_accounts, set_password
 from controller.room.floor.server import FloorServer
-from tests.venue import Broker, address, login
+from tests.venue import Broker, address, login, one_client_as
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -33,13 +33,14 @@ def floor_server(broker: Broker, directory: Path) -> Iterator[FloorServer]:
     directory.mkdir(parents=True, exist_ok=True)
     accounts = directory / "floor-users.json"
     save_accounts(accounts, set_password(Accounts(), "anna", PASSWORD))
-    server = FloorServer(address(broker), login(broker, "floor"), db=directory / "floor.db",
-                         accounts=accounts, secret=directory / "floor-secret").start()
-    try:  # what a test publishes next must not pass the floor by (a loaded machine is slow)
-        server.hub.subscribed.wait(10)
-        yield server
-    finally:
-        server.close()
+    with one_client_as(broker, "floor"):
+        server = FloorServer(address(broker), login(broker, "floor"), db=directory / "floor.db",
+                             accounts=accounts, secret=directory / "floor-secret").start()
+        try:  # what a test publishes next must not pass the floor by (a loaded machine is slow)
+            server.hub.subscribed.wait(10)
+            yield server
+        finally:
+            server.close()
 
 
 def log_in(page: Page, url: str, user: str = "anna", password: str = PASSWORD) -> None:

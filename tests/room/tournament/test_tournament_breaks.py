@@ -9,18 +9,13 @@ table that raced right and says once, naming the table and hand, what the other 
 from __future__ import annotations
 
 import contextlib
-import json
-import time
 from pathlib import Path
-from typing import Any
 
 from controller.mqtt.local_broker import LocalBroker
-from controller.mqtt.messages import ClockState, CommandReply, decode
 from controller.room.clock.service import ClockService
 from controller.room.clock.store import ClockStore
 from controller.room.clock.structure import Structure
 from controller.room.tournament.ledger import Settings, TableSpec
-from controller.room.tournament.view import PublishedState
 from controller.session import SessionConfig
 from tests.mqtt.helpers import LinkedTable, linked_table
 from tests.room.tournament import tournament_helpers as hands
@@ -33,7 +28,7 @@ from tests.room.tournament.test_tournament_service import (
     state_of,
 )
 from tests.room.tournament.test_tournament_service import start_service as start_tournament
-from tests.venue import ServiceFloor, address, login
+from tests.venue import address, login
 from tests.waiting import wait_until
 
 STRUCTURE = Structure.model_validate({
@@ -44,34 +39,6 @@ STRUCTURE = Structure.model_validate({
     "prizes": {"payouts": [{"percent": [60, 40]}]}})
 SETTINGS = Settings(name="break test", structure=STRUCTURE, seats=4,
                     tables=[TableSpec(table=t, seats=4) for t in ("1", "2")])
-
-
-class Staff(Floor):
-    """The floor's one login (the broker knows a client by its login) for the clock's commands
-    and the tournament's."""
-
-    def __init__(self, broker: LocalBroker) -> None:
-        ServiceFloor.__init__(self, broker, "tournament", ("state",),
-                              also=("clock/reply", "clock/state"))
-
-    def state(self) -> PublishedState:
-        assert self.client.wait(lambda ms: any(m.topic.endswith("/tournament/state")
-                                               for m in ms))
-        return PublishedState.model_validate_json(self.client.on("tournament/state")[-1].payload)
-
-    def clock(self, command: str, **args: Any) -> CommandReply:
-        correlation = f"c-{time.monotonic_ns()}".encode()
-        payload = {"v": 1, "id": f"clock-{time.monotonic_ns()}", "by": "floor:anna",
-                   "args": args}
-        assert not self.client.publish(self.topics.clock(f"cmd/{command}"),
-                                       json.dumps(payload).encode(), correlation).is_failure
-        assert self.client.wait(lambda ms: any(m.correlation == correlation for m in ms), 30)
-        found = next(m for m in self.client.on("clock/reply") if m.correlation == correlation)
-        return decode(CommandReply, found.payload)
-
-    def clock_state(self) -> ClockState:
-        assert self.client.wait(lambda ms: any(m.topic.endswith("/clock/state") for m in ms))
-        return decode(ClockState, self.client.on("clock/state")[-1].payload)
 
 
 def fold(table: LinkedTable) -> None:
@@ -90,7 +57,7 @@ def test_a_break_colours_up_and_an_add_on_is_taken(broker: LocalBroker, tmp_path
             config=SessionConfig(table_id=t.table, seats=t.seats))) for t in SETTINGS.tables}
         running = Room(*start_tournament(broker, tmp_path, SETTINGS))
         stack.callback(lambda: running.close())
-        floor = Staff(broker)
+        floor = Floor(broker, clock=True)  # (one login: one connection for both)
         stack.callback(floor.client.close)
 
         for k in range(6):
@@ -98,7 +65,7 @@ def test_a_break_colours_up_and_an_add_on_is_taken(broker: LocalBroker, tmp_path
         assert floor.command("draw", seed=9).status == "ok"
         assert wait_until(lambda: counts(tables) == {"1": 3, "2": 3})
         assert wait_until(lambda: all(not t.memory.last.holds for t in tables.values()))
-        assert floor.clock("start").status == "ok"
+        assert floor.clock.command("start").status == "ok"
         assert wait_until(lambda: all(t.memory.last.pending_level == 1 for t in tables.values()))
         for table in tables.values():
             fold(table)  # 25/50: the blinds leave 4,975 and 5,025 at each table
@@ -107,7 +74,7 @@ def test_a_break_colours_up_and_an_add_on_is_taken(broker: LocalBroker, tmp_path
         assert refused.status == "error" and "the break after level 1" in (refused.reason or "")
 
         # The break: the tables hold, and each makes the colour-up between hands
-        assert floor.clock("remove_time", seconds=3600).status == "ok"
+        assert floor.clock.command("remove_time", seconds=3600).status == "ok"
         assert wait_until(lambda: floor.clock_state().on_break)
         assert wait_until(lambda: all(
             t.memory.last.colour_up is not None
@@ -145,7 +112,7 @@ def test_a_break_colours_up_and_an_add_on_is_taken(broker: LocalBroker, tmp_path
         assert state.colour_up.tables == {"1": "racing", "2": "racing"}
 
         # The break ends: each table's next hand ends its colour-up
-        assert floor.clock("remove_time", seconds=3600).status == "ok"
+        assert floor.clock.command("remove_time", seconds=3600).status == "ok"
         assert wait_until(lambda: all(not t.memory.last.holds for t in tables.values()), 15)
         for table in tables.values():
             fold(table)

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from controller.mqtt.local_broker import LocalBroker
-from controller.mqtt.messages import TournamentState, decode
+from controller.mqtt.messages import ClockState, TournamentState, decode
 from controller.room.clock.service import ClockService
 from controller.room.clock.store import ClockStore
 from controller.room.clock.structure import Structure
@@ -33,7 +33,6 @@ from controller.room.tournament.store import TournamentStore
 from controller.room.tournament.view import PublishedState
 from controller.session import SessionConfig
 from tests.mqtt.helpers import LinkedTable, a_whole_tick, linked_table
-from tests.room.clock.test_clock_service import Floor as ClockFloor
 from tests.room.tournament import tournament_helpers as hands
 from tests.venue import ServiceFloor, address, login
 from tests.waiting import wait_until
@@ -51,13 +50,21 @@ SETTINGS = Settings(name="service test", structure=STRUCTURE, seats=4,
 class Floor(ServiceFloor):
     """The floor's side: tournament commands and replies, the tournament's retained state."""
 
-    def __init__(self, broker: LocalBroker) -> None:
-        super().__init__(broker, "tournament")
+    def __init__(self, broker: LocalBroker, *, clock: bool = False,
+                 also: tuple[str, ...] = ()) -> None:
+        """``clock``: the clock's commands and state too (``self.clock``), over the one
+        connection the floor's login may have."""
+        super().__init__(broker, "tournament",
+                         also=(*also, *(("clock/reply", "clock/state") if clock else ())))
+        self.clock = self.sharing("clock")
+
+    def clock_state(self) -> ClockState:
+        assert self.client.wait(lambda _: bool(self.clock.on("state")))
+        return decode(ClockState, self.clock.on("state")[-1].payload)
 
     def state(self) -> PublishedState:
-        assert self.client.wait(lambda ms: any(m.topic.endswith("/tournament/state")
-                                               for m in ms))
-        payload = self.client.on("state")[-1].payload
+        assert self.client.wait(lambda _: bool(self.on("state")))
+        payload = self.on("state")[-1].payload
         decode(TournamentState, payload)  # what every screen reads: the base contract holds
         return PublishedState.model_validate_json(payload)
 
@@ -79,15 +86,15 @@ class Room:
 
 
 @contextlib.contextmanager
-def room(broker: LocalBroker, tmp_path: Path, settings: Settings = SETTINGS
-         ) -> Iterator[tuple[Room, Floor, dict[str, LinkedTable]]]:
+def room(broker: LocalBroker, tmp_path: Path, settings: Settings = SETTINGS, *,
+         clock: bool = False) -> Iterator[tuple[Room, Floor, dict[str, LinkedTable]]]:
     with contextlib.ExitStack() as stack:
         tables = {t.table: stack.enter_context(linked_table(
             broker, tmp_path / f"t{t.table}", table=t.table,
             config=SessionConfig(table_id=t.table, seats=t.seats))) for t in settings.tables}
         running = Room(*start_service(broker, tmp_path, settings))
         stack.callback(running.close)
-        floor = Floor(broker)
+        floor = Floor(broker, clock=clock)
         stack.callback(floor.client.close)
         yield running, floor, tables
 
@@ -381,9 +388,8 @@ def test_pvb_64b_3_two_out_in_one_hand_for_hand_round_at_different_tables(
     clock_store = ClockStore(tmp_path / "clock.db")
     clock = ClockService(address(broker), login(broker, "clock"), long_levels,
                          clock_store).start()
-    clock_floor = ClockFloor(broker)
     try:
-        with room(broker, tmp_path, settings) as (_running, floor, tables):
+        with room(broker, tmp_path, settings, clock=True) as (_running, floor, tables):
             for k in range(8):
                 assert floor.command("register", name=f"h{k}").status == "ok"
             assert floor.command("draw", seed=11).status == "ok"
@@ -391,8 +397,8 @@ def test_pvb_64b_3_two_out_in_one_hand_for_hand_round_at_different_tables(
             assert wait_until(lambda: all(not t.memory.last.holds for t in tables.values()))
             one, two = tables["1"], tables["2"]
             fold(one)  # the blinds: at table 1 now 4,975 and 5,025; at table 2 all 5,000
-            assert clock_floor.command("start").status == "ok"
-            assert clock_floor.command("hand_for_hand", on=True).status == "ok"
+            assert floor.clock.command("start").status == "ok"
+            assert floor.clock.command("hand_for_hand", on=True).status == "ok"
             assert wait_until(lambda: all(t.memory.last.released_round for t in (one, two)))
             # (the round the tables were released for: this test's copy of the clock's state
             # may not have come yet)
@@ -410,12 +416,11 @@ def test_pvb_64b_3_two_out_in_one_hand_for_hand_round_at_different_tables(
             assert wait_until(lambda: {s.player: (s.place, s.last, s.pending)
                                        for s in floor.state().standings if s.place} == expected)
             # The next round: each table's first shuffle seals the round's hand
-            assert wait_until(lambda: clock_floor.state().round == number + 1, 15)
+            assert wait_until(lambda: floor.clock_state().round == number + 1, 15)
             assert shuffle(one) and shuffle(two)
             assert wait_until(lambda: {s.player: s.place for s in floor.state().standings
                                        if s.place} == {rich_name: 7, poor_name: 8})
     finally:
-        clock_floor.client.close()
         clock.close()
         clock_store.close()
 

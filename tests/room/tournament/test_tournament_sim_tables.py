@@ -32,7 +32,6 @@ from controller.room.tournament.ledger import Settings, TableSpec
 from controller.room.tournament.view import PublishedState
 from tests.room.tournament.test_tournament_service import Floor, start_service
 from tests.venue import TableFloor as VenueTableFloor
-from tests.venue import VenueClient
 from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -85,7 +84,7 @@ def quiet(log: Path) -> str:
 
 
 def tournament(floor: Floor) -> PublishedState | None:
-    states = floor.client.on("state")
+    states = floor.on("state")
     return PublishedState.model_validate_json(states[-1].payload) if states else None
 
 
@@ -107,8 +106,8 @@ def test_pvb_09_dfo_2_3_a_move_is_done_when_the_simulated_dealer_lays_the_chips(
     seat, so the draw's seats, the late seat and the balancing move all end done, with the
     stack each took, and the room's chips add up before and after table 2's hands."""
     service, store = start_service(broker, tmp_path, SETTINGS)
-    floor = Floor(broker)
-    watch = VenueClient(broker, "floor", ("table/2/state",))
+    floor = Floor(broker, also=("table/2/state",))  # (one login: one connection)
+    watch = floor.client
     try:
         with sim_tables(broker, tmp_path, 1, 2) as (one, two):
             until(floor, lambda t: not t.waiting_for, 30)  # both tables' states are in
@@ -140,13 +139,13 @@ def test_pvb_09_dfo_2_3_a_move_is_done_when_the_simulated_dealer_lays_the_chips(
 
             # Table 2 deals to its two newcomers; after its hands the chips still add up
             def dealt(_: object) -> bool:
-                states = watch.on("state")
+                states = watch.on("table/2/state")
                 last = decode(StateMessage, states[-1].payload).state if states else None
                 return last is not None and last.hand >= 2 and last.stage in ("over", "waiting")
             assert watch.wait(dealt, 60)
 
             def ends_at_table_2() -> list[dict[str, int]]:  # its stacks after each hand since
-                states = [decode(StateMessage, m.payload).state for m in watch.on("state")]
+                states = [decode(StateMessage, m.payload).state for m in watch.on("table/2/state")]
                 return [{v.player: v.stack for v in s.seats.values()} for s in states
                         if s.hand >= 2 and s.stage in ("over", "waiting")]
 
@@ -167,7 +166,6 @@ def test_pvb_09_dfo_2_3_a_move_is_done_when_the_simulated_dealer_lays_the_chips(
         quiet(one)
         quiet(two)
     finally:
-        watch.close()
         floor.client.close()
         service.close()
         store.close()
