@@ -91,8 +91,11 @@ class BettingActions(ChipZones):
                 if event.amount is None:
                     return self._announce(hand, seat, index, event.action)
                 word = "bets" if hand.current_bet == 0 else "raises to"
-                self._betting(BetOrRaise(seat=seat, to=event.amount), seat,
-                              f"{word} {event.amount:,}")
+                to, why = event.amount, ""
+                rounded = self._divisible_to(hand, to)  # CG Table Stake: the odd rest goes back
+                if rounded is not None:
+                    to, why = rounded[0], f"; {rounded[1]}"
+                self._betting(BetOrRaise(seat=seat, to=to), seat, f"{word} {to:,}{why}")
             case "allin":
                 self._betting(*self._allin(hand, seat, index))
         return True

@@ -16,7 +16,7 @@ from controller.events import CommandEvent, SeatEvent
 from controller.session.cards import board_street_name
 from controller.session.model import Refused
 from controller.session.outputs import NextVariant
-from controller.session.table_stakes import TableStakes
+from controller.session.table_stakes import TableStakes, bet_unit
 from controller.session.words import card_text_list
 
 STRADDLE = "CG Straddle"
@@ -100,7 +100,8 @@ class CashGame(TableStakes):
         """CG Spielvarianten, for the next hand (the floor's, or the dealer's by his console):
         ``kind`` bomb-pot or flip with the ``amount`` every player puts in, double-board, or
         none (a regular hand again); ``double_board`` true deals a bomb pot or flip on two
-        boards. The amount is divisible by the small blind (CG Unteilbare Jetons)."""
+        boards. The amount is divisible by the small blind (by the big blind in a 2/5 game: CG
+        Unteilbare Jetons)."""
         kind = args.get("kind")
         amount = args.get("amount", 0)
         two = args.get("double_board", False)
@@ -117,11 +118,12 @@ class CashGame(TableStakes):
         if kind == "double-board":
             wanted = NextVariant(boards=2, by=by)
         else:
-            sb = self.table.level.sb or self.table.level.bb
-            if type(amount) is not int or amount <= 0 or amount % sb:
+            level = self.table.level
+            unit, unit_name = bet_unit(level.sb, level.bb, level.ante)
+            if type(amount) is not int or amount <= 0 or amount % unit:
                 name = VARIANT_NAMES[kind]
-                raise Refused(f"a {name}: every player puts in an amount the small blind "
-                              f"divides ({sb:,}): args.amount", "CG Unteilbare Jetons")
+                raise Refused(f"a {name}: every player puts in an amount {unit_name} "
+                              f"divides ({unit:,}): args.amount", "CG Unteilbare Jetons")
             wanted = NextVariant(variant=kind, amount=amount, boards=2 if two else 1, by=by)
         if wanted == self.next_variant:
             return False

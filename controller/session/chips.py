@@ -426,6 +426,11 @@ class ChipZones(SessionBase):
         """A bet read from the chips, as the table's bets must be made."""
         return bet
 
+    def _divisible_to(self, hand: Hand, to: int) -> tuple[int, str] | None:
+        """A bet or raise to ``to`` as the table's bets must be made (amount, words); None: it
+        stands."""
+        return None
+
     def _stake_reading(self, seat: int, total: int) -> bool:
         """Between hands: a seat zone's reading as a count of the stack; True if kept."""
         return False

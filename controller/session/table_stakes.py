@@ -12,8 +12,9 @@ moving players.
   dealer sold (the CG has him change the player's cash at the table), within the maximum; less
   is chips taken off the table, told to the floor. During a hand, a zone holding more than the
   player has in play is chips brought in mid-hand: told, they do not play.
-- CG "Table Stake", CG "Unteilbare Jetons": every bet divisible by the small blind (the ante
-  where there is no small blind); the odd remainder goes back to the player, the dealer told.
+- CG "Table Stake", CG "Unteilbare Jetons": every bet, read or keyed in, divisible by the small
+  blind (the ante where there is no small blind; the big blind in a 2/5 game, `bet_unit`); the
+  odd remainder goes back to the player, the dealer told.
 - CG "Blinds", CG "Am Sitzplatz": an absent player's blinds are taken from his stack (no missed
   blind ever); a new player posts no blind until the blinds reach him; a player moved by the
   floor or from a broken table brings none; one who changes seats two or more occupied seats
@@ -48,6 +49,18 @@ BUY_IN = "CG Buy-in"
 LIMITS = "CG Limits"
 BLINDS = "CG Blinds"
 AT_SEAT = "CG Am Sitzplatz"
+
+
+def bet_unit(sb: int, bb: int, ante: int) -> tuple[int, str]:
+    """What divides every cash bet, and its name for the dealer (CG Unteilbare Jetons): the
+    small blind, the ante where there is none; "Ausnahme: Im Limit 2/5 müssen alle getätigten
+    Einsätze durch das Big Blind teilbar sein": wherever the small blind does not divide the
+    big blind (2/5), the big blind."""
+    if sb and bb % sb:
+        return bb, "the big blind"
+    if sb:
+        return sb, "the small blind"
+    return (ante, "the ante") if ante else (bb, "the big blind")
 
 
 @dataclass(frozen=True)
@@ -262,22 +275,30 @@ class TableStakes(ChipZones):
         is one to the amount below that it does; the rest goes back. Not an all-in (the whole
         stake plays: the CG is silent, common practice) nor a call (it matches the bet).
         Where that would fall below the smallest raise (after an odd all-in) it stands."""
-        if not self.profile.cash or bet.action != "raise":
+        if bet.action != "raise":
             return bet
-        level = self.table.hand_level
-        unit = level.sb or level.ante  # (the CG's exception, Limit 2/5 by the big blind, is
-        # a game of that casino's: not modelled)
-        rest = bet.to % unit if unit > 1 else 0
-        options = hand.options()
-        if not rest or options is None or options.min_raise_to is None \
-                or bet.to - rest < options.min_raise_to:
+        rounded = self._divisible_to(hand, bet.to)
+        if rounded is None:
             return bet
-        to = bet.to - rest
-        why = (f"{bet.to:,} is no multiple of the small blind ({unit:,}): {to:,}, the odd "
-               f"{rest:,} goes back (CG Table Stake)")
+        to, why = rounded
         # (the reading's rule stays the action's: the CG's is named in the words)
         return Bet(bet.action, to, bet.rule or STAKE, f"{bet.reason}; {why}" if bet.reason
                    else why)
+
+    def _divisible_to(self, hand: Hand, to: int) -> tuple[int, str] | None:
+        """A cash bet or raise to ``to`` (read from the chips or declared) that its unit does
+        not divide: the amount below that it does and the dealer's words; None if it stands."""
+        if not self.profile.cash:
+            return None
+        level = self.table.hand_level
+        unit, name = bet_unit(level.sb, level.bb, level.ante)
+        rest = to % unit if unit > 1 else 0
+        options = hand.options()
+        if not rest or options is None or options.min_raise_to is None \
+                or to - rest < options.min_raise_to:
+            return None
+        return to - rest, (f"{to:,} is no multiple of {name} ({unit:,}): {to - rest:,}, the "
+                           f"odd {rest:,} goes back (CG Table Stake)")
 
     # ---------------------------------------------------------------- between hands
 

@@ -214,6 +214,45 @@ def test_cg_table_stake_a_bet_is_divisible_by_the_small_blind_the_rest_goes_back
     assert run.session.state().actor == 2
 
 
+def test_cg_table_stake_a_declared_raise_is_divisible_too() -> None:
+    """The dealer keys in a raise the small blind does not divide: as with chips, the raise is
+    to the amount below, and the odd rest goes back (CG Table Stake)."""
+    run = table()
+    hand(run)
+    step = run.feed(declare(4, "raise", 1_230))
+    actions = [e for e in step.events if e.kind == "action"]
+    assert [e.text for e in actions] == [
+        "seat 4 raises to 1,200; 1,230 is no multiple of the small blind (50): 1,200, the odd "
+        "30 goes back (CG Table Stake)"]
+    hand_now = run.session.table.hand
+    assert hand_now is not None and hand_now.current_bet == 1_200
+    run.feed(declare(1, "raise", 2_400))  # a raise the small blind divides stands
+    assert hand_now.current_bet == 2_400
+
+
+def test_cg_unteilbare_jetons_in_a_2_5_game_bets_are_divisible_by_the_big_blind() -> None:
+    """CG Unteilbare Jetons: "Ausnahme: Im Limit 2/5 müssen alle getätigten Einsätze durch das
+    Big Blind teilbar sein": read from the chips or keyed in, and a bomb pot's amount."""
+    run = start(*[seat(k + 1, NAMES[k], 1_000) for k in range(4)],
+                config=SessionConfig(profile="cg-cash", level=Level(sb=2, bb=5)))
+    run.feed(*[card(f"seat:{k + 1}", c) for k, c in enumerate(["As", "2c", "3c", "4c"])])
+    refused = run.feed(command("variant", kind="bomb-pot", amount=12))
+    assert [e.text for e in refused.events if e.kind == "refused"] == [
+        "a bomb pot: every player puts in an amount the big blind divides (5): args.amount"]
+    run.feed(shuffle(), chips("seat:2", 2), chips("seat:3", 5))
+    run.feed(deal({s: HOLES[s - 1] for s in (2, 3, 4, 1)}, [2, 3, 4, 1]))
+    step = run.feed(chips("seat:4", 25, 1, 1))  # 27
+    assert [e.text for e in step.events if e.kind == "action"] == [
+        "seat 4 raises to 25 (in one motion; 27 is no multiple of the big blind (5): 25, the "
+        "odd 2 goes back (CG Table Stake); 2 back to the player)"]
+    run.feed(declare(1, "raise", 62))
+    hand_now = run.session.table.hand
+    assert hand_now is not None and hand_now.current_bet == 60
+    run.feed(command("variant", kind="bomb-pot", amount=10))
+    wanted = run.session.state().next_variant
+    assert wanted is not None and (wanted.variant, wanted.amount) == ("bomb-pot", 10)
+
+
 def test_cg_table_stake_an_all_in_plays_whole() -> None:
     run = table(stack=5_000)
     run.feed(command("stack", seat=4, player="dora", add=30))  # (an odd stake: 5,030)
