@@ -298,9 +298,11 @@ def test_a_floor_with_the_wrong_venue_hears_nothing_and_says_so_on_its_pages(
     with a wrong venue. The right one hears the retained status at once; the wrong one's line,
     1 s after it subscribed, comes after the right one's quiet time was over too: by then the
     right one would have said it, had it been going to."""
-    async def start(venue: str) -> tuple[Hub, FloorStore]:
+    async def start(venue: str, name: str) -> tuple[Hub, FloorStore]:
+        # (two logins: two clients as one login push each other off the broker, and each would
+        # say so; the wrong venue's floor is what is tested, not its login)
         store = FloorStore(tmp_path / f"{venue}.db")
-        hub = Hub(address(broker, venue=venue, quiet=1), login(broker, "floor"), store)
+        hub = Hub(address(broker, venue=venue, quiet=1), login(broker, name), store)
         await hub.start()
         return hub, store
 
@@ -312,11 +314,11 @@ def test_a_floor_with_the_wrong_venue_hears_nothing_and_says_so_on_its_pages(
 
     async def run() -> tuple[str | None, str | None]:
         async with contextlib.AsyncExitStack() as stack:
-            right, store = await start(broker.plan.venue)
+            right, store = await start(broker.plan.venue, "floor")
             stack.callback(store.close)
             stack.push_async_callback(right.close)
             await until(lambda: said.times("(heard ", "floor") == 1)
-            wrong, store = await start("wronghall")
+            wrong, store = await start("wronghall", "display")
             stack.callback(store.close)
             stack.push_async_callback(wrong.close)
             # the line, then the page's copy through the floor's loop
@@ -326,8 +328,8 @@ def test_a_floor_with_the_wrong_venue_hears_nothing_and_says_so_on_its_pages(
     with linked_table(broker, tmp_path / "t"):
         right, shown = asyncio.run(run())
     assert right is None
-    line = said_once(said, "no table has published", until=lambda: True)
-    assert line == ("floor: no table has published on pokertable/v1/wronghall/table/+/status "
+    line = said_once(said, "no table has published", until=lambda: True)  # (by its login)
+    assert line == ("display: no table has published on pokertable/v1/wronghall/table/+/status "
                     "or pokertable/v1/wronghall/table/+/state in 1 s since we subscribed: no "
                     "table is running, or the venue is wrong ('wronghall' here; broker init's "
                     "venue is in the topics the ACL allows)")

@@ -10,7 +10,7 @@ through.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from controller.room.cash import seating, waiting
@@ -21,6 +21,7 @@ from controller.room.cash.at_tables import (
     carried,
     needs_stack,
     observed,
+    shown,
     wanted,
 )
 from controller.room.cash.commands import (
@@ -93,8 +94,19 @@ class CashCore:
         return any(e.called is not None and now - e.called >= seconds
                    for waiting_list in self.ledger.lists.values() for e in waiting_list)
 
-    def state(self) -> CashState:
-        return published(self.ledger, self.settings)
+    def state(self, tables: Mapping[str, TableState] | None = None) -> CashState:
+        """The published state; ``tables``: the tables' latest states (who sits with no
+        chips)."""
+        broke: set[tuple[str, str]] = set()
+        for line in self.ledger.tables:
+            table_state = (tables or {}).get(line.table)
+            if table_state is None:
+                continue
+            for player in line.players:
+                here = shown(table_state, player.name)
+                if here is not None and here[1].stack == 0:
+                    broke.add((line.table, player.name))
+        return published(self.ledger, self.settings, frozenset(broke))
 
     # ---------------------------------------------------------------- the tables' side
 

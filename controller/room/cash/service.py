@@ -107,7 +107,7 @@ class CashService(RoomService):
 
     def state(self) -> CashState:
         with self._lock:
-            return self.core.state()
+            return self.core.state(self.tables)
 
     # ---------------------------------------------------------------- time
 
@@ -139,6 +139,8 @@ class CashService(RoomService):
             before = self.tables.get(table)
             self.tables[table] = state.state
             self._follow([state.state], before)
+            if self.connected.is_set():
+                self._publish()  # (a player at no chips: sent only when that changed)
 
     def _follow(self, states: list[TableState] | None = None,
                 before: TableState | None = None) -> None:
@@ -252,7 +254,7 @@ class CashService(RoomService):
     # ---------------------------------------------------------------- MQTT
 
     def _publish(self, force: bool = False) -> None:
-        messages: dict[str, Message] = {"state": self.core.state(),
+        messages: dict[str, Message] = {"state": self.core.state(self.tables),
                                         "contacts": self.core.contacts()}
         for leaf, message in messages.items():
             payload = encode(message)

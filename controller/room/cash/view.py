@@ -51,6 +51,9 @@ class PlayerLine(Line):
     seat: int | None = None
     at_table: bool = Field(default=False, description="The table's state shows him at his "
                            "seat (else he is on his way, or the table is still to let him in)")
+    no_chips: bool = Field(default=False, description="His table shows him at his seat with "
+                           "no chips: dealt out, he keeps the seat until he buys chips or goes "
+                           "(CG Table Stake)")
 
 
 class TableLine(Line):
@@ -96,11 +99,14 @@ class CashStatus(Message):
     status: Literal["online", "offline"]
 
 
-def published(ledger: Ledger, settings: CashSettings) -> CashState:
+def published(ledger: Ledger, settings: CashSettings,
+              no_chips: frozenset[tuple[str, str]] = frozenset()) -> CashState:
+    """``no_chips``: (table, name) of the players their tables show with no chips."""
     offered = {o.main for o in ledger.offers}
     tables = [TableLine(table=t.table, seats=t.seats, game=t.game, seats_open=t.open_seats(),
                         players=[PlayerLine(name=p.name, seat=p.seat,
-                                            at_table=p.arrived in ledger.at_tables.sat)
+                                            at_table=p.arrived in ledger.at_tables.sat,
+                                            no_chips=(t.table, p.name) in no_chips)
                                  for p in t.players],
                         feeds=t.feeds, must_move=list(ledger.must_move.get(t.table, [])))
               for t in ledger.tables]

@@ -188,10 +188,14 @@ def test_a_busted_cash_player_keeps_his_seat_until_the_dealer_lets_him_go(
         hands.fold_around(feed, lambda: one.memory.last)
         state = floor.state(lambda s: s.tables[0].seats_open == SEATS - 3)
         assert players(state, "1")["Ben"] == (2, True)
+        # The floor sees him marked: at his seat with no chips (Anna and Cleo have theirs)
+        state = floor.state(lambda s: any(p.no_chips for p in s.tables[0].players))
+        assert [p.name for p in state.tables[0].players if p.no_chips] == ["Ben"]
         # The dealer lets him go: the cash floor learns the seat is open
         feed([{"type": "seat", "seat": 2, "player": None}])
         state = floor.state(lambda s: "Ben" not in players(s, "1"))
         assert state.tables[0].seats_open == SEATS - 2
+        assert not any(p.no_chips for p in state.tables[0].players)
         assert [(name, args) for name, args in own(service) if name == "left_seat"] == [
             ("left_seat", {"table": "1", "name": "Ben", "stack": 0})]
         assert service.core.ledger.departures == []  # with 0 nothing binds him (CG Table Stake)

@@ -85,8 +85,10 @@ def post(url: str, body: dict[str, Any], headers: dict[str, str] | None = None
     request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
                                      headers={"content-type": "application/json",
                                               **(headers or {})})
+    # (an answer must come: a login's password hash runs below the loop's priority, and on a
+    # loaded machine five of them in a row take more than 10 s)
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:
+        with urllib.request.urlopen(request, timeout=30) as response:
             return response.status, json.loads(response.read())
     except urllib.error.HTTPError as exc:
         return exc.code, json.loads(exc.read())

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from controller.demo.script import card as card_read
 from controller.demo.script import seat
 from controller.engine.table_play import Level
 from controller.mqtt.local_broker import LocalBroker
@@ -22,6 +23,7 @@ from controller.session import SessionConfig
 from tests.mqtt.helpers import linked_table
 from tests.room.cash.test_cash_service import NLH, PLO, Room
 from tests.room.floor.floor_helpers import floor_server, log_in, new_page, texts
+from tests.room.tournament import tournament_helpers as hands
 
 TV = {"width": 1920, "height": 1080}
 PHONE = {"width": 390, "height": 844}
@@ -127,6 +129,19 @@ def test_the_room_screen_shows_each_cash_tables_game_seats_open_and_list(
         table.goto(f"{server.url}/table/3")
         expect(table.locator("#hand-game")).to_have_text(
             "split-limit Omaha 5/10 · bets 10 and 20, a bet and three raises a round")
+        # Ben loses his whole stake: he keeps his seat with no chips, and the cash page marks
+        # him so (CG Table Stake: dealt out until he buys chips or goes)
+        def feed(raws: list[dict[str, Any]]) -> None:
+            one.feed(raws)
+            one.settle()
+        feed([card_read("seat:1", "As"), card_read("seat:2", "2c")])  # the button (high card)
+        feed([{"type": "shuffle"}])
+        hands.bust(feed, lambda: one.memory.last, winner=1, losers=[2])
+        assert one.memory.last.seats[2].stack == 0
+        staff.goto(f"{server.url}/cash")
+        ben = staff.locator("#c-tables tr[data-table='1'] .c-player[data-player='ben']")
+        expect(ben.locator(".c-no-chips")).to_have_text("no chips")
+        expect(staff.locator("#c-tables .c-no-chips")).to_have_count(1)  # (ana has hers)
         for page in (tv, phone, table):
             assert page.errors == []  # type: ignore[attr-defined]
 

@@ -90,7 +90,10 @@
         el("td", {}, `table ${t.table}`), el("td", {}, t.game || "closed"),
         el("td", { class: "num" }, t.game ? `${t.seats_open} open of ${t.seats}` : ""),
         el("td", {}, ...t.players.map((p) => el("span", { class: "c-player", "data-player": p.name },
-          p.name + (p.seat ? ` (${p.seat})` : ""), staff(button("leaves", () => send("leave",
+          p.name + (p.seat ? ` (${p.seat})` : ""),
+          p.no_chips ? el("span", { class: "c-no-chips", title: "dealt out until he buys chips "
+            + "(CG Table Stake)" }, " no chips") : null,
+          staff(button("leaves", () => send("leave",
             { table: t.table, name: p.name }), { class: "c-leave" })), " "))),
         el("td", {}, t.feeds ? `must-move table for table ${t.feeds}`
           : t.must_move.length ? `main table · order: ${t.must_move.join(", ")}` : ""),
