@@ -30,6 +30,7 @@ from controller.demo.room_demo import (
     _demo_director,
 )
 from controller.mqtt.local_broker import LocalBroker
+from controller.room.clock.room_holds import ANSWER_SECONDS
 from controller.room.clock.service import ClockService
 from controller.room.clock.store import ClockStore
 from tests.mqtt.helpers import LinkedTable, linked_table
@@ -132,8 +133,11 @@ def demo_room(tmp_path: Path, clock: VirtualTime, out: TimedOut
         broker = stack.enter_context(LocalBroker(VENUE, tables=2))
         store = ClockStore(tmp_path / "clock.db")
         stack.callback(store.close)
+        # (the clock's answer time in virtual seconds: a table's time requests come every 2
+        # real seconds, 40 virtual ones, so the room's 5 s would find a table silent that
+        # merely had nothing to say for a quarter of a real second on a loaded machine)
         service = ClockService(address(broker), login(broker, "clock"), DEMO_STRUCTURE, store,
-                               now=clock.now).start()
+                               now=clock.now, answer_seconds=ANSWER_SECONDS * SPEED).start()
         stack.callback(service.close)
         assert service.connected.wait(10)
         console = ConsoleFloor(broker, out, quiet=True)  # as `pokertable room` runs it

@@ -1,0 +1,111 @@
+"""Differential test for big blinds posted out of position (CG "Blinds": a seat change two or
+more seats away from the button pays the big blind; it is live and moves nobody's turn): seeded
+random no-limit hold'em and pot-limit Omaha hands where one or two players past the blinds post
+a big blind, played in lockstep through this engine and PokerKit (pinned 0.7.7), whose "post
+bet" (a negative value in ``blinds_or_straddles``) is the same live blind that leaves the order
+of play alone. Before every action both must agree on who acts, the amount to call, whether a
+fold, a bet or a raise is possible and the largest raise; at the end on every finishing stack.
+2,000 hands by default (a few seconds); DIFFERENTIAL_POSTED_HANDS=30000 for a deeper hunt.
+
+The differences the straddle test names are set aside the same way (its ``act``): R3 (PVB
+42(6)), odd chips over several winners or pots (PVB 62, 63(2)); no stack here is short of its
+blind, and a fold when checking is possible is never chosen.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from collections import Counter
+
+import pytest
+from pokerkit import NoLimitTexasHoldem, PotLimitOmahaHoldem, State
+
+from controller.engine.cards import card_text
+from controller.engine.hand import HOLE_CARDS, Hand, HandSetup, PlayerSetup, Stage
+from tests.engine.test_differential_pokerkit_limit import AUTOMATIONS, remember_evaluations
+from tests.engine.test_differential_pokerkit_straddles import act
+
+HANDS = int(os.environ.get("DIFFERENTIAL_POSTED_HANDS", "2000"))
+
+
+def new_states(rng: random.Random) -> tuple[Hand, State, tuple[int, ...]]:
+    game = rng.choice(["NT", "PO"])
+    n = rng.randint(3, 9 if game == "NT" else 6)
+    bb = rng.choice([2, 100, 200, 1000])
+    # Who posts: one or two players past the blinds (the button too), each a big blind
+    posted = tuple(sorted(rng.sample(range(2, n), rng.randint(1, min(2, n - 2)))))
+    blinds = [bb // 2, bb] + [bb if k in posted else 0 for k in range(2, n)]
+    ante_kind = rng.choice(["none", "none", "uniform", "bb-ante"])
+    ante = 0 if ante_kind == "none" else rng.choice([bb // 4 or 1, bb // 2 or 1, bb])
+    antes = [ante] * n if ante_kind == "uniform" else [0] * n
+    if ante_kind == "bb-ante":
+        antes[1] = ante
+    stacks = [rng.randint(bb + ante + 1, rng.choice([3, 10, 40]) * bb) for _ in range(n)]
+    hand = Hand(HandSetup(
+        game=game, min_bet=bb, big_blind=bb, dead_antes=ante_kind != "uniform",
+        posted=posted,
+        players=[PlayerSetup(label=f"p{k + 1}", stack=s, ante=a, blind=b)
+                 for k, (s, a, b) in enumerate(zip(stacks, antes, blinds, strict=True))],
+    ))
+    theirs = tuple(-b if k in posted else b for k, b in enumerate(blinds))  # "post bet"
+    kind_of_game = NoLimitTexasHoldem if game == "NT" else PotLimitOmahaHoldem
+    state = kind_of_game.create_state(AUTOMATIONS, ante_kind == "uniform", tuple(antes),
+                                      theirs, bb, tuple(stacks), n)
+    return hand, state, posted
+
+
+def play_one(rng: random.Random, seen: Counter[str]) -> None:
+    hand, state, posted = new_states(rng)
+    seen[f"{len(posted)} posted"] += 1
+    deck = list(range(52))
+    rng.shuffle(deck)
+    cards = iter(deck)
+    for i in range(hand.n):
+        dealt = [next(cards) for _ in range(HOLE_CARDS[hand.game])]
+        hand.deal_hole(i, list(dealt))
+        state.deal_hole("".join(card_text(c) for c in dealt))
+    # The post moves nobody's turn: the first to act preflop is left of the big blind in both
+    first = hand.options()
+    assert first is not None and first.player == state.actor_index == 2 % hand.n
+    while hand.stage is not Stage.OVER:
+        if hand.stage is Stage.DEALING:
+            board = [next(cards) for _ in range(3 if not hand.board else 1)]
+            hand.deal_board(board)
+            state.burn_card("??")
+            state.deal_board("".join(card_text(c) for c in board))
+            continue
+        if hand.stage is Stage.SHOWDOWN:
+            for i in hand.showdown_order():
+                hand.show(i, list(hand.hole[i]))
+            hand.settle()
+            continue
+        act(rng, hand, state, hand.setup.big_blind, seen)
+    while state.status and state.can_show_or_muck_hole_cards(True):
+        state.show_or_muck_hole_cards(True)
+    assert not state.status, "PokerKit did not finish the hand"
+    results = hand.results
+    odd = [r for r in results if len(r.winners) > 1 and r.amount % len(r.winners)]
+    if odd and not (len(results) == 1 and odd[0].amount % len(odd[0].winners) == 1):
+        seen["set aside: odd chips over several winners or pots"] += 1
+        return
+    assert hand.stacks == [int(s) for s in state.stacks]
+    seen["hands compared"] += 1
+
+
+def test_posted_big_blinds_agree_with_pokerkit_post_bets(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    remember_evaluations(monkeypatch)
+    seen: Counter[str] = Counter()
+    started = time.perf_counter()
+    for k in range(HANDS):
+        rng = random.Random(k)
+        try:
+            play_one(rng, seen)
+        except AssertionError as exc:
+            raise AssertionError(f"hand {k} (random.Random({k})): {exc}") from exc
+    elapsed = time.perf_counter() - started
+    print(f"{HANDS} hands in {elapsed:.1f} s: {dict(seen)}")
+    assert seen["hands compared"] > 0.9 * HANDS
+    assert seen["1 posted"] > 0 and seen["2 posted"] > 0 and seen["decisions agreed"] > 0, seen
