@@ -16,10 +16,9 @@ import functools
 import logging
 import re
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from importlib import resources
 from pathlib import Path
-from typing import Any
 from urllib.parse import quote
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -28,22 +27,25 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from controller.room.floor.accounts import Accounts
-from controller.room.floor.auth import LoggedIn, Sessions
+from controller.room.floor.auth import LoggedIn
 from controller.room.floor.broadcast import BroadcastFeed, Cursor
 from controller.room.floor.broadcast_view import FeedStep
 from controller.room.floor.config import BroadcastSection
-from controller.room.floor.hub import Hub, sse_frame
+from controller.room.floor.hub import sse_frame
 from controller.room.floor.model import Room
+from controller.room.floor.web_requests import (
+    accounts_of,
+    address_of,
+    error,
+    floor_decision,
+    hub_of,
+    sessions_of,
+)
 
 log = logging.getLogger(__name__)
 
 STATIC = Path(str(resources.files("controller.room.floor") / "static"))
 TABLE = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
-
-HubOf = Callable[[Request], Hub]
-Guard = Callable[[Request], "LoggedIn | Response"]
-Refuse = Callable[[int, str], Response]
 
 
 class FeatureBody(BaseModel):
@@ -71,8 +73,7 @@ class Watermark(BaseModel):
     delay: float
 
 
-def broadcast_routes(hub_of: HubOf, guard: Guard, read_body: Any, error: Refuse
-                     ) -> list[BaseRoute]:
+def broadcast_routes() -> list[BaseRoute]:
     def feed_of(request: Request) -> BroadcastFeed:
         feed: BroadcastFeed | None = getattr(request.app.state, "broadcast", None)
         if feed is None:  # (an application made without a server: its defaults)
@@ -82,16 +83,15 @@ def broadcast_routes(hub_of: HubOf, guard: Guard, read_body: Any, error: Refuse
         return feed
 
     def viewer(request: Request) -> LoggedIn | None:
-        sessions: Sessions = request.app.state.sessions
-        accounts: Accounts = request.app.state.accounts()
-        return sessions.find(request.session.get("sid"), accounts, role="broadcast")
+        return sessions_of(request).find(request.session.get("sid"), accounts_of(request),
+                                         role="broadcast")
 
     def refused(request: Request, as_page: bool) -> Response | None:
         """Why this request gets nothing: no broadcast login (403; a page without any login
         goes to the login first), a floor following several venues or no recorder's store."""
         if viewer(request) is None:
             staff = request.session.get("sid") is not None
-            where = request.client.host if request.client else "?"
+            where = address_of(request)
             log.warning("floor: a broadcast request from %s refused: %s", where,
                         "a login without the broadcast role" if staff else "no login")
             if as_page and not staff:
@@ -150,7 +150,7 @@ def broadcast_routes(hub_of: HubOf, guard: Guard, read_body: Any, error: Refuse
         if isinstance(asked, Response):
             return asked
         feed, hub = feed_of(request), hub_of(request)
-        where = request.client.host if request.client else "?"
+        where = address_of(request)
         if len(hub.screens) >= hub.max_screens:
             return error(503, "too many screens are open on this server")
         if hub.screens_from(where) >= hub.max_screens_per_address:
@@ -195,15 +195,10 @@ def broadcast_routes(hub_of: HubOf, guard: Guard, read_body: Any, error: Refuse
         return EventSourceResponse(pushes(), ping=15, headers={"cache-control": "no-store"})
 
     async def feature(request: Request) -> Response:
-        hub = hub_of(request)
-        if hub.read_only:
-            return error(403, hub.read_only_reason)
-        logged_in = guard(request)
-        if isinstance(logged_in, Response):
-            return logged_in
-        body = await read_body(request, FeatureBody, "not a feature table")
-        if isinstance(body, Response):
-            return body
+        decision = await floor_decision(request, FeatureBody, "not a feature table")
+        if isinstance(decision, Response):
+            return decision
+        _, logged_in, body = decision
         feed = feed_of(request)
         await feed.choose(body.table, f"floor:{logged_in.user}")
         log.info("floor: floor:%s makes %s the feature table", logged_in.user,

@@ -12,7 +12,6 @@ login. Kept apart from `web` so that the cash floor's routes are one list.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -21,15 +20,9 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from controller.room.cash.commands import FLOOR_COMMANDS
-from controller.room.floor.auth import LoggedIn
-from controller.room.floor.hub import Hub
+from controller.room.floor.web_requests import error, floor_decision, hub_of, logged_in_of
 
 CASH_SCREENS = {"/cash": ("cash", "Cash games")}
-
-HubOf = Callable[[Request], Hub]
-Guard = Callable[[Request], "LoggedIn | Response"]  # a floor login's session, or the refusal
-LoggedInOf = Callable[[Request], "LoggedIn | None"]
-Refuse = Callable[[int, str], Response]
 
 
 class CashCommand(BaseModel):
@@ -39,8 +32,7 @@ class CashCommand(BaseModel):
     args: dict[str, Any] = Field(default_factory=dict)
 
 
-def cash_routes(hub_of: HubOf, guard: Guard, logged_in_of: LoggedInOf, read_body: Any,
-                error: Refuse) -> list[BaseRoute]:
+def cash_routes() -> list[BaseRoute]:
     async def state(request: Request) -> Response:
         hub = hub_of(request)
         if hub.cash is None:
@@ -57,15 +49,10 @@ def cash_routes(hub_of: HubOf, guard: Guard, logged_in_of: LoggedInOf, read_body
                         media_type="application/json", headers={"cache-control": "no-store"})
 
     async def command(request: Request) -> Response:
-        hub = hub_of(request)
-        if hub.read_only:  # a league's floor: the venues' own floors decide
-            return error(403, hub.read_only_reason)
-        logged_in = guard(request)
-        if isinstance(logged_in, Response):
-            return logged_in
-        body = await read_body(request, CashCommand, "not a cash command")
-        if isinstance(body, Response):
-            return body
+        decision = await floor_decision(request, CashCommand, "not a cash command")
+        if isinstance(decision, Response):
+            return decision
+        hub, logged_in, body = decision
         if body.name not in FLOOR_COMMANDS:
             return error(400, f"{body.name!r} is no command the cash floor takes")
         if len(json.dumps(body.args)) > 2000:

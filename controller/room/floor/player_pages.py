@@ -30,7 +30,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import segno
 from pydantic import BaseModel, ConfigDict, Field
@@ -41,13 +41,13 @@ from starlette.routing import BaseRoute, Route
 
 from controller.engine.records import HandRecord
 from controller.history.query import HandQuery as RecordQuery
-from controller.room.floor.auth import LoggedIn
 from controller.room.floor.hub import Hub, Screen, sse_frame
 from controller.room.floor.model import Room
 from controller.room.floor.player_tokens import PlayerLink, PlayerLinks
 from controller.room.floor.player_view import PlayerHand, PlayerPage, player_hand, player_page
 from controller.room.floor.sealed_records import HandReader
 from controller.room.floor.store import HandQuery
+from controller.room.floor.web_requests import address_of, error, floor_decision, guard, hub_of
 from controller.room.recorder.store import StoreUnavailable
 from controller.room.tournament.view import PublishedState
 
@@ -63,10 +63,6 @@ SETTLE = 0.25  # s: a burst of pushes (a hand's actions) builds his page once
 # own cards are looked for again then.
 RECORDER_LAG = (1.0, 3.0, 10.0)
 WAKE_KINDS = frozenset({"table", "clock", "tournament"})
-
-HubOf = Callable[[Request], Hub]
-Guard = Callable[[Request], "LoggedIn | Response"]
-Refuse = Callable[[int, str], Response]
 
 
 class LinkBody(BaseModel):
@@ -250,8 +246,7 @@ def _refusal_page(status: int, title: str, text: str) -> HTMLResponse:
     return HTMLResponse(body, status_code=status, headers={"cache-control": "no-store"})
 
 
-def player_routes(hub_of: HubOf, guard: Guard, read_body: Any, error: Refuse
-                  ) -> list[BaseRoute]:
+def player_routes() -> list[BaseRoute]:
     def feeds_of(request: Request) -> PlayerFeeds:
         feeds: PlayerFeeds | None = getattr(request.app.state, "players", None)
         if feeds is None:
@@ -259,14 +254,11 @@ def player_routes(hub_of: HubOf, guard: Guard, read_body: Any, error: Refuse
             request.app.state.players = feeds
         return feeds
 
-    def address(request: Request) -> str:
-        return request.client.host if request.client else "?"
-
     def admitted(request: Request, as_page: bool) -> tuple[PlayerFeeds, PlayerLink] | Response:
         """The link's player, or the refusal: too many requests (429), a floor following
         several venues (404), a link that opens nothing (403)."""
         feeds = feeds_of(request)
-        where = address(request)
+        where = address_of(request)
         wait = feeds.throttle.admit(where)
         if wait is not None:
             log.warning("floor: a player page request from %s refused: too many", where)
@@ -311,9 +303,9 @@ def player_routes(hub_of: HubOf, guard: Guard, read_body: Any, error: Refuse
         hub = feeds.hub
         if len(hub.screens) >= hub.max_screens:
             return error(503, "too many screens are open on this server")
-        if hub.screens_from(address(request)) >= hub.max_screens_per_address:
+        if hub.screens_from(address_of(request)) >= hub.max_screens_per_address:
             return error(429, "too many pages open from this address: close one first")
-        screen = hub.attach(WAKE_KINDS, address=address(request))
+        screen = hub.attach(WAKE_KINDS, address=address_of(request))
         feeds.open(link.player, screen)
 
         async def pushes() -> AsyncIterator[bytes]:
@@ -345,15 +337,10 @@ def player_routes(hub_of: HubOf, guard: Guard, read_body: Any, error: Refuse
                             headers={"cache-control": "no-store"})
 
     async def link(request: Request) -> Response:
-        hub = hub_of(request)
-        if hub.read_only:
-            return error(403, hub.read_only_reason)
-        logged_in = guard(request)
-        if isinstance(logged_in, Response):
-            return logged_in
-        body = await read_body(request, LinkBody, "not a player link request")
-        if isinstance(body, Response):
-            return body
+        decision = await floor_decision(request, LinkBody, "not a player link request")
+        if isinstance(decision, Response):
+            return decision
+        _, logged_in, body = decision
         feeds = feeds_of(request)
         by = f"floor:{logged_in.user}"
         if body.action == "revoke":

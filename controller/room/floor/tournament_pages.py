@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -22,8 +21,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from controller.room.floor.auth import LoggedIn
 from controller.room.floor.hub import Hub
+from controller.room.floor.web_requests import error, floor_decision, hub_of
 from controller.room.tournament.commands import COMMANDS
 from controller.room.tournament.export import standings_csv, standings_json
 from controller.room.tournament.view import PublishedState
@@ -33,10 +32,6 @@ log = logging.getLogger(__name__)
 TOURNAMENT_SCREENS = {"/tournament": ("tournament", "Tournament"),
                       "/seats": ("seats", "Seat list")}
 
-HubOf = Callable[[Request], Hub]
-Guard = Callable[[Request], "LoggedIn | Response"]  # a floor login's session, or the refusal
-Refuse = Callable[[int, str], Response]
-
 
 class TournamentCommand(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -45,8 +40,7 @@ class TournamentCommand(BaseModel):
     args: dict[str, Any] = Field(default_factory=dict)
 
 
-def tournament_routes(hub_of: HubOf, guard: Guard, read_body: Any, error: Refuse
-                      ) -> list[BaseRoute]:
+def tournament_routes() -> list[BaseRoute]:
     def latest(hub: Hub) -> PublishedState | None:
         if hub.tournament is None:
             return None
@@ -80,15 +74,10 @@ def tournament_routes(hub_of: HubOf, guard: Guard, read_body: Any, error: Refuse
             "content-disposition": f'attachment; filename="{name}-standings.{kind}"'})
 
     async def command(request: Request) -> Response:
-        hub = hub_of(request)
-        if hub.read_only:  # a league's floor: the venues' own floors decide
-            return error(403, hub.read_only_reason)
-        logged_in = guard(request)
-        if isinstance(logged_in, Response):
-            return logged_in
-        body = await read_body(request, TournamentCommand, "not a tournament command")
-        if isinstance(body, Response):
-            return body
+        decision = await floor_decision(request, TournamentCommand, "not a tournament command")
+        if isinstance(decision, Response):
+            return decision
+        hub, logged_in, body = decision
         if body.name not in COMMANDS:
             return error(400, f"{body.name!r} is no command the tournament takes")
         if len(json.dumps(body.args)) > 2000:

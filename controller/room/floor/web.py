@@ -10,13 +10,14 @@ and name the venues (the body says which: ``data-venues``), and offers no decisi
 controls are not in its pages and `/api/command` refuses, saying why.
 
 The endpoints are module-level functions listed in one ``routes``; what they share (the hub,
-the accounts, the failed logins) lives on ``app.state``, set by `create_app`.
+the accounts, the failed logins) lives on ``app.state``, set by `create_app`, and what they ask
+of a request (its body, its login, a floor decision's checks) is `web_requests`, which the page
+modules (tournament, cash, players, broadcast) import as this one does.
 """
 
 from __future__ import annotations
 
 import functools
-import hmac
 import html
 import json
 import logging
@@ -24,7 +25,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sse_starlette.sse import EventSourceResponse
@@ -38,13 +39,12 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from controller.engine.records import HandRecord
-from controller.errors import ExportError, first_error
+from controller.errors import ExportError
 from controller.history.export import one_hand
 from controller.history.story import hand_story
-from controller.inputs.json_input import BadJson, loads_bounded
 from controller.room.clock.rules import CLOCK_COMMANDS
-from controller.room.floor.accounts import Accounts, Role, verify_off_loop
-from controller.room.floor.auth import SESSION_SECONDS, LoggedIn, LoginThrottle, Sessions
+from controller.room.floor.accounts import Accounts, verify_off_loop
+from controller.room.floor.auth import SESSION_SECONDS, LoginThrottle, Sessions
 from controller.room.floor.broadcast_pages import broadcast_routes
 from controller.room.floor.cash_pages import CASH_SCREENS, cash_routes
 from controller.room.floor.hub import Hub, sse_frame
@@ -52,6 +52,18 @@ from controller.room.floor.league import table_key
 from controller.room.floor.player_pages import player_routes
 from controller.room.floor.store import HandQuery
 from controller.room.floor.tournament_pages import TOURNAMENT_SCREENS, tournament_routes
+from controller.room.floor.web_requests import (
+    accounts_of,
+    address_of,
+    error,
+    floor_decision,
+    foreign,
+    guard,
+    hub_of,
+    logged_in_of,
+    read_body,
+    sessions_of,
+)
 from controller.session.model import FLOOR_COMMANDS
 
 log = logging.getLogger(__name__)
@@ -69,8 +81,6 @@ SECURITY_HEADERS = [
     (b"referrer-policy", b"no-referrer"),
     (b"x-frame-options", b"DENY"),
 ]
-BODY_LIMIT = 16_384  # bytes: a command or a login is a few hundred
-B = TypeVar("B", bound=BaseModel)
 
 
 class CommandBody(BaseModel):
@@ -116,23 +126,6 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
-# ------------------------------------------------------------------------ what they share
-
-def _hub(request: Request) -> Hub:
-    hub: Hub = request.app.state.hub
-    return hub
-
-
-def _accounts(request: Request) -> Accounts:
-    accounts: Accounts = request.app.state.accounts()
-    return accounts
-
-
-def _sessions(request: Request) -> Sessions:
-    sessions: Sessions = request.app.state.sessions
-    return sessions
-
-
 # ------------------------------------------------------------------------ the screens
 
 @functools.cache
@@ -174,7 +167,7 @@ async def page(request: Request) -> Response:
     """A screen: the shell around its fragment (the route's path names it)."""
     screen, title = SCREENS[request.scope["route"].path]
     tv = request.query_params.get("tv") == "1"
-    hub = _hub(request)
+    hub = hub_of(request)
     text = _page_text(screen, title, tv, hub.venues, hub.read_only)
     return HTMLResponse(text, headers={"cache-control": "no-cache"})
 
@@ -189,21 +182,21 @@ def _snapshot_json(hub: Hub, table: str | None, venue: str | None = None) -> str
 
 
 async def snapshot(request: Request) -> Response:
-    body = _snapshot_json(_hub(request), request.query_params.get("table") or None,
+    body = _snapshot_json(hub_of(request), request.query_params.get("table") or None,
                           request.query_params.get("venue") or None)
     return Response(body, media_type="application/json")
 
 
 async def stream(request: Request) -> Response:
-    hub = _hub(request)
+    hub = hub_of(request)
     if len(hub.screens) >= hub.max_screens:
         log.warning("floor: a push stream refused: %d screens already", len(hub.screens))
-        return _error(503, "too many screens are open on this server")
-    address = _address(request)
+        return error(503, "too many screens are open on this server")
+    address = address_of(request)
     if hub.screens_from(address) >= hub.max_screens_per_address:
         log.warning("floor: a push stream from %s refused: it has %d open already", address,
                     hub.max_screens_per_address)
-        return _error(429, f"too many screens open from {address}: close one first")
+        return error(429, f"too many screens open from {address}: close one first")
     asked = request.query_params.get("kinds", "")
     kinds = frozenset(asked.split(",")) & STREAM_KINDS if asked else STREAM_KINDS
     table = request.query_params.get("table") or None
@@ -226,7 +219,7 @@ async def stream(request: Request) -> Response:
 
 async def health(request: Request) -> Response:
     """For the installer's monitoring: 200 while the broker is there, 503 when not."""
-    hub = _hub(request)
+    hub = hub_of(request)
     room = hub.room
     body: dict[str, object] = {
         "broker": room.broker, "recorder": room.recorder, "screens": len(hub.screens),
@@ -239,7 +232,7 @@ async def health(request: Request) -> Response:
 
 
 async def clock_time(request: Request) -> Response:
-    return JSONResponse({"now": _hub(request).clock_now()}, headers={"cache-control": "no-store"})
+    return JSONResponse({"now": hub_of(request).clock_now()}, headers={"cache-control": "no-store"})
 
 
 # ------------------------------------------------------------------------ logins
@@ -247,36 +240,36 @@ async def clock_time(request: Request) -> Response:
 async def me(request: Request) -> Response:
     """``user``: the floor login, else None; ``login``: any login (a broadcast login's too,
     with the token its logout needs)."""
-    anyone = _sessions(request).find(request.session.get("sid"), _accounts(request), role=None)
+    anyone = sessions_of(request).find(request.session.get("sid"), accounts_of(request), role=None)
     if anyone is None:
         request.session.clear()  # logged out, expired, or the account changed meanwhile
         return JSONResponse({"user": None, "csrf": None, "login": None})
-    floor = _logged_in(request)
+    floor = logged_in_of(request)
     return JSONResponse({"user": floor.user if floor else None, "csrf": anyone.csrf,
                          "login": anyone.user})
 
 
 async def login(request: Request) -> Response:
-    refused = _foreign(request)
+    refused = foreign(request)
     if refused is not None:
         return refused
-    body = await _read_body(request, LoginBody, "send {\"user\": ..., \"password\": ...} as JSON")
+    body = await read_body(request, LoginBody, "send {\"user\": ..., \"password\": ...} as JSON")
     if isinstance(body, Response):
         return body
     throttle: LoginThrottle = request.app.state.throttle
-    attempt = throttle.admit(body.user, _address(request))
+    attempt = throttle.admit(body.user, address_of(request))
     if isinstance(attempt, str):
         log.warning("floor: login for %r from %s refused: %s", body.user[:40],
-                    _address(request), attempt)
-        return _error(429, attempt)
-    accounts = _accounts(request)
+                    address_of(request), attempt)
+        return error(429, attempt)
+    accounts = accounts_of(request)
     # argon2 takes a tenth of a second of both cores by design: off the loop that feeds every
     # screen, one at a time and below the loop's priority (accounts.py).
     if not await verify_off_loop(accounts, body.user, body.password):
-        log.warning("floor: wrong password for %r from %s", body.user[:40], _address(request))
-        return _error(401, "wrong name or password")
+        log.warning("floor: wrong password for %r from %s", body.user[:40], address_of(request))
+        return error(401, "wrong name or password")
     throttle.passed(attempt)
-    logged_in = await _sessions(request).open_off_loop(body.user, accounts.users[body.user])
+    logged_in = await sessions_of(request).open_off_loop(body.user, accounts.users[body.user])
     request.session.clear()
     request.session["sid"] = logged_in.sid
     log.info("floor: %s logged in", body.user)
@@ -284,10 +277,10 @@ async def login(request: Request) -> Response:
 
 
 async def logout(request: Request) -> Response:
-    logged_in = _guard(request, role=None)  # any login ends its own session (CSRF kept)
+    logged_in = guard(request, role=None)  # any login ends its own session (CSRF kept)
     if isinstance(logged_in, Response):
         return logged_in
-    _sessions(request).close(logged_in.sid)  # the same cookie again is a stranger's
+    sessions_of(request).close(logged_in.sid)  # the same cookie again is a stranger's
     request.session.clear()
     log.info("floor: %s logged out", logged_in.user)
     return JSONResponse({"user": None})
@@ -296,46 +289,39 @@ async def logout(request: Request) -> Response:
 # ------------------------------------------------------------------------ decisions
 
 async def command(request: Request) -> Response:
-    hub = _hub(request)
-    if hub.read_only:  # a league's floor: the venues' own floors decide
-        log.warning("floor: a command from %s refused: this floor only watches",
-                    _address(request))
-        return _error(403, hub.read_only_reason)
-    logged_in = _guard(request)
-    if isinstance(logged_in, Response):
-        return logged_in
-    body = await _read_body(request, CommandBody, "not a command")
-    if isinstance(body, Response):
-        return body
+    decision = await floor_decision(request, CommandBody, "not a command")
+    if isinstance(decision, Response):
+        return decision
+    hub, logged_in, body = decision
     allowed = CLOCK_COMMANDS if body.target == "clock" else FLOOR_COMMANDS
     if body.name not in allowed:
         where = "the clock" if body.target == "clock" else "a table"
-        return _error(400, f"{body.name!r} is no command {where} takes")
+        return error(400, f"{body.name!r} is no command {where} takes")
     if len(json.dumps(body.args)) > 2000:
-        return _error(400, "the command's arguments are too long")
+        return error(400, "the command's arguments are too long")
     reply = await hub.command(body.target, body.name, body.args, by=f"floor:{logged_in.user}")
     return Response(reply.model_dump_json(), media_type="application/json")
 
 
 async def acknowledge(request: Request) -> Response:
-    logged_in = _guard(request)
+    logged_in = guard(request)
     if isinstance(logged_in, Response):
         return logged_in
     alert_id = request.path_params["alert_id"]
-    if not _hub(request).acknowledge(alert_id, f"floor:{logged_in.user}"):
-        return _error(404, "no open alert with that id")
+    if not hub_of(request).acknowledge(alert_id, f"floor:{logged_in.user}"):
+        return error(404, "no open alert with that id")
     return JSONResponse({"ok": True})
 
 
 async def acknowledge_all(request: Request) -> Response:
     """Every alert the page lists (a table's, with one click)."""
-    logged_in = _guard(request)
+    logged_in = guard(request)
     if isinstance(logged_in, Response):
         return logged_in
-    body = await _read_body(request, AcknowledgeBody, "send {\"ids\": [...]} as JSON")
+    body = await read_body(request, AcknowledgeBody, "send {\"ids\": [...]} as JSON")
     if isinstance(body, Response):
         return body
-    hub = _hub(request)
+    hub = hub_of(request)
     done = sum(hub.acknowledge(alert_id, f"floor:{logged_in.user}") for alert_id in body.ids)
     return JSONResponse({"acknowledged": done})
 
@@ -347,8 +333,8 @@ async def hands(request: Request) -> Response:
     try:
         query = HandQuery.model_validate(params)
     except ValidationError as exc:
-        return _error(400, f"bad search: {exc.errors()[0]['loc'][0]}")
-    found = _hub(request).store.find(query)
+        return error(400, f"bad search: {exc.errors()[0]['loc'][0]}")
+    found = hub_of(request).store.find(query)
     return JSONResponse([h.model_dump(mode="json") for h in found])
 
 
@@ -356,9 +342,9 @@ async def hand(request: Request) -> Response:
     """The record, its story in the floor's words, and the formats it downloads as (a floor
     following several venues names the hand's venue: ``?venue=``)."""
     venue = request.query_params.get("venue") or None
-    record = _hub(request).store.hand(request.path_params["hand_id"], venue)
+    record = hub_of(request).store.hand(request.path_params["hand_id"], venue)
     if record is None:
-        return _error(404, "no such hand")
+        return error(404, "no such hand")
     story = [line.model_dump() for line in hand_story(record)]
     return JSONResponse({**record.model_dump(mode="json"), "story": story,
                          "downloads": list(DOWNLOADS), **({"venue": venue} if venue else {})})
@@ -377,14 +363,14 @@ async def hand_download(request: Request) -> Response:
     """``/api/hands/<id>/<format>``: the hand as a file (a public record: only tabled cards)."""
     download = DOWNLOADS.get(request.path_params["form"])
     venue = request.query_params.get("venue") or None
-    record = _hub(request).store.hand(request.path_params["hand_id"], venue)
+    record = hub_of(request).store.hand(request.path_params["hand_id"], venue)
     if download is None or record is None:
-        return _error(404, "no such hand" if download else "no such format")
+        return error(404, "no such hand" if download else "no such format")
     suffix, write = download
     try:
         text = write(record)
     except ExportError as exc:  # a void hand or a misdeal: no result to import
-        return _error(409, str(exc))
+        return error(409, str(exc))
     name = f"table-{record.table}-hand-{record.hand}.{suffix}".replace('"', "")
     if venue:
         name = f"{venue}-{name}".replace('"', "")
@@ -409,15 +395,10 @@ routes: list[BaseRoute] = [
     Route("/api/hands", hands),
     Route("/api/hands/{hand_id:path}/{form}", hand_download),
     Route("/api/hands/{hand_id:path}", hand),
-    *tournament_routes(lambda request: _hub(request), lambda request: _guard(request),
-                       lambda *a: _read_body(*a), lambda *a: _error(*a)),
-    *cash_routes(lambda request: _hub(request), lambda request: _guard(request),
-                 lambda request: _logged_in(request), lambda *a: _read_body(*a),
-                 lambda *a: _error(*a)),
-    *player_routes(lambda request: _hub(request), lambda request: _guard(request),
-                   lambda *a: _read_body(*a), lambda *a: _error(*a)),
-    *broadcast_routes(lambda request: _hub(request), lambda request: _guard(request),
-                      lambda *a: _read_body(*a), lambda *a: _error(*a)),
+    *tournament_routes(),
+    *cash_routes(),
+    *player_routes(),
+    *broadcast_routes(),
     Mount("/static", StaticFiles(directory=STATIC), name="static"),
 ]
 
@@ -447,81 +428,6 @@ def create_app(hub: Hub, accounts: Callable[[], Accounts], secret: str, *,
     app.state.sessions = Sessions(hub.store, secret)
     app.state.throttle = LoginThrottle()
     return app
-
-
-# ------------------------------------------------------------------------ inside
-
-async def _read_body(request: Request, model: type[B], refusal: str) -> B | Response:
-    """The body as ``model``, read no further than BODY_LIMIT bytes (a hostile client's
-    gigabyte is refused, not buffered) and parsed only once its nesting is known to be shallow
-    (`loads_bounded`); or the refusal to send back, said once in the log."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > BODY_LIMIT:
-        return _refused_body(request, 413, "the request is too large")
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > BODY_LIMIT:
-            return _refused_body(request, 413, "the request is too large")
-    try:
-        return model.model_validate(loads_bounded(body))
-    except BadJson as exc:
-        return _refused_body(request, 400, f"{refusal} ({exc})")
-    except ValidationError as exc:
-        return _refused_body(request, 400, f"{refusal} ({_first_error(model, exc)})")
-    except ValueError as exc:
-        return _refused_body(request, 400, f"{refusal} ({type(exc).__name__})")
-
-
-def _first_error(model: type[BaseModel], exc: ValidationError) -> str:
-    """The first field refused and why (`first_error`: never the value sent, which may be a
-    password); an unknown key with the fields the body takes."""
-    said = first_error(exc, "the body")
-    if said.endswith("unknown key (misspelt?)"):
-        said += f"; it takes {', '.join(model.model_fields)}"
-    return said
-
-
-def _refused_body(request: Request, status: int, reason: str) -> Response:
-    log.warning("floor: %d for %s %s from %s: %s", status, request.method,
-                request.url.path[:100], _address(request), reason[:200])
-    return _error(status, reason)
-
-
-def _error(status: int, reason: str) -> Response:
-    return JSONResponse({"status": "error", "reason": reason}, status_code=status)
-
-
-def _foreign(request: Request) -> Response | None:
-    """A state-changing request must come from our own pages (the browser says where from)."""
-    origin = request.headers.get("origin")
-    host = request.headers.get("host", "")
-    if origin is not None and origin.split("://", 1)[-1] != host:
-        return _error(403, "a request from another site")
-    return None
-
-
-def _guard(request: Request, role: Role | None = "floor") -> LoggedIn | Response:
-    """A floor login's (``role``'s; None: any login's) live session with its CSRF token, from
-    our own pages; else refused."""
-    refused = _foreign(request)
-    if refused is not None:
-        return refused
-    logged_in = _sessions(request).find(request.session.get("sid"), _accounts(request), role)
-    if logged_in is None:
-        return _error(403, "log in as floor staff first: screens can only watch")
-    sent = request.headers.get("x-csrf-token", "")
-    if not hmac.compare_digest(sent, logged_in.csrf):
-        return _error(403, "the page's security token is missing or stale: reload the page")
-    return logged_in
-
-
-def _logged_in(request: Request) -> LoggedIn | None:
-    return _sessions(request).find(request.session.get("sid"), _accounts(request))
-
-
-def _address(request: Request) -> str:
-    return request.client.host if request.client else "?"
 
 
 __all__ = ["create_app", "routes"]
