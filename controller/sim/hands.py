@@ -103,6 +103,12 @@ class Felt:
             return cls()
 
 
+# How long the simulated dealer waits for the table to show what his move did before he calls
+# the floor: a table that has just restarted and replays its journal on a busy host can take more
+# than ten seconds (a real dealer waits longer still).
+PATIENCE = 30.0
+
+
 class HardwareHands:
     """Simulated readers on ptys and the panel's mock pins: the real drivers read what these
     hands do, in real time."""
@@ -182,7 +188,7 @@ class HardwareHands:
         if self.stop.wait(seconds):
             raise Stopped
 
-    def wait(self, test: Callable[[TableState], bool], timeout: float = 10.0) -> TableState:
+    def wait(self, test: Callable[[TableState], bool], timeout: float = PATIENCE) -> TableState:
         end = time.monotonic() + timeout
         while True:  # in slices, so that a stop is heard at once
             if self.stop.is_set():

@@ -32,7 +32,7 @@ from controller.room.clock.store import ClockStore
 from controller.room.clock.structure import load_structure
 from tests.mqtt.helpers import LinkedTable, a_whole_tick, linked_table
 from tests.session.helpers import HOLE, deal, declare, seat, three_players
-from tests.venue import ServiceFloor, VenueClient, address, login
+from tests.venue import Received, ServiceFloor, VenueClient, address, login
 from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -531,8 +531,11 @@ def test_a_table_whose_wall_clock_is_90_s_wrong_shows_the_right_time_left(
             table.feed([seat(1, "ana")])  # any change: the table publishes its state
             table.settle()
             listener = VenueClient(broker, "display", ("table/1/state",))
+
+            def seated(received: list[Received]) -> bool:  # (not an older retained state)
+                return any(1 in decode(StateMessage, m.payload).state.seats for m in received)
             try:
-                assert listener.wait(lambda ms: bool(ms))
+                assert listener.wait(seated)
                 message = decode(StateMessage, listener.messages[-1].payload)
             finally:
                 listener.close()
