@@ -16,12 +16,15 @@ the stakes the blinds (split limit: ``Hold'em Limit (100/200)``, the small and t
 the table's own name. A straddle is ``posts straddle N`` (FPDB's PokerStars reader), after the
 blinds; a big blind posted out of position (CG "Blinds": a seat change) is ``posts big blind N``
 at its seat, after the big blind's, as PokerStars writes a player posting to come in; a bomb
-pot's or flip's agreed amounts are antes. A pot run twice is written as
-PokerStars writes a run it twice: the streets dealt twice as ``*** FIRST FLOP ***`` and
-``*** SECOND FLOP ***`` (TURN, RIVER), ``*** FIRST SHOW DOWN ***`` and ``*** SECOND SHOW DOWN
-***`` with each run's winnings, and ``Hand was run twice``, ``FIRST Board`` and ``SECOND
-Board`` in the summary. A double board (betting after both boards' cards) has no such text:
-the hand is refused (`StarsExportError.reason`).
+pot's or flip's agreed amounts are antes, and as nobody posted a blind its summary names no seat
+"(small blind)" or "(big blind)" (only "(button)"). A pot run twice is written as PokerStars
+writes a run it twice: the streets dealt twice as ``*** FIRST FLOP ***`` and ``*** SECOND FLOP
+***`` (TURN, RIVER), ``*** FIRST SHOW DOWN ***`` and ``*** SECOND SHOW DOWN ***``, each with the
+tabled hands named on that run's board and that run's winnings, and ``Hand was run twice``,
+``FIRST Board`` and ``SECOND Board`` in the summary, where a tabled hand's line says each run's
+result in turn: ``showed [..] and won (600) with a pair of Tens, and lost with two pair, Tens
+and Sixes``. A double board (betting after both boards' cards) has no such text: the hand is
+refused (`StarsExportError.reason`).
 
 "Raises X to Y": Y is the player's whole bet this round, X what it adds to the largest bet in
 front of anyone, as the chips lie (after a short big blind, the posted amount).
@@ -158,7 +161,12 @@ class _Text:
         while shared < len(first) and first[shared:shared + 2] == other[shared:shared + 2]:
             shared += 2
         self.shared = shared // 2 if record.run_twice else 5
-        self._named: dict[str, str | None] = {}
+        # A run twice's second board, its hands named on it (the first run's: ``_board``).
+        second = record.boards[1] if record.run_twice and len(record.boards) > 1 else ""
+        self._second_board = [c for c in parse_cards(second) if c is not None]
+        self._named: dict[tuple[str, int], str | None] = {}
+        self.blinded: set[int] = set()  # who posted a blind: nobody in a bomb pot or a flip (CG)
+        self.run_won: dict[int, dict[int, int]] = {}  # a run twice's winnings, run -> seat -> chips
 
     def name(self, seat: int) -> str:
         return self.record.players[seat]
@@ -236,6 +244,7 @@ class _Text:
             stacks[seat] -= amount
             lines.append(f"{name}: posts the ante {amount}{_all_in(stacks[seat] == 0)}")
         elif kind == "blind":
+            self.blinded.add(seat)
             stacks[seat] -= amount
             bets[seat] += amount
             if seat in self.record.straddles:  # CG Straddle
@@ -280,18 +289,26 @@ class _Text:
             return
         else:
             self.lines.append("*** SHOW DOWN ***")
+        self.tabled(1)
+
+    def tabled(self, run: int) -> None:
+        """The shows and mucks at a show down, each hand named on run ``run``'s board (a run
+        twice's second show down tables them again, as PokerStars does, named on its own)."""
         for seat, cards in self.shown.items():
-            named = self.named(cards)
+            named = self.named(cards, run)
             self.lines.append(f"{self.name(seat)}: shows [{_cards(cards)}]"
                               f"{f' ({named})' if named else ''}")
         for seat in self.mucked:
             self.lines.append(f"{self.name(seat)}: mucks hand ")
 
-    def named(self, cards: str) -> str | None:
-        if cards not in self._named:
+    def named(self, cards: str, run: int = 1) -> str | None:
+        """``cards``' best hand in words on run ``run``'s board (1: the hand's board)."""
+        key = (cards, run)
+        if key not in self._named:
             hole = [c for c in parse_cards(cards) if c is not None]
-            self._named[cards] = made_hand(hole, self._board, self.record.game)
-        return self._named[cards]
+            board = self._second_board if run == 2 else self._board
+            self._named[key] = made_hand(hole, board, self.record.game)
+        return self._named[key]
 
     def collected(self) -> dict[int, int]:
         """The collected lines (a run twice's: each run's after its show down)."""
@@ -302,11 +319,14 @@ class _Text:
         for run in runs:
             if run == 2:
                 self.lines.append("*** SECOND SHOW DOWN ***")
+                self.tabled(2)
+            mine = self.run_won.setdefault(run, {})
             for pot, label in names:
                 shares = pot.shares if run == 0 else _run_shares(pot, run)
                 for seat, chips in shares.items():
                     self.lines.append(f"{self.name(seat)} collected {chips} from {label}")
                     won[seat] = won.get(seat, 0) + chips
+                    mine[seat] = mine.get(seat, 0) + chips
         return won
 
     def summary(self, won: dict[int, int]) -> None:
@@ -332,8 +352,16 @@ class _Text:
 
     def position(self, seat: int) -> str:
         r = self.record
+        sb: int | None = r.sb
+        bb: int | None = r.bb
+        if r.variant:
+            # A bomb pot or a flip (CG Spielvarianten: everyone's agreed amount, as antes): a
+            # blind's label only for a seat that posted one, and nobody posts. A regular hand
+            # labels the seats' places (a big blind all in for his ante keeps his).
+            sb = sb if sb in self.blinded else None
+            bb = bb if bb in self.blinded else None
         labels: list[tuple[str, int | None]] = [
-            (" (button)", r.button), (" (small blind)", r.sb), (" (big blind)", r.bb)]
+            (" (button)", r.button), (" (small blind)", sb), (" (big blind)", bb)]
         if r.button == r.bb:
             # A dead button left on the seat that now posts the big blind (PVB 27): a state
             # PokerStars never writes. The blind first, since readers take a seat's first label
@@ -344,11 +372,11 @@ class _Text:
     def outcome(self, seat: int, won: int) -> str:
         if seat in self.shown:
             cards = self.shown[seat]
-            named = self.named(cards)
-            tail = f" with {named}" if named else ""
-            if won:
-                return f"showed [{_cards(cards)}] and won ({won}){tail}"
-            return f"showed [{_cards(cards)}] and lost{tail}"
+            if self.record.run_twice:  # each run's result with the hand on its board
+                parts = ", and ".join(_result(self.run_won[run].get(seat, 0),
+                                              self.named(cards, run)) for run in (1, 2))
+                return f"showed [{_cards(cards)}] and {parts}"
+            return f"showed [{_cards(cards)}] and {_result(won, self.named(cards))}"
         if won:
             return f"collected ({won})"
         if seat in self.folded:
@@ -358,6 +386,13 @@ class _Text:
             return f"folded {FOLDED_ON[street]}{DIDNT_BET if quiet else ''}"
         own = self.record.hole_cards.get(seat)
         return f"mucked [{_cards(own)}]" if own and self.name(seat) == self.hero else "mucked"
+
+
+def _result(won: int, named: str | None) -> str:
+    """A tabled hand's result in the summary: ``won (600) with a pair of Tens``, ``lost with
+    ...``."""
+    tail = f" with {named}" if named else ""
+    return f"won ({won}){tail}" if won else f"lost{tail}"
 
 
 def _run_shares(pot: PotRecord, run: int) -> dict[int, int]:

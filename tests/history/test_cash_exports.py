@@ -8,10 +8,14 @@ for it with its reason, counted; what is written is read back by the independent
 - tracker text: pokerdf adds it up. pokerdf reads tournament headers only, knows no straddle
   line and reads a street by its line's first 30 characters; its copy of each hand gets the
   tournament header, ``posts straddle blind`` and the first run's streets without ``FIRST``
-  (FPDB's PokerStars reader takes the text as written: ``posts straddle``, ``FIRST FLOP``). Its
-  own replay of the chips counts a preflop raise from the blinds it knows by position (small
-  and big) and orders the action from the big blind's left: for a straddled hand its replay is
-  not checked (the posts, pots, winnings and returns are).
+  (FPDB's PokerStars reader takes the text as written: ``posts straddle``, ``FIRST FLOP``). A
+  run twice's summary gives a tabled hand each run's result, as PokerStars does (``won (400)
+  with a pair of Tens, and won (400) with two pair, Tens and Sixes``); pokerdf takes a line's
+  last amount for the player's winnings, so its copy has the runs' amounts summed into the
+  first. Each run's tabled hands are named on that run's board (their category checked
+  against PokerKit's evaluation). Its own replay of the chips counts a preflop raise from the
+  blinds it knows by position (small and big) and orders the action from the big blind's left:
+  for a straddled hand its replay is not checked (the posts, pots, winnings and returns are).
 - OHH: each hand validates against the schema as a cash hand and its chips add up.
 """
 
@@ -24,6 +28,7 @@ from pathlib import Path
 
 import pytest
 import rtoml
+from pokerkit import OmahaHoldemHand, StandardHighHand
 
 from controller.engine.records import Blinds, HandRecord, build_record
 from controller.history.export import write_export
@@ -149,7 +154,19 @@ def as_tournament(text: str, record: HandRecord) -> str:
                   text, count=1)
     text = re.sub(r"^\*\*\* FIRST (FLOP|TURN|RIVER) \*\*\*", r"*** \1 ***", text, flags=re.M)
     text = text.replace(": posts straddle ", ": posts straddle blind ")
+    text = RUN_RESULTS.sub(_runs_summed, text) if "\nHand was run twice\n" in text else text
     return re.sub(r"^Table '", "Table '1 ", text, count=1, flags=re.M)
+
+
+# A run twice's tabled hand in the summary: "showed [..] and " and each run's result.
+RUN_RESULTS = re.compile(r"^(Seat \d+: .*?showed \[[^\]]*\] and )(.*)$", re.M)
+
+
+def _runs_summed(line: re.Match[str]) -> str:
+    """pokerdf's copy of a run twice's result: one, the first run's, with both runs' chips."""
+    first, second = re.split(r", and (?=won \(|lost)", line[2])
+    won = sum(int(n) for n in re.findall(r"^won \((\d+)\)", f"{first}\n{second}", re.M))
+    return line[1] + re.sub(r"^(won \(\d+\)|lost)", f"won ({won})" if won else "lost", first)
 
 
 def test_every_cash_hand_adds_up_in_pokerdf(cash_records: list[HandRecord],
@@ -203,6 +220,64 @@ def test_every_cash_hand_adds_up_in_pokerdf(cash_records: list[HandRecord],
     assert not records, "pokerdf did not read every hand"
     assert seen["straddle, replay not checked"] >= 10, seen
     assert seen["run twice"] >= 10 and seen["bomb-pot"] >= 1, seen
+
+
+# A hand's words (controller/history/hand_words.py) -> PokerKit's label of its category.
+CATEGORIES = (("high card ", "High card"), ("a pair of ", "One pair"), ("two pair, ", "Two pair"),
+              ("three of a kind, ", "Three of a kind"), ("a straight, ", "Straight"),
+              ("a flush, ", "Flush"), ("a full house, ", "Full house"),
+              ("four of a kind, ", "Four of a kind"), ("a straight flush, ", "Straight flush"),
+              ("a Royal Flush", "Straight flush"))
+
+
+def category(words: str) -> str:
+    return next(label for start, label in CATEGORIES if words.startswith(start))
+
+
+def pokerkit_category(hole: str, board: str, game: str) -> str:
+    """The hand's category by PokerKit's evaluator, independent of ours."""
+    kind = OmahaHoldemHand if game == "PO" else StandardHighHand
+    return str(kind.from_game(hole, board).entry.label.value)
+
+
+def run_won(record: HandRecord, seat: int, run: int) -> int:
+    """What ``seat`` won on run ``run`` (1, 2): each pot's part on it, a pot not run twice on
+    the first (CG Run It Twice)."""
+    return sum(sum(part.shares.get(seat, 0) for part in pot.boards if part.board == run)
+               if pot.boards else pot.shares.get(seat, 0) * (run == 1) for pot in record.pots)
+
+
+def test_each_run_of_a_run_twice_names_the_tabled_hands_on_its_own_board(
+        cash_records: list[HandRecord]) -> None:
+    """Issue 36 (FPDB-3's import): at each run's show down and in the summary's result for each
+    run, a tabled hand is named on that run's board (its category as PokerKit evaluates it), and
+    each run's result has that run's winnings."""
+    seen: Counter[str] = Counter()
+    for record in cash_hands(cash_records):
+        if not record.run_twice or record.double_board:
+            continue
+        text = stars_hand(record.public(), 1)
+        first, rest = text.split("*** FIRST SHOW DOWN ***\n")[1].split("*** SECOND SHOW DOWN ***")
+        second, summary = rest.split("*** SUMMARY ***")
+        for seat in record.tabled():
+            name, hole = record.players[seat], record.hole_cards[seat]
+            shown = re.escape(f"{name}: shows [{' '.join(re.findall('..', hole))}] (")
+            words = [re.findall(rf"^{shown}(.*)\)$", show_down, re.M) for show_down in (first,
+                                                                                   second)]
+            assert [len(w) for w in words] == [1, 1], (record.hand, name)
+            named = [w[0] for w in words]
+            for board, hand in zip(record.boards, named, strict=True):
+                assert category(hand) == pokerkit_category(hole, board, record.game), (
+                    record.hand, name, board, hand)
+            results = [f"won ({won}) with {hand}" if won else f"lost with {hand}"
+                       for won, hand in ((run_won(record, seat, 1), named[0]),
+                                         (run_won(record, seat, 2), named[1]))]
+            assert re.search(rf"^Seat {seat}: {re.escape(name)} .*and "
+                             rf"{re.escape(', and '.join(results))}$", summary, re.M), (
+                record.hand, name, results)
+            seen["tabled"] += 1
+            seen["named apart"] += category(named[0]) != category(named[1])
+    assert seen["tabled"] >= 40 and seen["named apart"] >= 10, seen
 
 
 def test_every_cash_hand_is_an_ohh_cash_hand_that_adds_up(
