@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import os
 import random
-import time
 from collections import Counter
 
 import pytest
@@ -32,7 +31,11 @@ from pokerkit import Mode, NoLimitTexasHoldem, PotLimitOmahaHoldem, State
 
 from controller.engine.cards import card_text
 from controller.engine.hand import HOLE_CARDS, Hand, HandSetup, PlayerSetup, PotResult, Stage
-from tests.engine.test_differential_pokerkit_limit import AUTOMATIONS, remember_evaluations
+from tests.engine.test_differential_pokerkit_limit import (
+    AUTOMATIONS,
+    play_seeded,
+    remember_evaluations,
+)
 
 HANDS = int(os.environ.get("DIFFERENTIAL_BOARDS_HANDS", "1200"))
 
@@ -167,16 +170,7 @@ def act(rng: random.Random, hand: Hand, state: State) -> None:
 def test_two_boards_agree_with_pokerkit_runout_and_board_counts(
         monkeypatch: pytest.MonkeyPatch) -> None:
     remember_evaluations(monkeypatch)
-    seen: Counter[str] = Counter()
-    started = time.perf_counter()
-    for k in range(HANDS):
-        rng = random.Random(k)
-        try:
-            play_one(rng, seen)
-        except AssertionError as exc:
-            raise AssertionError(f"hand {k} (random.Random({k})): {exc}") from exc
-    elapsed = time.perf_counter() - started
-    print(f"{HANDS} hands in {elapsed:.1f} s: {dict(seen)}")
+    seen = play_seeded(play_one, HANDS)
     compared = seen["run it twice: hands compared"] + seen["double board: hands compared"]
     assert compared > 0.85 * HANDS
     assert seen["run twice"] > 0.05 * HANDS and all(n > 0 for n in seen.values())

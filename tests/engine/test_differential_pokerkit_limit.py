@@ -227,18 +227,24 @@ def remember_evaluations(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(kind, "from_game", classmethod(from_game))
 
 
-def test_split_limit_agrees_with_pokerkit_fixed_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    remember_evaluations(monkeypatch)
+def play_seeded(play_one: Callable[[random.Random, Counter[str]], None], hands: int
+                ) -> Counter[str]:
+    """``hands`` hands, hand k played by ``play_one`` from ``random.Random(k)`` (a failure names
+    k, to play that hand again alone); what the hands saw, printed with the time they took."""
     seen: Counter[str] = Counter()
     started = time.perf_counter()
-    for k in range(HANDS):
-        rng = random.Random(k)
+    for k in range(hands):
         try:
-            play_one(rng, seen)
+            play_one(random.Random(k), seen)
         except AssertionError as exc:
             raise AssertionError(f"hand {k} (random.Random({k})): {exc}") from exc
-    elapsed = time.perf_counter() - started
-    print(f"{HANDS} hands in {elapsed:.1f} s: {dict(seen)}")
+    print(f"{hands} hands in {time.perf_counter() - started:.1f} s: {dict(seen)}")
+    return seen
+
+
+def test_split_limit_agrees_with_pokerkit_fixed_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    remember_evaluations(monkeypatch)
+    seen = play_seeded(play_one, HANDS)
     assert seen["hands compared"] > 0.9 * HANDS
     # every named difference came up, so none of them is dead code in this test
     assert all(n > 0 for n in seen.values()) and len(seen) >= 5, seen

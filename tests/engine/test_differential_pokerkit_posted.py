@@ -9,23 +9,26 @@ fold, a bet or a raise is possible and the largest raise; at the end on every fi
 
 The differences the straddle test names are set aside the same way (its ``act``): R3 (PVB
 42(6)), odd chips over several winners or pots (PVB 62, 63(2)); no stack here is short of its
-blind, and a fold when checking is possible is never chosen.
+blind, and a fold when checking is possible is never chosen. The hand is played out by the
+straddle test's `play_out`.
 """
 
 from __future__ import annotations
 
 import os
 import random
-import time
 from collections import Counter
 
 import pytest
 from pokerkit import NoLimitTexasHoldem, PotLimitOmahaHoldem, State
 
-from controller.engine.cards import card_text
-from controller.engine.hand import HOLE_CARDS, Hand, HandSetup, PlayerSetup, Stage
-from tests.engine.test_differential_pokerkit_limit import AUTOMATIONS, remember_evaluations
-from tests.engine.test_differential_pokerkit_straddles import act
+from controller.engine.hand import Hand, HandSetup, PlayerSetup
+from tests.engine.test_differential_pokerkit_limit import (
+    AUTOMATIONS,
+    play_seeded,
+    remember_evaluations,
+)
+from tests.engine.test_differential_pokerkit_straddles import play_out
 
 HANDS = int(os.environ.get("DIFFERENTIAL_POSTED_HANDS", "2000"))
 
@@ -59,53 +62,16 @@ def new_states(rng: random.Random) -> tuple[Hand, State, tuple[int, ...]]:
 def play_one(rng: random.Random, seen: Counter[str]) -> None:
     hand, state, posted = new_states(rng)
     seen[f"{len(posted)} posted"] += 1
-    deck = list(range(52))
-    rng.shuffle(deck)
-    cards = iter(deck)
-    for i in range(hand.n):
-        dealt = [next(cards) for _ in range(HOLE_CARDS[hand.game])]
-        hand.deal_hole(i, list(dealt))
-        state.deal_hole("".join(card_text(c) for c in dealt))
-    # The post moves nobody's turn: the first to act preflop is left of the big blind in both
+    # The post moves nobody's turn: the first to act preflop is left of the big blind (the
+    # first decision then compares PokerKit's actor with ours, `act`)
     first = hand.options()
-    assert first is not None and first.player == state.actor_index == 2 % hand.n
-    while hand.stage is not Stage.OVER:
-        if hand.stage is Stage.DEALING:
-            board = [next(cards) for _ in range(3 if not hand.board else 1)]
-            hand.deal_board(board)
-            state.burn_card("??")
-            state.deal_board("".join(card_text(c) for c in board))
-            continue
-        if hand.stage is Stage.SHOWDOWN:
-            for i in hand.showdown_order():
-                hand.show(i, list(hand.hole[i]))
-            hand.settle()
-            continue
-        act(rng, hand, state, hand.setup.big_blind, seen)
-    while state.status and state.can_show_or_muck_hole_cards(True):
-        state.show_or_muck_hole_cards(True)
-    assert not state.status, "PokerKit did not finish the hand"
-    results = hand.results
-    odd = [r for r in results if len(r.winners) > 1 and r.amount % len(r.winners)]
-    if odd and not (len(results) == 1 and odd[0].amount % len(odd[0].winners) == 1):
-        seen["set aside: odd chips over several winners or pots"] += 1
-        return
-    assert hand.stacks == [int(s) for s in state.stacks]
-    seen["hands compared"] += 1
+    assert first is not None and first.player == 2 % hand.n
+    play_out(rng, hand, state, seen)
 
 
 def test_posted_big_blinds_agree_with_pokerkit_post_bets(
         monkeypatch: pytest.MonkeyPatch) -> None:
     remember_evaluations(monkeypatch)
-    seen: Counter[str] = Counter()
-    started = time.perf_counter()
-    for k in range(HANDS):
-        rng = random.Random(k)
-        try:
-            play_one(rng, seen)
-        except AssertionError as exc:
-            raise AssertionError(f"hand {k} (random.Random({k})): {exc}") from exc
-    elapsed = time.perf_counter() - started
-    print(f"{HANDS} hands in {elapsed:.1f} s: {dict(seen)}")
+    seen = play_seeded(play_one, HANDS)
     assert seen["hands compared"] > 0.9 * HANDS
     assert seen["1 posted"] > 0 and seen["2 posted"] > 0 and seen["decisions agreed"] > 0, seen

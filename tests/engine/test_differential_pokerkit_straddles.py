@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import os
 import random
-import time
 from collections import Counter
 
 import pytest
@@ -31,7 +30,11 @@ from pokerkit import NoLimitTexasHoldem, PotLimitOmahaHoldem, State
 
 from controller.engine.cards import card_text
 from controller.engine.hand import HOLE_CARDS, Hand, HandSetup, PlayerSetup, Stage, Street
-from tests.engine.test_differential_pokerkit_limit import AUTOMATIONS, remember_evaluations
+from tests.engine.test_differential_pokerkit_limit import (
+    AUTOMATIONS,
+    play_seeded,
+    remember_evaluations,
+)
 
 HANDS = int(os.environ.get("DIFFERENTIAL_STRADDLE_HANDS", "2000"))
 
@@ -79,6 +82,12 @@ def new_states(rng: random.Random) -> tuple[Hand, State, str]:
 def play_one(rng: random.Random, seen: Counter[str]) -> None:
     hand, state, kind = new_states(rng)
     seen[f"{kind} straddles"] += 1
+    play_out(rng, hand, state, seen)
+
+
+def play_out(rng: random.Random, hand: Hand, state: State, seen: Counter[str]) -> None:
+    """The hand set up in both engines, dealt and played to its end, every decision compared
+    (`act`), then the finishing stacks (set aside where the named differences move odd chips)."""
     deck = list(range(52))
     rng.shuffle(deck)
     cards = iter(deck)
@@ -165,15 +174,6 @@ def act(rng: random.Random, hand: Hand, state: State, top: int, seen: Counter[st
 def test_straddles_agree_with_pokerkit_blinds_or_straddles(
         monkeypatch: pytest.MonkeyPatch) -> None:
     remember_evaluations(monkeypatch)
-    seen: Counter[str] = Counter()
-    started = time.perf_counter()
-    for k in range(HANDS):
-        rng = random.Random(k)
-        try:
-            play_one(rng, seen)
-        except AssertionError as exc:
-            raise AssertionError(f"hand {k} (random.Random({k})): {exc}") from exc
-    elapsed = time.perf_counter() - started
-    print(f"{HANDS} hands in {elapsed:.1f} s: {dict(seen)}")
+    seen = play_seeded(play_one, HANDS)
     assert seen["hands compared"] > 0.9 * HANDS
     assert all(n > 0 for n in seen.values()) and len(seen) >= 7, seen

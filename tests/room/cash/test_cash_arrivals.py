@@ -22,14 +22,13 @@ from controller.mqtt.local_broker import LocalBroker
 from controller.room.cash.core import replay
 from controller.room.cash.ledger import STAKE, CashSettings, TableSpec
 from controller.room.cash.service import CashService
-from controller.room.cash.store import CashStore
 from controller.session import SessionConfig
 from controller.session.model import BuyIn
 from controller.sim.soak import cash_profile
-from tests.mqtt.helpers import LinkedTable, linked_table
+from tests.mqtt.helpers import LinkedTable
 from tests.room.cash.test_cash_tables import Floor, hands_feed, own, players, seats, sits
+from tests.room.cash.test_cash_tables import cash_room as tables_room
 from tests.room.tournament import tournament_helpers as hands
-from tests.venue import address, login
 from tests.waiting import wait_for
 
 NLH = "NLH 2/5"
@@ -52,20 +51,18 @@ def cash_room(broker: LocalBroker, tmp_path: Path
     and the cash floor."""
     profile = tmp_path / "cash.toml"
     profile.write_text(cash_profile("NT"), encoding="utf-8")
-    with contextlib.ExitStack() as stack:
-        tables = {t.table: stack.enter_context(linked_table(
-            broker, tmp_path / f"t{t.table}", table=t.table,
-            config=SessionConfig(table_id=t.table, seats=t.seats, profile=str(profile),
-                                 buy_in=BuyIn(min=MINIMUM)))) for t in SETTINGS.tables}
-        store = CashStore(tmp_path / "cash.db")
-        stack.callback(store.close)
-        service = CashService(address(broker), login(broker, "cash"), SETTINGS, store,
-                              retry_seconds=0.5).start()
-        stack.callback(service.close)
-        assert service.connected.wait(5)
-        floor = Floor(broker)
-        stack.callback(floor.client.close)
-        yield service, floor, tables
+    with tables_room(broker, tmp_path, SETTINGS, lambda t: SessionConfig(
+            table_id=t.table, seats=t.seats, profile=str(profile),
+            buy_in=BuyIn(min=MINIMUM))) as room:
+        yield room
+
+
+def three_seated(floor: Floor, one: LinkedTable) -> None:
+    """Table 1 opened with NLH; Anna, Ben and Cleo seated there with the minimum buy-in."""
+    floor.ok("open_table", table="1", game=NLH)
+    for name in ("Anna", "Ben", "Cleo"):
+        floor.ok("seat", table="1", name=name, stack=MINIMUM)
+    wait_for(lambda: len(seats(one)) == 3, what="three seated")
 
 
 def told(table: LinkedTable, kind: str) -> list[str]:
@@ -133,10 +130,7 @@ def test_cg_table_stake_he_leaves_with_what_his_table_showed_and_not_back_with_l
         two_tables: LocalBroker, tmp_path: Path) -> None:
     with cash_room(two_tables, tmp_path) as (service, floor, tables):
         one = tables["1"]
-        floor.ok("open_table", table="1", game=NLH)
-        for name in ("Anna", "Ben", "Cleo"):
-            floor.ok("seat", table="1", name=name, stack=MINIMUM)
-        wait_for(lambda: len(seats(one)) == 3, what="three seated")
+        three_seated(floor, one)
         # Two hands: the big blind wins the small blind each time (seat 3, then seat 1)
         feed = hands_feed(one)
         for _ in range(2):
@@ -170,10 +164,7 @@ def test_a_busted_cash_player_keeps_his_seat_until_the_dealer_lets_him_go(
         two_tables: LocalBroker, tmp_path: Path) -> None:
     with cash_room(two_tables, tmp_path) as (service, floor, tables):
         one = tables["1"]
-        floor.ok("open_table", table="1", game=NLH)
-        for name in ("Anna", "Ben", "Cleo"):
-            floor.ok("seat", table="1", name=name, stack=MINIMUM)
-        wait_for(lambda: len(seats(one)) == 3, what="three seated")
+        three_seated(floor, one)
         feed = hands_feed(one)
         feed([{"type": "shuffle"}])
         hands.bust(feed, lambda: one.memory.last, winner=1, losers=[2])  # Ben loses it all

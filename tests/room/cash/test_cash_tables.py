@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -66,15 +66,20 @@ class Floor(CashFloor):
 
 
 @contextlib.contextmanager
-def cash_room(broker: LocalBroker, tmp_path: Path
+def cash_room(broker: LocalBroker, tmp_path: Path, settings: CashSettings = SETTINGS,
+              config: Callable[[TableSpec], SessionConfig] | None = None
               ) -> Iterator[tuple[CashService, Floor, dict[str, LinkedTable]]]:
+    """The cash floor with ``settings`` and its tables linked, each with ``config`` (by
+    default its id and seats alone); the floor's login."""
+    def plain(spec: TableSpec) -> SessionConfig:
+        return SessionConfig(table_id=spec.table, seats=spec.seats)
     with contextlib.ExitStack() as stack:
         tables = {t.table: stack.enter_context(linked_table(
-            broker, tmp_path / f"t{t.table}", table=t.table,
-            config=SessionConfig(table_id=t.table, seats=t.seats))) for t in SETTINGS.tables}
+            broker, tmp_path / f"t{t.table}", table=t.table, config=(config or plain)(t)))
+            for t in settings.tables}
         store = CashStore(tmp_path / "cash.db")
         stack.callback(store.close)
-        service = CashService(address(broker), login(broker, "cash"), SETTINGS, store,
+        service = CashService(address(broker), login(broker, "cash"), settings, store,
                               retry_seconds=0.5).start()
         stack.callback(service.close)
         assert service.connected.wait(5)
