@@ -32,6 +32,9 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", "long(seconds): about how long the test takes on a quiet 2-core machine; "
         "under pytest-xdist the long tests are dealt out first, one worker's share each "
         "(`pytest_collection_modifyitems` below), so that none starts last")
+    config.addinivalue_line(
+        "markers", "real_password_cost: the floor's password hashes at the real argon2id cost "
+        "(tests/room's in-process floors otherwise hash at the lowest: tests/room/conftest.py)")
 
 
 E2E_SECONDS = 20.0  # an e2e test without a `long` marker: a room started and stopped, about

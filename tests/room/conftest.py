@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from argon2 import PasswordHasher
 from playwright.sync_api import Browser, expect, sync_playwright
 
 from controller.mqtt.local_broker import LocalBroker
@@ -14,6 +15,7 @@ from controller.mqtt.topics import Topics
 from controller.room.clock.service import ClockService
 from controller.room.clock.store import ClockStore
 from controller.room.clock.structure import load_structure
+from controller.room.floor import accounts
 from tests.room.floor.floor_helpers import CHROMIUM, CHROMIUM_FLAGS
 from tests.venue import VenueClient, address, login
 
@@ -24,6 +26,22 @@ TURBO = load_structure(Path(__file__).resolve().parents[2] / "deploy" / "structu
 # A loaded 2-core CI machine runs the broker, tables, the server and Chromium at once: give a
 # page up to 10 s to show what it must (Playwright's default is 5).
 expect.set_options(timeout=10_000)
+
+
+# argon2id at its lowest cost (one pass over 1 MiB, one lane): the floor servers these tests
+# start in process hash and check their staff's passwords with it, a few hundred times in all,
+# each at the RFC's cost about 0.2 s of CPU on this kind of machine (a minute of the suite's CPU).
+# The same library, the same code path, the same stored format; the servers the demo and room
+# tests start as processes, and the tests marked `real_password_cost`, keep the real cost.
+CHEAP_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+
+
+@pytest.fixture(autouse=True)
+def cheap_password_hashes(request: pytest.FixtureRequest,
+                          monkeypatch: pytest.MonkeyPatch) -> None:
+    if request.node.get_closest_marker("real_password_cost") is None:
+        monkeypatch.setattr(accounts, "_hasher", CHEAP_HASHER)
+        monkeypatch.setattr(accounts, "_DUMMY", CHEAP_HASHER.hash("no such user, no such password"))
 
 
 @pytest.fixture(scope="module")

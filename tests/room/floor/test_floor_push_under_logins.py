@@ -41,6 +41,8 @@ from tests.waiting import wait_until
 
 LOGINS = 12  # at once: two rounds of the old pool's six
 
+pytestmark = pytest.mark.real_password_cost  # the real argon2id cost is what these tests are about
+
 
 def staff(directory: Path, count: int) -> list[str]:
     """``count`` more floor accounts beside anna, with her password (her hash: one argon2 hash
