@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import signal
 import sys
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
 
 from controller.cli.common import (
     _int_in,
@@ -20,54 +18,11 @@ from controller.cli.common import (
     _stop_on_signals,
 )
 
-if TYPE_CHECKING:
-    from controller.history.phh import PhhHand
-
 
 def _replay(args: argparse.Namespace) -> int:
-    from controller.errors import PokertableError
-    from controller.history.phh import parse_phhs, replay_phh
+    from controller.cli.replay import replay_files
 
-    refused = False
-    out = sys.stdout
-    for path in args.files:
-        lines: list[dict[str, object]] = []
-        try:
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read()
-            for key, phh in parse_phhs(text):  # one hand, or a .phhs file's numbered hands
-                where = {"file": path} if key is None else _entry(path, key, phh)
-                try:
-                    replay = replay_phh(phh)
-                except PokertableError as exc:
-                    refused = True
-                    lines.append({**where, "error": str(exc)})
-                    continue
-                lines.append({**where, "finishing_stacks": replay.finishing_stacks()})
-                if replay.inferred_folds:
-                    folded = ", ".join(replay.inferred_folds)
-                    print(f"{path}: {folded} did not act and were taken as folded; the file's "
-                          "finishing_stacks confirm it", file=sys.stderr)
-        except (PokertableError, OSError, UnicodeDecodeError) as exc:
-            refused = True
-            lines = [{"file": path, "error": str(exc)}]
-        for line in lines:
-            out.write(json.dumps(line) + "\n")
-    return 1 if refused else 0
-
-
-def _entry(path: str, key: str, phh: PhhHand) -> dict[str, object]:
-    """How a hand of a ``.phhs`` file is named: by its venue (a league's), table and hand
-    number when the file gives them (our export does), else by its place in the file ([1],
-    [2] ...)."""
-    named: dict[str, object] = {"file": path}
-    venue = phh.extra.get("venue")
-    if venue is not None:
-        named["venue"] = venue
-    if phh.table is not None:
-        named["table"] = phh.table
-    named["hand"] = key if phh.hand is None else phh.hand
-    return named
+    return replay_files(args.files)
 
 
 def _decode(args: argparse.Namespace) -> int:
@@ -421,6 +376,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     from controller.storage.private_files import SERVICE_UMASK
 
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["replay"] and len(argv) > 1 and not any(a[:1] == "-" for a in argv[1:]):
+        # Files and nothing else, as the parser would read them: no parser built (issue 37)
+        from controller.cli.replay import replay_files
+
+        os.umask(SERVICE_UMASK)
+        return replay_files(argv[1:])
     parser = replay_parser() if argv[:1] == ["replay"] else build_parser()
     args = parser.parse_args(argv)
     os.umask(SERVICE_UMASK)  # nothing any pokertable process writes is for other users

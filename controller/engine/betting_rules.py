@@ -114,6 +114,8 @@ def options(hand: Hand) -> Options | None:
 # ---------------------------------------------------------------- the checks of each action
 
 def verify_turn(hand: Hand, i: int) -> None:
+    if hand.actor == i and hand.stage is _BETTING and not hand.folded[i]:
+        return  # (the player to act: what every check below would pass, in one test)
     if not 0 <= i < hand.n:
         raise NotYourTurn(f"there is no player {i + 1} in this hand", "PVB 36")
     if hand.stage is _OVER:

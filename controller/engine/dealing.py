@@ -88,7 +88,7 @@ def post_forced_bets(hand: Hand) -> None:
     continue_from(hand, opener)
 
 
-def take_cards(hand: Hand, cards: list[int | None]) -> None:
+def take_cards(hand: Hand, cards: Sequence[int | None]) -> None:
     """Register cards as seen this hand; a card seen twice fouls the deck (RULES I4)."""
     known = [c for c in cards if c is not None] if None in cards else cards
     seen = hand._seen
@@ -191,7 +191,7 @@ def deal_board(hand: Hand, cards: list[int]) -> None:
     board that is due (`Boards.due`). The betting round follows once every board has the
     street."""
     k, street = _board_due(hand, cards)
-    take_cards(hand, list(cards))
+    take_cards(hand, cards)
     hand.boards.cards[k].extend(cards)
     hand.log.append(_new_act(Act, (street, None, "deal_board", 0, tuple(cards), False, k)))
     reached = hand.boards.street()

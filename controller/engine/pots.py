@@ -1,12 +1,12 @@
 """Main and side pots (RULES S1) and the split of a pot with odd chips (RULES S2)."""
 
-from __future__ import annotations
+# (no `from __future__ import annotations`: a NamedTuple compiles each string annotation
+# into a ForwardRef at import, some 40 compiles of the replay's start-up; issue 37)
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Pot:
+class Pot(NamedTuple):  # (a NamedTuple: built for every hand replayed, issue 37)
     amount: int
     eligible: tuple[int, ...]  # player indices, in order from the first seat left of the button
 
@@ -41,16 +41,24 @@ def _pots_by_level(contributions: list[int], live: list[bool], levels: list[int]
     """One pot per all-in level of the live players, from each player what he put in up to it."""
     pots: list[Pot] = []
     previous = 0
+    players = range(len(contributions))
     for level in levels:
-        amount = sum(min(c, level) - min(c, previous) for c in contributions)
-        eligible = tuple(
-            i for i, (c, alive) in enumerate(zip(contributions, live, strict=True))
-            if alive and c >= level
-        )
-        pots.append(Pot(amount, eligible))
+        # (loops, not sums over generators: a side pot at every other showdown of a replay)
+        amount = 0
+        eligible = []
+        for i in players:
+            c = contributions[i]
+            if c > previous:  # from each what he put in above the last level, up to this one
+                amount += (c if c < level else level) - previous
+                if c >= level and live[i]:
+                    eligible.append(i)
+        pots.append(Pot(amount, tuple(eligible)))
         previous = level
     # Money above the top live level (only possible from players who folded) stays in play.
-    beyond = sum(max(0, c - previous) for c in contributions)
+    beyond = 0
+    for c in contributions:
+        if c > previous:
+            beyond += c - previous
     if beyond:
         top = pots[-1] if pots else Pot(0, tuple(i for i, alive in enumerate(live) if alive))
         pots[-1:] = [Pot(top.amount + beyond, top.eligible)]

@@ -10,7 +10,7 @@ Functions of a `Hand`, which carries the public ones as its methods (`hand.show(
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from controller.engine.boards import share_between_boards
 from controller.engine.cards import card_text
@@ -56,10 +56,16 @@ def showdown_order(hand: Hand) -> list[int]:
 
 def all_in_showdown(hand: Hand) -> bool:
     """No more betting is possible while two or more hands are live: cards face up (PVB 54)."""
-    live = hand.live
-    return len(live) > 1 and sum(1 for i in live if not hand.all_in[i]) <= 1 and (
-        hand.stage is not _BETTING
-    )
+    if hand.stage is _BETTING:
+        return False
+    folded, all_in = hand.folded, hand.all_in
+    live = betting = 0  # (counted in one loop: every show of a replay asks)
+    for i in range(hand.n):
+        if not folded[i]:
+            live += 1
+            if not all_in[i]:
+                betting += 1
+    return live > 1 and betting <= 1
 
 
 # ---------------------------------------------------------------- showing and mucking
@@ -135,12 +141,15 @@ def award_uncontested(hand: Hand) -> None:
 
 
 def _finish(hand: Hand, results: list[PotResult]) -> None:
+    log, street = hand.log, hand.street
     for r in results:
-        for part in r.parts or [None]:
-            shares = r.shares if part is None else part.shares
-            for i, chips in shares:
-                hand.log.append(Act(hand.street, i, "win", chips, (), False,
-                                    0 if part is None else part.board))
+        if not r.parts:
+            for i, chips in r.shares:
+                log.append(_new_act(Act, (street, i, "win", chips, (), False, 0)))
+            continue
+        for part in r.parts:
+            for i, chips in part.shares:
+                log.append(_new_act(Act, (street, i, "win", chips, (), False, part.board)))
     hand.results = results
     hand.actor = None
     hand.stage = _OVER
@@ -149,12 +158,12 @@ def _finish(hand: Hand, results: list[PotResult]) -> None:
 def strength(hand: Hand, i: int, board: int = 0) -> int:
     """Player ``i``'s hand on board ``board`` (cards speak, PVB 53)."""
     hole = hand.hole[i]
-    if len(hole) != HOLE_CARDS[hand.game] or any(c is None for c in hole):
+    if len(hole) != HOLE_CARDS[hand.game] or None in hole:
         raise UnknownCards(
             f"the pot cannot be decided: the hole cards of {hand.labels[i]} were never seen "
             "(cards speak, PVB 53)"
         )
-    cards = [c for c in hole if c is not None]
+    cards = cast("list[int]", hole)  # (no None: checked)
     on = hand.boards.cards[board]
     if hand.game == "PO":
         return omaha_strength(cards, on)
@@ -186,15 +195,31 @@ def pot_results(hand: Hand, awards: dict[int, list[int]]) -> list[PotResult]:
         best = max(strengths[i, board] for i in contenders)
         return [i for i in contenders if strengths[i, board] == best], best
 
+    # One board, not run twice (nearly every hand): each pot to its best hands on board 0,
+    # each hand evaluated once for all the pots (the replay settles a showdown in every other
+    # hand, a side pot in every fourth: issue 37).
+    one_board = not hand.boards.runs and len(hand.boards.cards) == 1
+    on_board: dict[int, int] = {}
+    mucked = hand.mucked
     results: list[PotResult] = []
     for k, pot in enumerate(pots):
-        contenders = [i for i in pot.eligible if not hand.mucked[i]] or list(pot.eligible)
-        boards = hand.boards.of_pot(k)
+        contenders = [i for i in pot.eligible if not mucked[i]] or list(pot.eligible)
         if k in awards:
             results.append(pay(hand, pot, sorted(awards[k]), None))
         elif len(contenders) == 1:
             results.append(pay(hand, pot, contenders, None))  # a lone claimant (PVB 56(2))
-        elif len(boards) == 1:
+        elif one_board:
+            best, winners = 0, []  # (strengths are 1 and up)
+            for i in contenders:
+                mine = on_board.get(i)
+                if mine is None:
+                    mine = on_board[i] = strength(hand, i)
+                if mine > best:
+                    best, winners = mine, [i]
+                elif mine == best:
+                    winners.append(i)
+            results.append(pay(hand, pot, winners, best))
+        elif len(boards := hand.boards.of_pot(k)) == 1:
             winners, best = best_on(contenders, boards[0])
             results.append(pay(hand, pot, winners, best))
         else:
@@ -212,10 +237,15 @@ def pot_results(hand: Hand, awards: dict[int, list[int]]) -> list[PotResult]:
 
 def pay(hand: Hand, pot: Pot, winners: list[int], best: int | None) -> PotResult:
     """The pot to ``winners``, split with the odd chips left of the button (PVB 62)."""
-    payout = split_pot(pot.amount, winners, hand.setup.odd_chip_unit)
+    amount = pot.amount
+    if len(winners) == 1:  # (the pot whole: what split_pot gives one winner)
+        winner = winners[0]
+        hand.stacks[winner] += amount
+        return PotResult(amount, pot.eligible, (winner,), ((winner, amount),), best)
+    payout = split_pot(amount, winners, hand.setup.odd_chip_unit)
     for i, chips in payout.items():
         hand.stacks[i] += chips
-    return PotResult(pot.amount, pot.eligible, tuple(winners), tuple(payout.items()), best)
+    return PotResult(amount, pot.eligible, tuple(winners), tuple(payout.items()), best)
 
 
 def pay_parts(hand: Hand, pot: Pot, parts: list[BoardShare]) -> PotResult:

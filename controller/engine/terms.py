@@ -22,10 +22,10 @@ position (``posted``: CG "Blinds", a seat change two or more seats away from the
 it would without it.
 """
 
-from __future__ import annotations
+# (no `from __future__ import annotations`: a NamedTuple compiles each string annotation
+# into a ForwardRef at import, some 40 compiles of the replay's start-up; issue 37)
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import Enum, IntEnum
 from typing import Literal, NamedTuple, Protocol
 
@@ -122,8 +122,13 @@ class SetupTerms(Protocol):
     def limit_bet(self, street: Street) -> int: ...
 
 
-@dataclass(frozen=True, slots=True)
-class PlainPlayer:
+# The plain records below are NamedTuples, not dataclasses: as immutable, compared by value and
+# read by attribute, but `dataclasses` and the code each dataclass compiles at import were a third
+# of the replay's start-up, and a frozen dataclass sets each field through object.__setattr__
+# (a set-up is built for every hand replayed; issue 37).
+
+
+class PlainPlayer(NamedTuple):
     """`PlayerSetup`'s fields without the validation: for a caller that checked them itself."""
 
     label: str
@@ -132,8 +137,7 @@ class PlainPlayer:
     blind: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class PlainSetup:
+class PlainSetup(NamedTuple):
     """`HandSetup`'s fields and defaults without pydantic, for a caller that has checked what
     its input can get wrong itself: the PHH replay (`controller.history.phh`) checks stacks,
     forced bets and the number of players, and builds no variant, straddle or split limit.
@@ -177,8 +181,7 @@ class Act(NamedTuple):
     board: int = 0  # deal_board and win: the board (or run) it is of, from 0
 
 
-@dataclass(frozen=True, slots=True)
-class Options:
+class Options(NamedTuple):
     """What the player to act may do: the dealer console and simulated players read this. In
     split limit ``min_raise_to`` and ``max_raise_to`` are the same: the one legal size."""
 
@@ -188,8 +191,7 @@ class Options:
     max_raise_to: int | None
 
 
-@dataclass(frozen=True, slots=True)
-class BoardShare:
+class BoardShare(NamedTuple):
     """A pot's part played on one board (a double board, or a run of run it twice)."""
 
     board: int  # from 0
@@ -199,8 +201,7 @@ class BoardShare:
     strength: int | None
 
 
-@dataclass(frozen=True, slots=True)
-class PotResult:
+class PotResult(NamedTuple):
     amount: int
     eligible: tuple[int, ...]
     winners: tuple[int, ...]
