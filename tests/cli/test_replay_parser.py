@@ -33,8 +33,10 @@ def test_replay_imports_no_other_command() -> None:
     modules = {line.split("|")[-1].strip() for line in done.stderr.splitlines()
                if line.startswith("import time:") and "|" in line}
     assert '"finishing_stacks"' in done.stdout  # the hand was replayed
-    assert "controller.cli.common" in modules  # (the import log is read right)
+    assert "controller.history.phh" in modules  # (the import log is read right)
     assert sorted(modules & set(OTHER_COMMANDS)) == []
+    # Files alone: not even the command line's parser or its shared helpers (issue 37)
+    assert not modules & {"argparse", "controller.cli.commands", "controller.cli.common"}
 
 
 def test_help_still_builds_every_command() -> None:
