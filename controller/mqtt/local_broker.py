@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -24,7 +25,33 @@ class BrokerError(PokertableError, RuntimeError):
     """Mosquitto is missing, or did not start."""
 
 
+class PortTaken(BrokerError):
+    """Another program bound the port between our choosing it and Mosquitto's binding it."""
+
+
+def _outgoing_ports() -> tuple[int, int]:
+    """The ports the kernel hands to outgoing connections (Linux's ip_local_port_range)."""
+    try:
+        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return int(low), int(high)
+    except (OSError, ValueError):
+        return 32768, 60999
+
+
 def free_port() -> int:
+    """A port nobody listens on, chosen below the range of outgoing connections: a port the
+    kernel said was free (port 0) is one it hands out to clients too, and on a busy host a
+    client's connection had taken it by the time Mosquitto came to bind it."""
+    low, _ = _outgoing_ports()
+    if low > 2048:
+        for _ in range(50):
+            port = random.randrange(max(1024, low - 20_000), low)
+            with socket.socket() as s:
+                try:
+                    s.bind(("", port))  # free on every address, as a listener needs it
+                except OSError:
+                    continue
+                return port
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
@@ -68,6 +95,8 @@ class _Mosquitto:
                     return
             if self.process.poll() is not None:
                 said = log.read_text(encoding="utf-8", errors="replace")[-2000:]
+                if "Address already in use" in said:
+                    raise PortTaken(f"mosquitto exited: {said}")
                 raise BrokerError(f"mosquitto exited: {said}")
             time.sleep(0.05)
         raise BrokerError("mosquitto did not open its port")
@@ -100,6 +129,18 @@ class _Mosquitto:
             shutil.rmtree(self.root, ignore_errors=True)
 
 
+def _start_on_free_ports(broker: LocalBroker | LocalLeague, attempts: int = 3) -> None:
+    for attempt in range(attempts):
+        try:
+            broker.start()
+            return
+        except PortTaken:
+            if attempt == attempts - 1:
+                raise
+            shutil.rmtree(broker.directory)  # (its files name the ports: written anew)
+            broker._configure()
+
+
 def _new_root(directory: Path | None) -> Path:
     # Not a 0700 temporary directory: Mosquitto, started as root, reads its files as the
     # `mosquitto` user.
@@ -119,14 +160,20 @@ class LocalBroker(_Mosquitto):
         on this machine)."""
         self._owned = directory is None
         self.root = _new_root(directory)
-        named = {"hostname": hostname} if hostname is not None else {}
-        self.plan = BrokerPlan(venue=venue, tables=tables, port=free_port(),
-                               tls_port=free_port(), displays=displays, **named)
+        self._named = {"hostname": hostname} if hostname is not None else {}
+        self._venue, self._tables, self._displays, self._bridge = venue, tables, displays, bridge
         self.directory = self.root / "conf"
-        self.credentials: dict[str, ClientCredentials] = broker_init(self.plan, self.directory)
-        if bridge is not None:
-            join_league(self.directory, bridge, host="127.0.0.1")
+        self._configure()
         self.process: subprocess.Popen[bytes] | None = None
+
+    def _configure(self) -> None:
+        """`broker init` on free ports (again on new ones when another program took one
+        first: `_start_on_free_ports`)."""
+        self.plan = BrokerPlan(venue=self._venue, tables=self._tables, port=free_port(),
+                               tls_port=free_port(), displays=self._displays, **self._named)
+        self.credentials: dict[str, ClientCredentials] = broker_init(self.plan, self.directory)
+        if self._bridge is not None:
+            join_league(self.directory, self._bridge, host="127.0.0.1")
 
     @property
     def port(self) -> int:
@@ -156,7 +203,7 @@ class LocalBroker(_Mosquitto):
         return config
 
     def __enter__(self) -> LocalBroker:
-        self.start()
+        _start_on_free_ports(self)
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -170,11 +217,15 @@ class LocalLeague(_Mosquitto):
     def __init__(self, league: str, venues: list[str], directory: Path | None = None) -> None:
         self._owned = directory is None
         self.root = _new_root(directory)
-        self.plan = LeaguePlan(league=league, venues=venues, port=free_port(),
-                               tls_port=free_port(), hostnames=["localhost"])
+        self._league, self._venues = league, venues
         self.directory = self.root / "conf"
-        self.credentials = league_init(self.plan, self.directory)
+        self._configure()
         self.process = None
+
+    def _configure(self) -> None:
+        self.plan = LeaguePlan(league=self._league, venues=self._venues, port=free_port(),
+                               tls_port=free_port(), hostnames=["localhost"])
+        self.credentials = league_init(self.plan, self.directory)
 
     @property
     def port(self) -> int:
@@ -194,11 +245,12 @@ class LocalLeague(_Mosquitto):
         return Login.model_validate(self.credentials[client].model_dump())
 
     def __enter__(self) -> LocalLeague:
-        self.start()
+        _start_on_free_ports(self)
         return self
 
     def __exit__(self, *exc: object) -> None:
         self._close()
 
 
-__all__ = ["BrokerError", "LocalBroker", "LocalLeague", "free_port", "mosquitto_binary"]
+__all__ = ["BrokerError", "LocalBroker", "LocalLeague", "PortTaken", "free_port",
+           "mosquitto_binary"]
