@@ -10,9 +10,17 @@ Rules implemented here name their tags (docs/rules.md): H1-H5 the hand's life, I
 antennas reveal about the deal, S3-S7 the showdown, R7 the binding fold out of turn, C1-C2 time,
 T4 penalties.
 
-The parts: `model` (configuration, snapshot, step, the hand's track), `base` (state, replay,
-``handle``), `table_session` (the hand), `floor` (keys and floor decisions), `clock` (time and
-penalties), `view` (the public state), `words` (cards and blinds in words).
+The session is a small core holding its parts as components (`parts` says how; issue 38):
+`base` the core (the engine's table, the hand's track and story, snapshots and replay,
+``handle``) and `table_session` the hand's life on it (the shuffle, the seats, the showdown),
+which makes the parts and routes each event to them. Each part keeps its own state and sees the
+core through a narrow Protocol it declares: `cards` (the antennas' reads), `chips` (the betting
+and pot zones), `actions` (declarations, the confirm key, every action in turn),
+`floor_commands` (the dealer's keys and the floor's decisions), `hold_commands` (the holds on
+the next shuffle), `time_calls` (time called, penalties), `shot_clock`, `stacks` (stack changes
+and the colour-up), `table_stakes` and `cash` (a cash table's stakes, straddles, variants, run
+it twice), `view` (the public state). Values: `model` (configuration, snapshot, step, the
+hand's track), `outputs`, `chip_reading`, `colour_up`, `table_holds`, `shot_settings`, `words`.
 """
 
 from controller.session.model import (

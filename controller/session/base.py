@@ -1,18 +1,25 @@
 """The session's core: its state, snapshots and replay, the entry point ``handle`` and the helpers
-the parts share. The parts (`hand`, `floor`, `clock`, `view`) add their handlers.
+the parts share. The parts are components (controller/session/parts.py): `TableSession` makes
+them, each with its own state, and they see this core through the narrow views they declare.
 """
 
 from __future__ import annotations
 
 import traceback
-from typing import Any, Literal, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from controller.engine.hand import Hand, Stage
 from controller.engine.profiles import RuleProfile, load_profile
 from controller.engine.records import HandRecord, Irregularity
-from controller.engine.table_play import BetOrRaise, Call, Check, Fold, Table
+from controller.engine.table_play import Table
 from controller.errors import RuleViolation
-from controller.events import DeclareEvent, SeatEvent, ShuffleEvent, TableEvent
+from controller.events import (
+    ChipsEvent,
+    DeclareEvent,
+    KeyEvent,
+    ShuffleEvent,
+    TableEvent,
+)
 from controller.session.model import (
     AGGRESSIVE_KINDS,
     BETTING_KINDS,
@@ -24,22 +31,50 @@ from controller.session.model import (
     Step,
 )
 from controller.session.outputs import EventKind, PublicEvent
-from controller.session.table_holds import TableHolds
+
+if TYPE_CHECKING:
+    from controller.session.actions import BettingActions
+    from controller.session.cards import CardReading
+    from controller.session.cash import CashGame
+    from controller.session.chips import ChipZones
+    from controller.session.floor_commands import FloorCommands
+    from controller.session.hold_commands import HoldCommands
+    from controller.session.parts import Part
+    from controller.session.shot_clock import ShotClock
+    from controller.session.stacks import StackCommands
+    from controller.session.table_stakes import TableStakes
+    from controller.session.time_calls import TimeCalls
+    from controller.session.view import PublicView
 
 
 class SessionBase:
-    """What every part of the session shares: its state, snapshots and replay, the entry point
-    and the helpers. Not thread-safe: one loop owns it."""
+    """The core every part of the session shares: the engine's table, the hand's track and
+    story, the seats' presence, snapshots and replay, the entry point and the helpers. Not
+    thread-safe: one loop owns it."""
+
+    # The parts, each with its own state (controller/session/parts.py); `TableSession` makes
+    # them from the snapshot, with itself as their core.
+    shots: ShotClock
+    time_calls: TimeCalls
+    stacks: StackCommands
+    stakes: TableStakes
+    cash: CashGame
+    table_holds: HoldCommands
+    floor: FloorCommands
+    view: PublicView
+    cards: CardReading
+    chips: ChipZones
+    actions: BettingActions
 
     def __init__(self, config: SessionConfig | None = None,
                  snapshot: SessionSnapshot | None = None) -> None:
         self.config = config or SessionConfig()
         self.profile: RuleProfile = load_profile(self.config.profile)
         if snapshot is None:
-            self.table = Table(table_id=self.config.table_id, profile=self.profile,
-                               level=self.config.level, seats=self.config.seats,
-                               straddles=self.config.straddles)
-            snapshot = self._make_snapshot()
+            table = Table(table_id=self.config.table_id, profile=self.profile,
+                          level=self.config.level, seats=self.config.seats,
+                          straddles=self.config.straddles)
+            snapshot = SessionSnapshot(table=table.snapshot())
         self._load(snapshot)
 
     # ---------------------------------------------------------------- snapshots and replay
@@ -48,46 +83,53 @@ class SessionBase:
         self.table = Table.from_snapshot(snapshot.table, table_id=self.config.table_id,
                                          profile=self.profile, seats=self.config.seats,
                                          straddles=self.config.straddles)
-        self.holds = snapshot.holds
-        # The hand-for-hand round of the hand now played (or last played, between hands)
-        self.hand_round: int | None = None
         self.queued_seats = list(snapshot.queued_seats)
         self.pending_record = snapshot.pending_record
         self.absent = set(snapshot.absent)
         self.devices = dict(snapshot.devices)
-        self.draw = dict(snapshot.draw)
-        self.penalties = dict(snapshot.penalties)
         self.command_ids = list(snapshot.command_ids)
         self.counted = dict(snapshot.counted)
-        self.colour_up = snapshot.colour_up
-        self.stack_refs = list(snapshot.stack_refs)
-        self.next_variant = snapshot.next_variant
         self.track: HandTrack | None = None
         self.snapshot = snapshot
         self.events: list[TableEvent] = []  # accepted since the snapshot: the hand's story
         self._out: list[PublicEvent] = []
         self._sealed: list[HandRecord] = []
+        self._make_parts(snapshot)
+
+    def _make_parts(self, snapshot: SessionSnapshot) -> None:
+        """The parts, each with its own state from ``snapshot``, bound to this core."""
+        raise NotImplementedError
+
+    def _parts(self) -> list[Part]:
+        """The parts, each with its share of the snapshot."""
+        raise NotImplementedError
+
+    def _bind_parts(self) -> None:
+        """After `_adopt`: the parts taken from the other session answer to this one."""
+        raise NotImplementedError
+
+    @property
+    def penalties(self) -> dict[str, int]:
+        """Player id -> penalty hands still to serve (`TimeCalls`)."""
+        return self.time_calls.penalties
 
     def _make_snapshot(self) -> SessionSnapshot:
+        fields: dict[str, Any] = {}
+        for part in self._parts():
+            fields.update(part.snapshot_fields())
         return SessionSnapshot(
-            table=self.table.snapshot(), holds=getattr(self, "holds", TableHolds()),
-            queued_seats=list(getattr(self, "queued_seats", [])),
-            pending_record=getattr(self, "pending_record", None),
-            absent=sorted(getattr(self, "absent", set())),
-            devices=dict(getattr(self, "devices", {})), draw=dict(getattr(self, "draw", {})),
-            penalties=dict(getattr(self, "penalties", {})),
-            command_ids=list(getattr(self, "command_ids", [])),
-            counted=dict(getattr(self, "counted", {})),
-            colour_up=getattr(self, "colour_up", None),
-            stack_refs=list(getattr(self, "stack_refs", [])),
-            next_variant=getattr(self, "next_variant", None),
+            table=self.table.snapshot(), queued_seats=list(self.queued_seats),
+            pending_record=self.pending_record, absent=sorted(self.absent),
+            devices=dict(self.devices),
+            command_ids=list(self.command_ids), counted=dict(self.counted), **fields,
         )
 
     def checkpoint(self, event: TableEvent) -> SessionSnapshot | None:
         """The snapshot the journal stores with ``event``: at every shuffle press between hands,
         taken before the press is applied (not for a press a hold will refuse: it changes
         nothing, so the last hand stays in the story)."""
-        if isinstance(event, ShuffleEvent) and self._between_hands() and self.holds.may_shuffle:
+        if isinstance(event, ShuffleEvent) and self._between_hands() \
+                and self.table_holds.may_shuffle:
             return self._make_snapshot()
         return None
 
@@ -105,9 +147,45 @@ class SessionBase:
         return fresh
 
     def _adopt(self, other: SessionBase) -> None:
+        """Take the state of ``other`` (a replay of this hand's story): its parts too, bound to
+        this core from now on."""
         out, sealed = self._out, self._sealed
         self.__dict__.update(other.__dict__)
         self._out, self._sealed = out, sealed
+        self._bind_parts()
+
+    def _retell(self, events: list[TableEvent], strict_until: int | None = None) -> None:
+        """The hand's story told again as ``events`` (an undo, a floor's correction): this
+        session takes the replay's state, or refuses (raises) as `_replayed` does."""
+        self._adopt(self._replayed(events, strict_until))
+
+    def _acting_event(self, seat: int) -> int | None:
+        """The position in the hand's story of the event that made ``seat``'s last action (a
+        declare, a confirm key, or chips in its zone)."""
+        probe = type(self)(self.config, self.snapshot)
+        found = None
+        for k, event in enumerate(self.events):
+            hand = probe.table.hand
+            before = len(hand.log) if hand is not None else 0
+            probe._dispatch_accepting(event)
+            hand = probe.table.hand
+            index = probe._seat_index(seat)
+            own = (isinstance(event, DeclareEvent) and event.seat == seat) or (
+                isinstance(event, ChipsEvent) and event.zone == f"seat:{seat}") or (
+                isinstance(event, KeyEvent) and event.key == "confirm")
+            if hand is None or index is None or not own:
+                continue
+            if any(a.player == index and a.kind in BETTING_KINDS for a in hand.log[before:]):
+                found = k
+        return found
+
+    def _seal_pending(self) -> HandRecord | None:
+        """The last hand's record sealed now (no next shuffle will seal it): the record."""
+        record = self.pending_record
+        if record is not None:
+            self._sealed.append(record)
+            self.pending_record = None
+        return record
 
     def _dispatch_accepting(self, event: TableEvent) -> bool:
         try:
@@ -164,72 +242,10 @@ class SessionBase:
         self._adopt(fresh)
 
     # ---------------------------------------------------------------- the hand's steps
-    # TableSession and its parts implement these; the other parts call them.
+    # `TableSession` implements this (it applies the event through the parts).
 
     def _dispatch(self, event: TableEvent) -> bool:
         """Returns whether the event changed anything (and belongs to the hand's story)."""
-        raise NotImplementedError
-
-    def _after_step(self) -> None:
-        """After any change: binding folds, showdown, settling, the end of the hand."""
-        raise NotImplementedError
-
-    def _end_void(self, status: Literal["void", "misdeal"], rule: str) -> None:
-        """End the hand without a winner: the cards are dealt again."""
-        raise NotImplementedError
-
-    def _confirm(self) -> bool:
-        """The dealer's confirm key."""
-        raise NotImplementedError
-
-    def _show(self, seat: int) -> bool:
-        """``seat`` tables its cards at the showdown."""
-        raise NotImplementedError
-
-    def _seat_now(self, event: SeatEvent, words: str | None = None) -> None:
-        """A player sits down or leaves, between hands (``words``: what the leaving says)."""
-        raise NotImplementedError
-
-    def _race_reading(self, seat: int, total: int) -> bool:
-        """Between hands, a racing seat's stack read on its zone (RULES T5)."""
-        raise NotImplementedError
-
-    def _close_colour_up(self) -> None:
-        """The next hand begins: the colour-up's race is over."""
-        raise NotImplementedError
-
-    def _betting(self, op: Fold | Check | Call | BetOrRaise, seat: int, words: str,
-                 rule: str | None = None) -> None:
-        """A betting action in turn (the cards' fold, the chips' bet, a declaration)."""
-        raise NotImplementedError
-
-    def _declare(self, event: DeclareEvent) -> bool:
-        """A declaration entered by the dealer (or held out of turn and now standing)."""
-        raise NotImplementedError
-
-    def _check_deal(self) -> None:
-        """RULES I1 and H4, once a hand: every seat holds its cards, the blinds were posted."""
-        raise NotImplementedError
-
-    def _run_twice_key(self) -> bool:
-        """The confirm key while the cards are due: every player agreed to run it twice."""
-        raise NotImplementedError
-
-    def _run_twice_offer(self) -> str:
-        """While the cards are due: the words offering run it twice, when it can be run."""
-        raise NotImplementedError
-
-    def _cash_view(self, live: bool) -> dict[str, Any]:
-        """The cash game's part of the public state (`TableState`'s CG fields)."""
-        raise NotImplementedError
-
-    def _rebuy_refusal(self, seat: int, player: str, amount: int) -> tuple[str, str] | None:
-        """A cash player with no chips buying ``amount``: why not (words, rule), or None."""
-        raise NotImplementedError
-
-    def _straddle_chips(self, hand: Hand, seat: int, index: int, new: list[int]) -> bool:
-        """Chips put out before the cards at a table with straddles (CG Straddle): whether
-        they were taken as a straddle or told to be none."""
         raise NotImplementedError
 
     # ---------------------------------------------------------------- helpers

@@ -6,7 +6,7 @@ cards (CG "Straddle"), a bomb pot, flip or double board for the next hand (CG
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from controller.engine.hand import HOLE_CARDS, VARIANT_NAMES, Hand
 from controller.engine.straddles import KIND_NAMES
@@ -14,10 +14,14 @@ from controller.engine.table_play import RunTwice, StartHand, Straddle
 from controller.errors import RuleViolation
 from controller.events import CommandEvent, SeatEvent
 from controller.session.cards import board_street_name
-from controller.session.model import Refused
+from controller.session.model import Refused, SessionSnapshot, voluntary_actions
 from controller.session.outputs import NextVariant
-from controller.session.table_stakes import TableStakes, bet_unit
+from controller.session.parts import Core
+from controller.session.table_stakes import bet_unit
 from controller.session.words import card_text_list
+
+if TYPE_CHECKING:
+    from controller.session.chips import ChipZones
 
 STRADDLE = "CG Straddle"
 VARIANTS = "CG Spielvarianten"
@@ -29,22 +33,46 @@ NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: 
 GAME_NAMES = {"NT": "hold'em", "PO": "Omaha"}
 
 
-class CashGame(TableStakes):
-    """Straddles, the variants of a hand and run it twice; the table stakes (TableStakes)."""
+class CashCore(Core, Protocol):
+    """What the cash game's additions read of the core beyond every part's view: the seats
+    that change after this hand, and the chip zones (a straddle's chips are accounted there)."""
+
+    @property
+    def queued_seats(self) -> list[SeatEvent]: ...
+
+    @property
+    def chips(self) -> ChipZones: ...
+
+
+class CashGame:
+    """Straddles, the variants of a hand and run it twice. Its own state, kept in the snapshot:
+    the variant the next hand is dealt as (``next_variant``)."""
+
+    def __init__(self, core: CashCore, snapshot: SessionSnapshot) -> None:
+        self.core = core
+        self.next_variant = snapshot.next_variant
+
+    def snapshot_fields(self) -> dict[str, Any]:
+        return {"next_variant": self.next_variant}
+
+    def deal_again(self, variant: NextVariant | None) -> None:
+        """A void hand is dealt again, as the variant it was (unless another was asked for)."""
+        if variant is not None and self.next_variant is None:
+            self.next_variant = variant
 
     # ---------------------------------------------------------------- straddles
 
-    def _straddle_chips(self, hand: Hand, seat: int, index: int, new: list[int]) -> bool:
+    def straddle_chips(self, hand: Hand, seat: int, index: int, new: list[int]) -> bool:
         """CG Straddle: "ein freiwilliges zusätzliches Blind, das nach dem Big Blind gesetzt
         wird": chips a seat that owes no blind puts out before the cards are dealt (as the
         blinds are, APSA 5.4.1) are its straddle when they are one; otherwise the dealer is
         told why not, and they are no part of any bet (they go back). Only at a table that
         opened with straddles, and only before the first hole card is read and the first
         action (the CG is silent on when; a blind is posted before the deal)."""
-        track = self.track
-        table = self.table
+        track = self.core.track
+        table = self.core.table
         assert track is not None
-        if (not table.straddles or track.hole_reads or self._voluntary_actions(hand)
+        if (not table.straddles or track.hole_reads or voluntary_actions(hand)
                 or hand.variant is not None):
             return False
         if any(s.seat == seat for s in table.hand_straddles):
@@ -66,8 +94,8 @@ class CashGame(TableStakes):
         except RuleViolation as exc:
             track.base[seat] = list(new)
             track.extra[seat] = amount
-            self._say("alert", f"seat {seat} put out {amount:,} before the cards: no straddle: "
-                      f"{exc.reason}; the chips go back", rule=exc.rule, seat=seat)
+            self.core._say("alert", f"seat {seat} put out {amount:,} before the cards: no "
+                           f"straddle: {exc.reason}; the chips go back", rule=exc.rule, seat=seat)
             return True
         posted = table.hand_straddles[-1]
         for other in sorted(before - {s.seat for s in table.hand_straddles}):
@@ -75,28 +103,28 @@ class CashGame(TableStakes):
             track.base[other] = list(zone)
             track.extra[other] = sum(zone)
             track.posting_alerts.pop(other, None)
-            self._say("action", f"seat {other}'s straddle is off: the live straddle has "
-                      "precedence; its chips go back", rule=STRADDLE, seat=other)
-        self._account(seat, index)
+            self.core._say("action", f"seat {other}'s straddle is off: the live straddle has "
+                           "precedence; its chips go back", rule=STRADDLE, seat=other)
+        self.core.chips.account(seat, index)
         first = table.actor_seat()
-        self._say("action", f"seat {seat} posts a {KIND_NAMES[posted.kind]} of {amount:,}: "
-                  f"the action starts at seat {first}", rule=STRADDLE, seat=seat,
-                  action="straddle", amount=amount, straddle=posted.kind)
+        self.core._say("action", f"seat {seat} posts a {KIND_NAMES[posted.kind]} of {amount:,}: "
+                       f"the action starts at seat {first}", rule=STRADDLE, seat=seat,
+                       action="straddle", amount=amount, straddle=posted.kind)
         return True
 
-    def _told_of_straddles(self, event: SeatEvent) -> None:
+    def told_of_straddles(self, event: SeatEvent) -> None:
         """CG Straddle: "Neue Spielteilnehmer müssen vor Spielaufnahme diesbezüglich in
         Kenntnis gesetzt werden": a player sitting down at a table with straddles is told."""
-        kinds = self.table.straddles
+        kinds = self.core.table.straddles
         if not kinds or event.player is None:
             return
         names = " and ".join(KIND_NAMES[k] for k in kinds)
-        self._say("seat", f"seat {event.seat}: {event.player}, this table plays the {names} "
-                  "(CG Straddle)", rule=STRADDLE, seat=event.seat, straddles=list(kinds))
+        self.core._say("seat", f"seat {event.seat}: {event.player}, this table plays the {names} "
+                       "(CG Straddle)", rule=STRADDLE, seat=event.seat, straddles=list(kinds))
 
     # ---------------------------------------------------------------- variants
 
-    def _cmd_variant(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
+    def cmd_variant(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
         """CG Spielvarianten, for the next hand (the floor's, or the dealer's by his console):
         ``kind`` bomb-pot or flip with the ``amount`` every player puts in, double-board, or
         none (a regular hand again); ``double_board`` true deals a bomb pot or flip on two
@@ -113,12 +141,12 @@ class CashGame(TableStakes):
             if self.next_variant is None:
                 return False
             self.next_variant = None
-            self._say("decision", f"the next hand is a regular hand ({by})", rule=VARIANTS)
+            self.core._say("decision", f"the next hand is a regular hand ({by})", rule=VARIANTS)
             return True
         if kind == "double-board":
             wanted = NextVariant(boards=2, by=by)
         else:
-            level = self.table.level
+            level = self.core.table.level
             unit, unit_name = bet_unit(level.sb, level.bb, level.ante)
             if type(amount) is not int or amount <= 0 or amount % unit:
                 name = VARIANT_NAMES[kind]
@@ -131,9 +159,9 @@ class CashGame(TableStakes):
         if short is not None:
             raise Refused(short, VARIANTS)
         self.next_variant = wanted
-        self._say("decision", f"the next hand is {wanted.words()} ({by}): "
-                  f"{self._variant_rule(wanted)}", rule=VARIANTS,
-                  variant=wanted.model_dump(mode="json"))
+        self.core._say("decision", f"the next hand is {wanted.words()} ({by}): "
+                       f"{self._variant_rule(wanted)}", rule=VARIANTS,
+                       variant=wanted.model_dump(mode="json"))
         return True
 
     @staticmethod
@@ -148,22 +176,23 @@ class CashGame(TableStakes):
             what += ", on two boards, each pot shared equally between them"
         return what
 
-    def _next_hand(self) -> tuple[StartHand, NextVariant | None]:
+    def next_hand(self) -> tuple[StartHand, NextVariant | None]:
         """The shuffle's hand: the variant asked for, if the table can deal it now (a bomb pot
         or flip keeps the button for the hand after it, so it follows a regular hand)."""
         wanted = self.next_variant
         if wanted is None:
             return StartHand(), None
-        table = self.table
+        table = self.core.table
         if wanted.variant is not None and table.blinds_positions is None:
-            self._say("decision", f"{wanted.words()} is dealt after a regular hand, which lays "
-                      "out the button and the blinds: this hand is a regular one", rule=VARIANTS)
+            self.core._say("decision", f"{wanted.words()} is dealt after a regular hand, which "
+                           "lays out the button and the blinds: this hand is a regular one",
+                           rule=VARIANTS)
             return StartHand(), None
         self.next_variant = None
         short = self._two_boards_short(wanted, len(table.next_positions().dealt))
         if short is not None:  # (more sat down since it was asked for)
-            self._say("decision", f"{short}: {wanted.words()} is not dealt, this hand is a "
-                      "regular one", rule=VARIANTS)
+            self.core._say("decision", f"{short}: {wanted.words()} is not dealt, this hand is a "
+                           "regular one", rule=VARIANTS)
             return StartHand(), None
         return StartHand(variant=wanted.variant, amount=wanted.amount, boards=wanted.boards), \
             wanted
@@ -171,9 +200,10 @@ class CashGame(TableStakes):
     def _next_players(self) -> int:
         """The players the next hand deals in, as far as the table knows now: every seat with
         chips, and those sitting down after this hand (less those leaving)."""
-        leaving = {e.seat for e in self.queued_seats if e.player is None}
-        return sum(1 for n, s in self.table.seats.items() if s.stack > 0 and n not in leaving) \
-            + sum(1 for e in self.queued_seats if e.player is not None)
+        queued, seats = self.core.queued_seats, self.core.table.seats
+        leaving = {e.seat for e in queued if e.player is None}
+        return sum(1 for n, s in seats.items() if s.stack > 0 and n not in leaving) \
+            + sum(1 for e in queued if e.player is not None)
 
     def _two_boards_short(self, wanted: NextVariant, players: int) -> str | None:
         """Two boards need their cards from the one deck: every player's hole cards, and each
@@ -182,25 +212,25 @@ class CashGame(TableStakes):
         CG deals two boards from one deck and names no limit: this is what a deck can do."""
         if wanted.boards < 2:
             return None
-        game = self.profile.game
+        game = self.core.profile.game
         needed = HOLE_CARDS[game] * players + wanted.boards * BOARD
         if needed <= DECK:
             return None
         return (f"not enough cards for two boards with {_players(players)} at "
                 f"{GAME_NAMES.get(game, game)}: {needed} needed, {DECK} in the deck")
 
-    def _say_variant(self, variant: NextVariant) -> None:
-        self._say("hand_started", f"hand {self.table.hand_number} is {variant.words()}: "
-                  f"{self._variant_rule(variant)}", rule=VARIANTS,
-                  variant=variant.model_dump(mode="json"))
+    def say_variant(self, variant: NextVariant) -> None:
+        self.core._say("hand_started", f"hand {self.core.table.hand_number} is {variant.words()}: "
+                       f"{self._variant_rule(variant)}", rule=VARIANTS,
+                       variant=variant.model_dump(mode="json"))
 
     # ---------------------------------------------------------------- run it twice
 
-    def _cmd_run_twice(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
+    def cmd_run_twice(self, args: dict[str, Any], by: str, _: CommandEvent) -> bool:
         """CG Run It Twice: every player in ``pots`` (numbers from 1, the main pot; all the
         pots when not given) agreed to run the rest of the board twice (b). With more than two
         players in the hand the floor is there (e): the floor's command, not the dealer's."""
-        hand = self._hand()
+        hand = self.core._hand()
         if hand is None:
             raise Refused("run it twice: no hand is running", RUN_TWICE)
         pots = args.get("pots")
@@ -211,16 +241,16 @@ class CashGame(TableStakes):
                           "(1: the main pot)", RUN_TWICE)
         return self._run_twice([k - 1 for k in pots], by)
 
-    def _run_twice_key(self) -> bool:
+    def run_twice_key(self) -> bool:
         """The confirm key while the cards are due and run it twice can be run: every player
         agreed, for every pot (CG Run It Twice b); with more than two players only the floor
         (e)."""
-        hand = self._hand()
+        hand = self.core._hand()
         assert hand is not None
         return self._run_twice(list(range(len(hand.pots()))), "dealer")
 
     def _run_twice(self, pots: list[int], by: str) -> bool:
-        hand = self._hand()
+        hand = self.core._hand()
         assert hand is not None
         refusal = hand.run_twice_refusal(pots)
         if refusal is not None:
@@ -232,16 +262,16 @@ class CashGame(TableStakes):
         if players > 2 and not by.startswith("floor"):
             raise Refused(f"{players} players in the hand: run it twice with the floor there; "
                           "call the floor", f"{RUN_TWICE} e")
-        self.table.apply(RunTwice(pots=pots))
+        self.core.table.apply(RunTwice(pots=pots))
         street = board_street_name(hand, *hand.next_board_street()).split(" of ")[0]
         what = {"flop": "the whole board is", "turn": "the turn and the river are",
                 "river": "the river is"}[street]
         named = ", ".join(str(k + 1) for k in sorted(pots))
         which = "every pot" if len(pots) == len(hand.pots()) else f"pot {named} only"
         floor = "the floor there" if by.startswith("floor") else "the floor informed (d)"
-        self._say("decision", f"run it twice ({which}): every player agreed; {what} dealt "
-                  f"twice, run 1 then run 2; {floor} ({by})", rule=RUN_TWICE,
-                  pots=[k + 1 for k in sorted(pots)])
+        self.core._say("decision", f"run it twice ({which}): every player agreed; {what} dealt "
+                       f"twice, run 1 then run 2; {floor} ({by})", rule=RUN_TWICE,
+                       pots=[k + 1 for k in sorted(pots)])
         return True
 
     def _run_twice_short(self, hand: Hand) -> str | None:
@@ -252,7 +282,7 @@ class CashGame(TableStakes):
         Twice: "so werden nach dem ersten regulären Board die drei Burn Cards mit den übrigen
         acht Karten noch einmal aufgemischt"). Ten players at Omaha all-in before the flop
         leave 12 cards for the 16 two runs need: told, in the dealer's words."""
-        track = self.track
+        track = self.core.track
         assert track is not None
         game = hand.game
         players = len(track.dealt)
@@ -268,9 +298,9 @@ class CashGame(TableStakes):
         return (f"not enough cards to run it twice from the {street} with {_players(players)} "
                 f"at {GAME_NAMES.get(game, game)}: {needed} needed, {DECK} in the deck")
 
-    def _run_twice_offer(self) -> str:
+    def run_twice_offer(self) -> str:
         """While the cards are due: how run it twice is asked for, when it can be run."""
-        hand = self._hand()
+        hand = self.core._hand()
         if (hand is None or hand.run_twice_refusal(list(range(len(hand.pots())))) is not None
                 or self._run_twice_short(hand) is not None):
             return ""
@@ -280,13 +310,13 @@ class CashGame(TableStakes):
 
     # ---------------------------------------------------------------- the public view
 
-    def _cash_view(self, live: bool) -> dict[str, Any]:
+    def view(self, live: bool) -> dict[str, Any]:
         """The cash game's part of the public state: the straddles the table plays and those
         of the hand in play; the variant and the boards of the hand in play or the last one
         (as its board), the variant asked for the next."""
-        table = self.table
+        table = self.core.table
         hand = table.hand
-        track = self.track
+        track = self.core.track
         boards = hand.boards.cards if hand is not None else []  # (shown as the board is)
         return {"straddle_kinds": list(table.straddles),
                 "straddles": {s.seat: s.amount for s in table.hand_straddles} if live else {},

@@ -4,6 +4,8 @@ R5-R9), held out of turn (R7), swept into the pot and counted (APSA 5.4.25).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Protocol
+
 from controller.engine.hand import VARIANT_NAMES, Hand, Stage, Street
 from controller.engine.records import Irregularity
 from controller.engine.table_play import (
@@ -14,7 +16,6 @@ from controller.engine.table_play import (
 from controller.events import (
     ChipsEvent,
 )
-from controller.session.base import SessionBase
 from controller.session.chip_reading import (
     Bet,
     Doubt,
@@ -25,18 +26,61 @@ from controller.session.chip_reading import (
     chips_text,
     read_motion,
 )
-from controller.session.model import BETTING_KINDS, Held
+from controller.session.model import Held, voluntary_actions
+from controller.session.parts import Core
+
+if TYPE_CHECKING:
+    from controller.session.actions import BettingActions
+    from controller.session.cash import CashGame
+    from controller.session.outputs import EventKind
+    from controller.session.stacks import StackCommands
+    from controller.session.table_stakes import TableStakes
 
 
-class ChipZones(SessionBase):
+class ChipCore(Core, Protocol):
+    """What the chip zones read and call of the core beyond every part's view: whose chips
+    were counted, the parts a reading may belong to (a cash table's stake, the colour-up's
+    race, a straddle), and the betting actions a reading becomes."""
+
+    @property
+    def counted(self) -> dict[int, bool]: ...
+
+    @property
+    def stakes(self) -> TableStakes: ...
+
+    @property
+    def stacks(self) -> StackCommands: ...
+
+    @property
+    def cash(self) -> CashGame: ...
+
+    @property
+    def actions(self) -> BettingActions: ...
+
+
+class ChipZones:
     """The betting zones and the pot zone: a settled zone is a reading (RULES R2-R9), never
-    refused; it becomes a bet, a wait for the dealer, or an alert."""
+    refused; it becomes a bet, a wait for the dealer, or an alert. It keeps no state of its
+    own: what each zone holds is the hand's (`HandTrack`), replayed with it."""
 
-    def _chips(self, event: ChipsEvent) -> bool:
+    def __init__(self, core: ChipCore) -> None:
+        self.core = core
+
+    def snapshot_fields(self) -> dict[str, Any]:
+        return {}
+
+    def _say(self, kind: EventKind, text: str, *, rule: str | None = None,
+             seat: int | None = None, **data: Any) -> None:
+        self.core._say(kind, text, rule=rule, seat=seat, **data)
+
+    def _irregular(self, rule: str, text: str, seat: int | None = None) -> None:
+        self.core._irregular(rule, text, seat=seat)
+
+    def read(self, event: ChipsEvent) -> bool:
         """A betting zone (or the pot zone) settled (RULES R9: one motion). Chips are readings,
         never refused: what they mean becomes an action, a wait for the dealer, or an alert."""
-        track = self.track
-        hand = self._hand()
+        track = self.core.track
+        hand = self.core._hand()
         if hand is None and event.zone != "pot":
             return self._count(event)
         if track is None or hand is None:
@@ -45,7 +89,7 @@ class ChipZones(SessionBase):
             track.pot_zone = sum(event.chips)
             self._check_pot()
             if hand.stage is Stage.SHOWDOWN and track.showdown_told:
-                self._pot_alert()  # the last round's bets reached the pot after the showdown
+                self.pot_alert()  # the last round's bets reached the pot after the showdown
             return True
         seat = int(event.zone[5:])
         new = sorted(event.chips, reverse=True)
@@ -64,16 +108,17 @@ class ChipZones(SessionBase):
             if not track.stale[seat]:
                 del track.stale[seat]
                 self._check_pot()
-        index = self._seat_index(seat)
+        index = self.core._seat_index(seat)
         if index is None:
             if new:
                 self._say("alert", f"chips in seat {seat}'s betting zone, but seat {seat} is not "
                           "in this hand", rule="PVB 36", seat=seat)
             return True
-        self._stake_in_hand(hand, seat, index, before, new)  # CG Table Stake
-        if self._straddle_chips(hand, seat, index, new) or self._posting(hand, seat, index, new):
+        self.core.stakes.in_hand(hand, seat, index, before, new)  # CG Table Stake
+        if self.core.cash.straddle_chips(hand, seat, index, new) or \
+                self._posting(hand, seat, index, new):
             return True
-        if self.table.actor_seat() == seat and seat not in track.held:
+        if self.core.table.actor_seat() == seat and seat not in track.held:
             return self._motion_in_turn(hand, seat, index, before, new)
         self._zone_moved(hand, seat, index, before, new)
         return True
@@ -83,20 +128,20 @@ class ChipZones(SessionBase):
         amount that differs is an alert (recorded if still wrong at the first action). The seat
         first to act posts too when its first motion is exactly what it owes (its ante, and its
         blind heads-up): less than any call; anything else from it is its action."""
-        track = self.track
+        track = self.core.track
         assert track is not None
         # A round that closed at once (everyone all in on what they posted) still sees each
         # seat post, once; the chips leaving after that are the dealer's sweep.
         closed = track.street != 0 or hand.stage is not Stage.BETTING
-        if self._voluntary_actions(hand) or (closed and (seat in track.base or not new)):
+        if voluntary_actions(hand) or (closed and (seat in track.base or not new)):
             return False
         owed = sum(a.amount for a in hand.log if a.player == index and a.kind in ("ante", "blind"))
         if not owed:
             return False
         total = sum(new)
-        if self.table.actor_seat() == seat and (total != owed or seat in track.base):
+        if self.core.table.actor_seat() == seat and (total != owed or seat in track.base):
             return False  # owed is its blind and ante: less than any call, never an action
-        self._account(seat, index)
+        self.account(seat, index)
         if total == owed:
             track.posting_alerts.pop(seat, None)
             return True
@@ -107,11 +152,11 @@ class ChipZones(SessionBase):
         self._say("alert", text, rule="APSA 5.4.1", seat=seat)
         return True
 
-    def _account(self, seat: int, index: int) -> None:
+    def account(self, seat: int, index: int) -> None:
         """The zone as it is now is what the seat's bet is made of: chips beyond the bet are
         change due to the player (or, after the round, bets still to be swept)."""
-        track = self.track
-        hand = self.table.hand
+        track = self.core.track
+        hand = self.core.table.hand
         assert track is not None and hand is not None
         zone = track.zone.get(seat, [])
         track.base[seat] = list(zone)
@@ -125,30 +170,31 @@ class ChipZones(SessionBase):
         being laid down) says nothing."""
         seat = int(event.zone[5:])
         total = sum(event.chips)
-        tracked = self._stake_reading(seat, total)  # a cash table's count (CG Table Stake)
-        state = self.table.seats.get(seat)
-        if self._race_reading(seat, total):  # a racer's stack after the chip race (RULES T5)
+        tracked = self.core.stakes.reading(seat, total)  # a cash table's count (CG Table Stake)
+        state = self.core.table.seats.get(seat)
+        # a racer's stack after the chip race (RULES T5)
+        if self.core.stacks.race_reading(seat, total):
             return True
-        if self.counted.get(seat) is not False or state is None or state.stack == 0:
+        if self.core.counted.get(seat) is not False or state is None or state.stack == 0:
             return tracked  # (a cash player with no chips: nothing to count, CG Table Stake)
         if total != state.stack:
             return tracked
-        self.counted[seat] = True
+        self.core.counted[seat] = True
         self._say("seat", f"seat {seat}: {state.player}'s {total:,} chips are counted at this "
                   "seat", rule="DFO §2(3)", seat=seat, player=state.player, stack=total)
         return True
 
     def _chips_left(self, seat: int, new: list[int], committed: int) -> None:
         """Chips left the zone: change given and unswept bets are the ones that go first."""
-        track = self.track
+        track = self.core.track
         assert track is not None
         track.extra[seat] = min(track.extra.get(seat, 0),
                                 max(0, sum(new) - committed - self._ante_held(seat)))
 
-    def _face(self, seat: int, chips: list[int] | None = None) -> int:
+    def face(self, seat: int, chips: list[int] | None = None) -> int:
         """The seat's bet as the zone shows it: its chips less those that are no part of it
         (change due, bets of a round not yet swept, and its ante, which stays for the pot)."""
-        track = self.track
+        track = self.core.track
         assert track is not None
         zone = track.zone.get(seat, []) if chips is None else chips
         return sum(zone) - track.extra.get(seat, 0) - self._ante_held(seat)
@@ -157,34 +203,34 @@ class ChipZones(SessionBase):
         """The ante the seat posted, which lies in its zone beside its bet until the first
         round's bets are swept: change comes out of the chips beyond the ante (too much change
         taken from the ante is chips taken back, PVB 36(3))."""
-        track = self.track
-        hand = self.table.hand
-        index = self._seat_index(seat)
+        track = self.core.track
+        hand = self.core.table.hand
+        index = self.core._seat_index(seat)
         if track is None or hand is None or index is None or track.street != 0:
             return 0
         return sum(a.amount for a in hand.log if a.player == index and a.kind == "ante")
 
-    def _situation(self, hand: Hand, index: int) -> Situation:
+    def situation(self, hand: Hand, index: int) -> Situation:
         options = hand.options()
         assert options is not None and options.player == index
         return Situation(
             committed=hand.bets[index], stack=hand.stacks[index], current_bet=hand.current_bet,
             target=hand.target(index), min_raise_to=options.min_raise_to,
-            max_raise_to=options.max_raise_to, min_bet=self.table.hand_level.bb,
+            max_raise_to=options.max_raise_to, min_bet=self.core.table.hand_level.bb,
             preflop=hand.street is Street.PREFLOP,
-            same_colour_full_raise=self.profile.same_colour_chips_full_raise,
+            same_colour_full_raise=self.core.profile.same_colour_chips_full_raise,
         )
 
     def _motion_in_turn(self, hand: Hand, seat: int, index: int, before: list[int],
                         new: list[int]) -> bool:
-        track = self.track
+        track = self.core.track
         assert track is not None
         if sum(new) < sum(before):
             self._chips_left(seat, new, hand.bets[index])
         doubt = track.doubt[1] if track.doubt and track.doubt[0] == seat else None
         if doubt is not None and doubt.short and doubt.default is not None:
-            if self._face(seat, new) >= doubt.default.to:  # R8: completed, never a raise
-                self._apply_bet(seat, index, doubt.default)
+            if self.face(seat, new) >= doubt.default.to:  # R8: completed, never a raise
+                self.apply_bet(seat, index, doubt.default)
             return True
         if doubt is not None and not (doubt.short or doubt.more):
             # The bet is what settled first (R9); what came after is a second motion.
@@ -196,13 +242,13 @@ class ChipZones(SessionBase):
                 self._say("alert", f"seat {seat} took chips back: chips put in stay in",
                           rule="PVB 36(3)", seat=seat)
             return True
-        reading = read_motion(self._situation(hand, index), track.base.get(seat, []), new,
-                              self._face(seat, new), track.announced.get(seat))
-        self._take_reading(seat, index, reading)
+        reading = read_motion(self.situation(hand, index), track.base.get(seat, []), new,
+                              self.face(seat, new), track.announced.get(seat))
+        self.take_reading(seat, index, reading)
         return True
 
-    def _take_reading(self, seat: int, index: int, reading: Reading) -> None:
-        track = self.track
+    def take_reading(self, seat: int, index: int, reading: Reading) -> None:
+        track = self.core.track
         assert track is not None
         match reading:
             case NoBet():
@@ -214,14 +260,15 @@ class ChipZones(SessionBase):
                 self._say("wait", f"seat {seat}: {reading.question}", rule=reading.rule,
                           seat=seat)
             case Bet():
-                self._apply_bet(seat, index, reading)
+                self.apply_bet(seat, index, reading)
 
-    def _apply_bet(self, seat: int, index: int, bet: Bet) -> None:
-        hand = self.table.hand
-        track = self.track
+    def apply_bet(self, seat: int, index: int, bet: Bet) -> None:
+        hand = self.core.table.hand
+        track = self.core.track
         assert hand is not None and track is not None
-        bet = self._divisible(hand, seat, bet)  # CG Table Stake: the odd remainder goes back
-        face = self._face(seat)
+        # CG Table Stake: the odd remainder goes back
+        bet = self.core.stakes.divisible(hand, seat, bet)
+        face = self.face(seat)
         op: Check | Call | BetOrRaise
         match bet.action:
             case "check":
@@ -232,7 +279,7 @@ class ChipZones(SessionBase):
                 word = "bets" if hand.current_bet == 0 else "raises to"
                 op, words = BetOrRaise(seat=seat, to=bet.to), f"{word} {bet.to:,}"
             case "allin":
-                op, _, words = self._allin(hand, seat, index)
+                op, _, words = self.allin(hand, seat, index)
         if isinstance(op, BetOrRaise):
             committed = op.to
         else:
@@ -245,21 +292,21 @@ class ChipZones(SessionBase):
             track.owed[seat] = committed - face
         self._repaid(seat, committed, face)
         reason = f" ({bet.reason}{tail})" if bet.reason or tail else ""
-        self._betting(op, seat, f"{words}{reason}", rule=bet.rule or None)
+        self.core.actions.betting(op, seat, f"{words}{reason}", rule=bet.rule or None)
 
     def _zone_moved(self, hand: Hand, seat: int, index: int, before: list[int],
                     new: list[int]) -> None:
         """A zone changed while its seat was not the one to act: change being made, a bet being
         completed, chips out of turn (R7: held), chips after the bet (R9: back), chips taken
         back (PVB 36(3))."""
-        track = self.track
+        track = self.core.track
         assert track is not None
         committed = hand.bets[index]
         grew = sum(new) > sum(before)
-        face_before = self._face(seat, before)
+        face_before = self.face(seat, before)
         if not grew:
             self._chips_left(seat, new, committed)
-        face = self._face(seat, new)
+        face = self.face(seat, new)
         if seat in track.held:
             if not grew:
                 self._say("alert", f"seat {seat} took back chips put in out of turn: they stay "
@@ -272,8 +319,8 @@ class ChipZones(SessionBase):
             live = not hand.folded[index] and not hand.all_in[index]
             if live and hand.still_to_act(index):
                 track.held[seat] = Held(chips=new, declare=None, bet_level=hand.current_bet,
-                                        raises=self._raises(hand))
-                actor = self.table.actor_seat()
+                                        raises=self.raises(hand))
+                actor = self.core.table.actor_seat()
                 self._say("action", f"seat {seat} put in {chips_text(added_chips(before, new))} "
                           f"out of turn (seat {actor} is to act): held; it stands if the action "
                           f"to seat {seat} does not change",
@@ -296,7 +343,7 @@ class ChipZones(SessionBase):
     def _repaid(self, seat: int, committed: int, face: int) -> None:
         """Chips taken back (told once) are what the pot will lack, unless the seat's zone
         holds its whole bet again before the sweep (its next chips made up for them)."""
-        track = self.track
+        track = self.core.track
         assert track is not None
         if seat in track.taken_back:
             track.taken_back[seat] = min(track.taken_back[seat], max(0, committed - face))
@@ -304,18 +351,18 @@ class ChipZones(SessionBase):
                 del track.taken_back[seat]
 
     @staticmethod
-    def _raises(hand: Hand) -> int:
+    def raises(hand: Hand) -> int:
         return sum(1 for a in hand.log if a.kind in ("bet", "raise"))
 
-    def _held_in_turn(self, hand: Hand, seat: int) -> bool:
+    def held_in_turn(self, hand: Hand, seat: int) -> bool:
         """R7: the out-of-turn action of the seat now to act stands if nobody bet or raised
         since (a check, call or fold changes nothing), otherwise it goes back (PVB 37(3)(4))."""
-        track = self.track
+        track = self.core.track
         assert track is not None
         held = track.held.pop(seat)
-        index = self._seat_index(seat)
+        index = self.core._seat_index(seat)
         assert index is not None
-        if hand.current_bet != held.bet_level or self._raises(hand) != held.raises:
+        if hand.current_bet != held.bet_level or self.raises(hand) != held.raises:
             what = "its chips go back" if held.chips is not None else "the declaration lapses"
             self._say("action", f"seat {seat}: the action changed since seat {seat} acted out of "
                       f"turn ({hand.current_bet:,} to match now): {what}; seat {seat} has every "
@@ -328,19 +375,19 @@ class ChipZones(SessionBase):
         self._say("action", f"seat {seat}'s action out of turn stands: the action to seat {seat} "
                   "did not change", rule="PVB 37(3)", seat=seat)
         if held.declare is not None:
-            self._declare(held.declare)
+            self.core.actions.declare(held.declare)
             return True
         assert held.chips is not None
-        reading = read_motion(self._situation(hand, index), track.base.get(seat, []),
-                              held.chips, self._face(seat, held.chips), None)
-        self._take_reading(seat, index, reading)
+        reading = read_motion(self.situation(hand, index), track.base.get(seat, []),
+                              held.chips, self.face(seat, held.chips), None)
+        self.take_reading(seat, index, reading)
         return isinstance(reading, Bet)
 
-    def _round_over(self) -> None:
+    def round_over(self) -> None:
         """A betting round ended: the zones' chips are bets of a finished round, to be swept
         into the pot; anything held out of turn lapses."""
-        track = self.track
-        hand = self.table.hand
+        track = self.core.track
+        hand = self.core.table.hand
         assert track is not None and hand is not None
         if hand.street == track.street and hand.stage is Stage.BETTING:
             return
@@ -374,9 +421,9 @@ class ChipZones(SessionBase):
         out of what goes back first: the dealer pushes the called part into the pot and
         returns what is left. Only what the returned part cannot cover is still missing from
         the pot (APSA 5.4.25)."""
-        track = self.track
+        track = self.core.track
         assert track is not None
-        positions = self.table.positions
+        positions = self.core.table.positions
         if positions is None or not (track.owed or track.taken_back):
             return
         for act in hand.log:
@@ -393,8 +440,8 @@ class ChipZones(SessionBase):
         """Sweeping: once every finished round's bets left the betting zones, the pot zone must
         hold what the engine's pots hold. A difference is published when the dealer moves on
         (the next round's first action, or the showdown)."""
-        track = self.track
-        hand = self.table.hand
+        track = self.core.track
+        hand = self.core.table.hand
         assert track is not None and hand is not None
         if track.pot_zone is None or track.stale or track.street == 0:
             return
@@ -402,9 +449,9 @@ class ChipZones(SessionBase):
                      - sum(track.taken_back.values()))
         track.pot_difference = track.pot_zone - collected or None
 
-    def _pot_alert(self) -> None:
-        track = self.track
-        hand = self.table.hand
+    def pot_alert(self) -> None:
+        track = self.core.track
+        hand = self.core.table.hand
         assert track is not None and hand is not None
         difference = track.pot_difference
         # One alert for one difference: it stays the same street after street until counted.
@@ -416,31 +463,8 @@ class ChipZones(SessionBase):
         self._irregular("APSA 5.4.25", f"the pot zone holds {track.pot_zone:,}, the pots make "
                         f"{collected:,}: {abs(difference):,} {more}; count the pot")
 
-    # The cash table's stakes (CG Table Stake, `TableStakes` in table_stakes.py); nothing here.
-
-    def _stake_in_hand(self, hand: Hand, seat: int, index: int, before: list[int],
-                       new: list[int]) -> None:
-        """During a hand: chips in a zone beyond what the player has in play."""
-
-    def _divisible(self, hand: Hand, seat: int, bet: Bet) -> Bet:
-        """A bet read from the chips, as the table's bets must be made."""
-        return bet
-
-    def _divisible_to(self, hand: Hand, to: int) -> tuple[int, str] | None:
-        """A bet or raise to ``to`` as the table's bets must be made (amount, words); None: it
-        stands."""
-        return None
-
-    def _stake_reading(self, seat: int, total: int) -> bool:
-        """Between hands: a seat zone's reading as a count of the stack; True if kept."""
-        return False
-
     @staticmethod
-    def _voluntary_actions(hand: Hand) -> int:
-        return sum(1 for a in hand.log if a.kind in BETTING_KINDS)
-
-    @staticmethod
-    def _allin(hand: Hand, seat: int, index: int) -> tuple[BetOrRaise | Call, int, str]:
+    def allin(hand: Hand, seat: int, index: int) -> tuple[BetOrRaise | Call, int, str]:
         """All-in: a bet or raise of everything when the rules allow one, else a call."""
         everything = hand.bets[index] + hand.stacks[index]
         if everything > hand.current_bet and hand.can("bet_or_raise_to", index, everything):

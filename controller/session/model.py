@@ -9,6 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from controller.engine.hand import Hand
 from controller.engine.records import HandRecord, Irregularity
 from controller.engine.straddles import StraddleKind
 from controller.engine.table_play import Level, TableSnapshot
@@ -22,6 +23,11 @@ from controller.session.table_holds import TableHolds, kind_of
 
 BETTING_KINDS = frozenset({"fold", "check", "call", "bet", "raise"})
 AGGRESSIVE_KINDS = frozenset({"call", "bet", "raise"})
+
+
+def voluntary_actions(hand: Hand) -> int:
+    """How many betting actions the hand has seen (the blinds and antes are none)."""
+    return sum(1 for a in hand.log if a.kind in BETTING_KINDS)
 
 
 class Refused(RuleViolation):

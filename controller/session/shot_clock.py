@@ -11,83 +11,78 @@ service dates every event with its own clock where a shot clock runs, and sends 
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from controller.engine.hand import Hand, Stage
 from controller.engine.records import HandRecord
 from controller.events import TableEvent, TickEvent
-from controller.session.base import SessionBase
 from controller.session.model import BETTING_KINDS, HandTrack, SessionSnapshot
 from controller.session.outputs import ShotClockView
+from controller.session.parts import Core
 from controller.session.shot_settings import ShotBank, ShotClockConfig, ShotHand, ShotTurn
 
 RULE = "PVB 21(1)"  # time may be called on a player who takes too long: the floor's call
 
 
-class ShotClock(SessionBase):
+class ShotClock:
     """The shot clock's part of the session. Off (no state, no event, no field) unless the
-    table's configuration has one."""
+    table's configuration has one. Its own state: each player's time extensions (``banks``,
+    kept in the snapshot) and the time of the event being applied; the turn that runs is the
+    hand's (`HandTrack.shot`), replayed with it."""
 
-    shot_banks: dict[str, ShotBank]
-    _shot_now: float | None
+    def __init__(self, core: Core, snapshot: SessionSnapshot) -> None:
+        self.core = core
+        self.banks = dict(snapshot.shot_banks)  # extensions follow the player, not the seat
+        self.now: float | None = None
 
-    # ---------------------------------------------------------------- snapshots
-
-    def _load(self, snapshot: SessionSnapshot) -> None:
-        super()._load(snapshot)
-        self.shot_banks = dict(snapshot.shot_banks)  # extensions follow the player, not the seat
-        self._shot_now = None
-
-    def _make_snapshot(self) -> SessionSnapshot:
-        snapshot = super()._make_snapshot()
-        banks = getattr(self, "shot_banks", None)
-        return snapshot.model_copy(update={"shot_banks": dict(banks)}) if banks else snapshot
+    def snapshot_fields(self) -> dict[str, Any]:
+        return {"shot_banks": dict(self.banks)} if self.banks else {}
 
     # ---------------------------------------------------------------- the hooks
 
-    def _shot_before(self, event: TableEvent) -> bool:
+    def before(self, event: TableEvent) -> bool:
         """Before an event is applied: the time it carries, and whatever ran out by then (an
         action at that instant comes after it). Whether that changed anything."""
-        self._shot_now = None
-        shot = self._shot_hand()
+        self.now = None
+        shot = self._shot()
         if shot is None:
             return False
         now = event.now if isinstance(event, TickEvent) else event.ts
         if now is None or (shot.now is not None and now < shot.now):
             now = shot.now  # no time, or an earlier one: the clock never goes back
-        self._shot_now = now
+        self.now = now
         turn = shot.turn
-        if turn is None or now is None or self._hand() is None:
+        if turn is None or now is None or self.core._hand() is None:
             return False
-        return self._shot_run(turn, now)
+        return self._run(turn, now)
 
-    def _shot_after(self, changed: bool) -> bool:
+    def after(self, changed: bool) -> bool:
         """After an event: the turn that ended (his action is in the hand's log), the one that
         began, a pause while the dealer confirms what the chips or words show. Whether that
         changed anything."""
-        config = self.config.shot_clock
-        shot = self._shot_hand()
+        config = self.core.config.shot_clock
+        shot = self._shot()
         if config is None or shot is None:
             return False
-        now = self._shot_now
+        now = self.now
         mine = False
-        if not shot.banked and self.table.hand is not None:
+        if not shot.banked and self.core.table.hand is not None:
             shot.banked = True
-            self._shot_top_up(config)
+            self._top_up(config)
             mine = True
-        due = self._shot_due()
+        due = self._due_seat()
         turn = shot.turn
         if turn is not None:
-            if self._shot_close():
+            if self._close():
                 mine = True
             elif due != turn.seat:  # voided, killed, or the floor moved the action on
                 shot.turn = None
                 mine = True
             else:
-                mine = self._shot_pause(turn, now) or mine
+                mine = self._pause(turn, now) or mine
         if shot.turn is None and due is not None:
-            player = self.table.seats[due].player
-            hand = self.table.hand
+            player = self.core.table.seats[due].player
+            hand = self.core.table.hand
             assert hand is not None
             shot.turn = ShotTurn(seat=due, player=player, log_at=len(hand.log), started=now,
                                  since=now, left=float(config.seconds))
@@ -96,12 +91,12 @@ class ShotClock(SessionBase):
             shot.now = now
         return mine
 
-    def _shot_record(self, record: HandRecord) -> HandRecord:
+    def record(self, record: HandRecord) -> HandRecord:
         """The finished hand's record with each timed action's seconds and extensions."""
-        shot = self._shot_hand()
+        shot = self._shot()
         if shot is None:
             return record
-        self._shot_close()
+        self._close()
         if not shot.times:
             return record
         actions = list(record.actions)
@@ -111,39 +106,39 @@ class ShotClock(SessionBase):
                                                            "extensions_used": extensions})
         return record.model_copy(update={"actions": actions})
 
-    def shot_clock_due(self) -> float | None:
+    def due(self) -> float | None:
         """When the service must send a tick (the table's time): the end of the running base
         time or extension; 0 when a turn waits for its first time; None otherwise."""
-        shot = self._shot_hand()
+        shot = self._shot()
         turn = shot.turn if shot is not None else None
-        if turn is None or turn.paused or turn.out or self._hand() is None:
+        if turn is None or turn.paused or turn.out or self.core._hand() is None:
             return None
         return 0.0 if turn.since is None else turn.since + turn.left
 
     # ---------------------------------------------------------------- the clock
 
-    def _shot_hand(self) -> ShotHand | None:
-        track: HandTrack | None = self.track
-        if self.config.shot_clock is None or track is None:
+    def _shot(self) -> ShotHand | None:
+        track: HandTrack | None = self.core.track
+        if self.core.config.shot_clock is None or track is None:
             return None
         return track.shot
 
-    def _shot_due(self) -> int | None:
+    def _due_seat(self) -> int | None:
         """The seat whose clock runs: the seat to act, once he holds his cards (before the
         flop: every seat's cards read, or somebody acted already)."""
-        hand = self._hand()
-        track = self.track
+        hand = self.core._hand()
+        track = self.core.track
         if hand is None or track is None or hand.stage is not Stage.BETTING:
             return None
-        actor = self.table.actor_seat()
+        actor = self.core.table.actor_seat()
         if actor is None or (hand.street == 0 and not _cards_out(hand, track)):
             return None
         return actor
 
-    def _shot_run(self, turn: ShotTurn, now: float) -> bool:
+    def _run(self, turn: ShotTurn, now: float) -> bool:
         """Whatever ran out by ``now``: a base time or an extension ends, the next extension
         starts at that very instant (not at the tick's), or the dealer is told."""
-        config = self.config.shot_clock
+        config = self.core.config.shot_clock
         assert config is not None
         if turn.since is None:  # the first time known
             turn.started = turn.since = now
@@ -153,30 +148,30 @@ class ShotClock(SessionBase):
             end = turn.since + turn.left
             turn.used += turn.left
             turn.since = end
-            bank = self.shot_banks.get(turn.player)
+            bank = self.banks.get(turn.player)
             if bank is not None and bank.extensions > 0:
                 left = bank.extensions - 1
-                self.shot_banks[turn.player] = bank.model_copy(update={"extensions": left})
+                self.banks[turn.player] = bank.model_copy(update={"extensions": left})
                 turn.extensions += 1
                 turn.left = float(config.extension_seconds)
-                self._say("clock", f"seat {turn.seat}: time extension {turn.extensions} "
-                          f"({config.extension_seconds} seconds); {left} left", seat=turn.seat,
-                          shot_clock="extension", extensions=left)
+                self.core._say("clock", f"seat {turn.seat}: time extension {turn.extensions} "
+                               f"({config.extension_seconds} seconds); {left} left", seat=turn.seat,
+                               shot_clock="extension", extensions=left)
             else:
                 turn.left = 0.0
                 turn.out = True
                 spent = f"{config.seconds} seconds" + (
                     f" and {turn.extensions} extension(s)" if turn.extensions else "")
-                self._say("alert", f"seat {turn.seat}: the shot clock ran out ({spent}): "
-                          "call the floor; nothing is folded, the floor rules on time",
-                          rule=RULE, seat=turn.seat, shot_clock="out")
+                self.core._say("alert", f"seat {turn.seat}: the shot clock ran out ({spent}): "
+                               "call the floor; nothing is folded, the floor rules on time",
+                               rule=RULE, seat=turn.seat, shot_clock="out")
             changed = True
         return changed
 
-    def _shot_pause(self, turn: ShotTurn, now: float | None) -> bool:
+    def _pause(self, turn: ShotTurn, now: float | None) -> bool:
         """His chips or words show the action and the dealer is to confirm it: his time
         stops; it counts on if that comes to nothing (the chips taken back)."""
-        track = self.track
+        track = self.core.track
         assert track is not None
         showing = (track.doubt is not None and track.doubt[0] == turn.seat) or (
             turn.seat in track.announced)
@@ -190,39 +185,39 @@ class ShotClock(SessionBase):
         turn.paused = showing
         return True
 
-    def _shot_close(self) -> bool:
+    def _close(self) -> bool:
         """The turn ends when the hand's log has his action: the seconds it took (with its
         extensions) are kept for the record."""
-        shot = self._shot_hand()
-        hand = self.table.hand
+        shot = self._shot()
+        hand = self.core.table.hand
         turn = shot.turn if shot is not None else None
         if shot is None or turn is None or hand is None:
             return False
-        index = self._seat_index(turn.seat)
+        index = self.core._seat_index(turn.seat)
         acted = next((k for k in range(turn.log_at, len(hand.log))
                       if hand.log[k].player == index and hand.log[k].kind in BETTING_KINDS),
                      None)
         if acted is None:
             return False
-        now = self._shot_now
+        now = self.now
         if turn.since is not None:
             ran = 0.0 if turn.paused or now is None else max(0.0, now - turn.since)
             shot.times[acted] = (round(turn.used + ran, 1), turn.extensions)
         shot.turn = None
         return True
 
-    def _shot_top_up(self, config: ShotClockConfig) -> None:
+    def _top_up(self, config: ShotClockConfig) -> None:
         """At the start of a hand, each dealt player's extensions for the hand's level: a
         newcomer's first ones; at a new level refilled, added to or kept, as configured."""
-        track = self.track
+        track = self.core.track
         assert track is not None
-        level = self.table.hand_level.level
+        level = self.core.table.hand_level.level
         topped = []
         for seat in track.dealt:
-            player = self.table.seats[seat].player
-            bank = self.shot_banks.get(player)
+            player = self.core.table.seats[seat].player
+            bank = self.banks.get(player)
             if bank is None:
-                self.shot_banks[player] = ShotBank(extensions=config.extensions, level=level)
+                self.banks[player] = ShotBank(extensions=config.extensions, level=level)
                 continue
             if bank.level >= level:
                 continue
@@ -233,24 +228,24 @@ class ShotClock(SessionBase):
                 count += config.level_extensions * (level - bank.level)
                 if config.max_extensions is not None:
                     count = min(count, max(config.max_extensions, bank.extensions))
-            self.shot_banks[player] = ShotBank(extensions=count, level=level)
+            self.banks[player] = ShotBank(extensions=count, level=level)
             if count != bank.extensions:
                 topped.append(f"seat {seat} {count}")
         if topped:
             how = "refilled" if config.per_level == "refill" else "added"
-            self._say("clock", f"level {level}: time extensions {how}: {', '.join(topped)}",
-                      shot_clock="level", level=level)
+            self.core._say("clock", f"level {level}: time extensions {how}: {', '.join(topped)}",
+                           shot_clock="level", level=level)
 
     # ---------------------------------------------------------------- what it shows
 
-    def _shot_view(self) -> ShotClockView | None:
-        config = self.config.shot_clock
+    def view(self) -> ShotClockView | None:
+        config = self.core.config.shot_clock
         if config is None:
             return None
-        extensions = {seat: self._shot_extensions(s.player, config)
-                      for seat, s in sorted(self.table.seats.items())}
-        shot = self._shot_hand()
-        turn = shot.turn if shot is not None and self._hand() is not None else None
+        extensions = {seat: self._extensions(s.player, config)
+                      for seat, s in sorted(self.core.table.seats.items())}
+        shot = self._shot()
+        turn = shot.turn if shot is not None and self.core._hand() is not None else None
         base = {"seconds": config.seconds, "extension_seconds": config.extension_seconds,
                 "extensions": extensions}
         if turn is None:
@@ -261,14 +256,14 @@ class ShotClock(SessionBase):
                              extension=turn.extensions > 0 and not turn.out,
                              extensions_used=turn.extensions, out=turn.out, **base)
 
-    def _shot_extensions(self, player: str, config: ShotClockConfig) -> int:
-        bank = self.shot_banks.get(player)
+    def _extensions(self, player: str, config: ShotClockConfig) -> int:
+        bank = self.banks.get(player)
         return config.extensions if bank is None else bank.extensions
 
-    def _shot_led(self) -> Literal["off", "running", "extension", "out"]:
+    def led(self) -> Literal["off", "running", "extension", "out"]:
         """The shot clock's LED: steady while a player's time runs, slow blinking in an
         extension, fast once it ran out; dark otherwise (his action shown, nobody to act)."""
-        view = self._shot_view()
+        view = self.view()
         if view is None or view.seat is None:
             return "off"
         if view.out:

@@ -1,6 +1,10 @@
-"""The hand at the table: its life from the shuffle to the sealed record, and the showdown.
-The cards the antennas read (`cards`), the chips and actions (`chips`, `actions`), the floor
-(`floor`), time and penalties (`clock`) and the public view (`view`) are its parts.
+"""The hand at the table: its life from the shuffle to the sealed record, and the showdown, on
+the session's core (`base`). The session holds its parts as components, made here from the
+snapshot with this session as their core (`parts`): the cards the antennas read (`cards`), the
+chips and actions (`chips`, `actions`), the floor's commands and holds (`floor_commands`,
+`hold_commands`), time calls and penalties (`time_calls`), the shot clock (`shot_clock`),
+stacks and the colour-up (`stacks`), a cash table's stakes and additions (`table_stakes`,
+`cash`) and the public view (`view`).
 """
 
 from __future__ import annotations
@@ -37,39 +41,101 @@ from controller.events import (
     TickEvent,
 )
 from controller.session.actions import BettingActions
+from controller.session.base import SessionBase
 from controller.session.cards import CardReading
 from controller.session.cash import CashGame
+from controller.session.chips import ChipZones
 from controller.session.floor_commands import FloorCommands, FloorHandler
-from controller.session.model import HandTrack, Refused
+from controller.session.hold_commands import HoldCommands
+from controller.session.model import HandTrack, Refused, SessionSnapshot
+from controller.session.outputs import Leds, TableState
+from controller.session.parts import Part
+from controller.session.shot_clock import ShotClock
 from controller.session.stacks import StackCommands
-from controller.session.table_holds import HoldKind
-from controller.session.time_calls import TimeAndPenalties
+from controller.session.table_stakes import TableStakes
+from controller.session.time_calls import TimeCalls
 from controller.session.view import PublicView
 from controller.session.words import blinds_text, card_text_list, spaced
 
 
-class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, TimeAndPenalties,
-                   CashGame, PublicView):
-    """One table, from its first seat event on: the hand's life, cards, chips, actions and
-    showdown here; the floor, the clock and the public view in their own parts. Not
-    thread-safe: one loop owns it."""
+class TableSession(SessionBase):
+    """One table, from its first seat event on: the hand's life and its showdown here; the
+    cards, chips, actions, the floor, the clocks, the stakes and the public view in their own
+    parts, each an attribute of the session. Not thread-safe: one loop owns it."""
 
     def _floor_handlers(self) -> dict[str, FloorHandler]:
-        return {"void": self._cmd_void, "misdeal": self._cmd_misdeal, "kill": self._cmd_kill,
-                "move_button": self._cmd_move_button, "award": self._cmd_award,
-                "correct": self._cmd_correct, "show": self._cmd_show, "hold": self._cmd_hold,
-                "release": self._cmd_release, "absent": self._cmd_absent,
-                "present": self._cmd_present, "note": self._cmd_note, "time": self._cmd_time,
-                "penalty": self._cmd_penalty, "close": self._cmd_close, "draw": self._cmd_draw,
-                "unseat": self._cmd_unseat, "stack": self._cmd_stack,
-                "colour_up": self._cmd_colour_up, "variant": self._cmd_variant,
-                "run_twice": self._cmd_run_twice}
+        floor = self.floor
+        return {"void": floor.cmd_void, "misdeal": floor.cmd_misdeal, "kill": floor.cmd_kill,
+                "move_button": floor.cmd_move_button, "award": floor.cmd_award,
+                "correct": floor.cmd_correct, "show": floor.cmd_show, "note": floor.cmd_note,
+                "absent": floor.cmd_absent, "present": floor.cmd_present,
+                "close": floor.cmd_close, "draw": floor.cmd_draw, "unseat": floor.cmd_unseat,
+                "hold": self.table_holds.cmd_hold, "release": self.table_holds.cmd_release,
+                "time": self.time_calls.cmd_time, "penalty": self.time_calls.cmd_penalty,
+                "stack": self.stacks.cmd_stack, "colour_up": self.stacks.cmd_colour_up,
+                "variant": self.cash.cmd_variant, "run_twice": self.cash.cmd_run_twice}
+
+    # ---------------------------------------------------------------- the parts
+
+    def _make_parts(self, snapshot: SessionSnapshot) -> None:
+        self.shots = ShotClock(self, snapshot)
+        self.time_calls = TimeCalls(self, snapshot)
+        self.stacks = StackCommands(self, snapshot)
+        self.stakes = TableStakes(self)
+        self.cash = CashGame(self, snapshot)
+        self.table_holds = HoldCommands(self, snapshot)
+        self.floor = FloorCommands(self)
+        self.view = PublicView(self)
+        self.cards = CardReading(self, snapshot)
+        self.chips = ChipZones(self)
+        self.actions = BettingActions(self)
+
+    def _parts(self) -> list[Part]:
+        return [self.shots, self.time_calls, self.stacks, self.stakes, self.cash,
+                self.table_holds, self.floor, self.view, self.cards, self.chips,
+                self.actions]
+
+    def _bind_parts(self) -> None:
+        self.shots.core = self
+        self.time_calls.core = self
+        self.stacks.core = self
+        self.stakes.core = self
+        self.cash.core = self
+        self.table_holds.core = self
+        self.floor.core = self
+        self.view.core = self
+        self.cards.core = self
+        self.chips.core = self
+        self.actions.core = self
+
+    # ---------------------------------------------------------------- what the service asks
+
+    def state(self) -> TableState:
+        """The public state: no hole card that was not tabled (`PublicView.state`)."""
+        return self.view.state()
+
+    def leds(self) -> Leds:
+        """The dealer panel's LEDs (`PublicView.leds`)."""
+        return self.view.leds()
+
+    def chips_on_table(self) -> int:
+        """Every chip at the table (`PublicView.chips_on_table`)."""
+        return self.view.chips_on_table()
+
+    def wants_ticks(self) -> bool:
+        """Whether a time call's clock runs: the service then feeds ``tick`` events
+        (`TimeCalls.wants_ticks`)."""
+        return self.time_calls.wants_ticks()
+
+    def shot_clock_due(self) -> float | None:
+        """When the service must send a tick for the shot clock (`ShotClock.due`)."""
+        return self.shots.due()
 
     def _dispatch(self, event: TableEvent) -> bool:
         """Returns whether the event changed anything (and belongs to the hand's story)."""
-        before = self._shot_before(event)  # the shot clock: what ran out by the event's time
+        before = self.shots.before(event)  # the shot clock: what ran out by the event's time
         changed = self._dispatch_event(event)
-        return self._shot_after(changed) or changed or before
+        return self.shots.after(changed) or changed or before
 
     def _dispatch_event(self, event: TableEvent) -> bool:
         match event:
@@ -80,21 +146,21 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
             case LevelEvent():
                 return self._level(event)
             case CardEvent():
-                return self._card(event)
+                return self.cards.card(event)
             case GoneEvent():
                 return False  # presence alone decides nothing
             case TickEvent():
-                return self._tick(event)
+                return self.time_calls.tick(event)
             case ForeignEvent():
-                return self._foreign(event)
+                return self.cards.foreign(event)
             case ChipsEvent():
-                return self._chips(event)
+                return self.chips.read(event)
             case KeyEvent():
-                return self._key(event)
+                return self.floor.key(event)
             case DeclareEvent():
-                return self._declare(event)
+                return self.actions.declare(event)
             case CommandEvent():
-                return self._command(event)
+                return self.floor.command(event)
             case HealthEvent():
                 return self._health(event)
         raise Refused(f"unknown event {event!r}", "docs/events.md")  # pragma: no cover
@@ -130,10 +196,10 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
             waiting = f"seat {actor} is to act" if actor else "it is not finished"
             raise Refused(f"shuffle pressed during hand {self.table.hand_number}: {waiting}; "
                           "finish the hand or call the floor", "PVB 64(1)")
-        held = self.holds.first()
-        if held is not None:  # refused before anything moves: the last hand stays shown
-            raise Refused(*_refusal(*held))
-        self._close_colour_up()  # the race's readings end with the break (RULES T5)
+        refusal = self.table_holds.refusal()
+        if refusal is not None:  # refused before anything moves: the last hand stays shown
+            raise Refused(*refusal)
+        self.stacks.close_colour_up()  # the race's readings end with the break (RULES T5)
         # Checkpoint first, whatever comes of the press: the journal stores the same snapshot
         # with it, so a restarted table and this one tell the same story.
         self.snapshot = self._make_snapshot()
@@ -146,12 +212,9 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
             self._sealed.append(self.pending_record)
             self.pending_record = None
         level_before = table.level
-        start, variant = self._next_hand()
+        start, variant = self.cash.next_hand()
         table.apply(start)
-        # Hand-for-hand: this hand, then wait (PVB 35a); RULES T2: eliminations in one round
-        # count as the same hand for placing.
-        self.hand_round = self.holds.released_round
-        self.holds = self.holds.dealt()
+        self.table_holds.dealt()  # hand-for-hand: this hand, then wait (PVB 35a)
         p = table.positions
         assert p is not None and table.hand is not None
         self.track = HandTrack(started=event.ts, wanted=HOLE_CARDS[table.hand.game],
@@ -166,8 +229,8 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
                   button=p.button, sb=p.sb if p.sb_live else None, bb=p.bb,
                   dealt=list(p.dealt), level=level.level)
         if variant is not None:
-            self._say_variant(variant)
-        self._stake_new_hand()  # an absent player's blinds (CG Blinds)
+            self.cash.say_variant(variant)
+        self.stakes.new_hand()  # an absent player's blinds (CG Blinds)
         for seat, rule in table.sitting_out().items():
             player = table.seats[seat].player
             why = ("a newcomer between the button and the small blind is dealt in from the "
@@ -175,8 +238,8 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
                 "the void hand is dealt again to its seats; they are dealt in from the next hand")
             self._say("seat", f"seat {seat}: {player} sits out this hand ({rule}): {why}",
                       rule=rule, seat=seat, player=player, sits_out=True)
-        if self.penalties:
-            self._serve_penalties()
+        if self.time_calls.penalties:
+            self.time_calls.serve()
         self._after_step()
         return True
 
@@ -194,7 +257,7 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
             raise Refused(f"seat {event.seat} does not exist at this table", "PVB 09")
         if event.player is not None and event.stack <= 0:
             raise Refused(f"seat {event.seat}: a player sits down with chips", "PVB 12")
-        self._stake_sit_down(event)  # CG Buy-in, CG Limits
+        self.stakes.sit_down(event)  # CG Buy-in, CG Limits
         if not self._between_hands():
             # Judge the change against the seats as they will be after the queued ones.
             view = self.table.seats.get(event.seat)
@@ -234,10 +297,10 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
             if current is None:
                 raise Refused(f"seat {event.seat} is already empty", "PVB 09")
             table.apply(Leave(seat=event.seat))
-            self._stake_left_seat(event.seat, current, moved=words is not None)
+            self.stakes.left_seat(event.seat, current, moved=words is not None)
             self.absent.discard(event.seat)
             self.counted.pop(event.seat, None)
-            owed = self.penalties.pop(current.player, 0)
+            owed = self.time_calls.leaves(current.player)
             follows = f" with {owed} penalty hand(s) to serve: they follow the player " \
                 f"(PVB 69(13))" if owed else ""
             said = words or f"{current.player} leaves the table"
@@ -246,13 +309,13 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
             return
         if current is not None:
             raise Refused(f"seat {event.seat} is taken by {current.player}", "PVB 09")
-        self._stake_before_seating(event)  # a seat change keeps the stake (CG Table Stake)
+        self.stakes.before_seating(event)  # a seat change keeps the stake (CG Table Stake)
         table.apply(SitDown(seat=event.seat, player=event.player, stack=event.stack))
         self.counted[event.seat] = False  # until his chips are read on the seat's zone
         self._say("seat", f"seat {event.seat}: {event.player} sits down with {event.stack:,}",
                   seat=event.seat, player=event.player, stack=event.stack)
-        self._told_of_straddles(event)
-        self._stake_seated(event)  # the blind he brings (CG Blinds)
+        self.cash.told_of_straddles(event)
+        self.stakes.seated(event)  # the blind he brings (CG Blinds)
 
     def _level(self, event: LevelEvent) -> bool:
         level = Level(level=event.level, sb=event.sb, bb=event.bb, ante=event.ante,
@@ -272,12 +335,10 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
 
     def _end_void(self, status: Literal["void", "misdeal"], rule: str) -> None:
         assert self.track is not None
-        for seat in self.track.penalized:  # a void hand is dealt again: it served nothing
-            player = self.table.seats[seat].player
-            self.penalties[player] = self.penalties.get(player, 0) + 1
+        # A void hand is dealt again: it served nothing
+        self.time_calls.served_nothing([self.table.seats[s].player for s in self.track.penalized])
         self.table.apply(VoidHand(status=status, rule=rule))
-        if self.track.variant is not None and self.next_variant is None:
-            self.next_variant = self.track.variant  # the same hand is dealt again
+        self.cash.deal_again(self.track.variant)  # the same hand is dealt again
         record = self.table.records[-1]
         self._finish(record)
 
@@ -310,7 +371,7 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
         while hand.stage is Stage.BETTING:
             actor = table.actor_seat()
             if actor is not None and actor in track.held and actor not in track.pending_folds:
-                if self._held_in_turn(hand, actor):
+                if self.chips.held_in_turn(hand, actor):
                     return  # the action ran its own _after_step
                 continue
             if actor is None or actor not in track.pending_folds:
@@ -320,7 +381,7 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
             table.apply(Fold(seat=actor))
             self._say("action", f"seat {actor} folds (folded out of turn)", rule="PVB 37(5)",
                       seat=actor)
-        self._round_over()
+        self.chips.round_over()
         if hand.stage is Stage.OVER:
             if track.settle_at is None:
                 self._finish(table.records[-1])
@@ -345,7 +406,7 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
         contenders = self._contenders(hand)
         if not track.showdown_told:
             track.showdown_told = True
-            self._pot_alert()
+            self.chips.pot_alert()
             if len(contenders) > 1:
                 self._say("showdown", f"showdown: seat {contenders[0]} shows first",
                           rule="PVB 55", order=contenders)
@@ -364,6 +425,7 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
         """The hand is over: pay out, keep the record until the next shuffle seals it (H3)."""
         track = self.track
         assert track is not None
+        played = self.table_holds.hand_round  # RULES T2, PVB 64b(3)
         track.settle_at = len(self.events)
         for irregularity in track.posting_alerts.values():
             if irregularity not in track.irregularities:
@@ -371,9 +433,9 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
         record = record.model_copy(update={
             "irregularities": list(record.irregularities) + track.irregularities,
             "started": track.started,
-            "hand_for_hand_round": self.hand_round,  # RULES T2, PVB 64b(3)
+            "hand_for_hand_round": played,
         })
-        record = self._shot_record(record)  # each action's time (docs/shot-clock.md)
+        record = self.shots.record(record)  # each action's time (docs/shot-clock.md)
         self.pending_record = record
         if record.status == "complete":
             for k, pot in enumerate(record.pots):
@@ -388,17 +450,17 @@ class TableSession(CardReading, BettingActions, FloorCommands, StackCommands, Ti
         # Everyone out in this hand, with the chips each began it with: the tournament places
         # them by those (PVB 64b(1)(2)) from any one of these events.
         seat_of = {player: seat for seat, player in record.players.items()}
-        kept = self._stake_busted(record)  # a cash player keeps his seat (CG Table Stake)
+        kept = self.stakes.busted(record)  # a cash player keeps his seat (CG Table Stake)
         busted = {player: record.starting_stacks.get(seat_of.get(player, 0), 0)
                   for number, player in self.table.eliminated
                   if number == record.hand and player not in kept}
         for player, stack in busted.items():
-            in_round = "" if self.hand_round is None else (
-                f" (hand-for-hand round {self.hand_round}: the same hand for placing as "
+            in_round = "" if played is None else (
+                f" (hand-for-hand round {played}: the same hand for placing as "
                 "every elimination of that round)")
             self._say("elimination", f"{player} is eliminated in hand {record.hand} with "
                       f"{stack:,} chips at its start{in_round}", rule="PVB 64b", player=player,
-                      hand=record.hand, round=self.hand_round, stack=stack, busted=busted,
+                      hand=record.hand, round=played, stack=stack, busted=busted,
                       started=track.started)
         leaving = {e.seat for e in self.queued_seats if e.player is None}
         arriving = [e.player for e in self.queued_seats if e.player is not None]
@@ -436,20 +498,3 @@ def _payout_words(record: HandRecord, k: int) -> str:
         head = f"{what} {board}: " if board is not None else ""
         words.append(f"{head}{paid}{f' with {winning}' if winning else ''}")
     return "; ".join(words)
-
-
-def _refusal(kind: HoldKind, reason: str) -> tuple[str, str]:
-    """A shuffle press a hold refuses, in the dealer's words, with the rule."""
-    if kind == "break":  # the clock's break: play resumes with the clock
-        return (f"the tournament is on a break: no hand until the clock resumes play "
-                f"({reason})", "PVB 14")
-    if kind == "floor":
-        return f"the floor holds this table: no hand until the floor releases it ({reason})", "DFO"
-    if kind == "upgrade":
-        return (f"the table's software is being upgraded between hands: press shuffle again "
-                f"in a few seconds, when the table is back ({reason})", "H1")
-    if kind == "seating":
-        return (f"players are on their way to this table: no hand until they have taken their "
-                f"seats ({reason})", "PVB 09(3)")
-    return (f"hand-for-hand: the table waits for the tournament director before the next hand "
-            f"({reason})", "PVB 35a")

@@ -35,14 +35,18 @@ table set one (`SessionConfig.buy_in`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
 
 from controller.engine.hand import Hand
 from controller.engine.records import HandRecord
 from controller.engine.table_play import PostBigBlind, SeatState, SetStack
 from controller.events import SeatEvent
 from controller.session.chip_reading import Bet
-from controller.session.chips import ChipZones
-from controller.session.model import Refused, SessionSnapshot
+from controller.session.model import Refused
+from controller.session.parts import Core
+
+if TYPE_CHECKING:
+    from controller.session.stacks import StackCommands
 
 STAKE = "CG Table Stake"
 BUY_IN = "CG Buy-in"
@@ -71,29 +75,46 @@ class LeftSeat:
     stack: int
 
 
-class TableStakes(ChipZones):
+class StakesCore(Core, Protocol):
+    """What the table stakes read of the core beyond every part's view: who is away, whose
+    chips were counted, and the colour-up (a reading after one is the race's)."""
+
+    @property
+    def absent(self) -> set[int]: ...
+
+    @property
+    def counted(self) -> dict[int, bool]: ...
+
+    @property
+    def stacks(self) -> StackCommands: ...
+
+
+class TableStakes:
     """The CG's table stakes, read from the seats and the chips."""
 
-    def _load(self, snapshot: SessionSnapshot) -> None:
-        super()._load(snapshot)
+    def __init__(self, core: StakesCore) -> None:
+        self.core = core
         # Between hands, derived from the events since the snapshot (a replay makes them again):
         # each seat zone's chips, the highest reading of a count laid on an empty zone, and who
         # left a seat (a seat change is leaving one seat and sitting down at another).
-        self.stake_zone: dict[int, int] = {}
-        self.stake_count: dict[int, int] = {}
-        self.stake_left: dict[str, LeftSeat] = {}
+        self.zone: dict[int, int] = {}
+        self.count: dict[int, int] = {}
+        self.left: dict[str, LeftSeat] = {}
+
+    def snapshot_fields(self) -> dict[str, Any]:
+        return {}  # (all of it is made again by the replay of the events since the snapshot)
 
     # ---------------------------------------------------------------- sitting down
 
-    def _stake_sit_down(self, event: SeatEvent) -> None:
+    def sit_down(self, event: SeatEvent) -> None:
         """CG Buy-in, CG Limits: a player sitting down buys in within the table's limits,
         refused in the floor's words otherwise, at once (even while a hand is played). Not a
         player the floor moved or one from a broken table (CG Tischwechsel: the whole table
         stake), nor one changing seats here (his stake, checked as he sits down)."""
-        limits = self.config.buy_in
+        limits = self.core.config.buy_in
         if (limits is None or event.player is None or event.arrival is not None
-                or event.player in self.stake_left
-                or any(s.player == event.player for s in self.table.seats.values())):
+                or event.player in self.left
+                or any(s.player == event.player for s in self.core.table.seats.values())):
             return  # (a seat change, or the same request again: nothing new to buy)
         who = f"seat {event.seat}: {event.player}"
         if event.stack < limits.min:
@@ -103,33 +124,33 @@ class TableStakes(ChipZones):
             raise Refused(f"{who} buys in for {event.stack:,}: this table's maximum buy-in is "
                           f"{limits.max:,}", LIMITS)
 
-    def _stake_before_seating(self, event: SeatEvent) -> None:
+    def before_seating(self, event: SeatEvent) -> None:
         """A seat change (CG Table Stake): he sits down again with the stake he stood up
         with, not a chip more or less."""
-        left = self.stake_left.get(event.player or "")
+        left = self.left.get(event.player or "")
         if left is None or event.stack == left.stack:
             return
         raise Refused(f"seat {event.seat}: {event.player} changes seats from seat {left.seat} "
                       f"with his stake of {left.stack:,}, not {event.stack:,}: chips are never "
                       "taken off the table, and added only between hands (a top-up)", STAKE)
 
-    def _stake_seated(self, event: SeatEvent) -> None:
+    def seated(self, event: SeatEvent) -> None:
         """Told as he sits down at a cash table: which blind he brings (CG Blinds)."""
-        if not self.profile.cash or event.player is None:
+        if not self.core.profile.cash or event.player is None:
             return
-        left = self.stake_left.pop(event.player, None)
+        left = self.left.pop(event.player, None)
         who = f"seat {event.seat}: {event.player}"
         if left is not None and event.arrival is None:
             self._seat_change(event, left)
         elif event.arrival is not None:
             why = "moved by the floor" if event.arrival == "moved" else "from a broken table"
-            self._say("seat", f"{who} comes {why} with his whole stake and brings no blind "
-                      "(CG Blinds)", rule=BLINDS, seat=event.seat, arrival=event.arrival)
+            self.core._say("seat", f"{who} comes {why} with his whole stake and brings no blind "
+                           "(CG Blinds)", rule=BLINDS, seat=event.seat, arrival=event.arrival)
         else:
             # (where he sits between the button and the small blind, the table deals him in
             # from the hand after: the CG is silent on that seat; common practice, PVB 10(1))
-            self._say("seat", f"{who} posts no blind until the blinds reach him (CG Blinds)",
-                      rule=BLINDS, seat=event.seat)
+            self.core._say("seat", f"{who} posts no blind until the blinds reach him (CG Blinds)",
+                           rule=BLINDS, seat=event.seat)
 
     def _seat_change(self, event: SeatEvent, left: LeftSeat) -> None:
         """CG Blinds: "Entfernt sich ein Spielteilnehmer durch einen Platzwechsel um zwei oder
@@ -138,76 +159,77 @@ class TableStakes(ChipZones):
         seats he passes moving clockwise away from it (a move towards the button, or across
         it, brings his blinds sooner: nothing to bring)."""
         who = f"seat {event.seat}: {event.player}"
-        positions = self.table.positions
+        positions = self.core.table.positions
         passed = 0
         if positions is not None:
-            n, button = self.table.seat_count, positions.button
+            n, button = self.core.table.seat_count, positions.button
 
             def offset(seat: int) -> int:  # clockwise from the button (the button is 0)
                 return (seat - button) % n
 
             old, new = offset(left.seat), offset(event.seat)
-            passed = sum(1 for s, state in self.table.seats.items()
+            passed = sum(1 for s, state in self.core.table.seats.items()
                          if state.stack > 0 and s != event.seat and old < offset(s) < new)
         if passed < 2:
-            self._say("seat", f"{who} changes seats from seat {left.seat} with his stake of "
-                      f"{left.stack:,}: no blind to bring (not two occupied seats away from "
-                      "the button, CG Blinds)", rule=BLINDS, seat=event.seat)
+            self.core._say("seat", f"{who} changes seats from seat {left.seat} with his stake "
+                           f"of {left.stack:,}: no blind to bring (not two occupied seats away "
+                           "from the button, CG Blinds)", rule=BLINDS, seat=event.seat)
             return
         # "muss er das Big Blind bringen": he must, so he posts it in his first hand here; the
         # CG offers no waiting for the big blind instead (that is common practice elsewhere,
         # not this book's). The post is live ("zählt ... zum Pot") and the table takes it
         # from his chips with the blinds (the engine's `PostBigBlind`).
-        self.table.apply(PostBigBlind(seat=event.seat))
-        bb = self.table.pending_level.bb if self.table.pending_level else self.table.level.bb
-        self._say("seat", f"{who} changes seats from seat {left.seat}, {passed} occupied seats "
-                  f"clockwise away from the button: he posts the big blind of {bb:,} in his "
-                  "first hand at this seat (CG Blinds: a seat change)", rule=BLINDS,
-                  seat=event.seat, posts=bb)
+        table = self.core.table
+        table.apply(PostBigBlind(seat=event.seat))
+        bb = table.pending_level.bb if table.pending_level else table.level.bb
+        self.core._say("seat", f"{who} changes seats from seat {left.seat}, {passed} occupied "
+                       "seats clockwise away from the button: he posts the big blind of "
+                       f"{bb:,} in his first hand at this seat (CG Blinds: a seat change)",
+                       rule=BLINDS, seat=event.seat, posts=bb)
 
-    def _stake_left_seat(self, seat: int, state: SeatState, moved: bool) -> None:
+    def left_seat(self, seat: int, state: SeatState, moved: bool) -> None:
         """A player stood up from a seat: if he sits down at another seat of this table before
         the next hand, that is a seat change. Not one the floor moved to another table."""
-        if self.profile.cash and not moved:
-            self.stake_left[state.player] = LeftSeat(seat=seat, stack=state.stack)
+        if self.core.profile.cash and not moved:
+            self.left[state.player] = LeftSeat(seat=seat, stack=state.stack)
 
     # ---------------------------------------------------------------- no chips left
 
-    def _stake_busted(self, record: HandRecord) -> list[str]:
+    def busted(self, record: HandRecord) -> list[str]:
         """The players the hand just over took the last chip from, at a cash table: the
         engine takes them off the table, as a tournament does (PVB 64b); a cash player keeps
         his seat with 0 and may buy chips between hands (CG Table Stake). The engine's ops
         seat a player only with chips, so the session, which knows the table is a cash table,
         puts him back as he is: a player of the table with no chips. Returns those kept."""
-        if not self.profile.cash or record.status != "complete":
+        if not self.core.profile.cash or record.status != "complete":
             return []
         seat_of = {player: seat for seat, player in record.players.items()}
         kept: list[str] = []
-        seats = dict(self.table.seats)
-        for number, player in self.table.eliminated:
+        seats = dict(self.core.table.seats)
+        for number, player in self.core.table.eliminated:
             seat = seat_of.get(player)
             if number != record.hand or seat is None or seat in seats:
                 continue
             seats[seat] = SeatState(player=player, stack=0, new=False)
             kept.append(player)
-            self._say("seat", f"seat {seat}: {player} has no chips left and keeps his seat: "
-                      f"dealt out while he has none; {self._rebuy_words()}", rule=STAKE,
-                      seat=seat, player=player, stack=0, busted=True)
-        self.table.seats = dict(sorted(seats.items()))
+            self.core._say("seat", f"seat {seat}: {player} has no chips left and keeps his seat: "
+                           f"dealt out while he has none; {self._rebuy_words()}", rule=STAKE,
+                           seat=seat, player=player, stack=0, busted=True)
+        self.core.table.seats = dict(sorted(seats.items()))
         return kept
 
     def _rebuy_words(self) -> str:
-        limits = self.config.buy_in
+        limits = self.core.config.buy_in
         amount = "" if limits is None else f" of at least {limits.min:,}" + (
             f" and at most {limits.max:,}" if limits.max is not None else "")
         return (f"he may buy chips between hands (a buy-in{amount}: {BUY_IN}, {STAKE}) or "
                 "leave the table")
 
-    def _rebuy_refusal(self, seat: int, player: str, amount: int) -> tuple[str, str] | None:
+    def rebuy_refusal(self, seat: int, player: str, amount: int) -> tuple[str, str] | None:
         """A player with no chips who buys some buys in again (CG Buy-in: "muss, um am Spiel
         teilnehmen zu können, mindestens das vereinbarte Buy-in ... vor sich auf den Tisch
         legen"): at least the table's minimum, at most its maximum (CG Limits)."""
-        limits = self.config.buy_in
+        limits = self.core.config.buy_in
         who = f"seat {seat}: {player}"
         if limits is None:
             return None
@@ -221,41 +243,41 @@ class TableStakes(ChipZones):
 
     # ---------------------------------------------------------------- hands
 
-    def _stake_new_hand(self) -> None:
+    def new_hand(self) -> None:
         """A hand begins: the between-hands readings are over; at a cash table the dealer is
         told to take an absent player's blinds from his stack (CG Blinds, CG Am Sitzplatz:
         every active table stake posts them, so there is never a missed blind)."""
-        self.stake_zone.clear()
-        self.stake_count.clear()
-        self.stake_left.clear()
-        hand = self.table.hand
-        if not self.profile.cash or hand is None:
+        self.zone.clear()
+        self.count.clear()
+        self.left.clear()
+        hand = self.core.table.hand
+        if not self.core.profile.cash or hand is None:
             return
-        for seat, state in sorted(self.table.seats.items()):
+        for seat, state in sorted(self.core.table.seats.items()):
             if state.stack == 0:
-                self._say("seat", f"seat {seat}: {state.player} has no chips and is dealt out "
-                          f"of this hand ({AT_SEAT}: a seat gets cards with a valid table stake "
-                          f"only); {self._rebuy_words()}", rule=AT_SEAT, seat=seat,
-                          player=state.player, stack=0)
+                self.core._say("seat", f"seat {seat}: {state.player} has no chips and is dealt "
+                               f"out of this hand ({AT_SEAT}: a seat gets cards with a valid "
+                               f"table stake only); {self._rebuy_words()}", rule=AT_SEAT,
+                               seat=seat, player=state.player, stack=0)
         posted = hand.setup.posted
         for act in hand.log:
             if act.kind != "blind" or act.player is None:
                 continue
-            seat = self.table.seat_of(act.player)
+            seat = self.core.table.seat_of(act.player)
             if act.player in posted:
-                self._say("action", f"seat {seat} posts the big blind (CG Blinds: a seat "
-                          "change)", rule=BLINDS, seat=seat, amount=act.amount)
-            if seat in self.absent:
-                self._say("action", f"seat {seat} is away: the dealer takes the blind of "
-                          f"{act.amount:,} from the stack into the betting zone (CG Blinds: "
-                          "no missed blinds)", rule=BLINDS, seat=seat)
+                self.core._say("action", f"seat {seat} posts the big blind (CG Blinds: a seat "
+                               "change)", rule=BLINDS, seat=seat, amount=act.amount)
+            if seat in self.core.absent:
+                self.core._say("action", f"seat {seat} is away: the dealer takes the blind of "
+                               f"{act.amount:,} from the stack into the betting zone (CG Blinds: "
+                               "no missed blinds)", rule=BLINDS, seat=seat)
 
-    def _stake_in_hand(self, hand: Hand, seat: int, index: int, before: list[int],
-                       new: list[int]) -> None:
+    def in_hand(self, hand: Hand, seat: int, index: int, before: list[int],
+                new: list[int]) -> None:
         """CG Table Stake: during a hand a zone holding more than the player has in play is
         chips brought to the table mid-hand; they do not play (told once a hand)."""
-        track = self.track
-        if not self.profile.cash or track is None or sum(new) <= sum(before) \
+        track = self.core.track
+        if not self.core.profile.cash or track is None or sum(new) <= sum(before) \
                 or seat in track.stake_alerted:
             return
         # What he brought to this hand: his stack now and all he put in (the zone holds part of
@@ -264,11 +286,11 @@ class TableStakes(ChipZones):
         if sum(new) <= brought:
             return
         track.stake_alerted.add(seat)
-        self._irregular(STAKE, f"seat {seat}'s betting zone holds {sum(new):,}, more than the "
-                        f"{brought:,} he brought to this hand: chips are added between hands "
-                        "only, never during a hand; the extra chips do not play", seat=seat)
+        self.core._irregular(STAKE, f"seat {seat}'s betting zone holds {sum(new):,}, more than the "
+                             f"{brought:,} he brought to this hand: chips are added between hands "
+                             "only, never during a hand; the extra chips do not play", seat=seat)
 
-    def _divisible(self, hand: Hand, seat: int, bet: Bet) -> Bet:
+    def divisible(self, hand: Hand, seat: int, bet: Bet) -> Bet:
         """CG Table Stake, CG Unteilbare Jetons: "Alle getätigten Einsätze müssen durch das
         Ante bzw. Small Blind teilbar sein ... Eine eventuell entstandene Spitze erhält der
         Spielteilnehmer zurück": a bet or raise to an amount the small blind does not divide
@@ -277,7 +299,7 @@ class TableStakes(ChipZones):
         Where that would fall below the smallest raise (after an odd all-in) it stands."""
         if bet.action != "raise":
             return bet
-        rounded = self._divisible_to(hand, bet.to)
+        rounded = self.divisible_to(hand, bet.to)
         if rounded is None:
             return bet
         to, why = rounded
@@ -285,12 +307,12 @@ class TableStakes(ChipZones):
         return Bet(bet.action, to, bet.rule or STAKE, f"{bet.reason}; {why}" if bet.reason
                    else why)
 
-    def _divisible_to(self, hand: Hand, to: int) -> tuple[int, str] | None:
+    def divisible_to(self, hand: Hand, to: int) -> tuple[int, str] | None:
         """A cash bet or raise to ``to`` (read from the chips or declared) that its unit does
         not divide: the amount below that it does and the dealer's words; None if it stands."""
-        if not self.profile.cash:
+        if not self.core.profile.cash:
             return None
-        level = self.table.hand_level
+        level = self.core.table.hand_level
         unit, name = bet_unit(level.sb, level.bb, level.ante)
         rest = to % unit if unit > 1 else 0
         options = hand.options()
@@ -302,62 +324,63 @@ class TableStakes(ChipZones):
 
     # ---------------------------------------------------------------- between hands
 
-    def _stake_reading(self, seat: int, total: int) -> bool:
+    def reading(self, seat: int, total: int) -> bool:
         """Between hands at a cash table: chips laid on an empty seat zone are a count of the
         player's stack, read when the zone is empty again (its highest reading: chips laid
         down in several motions). Chips left from the hand are no count. True: the reading
         belongs to the story (a replay must see it)."""
-        if not self.profile.cash or self.colour_up is not None:
+        if not self.core.profile.cash or self.core.stacks.colour_up is not None:
             return False
-        track = self.track
-        before = self.stake_zone.get(seat)
+        track = self.core.track
+        before = self.zone.get(seat)
         if before is None:
             before = sum(track.zone.get(seat, [])) if track is not None else 0
-        self.stake_zone[seat] = total
+        self.zone[seat] = total
         if total:
-            if not before or seat in self.stake_count:
-                self.stake_count[seat] = max(total, self.stake_count.get(seat, 0))
+            if not before or seat in self.count:
+                self.count[seat] = max(total, self.count.get(seat, 0))
             return True
-        counted = self.stake_count.pop(seat, None)
-        state = self.table.seats.get(seat)
+        counted = self.count.pop(seat, None)
+        state = self.core.table.seats.get(seat)
         if counted is None or state is None or counted == state.stack:
             return True
         who = f"seat {seat}: {state.player}"
         if state.stack == 0:
             return self._rebuy_read(seat, state, counted)
         if counted < state.stack:
-            self._say("alert", f"{who}'s stack reads {counted:,}, {state.stack - counted:,} "
-                      f"less than the {state.stack:,} in play: chips are never taken off the "
-                      "table (CG Table Stake); count the stack", rule=STAKE, seat=seat,
-                      stack=state.stack, read=counted)
+            self.core._say("alert", f"{who}'s stack reads {counted:,}, {state.stack - counted:,} "
+                           f"less than the {state.stack:,} in play: chips are never taken off the "
+                           "table (CG Table Stake); count the stack", rule=STAKE, seat=seat,
+                           stack=state.stack, read=counted)
             return True
         added = counted - state.stack
-        limits = self.config.buy_in
+        limits = self.core.config.buy_in
         if limits is not None and limits.max is not None and counted > limits.max:
-            self._say("alert", f"{who}'s stack reads {counted:,}, {added:,} more than the "
-                      f"{state.stack:,} in play: a top-up to {counted:,} is above this "
-                      f"table's maximum buy-in of {limits.max:,} (CG Limits); the {added:,} "
-                      "go back", rule=LIMITS, seat=seat, stack=state.stack, read=counted)
+            self.core._say("alert", f"{who}'s stack reads {counted:,}, {added:,} more than the "
+                           f"{state.stack:,} in play: a top-up to {counted:,} is above this "
+                           f"table's maximum buy-in of {limits.max:,} (CG Limits); the {added:,} "
+                           "go back", rule=LIMITS, seat=seat, stack=state.stack, read=counted)
             return True
-        self.table.apply(SetStack(seat=seat, stack=counted))
-        self.counted[seat] = True
-        self._say("decision", f"{who} adds {added:,} between hands (a top-up read on the "
-                  f"zone): {counted:,} (CG Table Stake)", rule=STAKE, seat=seat,
-                  player=state.player, stack=counted, was=state.stack)
+        self.core.table.apply(SetStack(seat=seat, stack=counted))
+        self.core.counted[seat] = True
+        self.core._say("decision", f"{who} adds {added:,} between hands (a top-up read on the "
+                       f"zone): {counted:,} (CG Table Stake)", rule=STAKE, seat=seat,
+                       player=state.player, stack=counted, was=state.stack)
         return True
 
     def _rebuy_read(self, seat: int, state: SeatState, counted: int) -> bool:
         """Chips laid on the zone of a seat with none: the dealer sold him a new buy-in."""
-        refusal = self._rebuy_refusal(seat, state.player, counted)
+        refusal = self.rebuy_refusal(seat, state.player, counted)
         if refusal is not None:
-            self._say("alert", f"{refusal[0]}: the chips go back, he stays dealt out",
-                      rule=refusal[1], seat=seat, stack=0, read=counted)
+            self.core._say("alert", f"{refusal[0]}: the chips go back, he stays dealt out",
+                           rule=refusal[1], seat=seat, stack=0, read=counted)
             return True
-        self.table.apply(SetStack(seat=seat, stack=counted))
-        self.counted[seat] = True
-        self._say("decision", f"seat {seat}: {state.player} buys in again for {counted:,} "
-                  f"between hands (read on the zone; {BUY_IN}, {STAKE}): dealt in from the next "
-                  "hand", rule=STAKE, seat=seat, player=state.player, stack=counted, was=0)
+        self.core.table.apply(SetStack(seat=seat, stack=counted))
+        self.core.counted[seat] = True
+        self.core._say("decision", f"seat {seat}: {state.player} buys in again for "
+                       f"{counted:,} between hands (read on the zone; {BUY_IN}, {STAKE}): dealt "
+                       "in from the next hand", rule=STAKE, seat=seat, player=state.player,
+                       stack=counted, was=0)
         return True
 
 

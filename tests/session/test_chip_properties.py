@@ -68,7 +68,7 @@ def test_any_zone_changes_give_an_action_or_a_clear_wait(
             waits = track.doubt is not None and state.waiting_for.startswith(f"seat {actor}:")
             index = session._seat_index(actor or 0)
             assert index is not None
-            face = session._face(actor or 0)
+            face = session.chips.face(actor or 0)
             nothing_added = face <= hand.bets[index]
             assert acted or waits or nothing_added, (raw, state.waiting_for)
             if waits:

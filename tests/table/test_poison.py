@@ -19,7 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from controller.events import BadEvent, parse_event
-from controller.session import SessionConfig, TableSession
+from controller.session import SessionConfig
+from controller.session.actions import BettingActions
 from controller.table.journal import Journal
 from controller.table.service import TableService
 from controller.table.sinks import MemorySink
@@ -113,10 +114,10 @@ def test_an_event_the_session_cannot_apply_is_refused_and_changes_nothing(
         service.process(parse_event(raw))
     before = service.session.state()
 
-    def broken(self: TableSession, *args: Any) -> bool:
+    def broken(self: BettingActions, *args: Any) -> bool:
         raise ZeroDivisionError("a fault inside the session")
 
-    monkeypatch.setattr(TableSession, "_declare", broken)
+    monkeypatch.setattr(BettingActions, "declare", broken)  # the session's betting part
     with caplog.at_level(logging.ERROR):
         step = service.process(parse_event(declare(1, "call")))
     assert not step.accepted
