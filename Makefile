@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test lint typecheck unit demo demo-cash bench clean mosquitto chromium systemd-analyze postgresql
+.PHONY: test lint typecheck unit demo demo-cash bench bench-quick clean mosquitto chromium systemd-analyze postgresql
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,7 +32,6 @@ unit: $(STAMP) mosquitto chromium systemd-analyze postgresql
 	$(BIN)/python -m compileall -q -j 2 controller drivers harness
 	$(BIN)/pytest -q --collect-only -p no:cacheprovider >/dev/null
 	$(BIN)/pytest -q -n 6 --dist worksteal
-
 
 # The MQTT tests run a real broker: Debian's mosquitto, installed when missing.
 mosquitto:
@@ -70,20 +69,15 @@ demo: $(STAMP) mosquitto
 demo-cash: $(STAMP) mosquitto
 	$(BIN)/pokertable room --tables 4 --cash --keep $(DEMO_KEEP)
 
-bench: $(STAMP) mosquitto postgresql
-	$(BIN)/python bench/replay_throughput.py
-	$(BIN)/python bench/evaluators.py
-	$(BIN)/python bench/readers.py
-	$(BIN)/python bench/chip_readers.py
-	$(BIN)/python bench/table_service.py
-	$(BIN)/python bench/mqtt.py
-	$(BIN)/python bench/clock.py
-	$(BIN)/python bench/clock_load.py
-	$(BIN)/python bench/tournament.py
-	$(BIN)/python bench/floor.py
-	$(BIN)/python bench/soak.py
-	$(BIN)/python bench/store_search.py
-	$(BIN)/python bench/export.py
+# Every benchmark, one after another (bench/run_all.py): docs/performance.md is written from this
+# run's output and README.md's summary block with it. The test suite's time is in it
+# (BENCH_SUITE=0 leaves it out). bench-quick: each bench's quick mode, the suite left out, to
+# $TMPDIR/pokertable-bench/performance.md; nothing in the repository changes.
+bench: $(STAMP) mosquitto postgresql chromium systemd-analyze
+	$(BIN)/python bench/run_all.py
+
+bench-quick: $(STAMP) mosquitto postgresql
+	$(BIN)/python bench/run_all.py --quick
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

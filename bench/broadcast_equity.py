@@ -10,7 +10,7 @@ lock); built in the feed's equity worker, a process of its own (`StepBuilder`). 
 window the example hands (docs/examples/two-hands.jsonl) are built one after the other for the
 whole window, each with its pre-flop Monte Carlo (20,000 boards) and exact later streets.
 
-    .venv/bin/python bench/broadcast_equity.py [--seconds 8]
+    .venv/bin/python bench/broadcast_equity.py [--seconds 8] [--quick]   (quick: 3 s windows)
 """
 
 from __future__ import annotations
@@ -97,5 +97,7 @@ async def main(seconds: float) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=8.0)
-    asyncio.run(main(parser.parse_args().seconds))
+    parser.add_argument("--seconds", type=float, default=None, help="each window (8)")
+    parser.add_argument("--quick", action="store_true", help="3 s windows")
+    args = parser.parse_args()
+    asyncio.run(main(args.seconds or (3.0 if args.quick else 8.0)))

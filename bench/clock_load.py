@@ -7,6 +7,8 @@ second part each also publishes its state once a second (the clock reads every t
 hand-for-hand). They run in a few worker processes with one network loop each, so that the
 load generator is not what limits the room. The clock's CPU time and resident memory are read
 from /proc over the same window, beside the same clock with no table at all (the reference).
+
+    .venv/bin/python bench/clock_load.py [--quick]   (quick: 50 tables, 8 s windows)
 """
 
 from __future__ import annotations
@@ -103,10 +105,13 @@ def measure(pid: int, seconds: float) -> tuple[float, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--tables", type=int, default=None, help="default 200")
     parser.add_argument("--workers", type=int, default=4, help="processes of light tables")
-    parser.add_argument("--seconds", type=float, default=30.0, help="the measured window")
+    parser.add_argument("--seconds", type=float, default=None, help="the measured window (30)")
+    parser.add_argument("--quick", action="store_true", help="50 tables, 8 s")
     args = parser.parse_args()
+    args.tables = args.tables or (50 if args.quick else 200)
+    args.seconds = args.seconds or (8.0 if args.quick else 30.0)
     with tempfile.TemporaryDirectory() as tmp, \
             LocalBroker("bench", tables=args.tables) as broker:
         structure = ROOT / "deploy" / "structures" / "pvb-deep.toml"

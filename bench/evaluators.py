@@ -3,10 +3,13 @@
 phevaluator is the engine's choice; PokerKit (a dev dependency) is always measured beside it.
 eval7 and treys are measured when installed (`pip install eval7 treys`), as they were for the
 choice recorded in the README.
+
+    .venv/bin/python bench/evaluators.py [--quick]
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import time
 from collections.abc import Callable
@@ -25,8 +28,11 @@ def rate(fn: Callable[[list[int]], object], hands: list[list[int]]) -> float:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="5,000 hands instead of 20,000")
+    count = 5_000 if parser.parse_args().quick else HANDS
     rng = random.Random(1)
-    hands = [rng.sample(range(52), 9) for _ in range(HANDS)]
+    hands = [rng.sample(range(52), 9) for _ in range(count)]
     rows: list[tuple[str, str, float | None]] = []
     rows.append(("phevaluator (ours)", "hold'em 7", rate(
         lambda c: holdem_strength(c[:2], c[2:7]), hands)))
@@ -35,7 +41,7 @@ def main() -> None:
 
     from pokerkit import OmahaHoldemHand, StandardHighHand
 
-    texts = [[card_text(x) for x in c] for c in hands[:5_000]]
+    texts = [[card_text(x) for x in c] for c in hands[:count // 4]]
     rows.append(("PokerKit StandardHighHand", "hold'em 7", rate(
         lambda t: StandardHighHand.from_game("".join(t[:2]), "".join(t[2:7])),
         texts)))
@@ -54,11 +60,13 @@ def main() -> None:
         from treys import Evaluator
 
         evaluator = Evaluator()
-        tcards = [[TreysCard.new(card_text(x)) for x in c[:7]] for c in hands[:5_000]]
+        tcards = [[TreysCard.new(card_text(x)) for x in c[:7]] for c in hands[:count // 4]]
         rows.append(("treys", "hold'em 7", rate(
             lambda c: evaluator.evaluate(c[:2], c[2:7]), tcards)))
     except ImportError:
         rows.append(("treys (not installed)", "hold'em 7", None))
+    print(f"{len(hands):,} random hands (PokerKit and treys: the first {len(hands) // 4:,}); "
+          "PokerKit is the reference in the same run")
     print(f"{'evaluator':<28}{'game':<12}{'hands/s':>12}")
     for name, game, value in rows:
         print(f"{name:<28}{game:<12}{'-' if value is None else f'{value:,.0f}':>12}")

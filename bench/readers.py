@@ -3,14 +3,19 @@
 1. Decoder throughput in bytes/s over 1 MB of frames with 5% garbage, side by side with two
    references measured in the same run: the line rate of 115200 baud (11,520 bytes/s) and a
    compiled regular-expression scan of the same bytes (the cheapest possible pass over them).
-2. Latency from the last byte of a frame written to a pty to the driver's event, p50/p99.
+2. Latency from the last byte of a frame written to a pty to the driver's event, p50/p99,
+   beside a bare pyserial reader of the same pty reading the same frames line by line (what
+   the pty and a thread's wake-up cost, without the driver).
 3. CPU of one driver process running three readers (cards, chips, one spare), each on a pty fed
    at full 115200 baud for 10 s: the process's CPU time over wall time, against the 5% of one
    core the issue allows.
+
+    .venv/bin/python bench/readers.py [--quick]
 """
 
 from __future__ import annotations
 
+import argparse
 import multiprocessing
 import os
 import random
@@ -20,6 +25,8 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+
+import serial
 
 from drivers.hf_reader import Pt1Decoder, ReaderFrame, encode_line
 from drivers.rdm6300 import Rdm6300Decoder, encode_frame
@@ -48,13 +55,13 @@ def stream(kind: str, size: int) -> bytes:
     return b"".join(parts)
 
 
-def throughput() -> None:
-    print(f"{'decoder (1 MB, 5% garbage)':<34}{'bytes/s':>14}{'x line rate':>13}")
+def throughput(size: int) -> None:
+    print(f"{f'decoder ({size / 1e6:g} MB, 5% garbage)':<34}{'bytes/s':>14}{'x line rate':>13}")
     for kind, decoder_type, pattern in (
         ("rdm6300", Rdm6300Decoder, rb"\x02[0-9A-F]{12}\x03"),
         ("pt1", Pt1Decoder, rb"\$PT1,[^*\n]*\*[0-9A-F]{2}\r\n"),
     ):
-        data = stream(kind, 1_000_000)
+        data = stream(kind, size)
         decoder = decoder_type()
         started = time.perf_counter()
         for k in range(0, len(data), 256):  # the driver reads what has arrived, in pieces
@@ -71,7 +78,39 @@ def throughput() -> None:
     print(f"{'reference: 115200 baud line':<34}{LINE_RATE:>14,}{1:>13}")
 
 
-def latency(samples: int = 400) -> None:
+def bare_latency(samples: int) -> list[float]:
+    """The reference: the same frames on a pty read by a bare pyserial reader, line by line."""
+    with tempfile.TemporaryDirectory() as tmp:
+        device = VirtualSerialDevice(Path(tmp) / "reader")
+        port = serial.Serial(str(device.path), 115200, timeout=0.1)
+        received: dict[str, float] = {}
+
+        def read() -> None:
+            while len(received) < samples:
+                line = port.readline()
+                if not line:
+                    if closing.is_set():
+                        return
+                    continue
+                received[line.split(b",")[4].split(b"*")[0].decode()] = time.perf_counter()
+
+        closing = threading.Event()
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        sent: dict[str, float] = {}
+        for k in range(samples):
+            uid = f"{k:014X}"
+            sent[uid] = time.perf_counter()
+            device.write(encode_line(ReaderFrame(k, "read", antenna=0, uid=uid)))
+            time.sleep(0.005)
+        closing.set()
+        reader.join(10)
+        port.close()
+        device.close()
+    return sorted((received[u] - sent[u]) * 1000 for u in sent if u in received)
+
+
+def latency(samples: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         device = VirtualSerialDevice(Path(tmp) / "reader")
         received: dict[str, float] = {}
@@ -99,9 +138,12 @@ def latency(samples: int = 400) -> None:
             done.wait(10)
         device.close()
     delays = sorted((received[u] - sent[u]) * 1000 for u in sent if u in received)
-    p99 = delays[int(len(delays) * 0.99) - 1]
-    print(f"latency last byte -> event on a pty, {len(delays)} frames: "
-          f"p50 {statistics.median(delays):.2f} ms, p99 {p99:.2f} ms")
+    bare = bare_latency(samples)
+    for what, values in (("last byte -> driver's event on a pty", delays),
+                         ("reference: last byte -> bare pyserial line", bare)):
+        p99 = values[max(0, int(len(values) * 0.99) - 1)]
+        print(f"{what:<44}{len(values):>5} frames: p50 {statistics.median(values):.2f} ms, "
+              f"p99 {p99:.2f} ms")
 
 
 READERS = 3
@@ -164,6 +206,10 @@ def cpu_at_line_rate(seconds: float = 10.0) -> None:
 
 
 if __name__ == "__main__":
-    throughput()
-    latency()
-    cpu_at_line_rate()
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="200 KB, 100 frames, 4 s at line rate (instead of 1 MB, 400, 10 s)")
+    quick = parser.parse_args().quick
+    throughput(200_000 if quick else 1_000_000)
+    latency(100 if quick else 400)
+    cpu_at_line_rate(4.0 if quick else 10.0)

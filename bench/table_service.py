@@ -8,11 +8,13 @@
 2. RSS of `pokertable table --simulate` (service, drivers, simulators, simulated dealer) after it
    played its hands, next to a bare Python interpreter's.
 
-Run: ``.venv/bin/python bench/table_service.py [hands]``
+Run: ``.venv/bin/python bench/table_service.py [hands] [--quick]``
+(quick: 5 hands, not 20; the simulated table plays 2, not 5)
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
 import subprocess
@@ -191,7 +193,11 @@ def _rss_mb(pid: int) -> float:
 
 
 def main() -> None:
-    hands = int(sys.argv[1]) if len(sys.argv) > 1 else 20
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("hands", nargs="?", type=int, default=None, help="default 20")
+    parser.add_argument("--quick", action="store_true", help="5 hands")
+    args = parser.parse_args()
+    hands = args.hands or (5 if args.quick else 20)
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
         latencies, events, stamped = measure_loop(hands, tmp)
@@ -204,11 +210,12 @@ def main() -> None:
               "   (target p99 < 5 ms)")
         moving = [lat for lat, e in zip(latencies, stamped, strict=True) if e.type != "gone"]
         m50, m99 = percentiles(moving)
-        print(f"  the same without 'gone' (no output)  : p50 {m50:6.2f} ms   p99 {m99:6.2f} ms")
+        print(f"  the same without 'gone' (no output) : p50 {m50:6.2f} ms   p99 {m99:6.2f} ms")
         print(f"  reference: journal append alone     : p50 {a50:6.2f} ms   p99 {a99:6.2f} ms")
         print(f"  reference: session.handle + state   : p50 {h50:6.2f} ms   p99 {h99:6.2f} ms")
-        peak, bare = rss_of_table(5, tmp)
-        print(f"RSS of pokertable table --simulate (5 hands): {peak:.1f} MB "
+        simulated = 2 if args.quick else 5
+        peak, bare = rss_of_table(simulated, tmp)
+        print(f"RSS of pokertable table --simulate ({simulated} hands): {peak:.1f} MB "
               f"(bare python: {bare:.1f} MB; target < 80 MB)")
 
 
