@@ -52,9 +52,11 @@ class ClockService(RoomService):
     def __init__(self, address: BrokerAddress, login: Login, structure: Structure,
                  store: ClockStore, *, now: Callable[[], float] = time.time,
                  answer_seconds: float = ANSWER_SECONDS) -> None:
+        # (`connected` once its subscriptions are confirmed, as the other services': a floor's
+        # command sent on its CONNACK alone could reach the broker before its subscription
+        # did, and be dropped unanswered: a test's "start" under load)
         super().__init__("clock", address, login, tick_seconds=TICK_SECONDS, log=log,
-                         status=lambda s: ServiceStatus(service="clock", status=s),
-                         ready_on_subscribe=False)
+                         status=lambda s: ServiceStatus(service="clock", status=s))
         self.store = store
         self._now = now
         self._lock = threading.Lock()

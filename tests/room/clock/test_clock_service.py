@@ -525,9 +525,12 @@ def test_a_table_whose_wall_clock_is_90_s_wrong_shows_the_right_time_left(
         floor.command("start")
         with linked_table(broker, tmp_path / "table",
                           clock=lambda: time.time() - skew) as table:
-            assert wait_until(lambda: table.link.clock_offset is not None
-                              and abs(table.link.clock_offset - skew) < 0.05, 10)
-            assert table.link.clock_rtt is not None and 0 <= table.link.clock_rtt < 0.05
+            assert wait_until(lambda: table.link.clock_offset is not None, 10)
+            offset, rtt = table.link.clock_offset, table.link.clock_rtt
+            assert offset is not None and rtt is not None and 0 <= rtt < 1.0
+            # NTP's bound, whatever the machine's load: the offset is off by at most half the
+            # round trip of the exchange it comes from (a fixed 50 ms failed on a busy host)
+            assert abs(offset - skew) <= rtt / 2 + 0.001, (offset, rtt)
             table.feed([seat(1, "ana")])  # any change: the table publishes its state
             table.settle()
             listener = VenueClient(broker, "display", ("table/1/state",))
@@ -541,7 +544,8 @@ def test_a_table_whose_wall_clock_is_90_s_wrong_shows_the_right_time_left(
                 listener.close()
             ends_at = clock.clock.position.ends_at
             assert ends_at is not None and message.level_ends_at == ends_at
-            assert message.clock_offset == pytest.approx(skew, abs=0.05)
+            assert message.clock_offset is not None and message.clock_rtt is not None
+            assert abs(message.clock_offset - skew) <= message.clock_rtt / 2 + 0.001
             true_left = ends_at - time.time()
             assert message.level_remaining == pytest.approx(true_left, abs=1.0)
     finally:
