@@ -29,7 +29,7 @@ def events(out: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in (out / "events.jsonl").read_text().splitlines()]
 
 
-@pytest.mark.long(73)
+@pytest.mark.long(45)
 def test_the_readme_command_runs_in_a_fresh_clone(tmp_path: Path) -> None:
     clone = tmp_path / "pokertable"
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(clone)], check=True, timeout=120)
