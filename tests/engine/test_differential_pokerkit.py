@@ -29,6 +29,7 @@ from pokerkit.notation import parse_action
 from controller.engine.cards import card_text
 from controller.engine.hand import HOLE_CARDS, Stage
 from controller.history.phh import Replay, parse_phh
+from tests.engine.pokerkit_lockstep import odd_chips_apart
 
 
 @st.composite
@@ -132,7 +133,5 @@ def test_engine_and_pokerkit_agree_on_finishing_stacks(text: str) -> None:
     from controller.history.phh import replay_text
 
     replay = replay_text(text)
-    results = replay.hand.results
-    odd = [r for r in results if len(r.winners) > 1 and r.amount % len(r.winners)]
-    assume(not odd or (len(results) == 1 and odd[0].amount % len(odd[0].winners) == 1))
+    assume(not odd_chips_apart(replay.hand.results))
     assert replay.finishing_stacks() == pokerkit_stacks(text), text

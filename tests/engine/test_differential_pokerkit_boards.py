@@ -29,13 +29,8 @@ from collections import Counter
 import pytest
 from pokerkit import Mode, NoLimitTexasHoldem, PotLimitOmahaHoldem, State
 
-from controller.engine.cards import card_text
-from controller.engine.hand import HOLE_CARDS, Hand, HandSetup, PlayerSetup, PotResult, Stage
-from tests.engine.test_differential_pokerkit_limit import (
-    AUTOMATIONS,
-    play_seeded,
-    remember_evaluations,
-)
+from controller.engine.hand import Hand, HandSetup, PlayerSetup, PotResult
+from tests.engine import pokerkit_lockstep as lockstep
 
 HANDS = int(os.environ.get("DIFFERENTIAL_BOARDS_HANDS", "1200"))
 
@@ -55,50 +50,38 @@ def new_states(rng: random.Random, kind: str) -> tuple[Hand, State]:
     ))
     theirs = blinds[::-1] if n == 2 else blinds  # heads-up lists read reversed (phh-std)
     kind_of_game = NoLimitTexasHoldem if game == "NT" else PotLimitOmahaHoldem
-    state = kind_of_game.create_state(AUTOMATIONS, True, 0, tuple(theirs), bb, tuple(stacks), n,
-                                      mode=Mode.CASH_GAME, starting_board_count=boards)
+    state = kind_of_game.create_state(lockstep.AUTOMATIONS, True, 0, tuple(theirs), bb,
+                                      tuple(stacks), n, mode=Mode.CASH_GAME,
+                                      starting_board_count=boards)
     return hand, state
 
 
 def play_one(rng: random.Random, seen: Counter[str]) -> None:
     kind = rng.choice(["run it twice", "double board"])
     hand, state = new_states(rng, kind)
-    deck = list(range(52))
-    rng.shuffle(deck)
-    cards = iter(deck)
-    for i in range(hand.n):
-        dealt = [next(cards) for _ in range(HOLE_CARDS[hand.game])]
-        hand.deal_hole(i, list(dealt))
-        state.deal_hole("".join(card_text(c) for c in dealt))
+    cards = lockstep.deal_holes(rng, hand, state)
     asked = False
-    while hand.stage is not Stage.OVER:
-        if hand.stage is Stage.DEALING:
-            if not asked and hand.all_in_showdown():
-                # no action possible (CG Run It Twice a): PokerKit asks the players too
-                asked = True
-                twice = kind == "run it twice" and rng.random() < 0.7
-                assert state.can_select_runout_count(), "PokerKit does not offer run it twice"
-                while state.can_select_runout_count():
-                    state.select_runout_count(2 if twice else 1)
-                if twice:
-                    hand.run_twice(list(range(len(hand.pots()))))
-                    seen["run twice"] += 1
-            board, _ = hand.next_board_street()
-            dealt = [next(cards) for _ in range(3 if not hand.boards.cards[board] else 1)]
-            hand.deal_board(dealt)
-            if state.can_burn_card():
-                state.burn_card("??")  # the burn is not read: one a street (and run)
-            state.deal_board("".join(card_text(c) for c in dealt))
-            continue
-        if hand.stage is Stage.SHOWDOWN:
-            for i in hand.showdown_order():
-                hand.show(i, list(hand.hole[i]))
-            hand.settle()
-            continue
-        act(rng, hand, state)
-    while state.status and state.can_show_or_muck_hole_cards(True):
-        state.show_or_muck_hole_cards(True)
-    assert not state.status, "PokerKit did not finish the hand"
+
+    def deal() -> None:
+        nonlocal asked
+        if not asked and hand.all_in_showdown():
+            # no action possible (CG Run It Twice a): PokerKit asks the players too
+            asked = True
+            twice = kind == "run it twice" and rng.random() < 0.7
+            assert state.can_select_runout_count(), "PokerKit does not offer run it twice"
+            while state.can_select_runout_count():
+                state.select_runout_count(2 if twice else 1)
+            if twice:
+                hand.run_twice(list(range(len(hand.pots()))))
+                seen["run twice"] += 1
+        board, _ = hand.next_board_street()
+        dealt = [next(cards) for _ in range(3 if not hand.boards.cards[board] else 1)]
+        hand.deal_board(dealt)
+        if state.can_burn_card():
+            state.burn_card("??")  # the burn is not read: one a street (and run)
+        state.deal_board(lockstep.cards_text(dealt))
+
+    lockstep.play_out(hand, state, lambda: act(rng, hand, state), deal)
     theirs = [int(s) for s in state.stacks]
     if any(uneven_tie(r) for r in hand.results):
         seen["set aside: odd chips between several winners on one board"] += 1
@@ -142,10 +125,8 @@ def pokerkit_way(hand: Hand) -> list[int]:
 
 
 def act(rng: random.Random, hand: Hand, state: State) -> None:
-    options = hand.options()
-    assert options is not None and options.player == state.actor_index
+    options = lockstep.agreed_options(hand, state)
     i = options.player
-    assert options.to_call == state.checking_or_calling_amount
     low, high = options.min_raise_to, options.max_raise_to
     theirs = state.min_completion_betting_or_raising_to_amount
     if (low is None) != (theirs is None):  # R3, as in the straddle and split-limit tests
@@ -154,23 +135,17 @@ def act(rng: random.Random, hand: Hand, state: State) -> None:
         assert low == theirs
     choices = ["cc"] * 4 + (["f"] if options.to_call else []) + (["r"] * 5 if low else [])
     choice = rng.choice(choices)
-    if choice == "f":
-        hand.fold(i)
-        state.fold()
-    elif choice == "cc":
-        hand.check_or_call(i)
-        state.check_or_call()
-    else:
+    amount = None
+    if choice == "r":
         assert low is not None and high is not None
         amount = rng.choice([low, high, high, rng.randint(low, high)])
-        hand.bet_or_raise_to(i, amount)
-        state.complete_bet_or_raise_to(amount)
+    lockstep.make(hand, state, i, choice, amount)
 
 
 def test_two_boards_agree_with_pokerkit_runout_and_board_counts(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    remember_evaluations(monkeypatch)
-    seen = play_seeded(play_one, HANDS)
+    lockstep.remember_evaluations(monkeypatch)
+    seen = lockstep.play_seeded(play_one, HANDS)
     compared = seen["run it twice: hands compared"] + seen["double board: hands compared"]
     assert compared > 0.85 * HANDS
     assert seen["run twice"] > 0.05 * HANDS and all(n > 0 for n in seen.values())

@@ -10,7 +10,7 @@ fold, a bet or a raise is possible and the largest raise; at the end on every fi
 The differences the straddle test names are set aside the same way (its ``act``): R3 (PVB
 42(6)), odd chips over several winners or pots (PVB 62, 63(2)); no stack here is short of its
 blind, and a fold when checking is possible is never chosen. The hand is played out by the
-straddle test's `play_out`.
+straddle test's `play_out_straddled`.
 """
 
 from __future__ import annotations
@@ -23,12 +23,8 @@ import pytest
 from pokerkit import NoLimitTexasHoldem, PotLimitOmahaHoldem, State
 
 from controller.engine.hand import Hand, HandSetup, PlayerSetup
-from tests.engine.test_differential_pokerkit_limit import (
-    AUTOMATIONS,
-    play_seeded,
-    remember_evaluations,
-)
-from tests.engine.test_differential_pokerkit_straddles import play_out
+from tests.engine import pokerkit_lockstep as lockstep
+from tests.engine.test_differential_pokerkit_straddles import play_out_straddled
 
 HANDS = int(os.environ.get("DIFFERENTIAL_POSTED_HANDS", "2000"))
 
@@ -40,21 +36,18 @@ def new_states(rng: random.Random) -> tuple[Hand, State, tuple[int, ...]]:
     # Who posts: one or two players past the blinds (the button too), each a big blind
     posted = tuple(sorted(rng.sample(range(2, n), rng.randint(1, min(2, n - 2)))))
     blinds = [bb // 2, bb] + [bb if k in posted else 0 for k in range(2, n)]
-    ante_kind = rng.choice(["none", "none", "uniform", "bb-ante"])
-    ante = 0 if ante_kind == "none" else rng.choice([bb // 4 or 1, bb // 2 or 1, bb])
-    antes = [ante] * n if ante_kind == "uniform" else [0] * n
-    if ante_kind == "bb-ante":
-        antes[1] = ante
-    stacks = [rng.randint(bb + ante + 1, rng.choice([3, 10, 40]) * bb) for _ in range(n)]
+    antes = lockstep.Antes.draw(rng, n, bb)
+    stacks = [rng.randint(bb + antes.amount + 1, rng.choice([3, 10, 40]) * bb)
+              for _ in range(n)]
     hand = Hand(HandSetup(
-        game=game, min_bet=bb, big_blind=bb, dead_antes=ante_kind != "uniform",
+        game=game, min_bet=bb, big_blind=bb, dead_antes=not antes.uniform,
         posted=posted,
         players=[PlayerSetup(label=f"p{k + 1}", stack=s, ante=a, blind=b)
-                 for k, (s, a, b) in enumerate(zip(stacks, antes, blinds, strict=True))],
+                 for k, (s, a, b) in enumerate(zip(stacks, antes.each, blinds, strict=True))],
     ))
     theirs = tuple(-b if k in posted else b for k, b in enumerate(blinds))  # "post bet"
     kind_of_game = NoLimitTexasHoldem if game == "NT" else PotLimitOmahaHoldem
-    state = kind_of_game.create_state(AUTOMATIONS, ante_kind == "uniform", tuple(antes),
+    state = kind_of_game.create_state(lockstep.AUTOMATIONS, antes.uniform, tuple(antes.each),
                                       theirs, bb, tuple(stacks), n)
     return hand, state, posted
 
@@ -66,12 +59,12 @@ def play_one(rng: random.Random, seen: Counter[str]) -> None:
     # first decision then compares PokerKit's actor with ours, `act`)
     first = hand.options()
     assert first is not None and first.player == 2 % hand.n
-    play_out(rng, hand, state, seen)
+    play_out_straddled(rng, hand, state, seen)
 
 
 def test_posted_big_blinds_agree_with_pokerkit_post_bets(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    remember_evaluations(monkeypatch)
-    seen = play_seeded(play_one, HANDS)
+    lockstep.remember_evaluations(monkeypatch)
+    seen = lockstep.play_seeded(play_one, HANDS)
     assert seen["hands compared"] > 0.9 * HANDS
     assert seen["1 posted"] > 0 and seen["2 posted"] > 0 and seen["decisions agreed"] > 0, seen

@@ -28,13 +28,8 @@ from collections import Counter
 import pytest
 from pokerkit import NoLimitTexasHoldem, PotLimitOmahaHoldem, State
 
-from controller.engine.cards import card_text
-from controller.engine.hand import HOLE_CARDS, Hand, HandSetup, PlayerSetup, Stage, Street
-from tests.engine.test_differential_pokerkit_limit import (
-    AUTOMATIONS,
-    play_seeded,
-    remember_evaluations,
-)
+from controller.engine.hand import Hand, HandSetup, PlayerSetup, Street
+from tests.engine import pokerkit_lockstep as lockstep
 
 HANDS = int(os.environ.get("DIFFERENTIAL_STRADDLE_HANDS", "2000"))
 
@@ -61,20 +56,17 @@ def new_states(rng: random.Random) -> tuple[Hand, State, str]:
     n = rng.randint(3, 9 if game == "NT" else 6)
     bb = rng.choice([2, 100, 200, 1000])
     blinds, kind = straddled_blinds(rng, n, bb)
-    ante_kind = rng.choice(["none", "none", "uniform", "bb-ante"])
-    ante = 0 if ante_kind == "none" else rng.choice([bb // 4 or 1, bb // 2 or 1, bb])
-    antes = [ante] * n if ante_kind == "uniform" else [0] * n
-    if ante_kind == "bb-ante":
-        antes[1] = ante
+    antes = lockstep.Antes.draw(rng, n, bb)
     top = max(blinds)
-    stacks = [rng.randint(top + ante + 1, rng.choice([3, 10, 40]) * top) for _ in range(n)]
+    stacks = [rng.randint(top + antes.amount + 1, rng.choice([3, 10, 40]) * top)
+              for _ in range(n)]
     hand = Hand(HandSetup(
-        game=game, min_bet=bb, big_blind=bb, dead_antes=ante_kind != "uniform",
+        game=game, min_bet=bb, big_blind=bb, dead_antes=not antes.uniform,
         players=[PlayerSetup(label=f"p{k + 1}", stack=s, ante=a, blind=b)
-                 for k, (s, a, b) in enumerate(zip(stacks, antes, blinds, strict=True))],
+                 for k, (s, a, b) in enumerate(zip(stacks, antes.each, blinds, strict=True))],
     ))
     kind_of_game = NoLimitTexasHoldem if game == "NT" else PotLimitOmahaHoldem
-    state = kind_of_game.create_state(AUTOMATIONS, ante_kind == "uniform", tuple(antes),
+    state = kind_of_game.create_state(lockstep.AUTOMATIONS, antes.uniform, tuple(antes.each),
                                       tuple(blinds), bb, tuple(stacks), n)
     return hand, state, kind
 
@@ -82,53 +74,24 @@ def new_states(rng: random.Random) -> tuple[Hand, State, str]:
 def play_one(rng: random.Random, seen: Counter[str]) -> None:
     hand, state, kind = new_states(rng)
     seen[f"{kind} straddles"] += 1
-    play_out(rng, hand, state, seen)
+    play_out_straddled(rng, hand, state, seen)
 
 
-def play_out(rng: random.Random, hand: Hand, state: State, seen: Counter[str]) -> None:
+def play_out_straddled(rng: random.Random, hand: Hand, state: State, seen: Counter[str]
+                       ) -> None:
     """The hand set up in both engines, dealt and played to its end, every decision compared
     (`act`), then the finishing stacks (set aside where the named differences move odd chips)."""
-    deck = list(range(52))
-    rng.shuffle(deck)
-    cards = iter(deck)
-    for i in range(hand.n):
-        dealt = [next(cards) for _ in range(HOLE_CARDS[hand.game])]
-        hand.deal_hole(i, list(dealt))
-        state.deal_hole("".join(card_text(c) for c in dealt))
+    cards = lockstep.deal_holes(rng, hand, state)
     top = max(p.blind for p in hand.setup.players)
-    while hand.stage is not Stage.OVER:
-        if hand.stage is Stage.DEALING:
-            board = [next(cards) for _ in range(3 if not hand.board else 1)]
-            hand.deal_board(board)
-            state.burn_card("??")
-            state.deal_board("".join(card_text(c) for c in board))
-            continue
-        if hand.stage is Stage.SHOWDOWN:
-            for i in hand.showdown_order():
-                hand.show(i, list(hand.hole[i]))
-            hand.settle()
-            continue
-        act(rng, hand, state, top, seen)
-    while state.status and state.can_show_or_muck_hole_cards(True):
-        state.show_or_muck_hole_cards(True)
-    assert not state.status, "PokerKit did not finish the hand"
-    results = hand.results
-    odd = [r for r in results if len(r.winners) > 1 and r.amount % len(r.winners)]
-    if odd and not (len(results) == 1 and odd[0].amount % len(odd[0].winners) == 1):
-        seen["set aside: odd chips over several winners or pots"] += 1
-        return
-    assert hand.stacks == [int(s) for s in state.stacks]
-    seen["hands compared"] += 1
+    lockstep.play_out(hand, state, lambda: act(rng, hand, state, top, seen),
+                      lambda: lockstep.deal_street(hand, state, cards))
+    lockstep.compare_stacks(hand, state, seen)
 
 
 def act(rng: random.Random, hand: Hand, state: State, top: int, seen: Counter[str]) -> None:
     """One decision, compared, then made in both."""
-    options = hand.options()
-    assert options is not None and options.player == state.actor_index
+    options = lockstep.agreed_options(hand, state)
     i = options.player
-    assert options.to_call == state.checking_or_calling_amount
-    if options.to_call:
-        assert state.can_fold()
     ours = (options.min_raise_to, options.max_raise_to)
     theirs = (state.min_completion_betting_or_raising_to_amount,
               state.max_completion_betting_or_raising_to_amount)
@@ -158,22 +121,16 @@ def act(rng: random.Random, hand: Hand, state: State, top: int, seen: Counter[st
         low, high = max(ours[0], theirs[0]), ours[1]
     choices = ["cc"] * 5 + (["f"] if options.to_call else []) + (["r"] * 4 if low else [])
     choice = rng.choice(choices)
-    if choice == "f":
-        hand.fold(i)
-        state.fold()
-    elif choice == "cc":
-        hand.check_or_call(i)
-        state.check_or_call()
-    else:
+    amount = None
+    if choice == "r":
         assert low is not None and high is not None
         amount = rng.choice([low, high, rng.randint(low, high)])
-        hand.bet_or_raise_to(i, amount)
-        state.complete_bet_or_raise_to(amount)
+    lockstep.make(hand, state, i, choice, amount)
 
 
 def test_straddles_agree_with_pokerkit_blinds_or_straddles(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    remember_evaluations(monkeypatch)
-    seen = play_seeded(play_one, HANDS)
+    lockstep.remember_evaluations(monkeypatch)
+    seen = lockstep.play_seeded(play_one, HANDS)
     assert seen["hands compared"] > 0.9 * HANDS
     assert all(n > 0 for n in seen.values()) and len(seen) >= 7, seen

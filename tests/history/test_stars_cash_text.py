@@ -17,8 +17,8 @@ from controller.engine.hand import Hand, HandSetup, PlayerSetup
 from controller.engine.records import Blinds, HandRecord, build_record
 from controller.history.stars import hand_number, stars_hand
 from tests.engine.helpers import deal, run
+from tests.history.pokerdf_reader import for_pokerdf, pokerdf_adds_up
 from tests.history.test_cash_exports import as_tournament
-from tests.history.test_stars_export import _or_zero, for_pokerdf, pokerdf_reads
 
 NAMES = {1: "ana", 2: "ben", 3: "cem"}
 
@@ -145,19 +145,5 @@ def test_pokerdf_reads_them(tmp_path: Path) -> None:
     records = {str(hand_number(r)): r for r in (
         variant_record("bomb-pot"), variant_record("flip"), regular_record(), run_twice_record())}
     texts = [for_pokerdf(as_tournament(stars_hand(r, 1, "ana"), r)) for r in records.values()]
-    rows, fact = pokerdf_reads(texts, tmp_path)
-    assert sorted(rows["HandID"]) == sorted([*records] * 3)
-    pushed = fact.groupby(["HandID", "Player"])["AddedValue"].sum()
-    seats = {name: seat for seat, name in NAMES.items()}
-    for row in rows.itertuples():
-        record, seat = records[str(row.HandID)], seats[str(row.Player)]
-        mine = [a for a in record.actions if a.seat == seat]
-        won = sum(p.shares.get(seat, 0) for p in record.pots)
-        returned = sum(a.amount for a in mine if a.action == "return")
-        assert row.Stack == record.starting_stacks[seat]
-        assert _or_zero(row.Balance) == won, (record.hand, row.Player)
-        assert _or_zero(row.PostedAnte) == sum(a.amount for a in mine if a.action == "ante")
-        assert _or_zero(row.PostedBlind) == sum(a.amount for a in mine if a.action == "blind")
-        chips = _or_zero(pushed.get((int(str(row.HandID)), row.Player), 0))
-        left = record.starting_stacks[seat] - chips + returned + won
-        assert left == record.finishing_stacks[seat], (record.hand, row.Player)
+    # every hand read, a row for each of its three players, and each adds up
+    pokerdf_adds_up(texts, dict(records), tmp_path)

@@ -22,50 +22,17 @@ read what the format allows, the test says so and gives it no less to check:
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
-import pandas as pd
 import pytest
-from pokerdf.core.read_and_convert import DataProcessing
-from pokerdf.modeling.star_schema import build_fact_player_action, load_converted_data
 
-from controller.engine.records import ActionRecord, Blinds, HandRecord, PotRecord
+from controller.engine.records import Blinds, HandRecord, PotRecord
 from controller.history.export import write_export
 from controller.history.stars import StarsExportError, hand_number, roman, stars_hand
 from controller.history.views import hero_view
-
-TOURNAMENT = 20270115
-
-
-def prefix_free(record: HandRecord) -> HandRecord:
-    """The record with every name ending in a character no name continues with."""
-    return record.model_copy(update={"players": {s: f"{n}." for s, n in record.players.items()}})
-
-
-def for_pokerdf(text: str) -> str:
-    """The two readings pokerdf cannot do, made for it (see the module's doc)."""
-    text = re.sub(r"^Seat 10: ", "Seat 0: ", text, flags=re.MULTILINE)
-    return re.sub(r"^(Dealt to .* \[\S+ \S+) \S+ \S+\]$", r"\1]", text, flags=re.MULTILINE)
-
-
-def pokerdf_reads(texts: list[str], tmp_path: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """pokerdf's own conversion (`pokerdf convert`: a HH*.txt file to parquet), then its
-    model's fact table of every post and action with the chips it moved."""
-    source = tmp_path / f"HH{TOURNAMENT} T{TOURNAMENT} Freeroll.txt"
-    source.write_text("\n\n\n".join(texts), encoding="utf-8")
-    out = tmp_path / "parquet"
-    out.mkdir()
-    DataProcessing(str(source), str(out)).run()
-    assert not (out / "fail.txt").exists(), (out / "fail.txt").read_text()
-    rows = load_converted_data(str(out))
-    return rows, build_fact_player_action(rows)
-
-
-def _or_zero(value: Any) -> float:
-    return 0.0 if value is None or pd.isna(value) else float(value)
+from tests.history.pokerdf_reader import TOURNAMENT, for_pokerdf, own_history, pokerdf_adds_up
+from tests.history.sample_hand import SIDE_POTS, record_of
 
 
 def test_every_hand_of_a_long_session_adds_up_in_pokerdf(
@@ -77,41 +44,16 @@ def test_every_hand_of_a_long_session_adds_up_in_pokerdf(
             with pytest.raises(StarsExportError):
                 stars_hand(record, TOURNAMENT)
             continue
-        record = prefix_free(record)
-        seats = list(record.players)
-        hero = record.players[seats[record.hand % len(seats)]]
-        view = hero_view(record, hero)
-        assert view is not None
+        record, hero, view = own_history(record)
         texts.append(for_pokerdf(stars_hand(view, TOURNAMENT, hero)))
         records[str(hand_number(record))] = record
-    rows, fact = pokerdf_reads(texts, tmp_path)
-    pushed = fact.groupby(["HandID", "Player"])["AddedValue"].sum()
+    # pokerdf's replay of a hand with a dead button is not checked (see the module's doc)
+    read = pokerdf_adds_up(texts, records, tmp_path,
+                           replayed=lambda record: record.button in record.players)
     seen: Counter[str] = Counter()
-    for hand_id, hand in rows.groupby("HandID"):
-        record = records.pop(str(hand_id))
-        assert set(hand["Player"]) == set(record.players.values()), hand_id
-        assert hand["TotalPotLog"].iloc[0] == sum(p.amount for p in record.pots)
-        assert list(hand["PotBreakdown"].iloc[0]) == [p.amount for p in record.pots]
-        replayed = record.button in record.players  # see the module's doc: a dead button
+    for _, replayed in read:
         seen["hands"] += 1
         seen["dead button, replay not checked"] += not replayed
-        seats = {name: seat for seat, name in record.players.items()}
-        for row in hand.itertuples():
-            seat = seats[str(row.Player)]
-            mine = [a for a in record.actions if a.seat == seat]
-            won = sum(p.shares.get(seat, 0) for p in record.pots)
-            returned = sum(a.amount for a in mine if a.action == "return")
-            assert row.Stack == record.starting_stacks[seat]
-            assert _or_zero(row.Balance) == won, (hand_id, row.Player)
-            assert _or_zero(row.UncalledReturned) == returned, (hand_id, row.Player)
-            assert _or_zero(row.PostedAnte) == sum(a.amount for a in mine if a.action == "ante")
-            assert _or_zero(row.PostedBlind) == sum(a.amount for a in mine
-                                                    if a.action == "blind")
-            if replayed:
-                chips = _or_zero(pushed.get((int(str(hand_id)), row.Player), 0))
-                left = record.starting_stacks[seat] - chips + returned + won
-                assert left == record.finishing_stacks[seat], (hand_id, row.Player)
-    assert not records, "pokerdf did not read every hand"
     # What the session holds, so that a check over it means something.
     complete = [r for r in session_records if r.status == "complete"]
     assert seen["hands"] == len(complete) >= 1000
@@ -128,41 +70,6 @@ def test_every_hand_of_a_long_session_adds_up_in_pokerdf(
     walks = [r for r in complete if not any(a.action in ("call", "bet", "raise")
                                             for a in r.actions)]
     assert len(walks) >= 10
-
-
-def record_of(actions: list[tuple[int | None, str, int, str, bool]],
-              **fields: object) -> HandRecord:
-    """Seats 4 (button), 6 (small blind), 9 (big blind) and 2, at level 5."""
-    document: dict[str, object] = {
-        "table": "3", "hand": 17, "game": "NT", "level": 5,
-        "blinds": Blinds(sb=100, bb=200, ante=25), "button": 4, "sb": 6, "bb": 9,
-        "started": 1_795_000_000.0,
-        "players": {6: "ben", 9: "cem", 2: "dora", 4: "ana"},
-        "starting_stacks": {6: 5000, 9: 150, 2: 900, 4: 8000},
-        "hole_cards": {6: "AsAd", 9: "KsKd", 2: "QsQd", 4: "7c2d"},
-        "board": "", "pots": [], "finishing_stacks": {6: 5000, 9: 150, 2: 900, 4: 8000},
-        "actions": [ActionRecord(street=street_of(k), seat=s, action=k, amount=n, cards=c,
-                                 all_in=a) for s, k, n, c, a in actions],
-    }
-    document.update(fields)
-    return HandRecord.model_validate(document)
-
-
-def street_of(kind: str) -> str:
-    return "preflop"
-
-
-SIDE_POTS = [
-    (6, "ante", 25, "", False), (9, "ante", 25, "", False), (2, "ante", 25, "", False),
-    (4, "ante", 25, "", False), (6, "blind", 100, "", False), (9, "blind", 125, "", True),
-    (6, "deal_hole", 0, "AsAd", False), (9, "deal_hole", 0, "KsKd", False),
-    (2, "deal_hole", 0, "QsQd", False), (4, "deal_hole", 0, "7c2d", False),
-    (2, "raise", 875, "", True), (4, "fold", 0, "", False), (6, "raise", 2000, "", False),
-    (6, "return", 1125, "", False),
-    (6, "show", 0, "AsAd", False), (9, "show", 0, "KsKd", False), (2, "show", 0, "QsQd", False),
-    (None, "deal_board", 0, "2c7h9d", False), (None, "deal_board", 0, "Jc", False),
-    (None, "deal_board", 0, "3s", False),
-]
 
 
 def test_the_format_says_posts_all_ins_raises_side_pots_and_the_summary() -> None:

@@ -38,6 +38,17 @@ class LinkedTable:
         assert self.service.drain(timeout), "the table loop did not catch up"
 
 
+def hands_of(script: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """A played session's script cut before each shuffle press: the seating first, then one
+    part per hand (to feed a table hand by hand, around an outage)."""
+    parts: list[list[dict[str, Any]]] = [[]]
+    for raw in script:
+        if raw["type"] == "shuffle":
+            parts.append([])
+        parts[-1].append(raw)
+    return parts
+
+
 @contextlib.contextmanager
 def linked_table(broker: Broker, directory: Path, table: str = "1",
                  config: SessionConfig | None = None,

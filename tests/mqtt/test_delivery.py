@@ -10,32 +10,21 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 from controller.mqtt.messages import CommandReply, StatusMessage, decode
 from controller.mqtt.topics import Topics
 from controller.room.recorder import Recorder, SqliteRecordStore, open_record_store
 from controller.table.journal import Journal
-from tests.mqtt.helpers import linked_table
+from tests.mqtt.helpers import hands_of, linked_table
 from tests.session.helpers import HOLE, deal, declare, played_session, shuffle, three_players
 from tests.venue import Broker, VenueClient, address, login
 from tests.waiting import wait_until
 
 
-def _hands(script: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
-    """The script cut before each shuffle press: seats first, then one part per hand."""
-    parts: list[list[dict[str, Any]]] = [[]]
-    for raw in script:
-        if raw["type"] == "shuffle":
-            parts.append([])
-        parts[-1].append(raw)
-    return parts
-
-
 def test_broker_restart_mid_session_every_record_arrives_exactly_once(
         broker: Broker, tmp_path: Path, store_location: str | Path) -> None:
     """Against both stores (SQLite, PostgreSQL)."""
-    parts = _hands(played_session(14, seed=2, players=6))
+    parts = hands_of(played_session(14, seed=2, players=6))
     store = open_record_store(store_location)
     recorder = Recorder(address(broker), login(broker, "recorder"), store,
                         client_id="recorder-restart").start()

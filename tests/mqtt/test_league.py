@@ -26,7 +26,7 @@ from controller.mqtt.venue_ca import certificate_names
 from controller.room.recorder import Recorder, open_record_store
 from controller.room.recorder.store import RecordStore
 from tests.league import VENUES, League
-from tests.mqtt.helpers import linked_table
+from tests.mqtt.helpers import hands_of, linked_table
 from tests.session.helpers import played_session
 from tests.waiting import wait_until
 
@@ -47,15 +47,6 @@ def league_client(league: LocalLeague, login: str, topics: list[str]) -> tuple[m
     return client, got
 
 
-def _hands(script: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
-    parts: list[list[dict[str, Any]]] = [[]]
-    for raw in script:
-        if raw["type"] == "shuffle":
-            parts.append([])
-        parts[-1].append(raw)
-    return parts
-
-
 def test_two_venues_reach_the_league_recorder_exactly_once_across_outages(
         league: League, tmp_path: Path, store_location: str | Path) -> None:
     store: RecordStore = open_record_store(store_location)
@@ -66,8 +57,8 @@ def test_two_venues_reach_the_league_recorder_exactly_once_across_outages(
     hall_a = league.venues["hall-a"]
     copy = Recorder(hall_a.address(), hall_a.login("recorder"), copy_store,
                     keeper=False).start()
-    scripts = {"hall-a": _hands(played_session(12, seed=2, players=5)),
-               "hall-b": _hands(played_session(12, seed=9, players=4))}
+    scripts = {"hall-a": hands_of(played_session(12, seed=2, players=5)),
+               "hall-b": hands_of(played_session(12, seed=9, players=4))}
     floor, seen = league_client(league.broker, "floor", ["pokertable/v1/+/table/+/state"])
     try:
         assert keeper.connected.wait(5) and copy.connected.wait(5)

@@ -4,8 +4,10 @@ and the secrecy of hole cards through scripted RFID hands."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +27,7 @@ from controller.mqtt.messages import (
 from controller.mqtt.topics import Topics
 from controller.room.recorder import Recorder, SqliteRecordStore
 from controller.sim.table_rig import demo_deck
-from tests.mqtt.helpers import linked_table
+from tests.mqtt.helpers import LinkedTable, linked_table
 from tests.session.helpers import played_session, seat
 from tests.venue import Broker, Received, VenueClient, address, login
 from tests.waiting import wait_until
@@ -182,48 +184,52 @@ def test_a_command_delivered_twice_acts_once(broker: Broker, tmp_path: Path) -> 
         floor.close()
 
 
+@contextlib.contextmanager
+def _floor_and_hold(broker: Broker) -> Iterator[tuple[VenueClient, str]]:
+    """The floor's client (hearing table 1's replies) and table 1's hold command topic; what a
+    test left retained there is cleared at the end."""
+    floor = VenueClient(broker, "floor", ("table/1/reply",))
+    hold = t(broker).table("1", "cmd/hold")
+    try:
+        yield floor, hold
+    finally:
+        floor.publish(hold, b"", retain=True)  # clears the retained message
+        floor.close()
+
+
+def _never_applied(table: LinkedTable, floor: VenueClient, hold: str) -> None:
+    """The hold published retained on ``hold`` never applied, nor answered: after a sentinel
+    on its topic the table holds nothing and the sentinel's is the floor's only reply."""
+    _sentinel(floor, hold, b"after")
+    table.settle()
+    assert table.memory.last.hold is None
+    assert [m.correlation for m in floor.on("reply")] == [b"after"]
+
+
 def test_a_retained_command_is_never_applied(broker: Broker, tmp_path: Path) -> None:
     """A retained void once voided a later hand after a broker restart. A command
     left retained reaches the table again at every subscribe: it is ignored."""
-    topics = t(broker)
-    floor = VenueClient(broker, "floor", ("table/1/reply",))
-    hold = topics.table("1", "cmd/hold")
-    try:
+    with _floor_and_hold(broker) as (floor, hold):
         with linked_table(broker, tmp_path) as table:
             table.feed([seat(1, "ana"), seat(2, "ben")])
             table.settle()
         assert not floor.publish(hold, b'{"v": 1, "id": "ret-1", "args": {"reason": "x"}}',
                                  correlation=b"r", retain=True).is_failure
         with linked_table(broker, tmp_path) as table:  # subscribes: the broker hands it over
-            _sentinel(floor, hold, b"after")  # (before the SUBACK: this one comes after it)
-            table.settle()
-            assert table.memory.last.hold is None
-            assert [m.correlation for m in floor.on("reply")] == [b"after"]
-    finally:
-        floor.publish(hold, b"", retain=True)  # clears the retained message
-        floor.close()
+            # (before the SUBACK: the sentinel comes after it)
+            _never_applied(table, floor, hold)
 
 
 def test_a_command_published_retained_while_the_table_listens_is_never_applied(
         broker: Broker, tmp_path: Path) -> None:
     """Delivered live, a retained publish loses its retain flag unless the subscription keeps it
     ("retain as published", MQTT 5): the table subscribes so, and ignores it."""
-    topics = t(broker)
-    floor = VenueClient(broker, "floor", ("table/1/reply",))
-    hold = topics.table("1", "cmd/hold")
-    try:
-        with linked_table(broker, tmp_path) as table:
-            table.feed([seat(1, "ana"), seat(2, "ben")])
-            table.settle()
-            assert not floor.publish(hold, b'{"v": 1, "id": "ret-2", "args": {"reason": "x"}}',
-                                     correlation=b"r2", retain=True).is_failure
-            _sentinel(floor, hold, b"after")
-            table.settle()
-            assert table.memory.last.hold is None
-            assert [m.correlation for m in floor.on("reply")] == [b"after"]
-    finally:
-        floor.publish(hold, b"", retain=True)
-        floor.close()
+    with _floor_and_hold(broker) as (floor, hold), linked_table(broker, tmp_path) as table:
+        table.feed([seat(1, "ana"), seat(2, "ben")])
+        table.settle()
+        assert not floor.publish(hold, b'{"v": 1, "id": "ret-2", "args": {"reason": "x"}}',
+                                 correlation=b"r2", retain=True).is_failure
+        _never_applied(table, floor, hold)
 
 
 def test_unauthorised_clients_cannot_command_a_table(broker: Broker, tmp_path: Path) -> None:

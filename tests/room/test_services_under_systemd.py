@@ -26,6 +26,7 @@ from controller.room.clock.store import ClockStore
 from controller.room.clock.structure import load_structure
 from controller.room.floor.config import load_floor_config
 from controller.service.manager import Loop, Watchdog, notify
+from tests.room.service_process import clock_config
 from tests.venue import address, login
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -142,12 +143,7 @@ def test_a_callback_that_never_returns_is_a_hung_loop() -> None:
 def test_pokertable_clock_tells_systemd_ready_pings_and_stopping(
         broker: LocalBroker, tmp_path: Path, systemd_socket: tuple[socket.socket, str]) -> None:
     sock, path = systemd_socket
-    credentials = tmp_path / "credentials.json"
-    credentials.write_text(json.dumps({"clock": broker.credentials["clock"].model_dump()}))
-    config = tmp_path / "clock.toml"
-    config.write_text(f'[clock]\nstructure = "{TURBO}"\ndb = "clock.db"\n\n[mqtt]\n'
-                      f'port = {broker.port}\nvenue = "{broker.plan.venue}"\n'
-                      'credentials = "credentials.json"\n')
+    config = clock_config(broker, tmp_path, TURBO)
     env = {"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "1000000", "PATH": "/usr/bin:/bin"}
     process = subprocess.Popen([sys.executable, "-m", "controller.cli", "clock", "--config",
                                 str(config)], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,

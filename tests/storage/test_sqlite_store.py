@@ -33,6 +33,14 @@ V2 = "ALTER TABLE a ADD COLUMN y TEXT DEFAULT 'new';\nCREATE TABLE b (z INTEGER)
 V3 = "INSERT INTO b (z) SELECT x FROM a;"
 
 
+def version_1_with_a_row(path: Path) -> Path:
+    """A store written by an older pokertable: version 1, with one row (x = 7)."""
+    store = open_store(path, kind(V1))
+    store.db.execute("INSERT INTO a (x) VALUES (7)")
+    store.close()
+    return path
+
+
 def test_a_new_store_is_made_at_the_newest_version_private(tmp_path: Path) -> None:
     store = open_store(tmp_path / "s.db", kind(V1, V2, V3))
     try:
@@ -45,10 +53,7 @@ def test_a_new_store_is_made_at_the_newest_version_private(tmp_path: Path) -> No
 
 
 def test_an_older_store_is_migrated_in_order_and_keeps_its_data(tmp_path: Path) -> None:
-    path = tmp_path / "s.db"
-    store = open_store(path, kind(V1))
-    store.db.execute("INSERT INTO a (x) VALUES (7)")
-    store.close()
+    path = version_1_with_a_row(tmp_path / "s.db")
     store = open_store(path, kind(V1, V2, V3))
     try:
         assert store.migrated_from == 1
@@ -59,10 +64,7 @@ def test_an_older_store_is_migrated_in_order_and_keeps_its_data(tmp_path: Path) 
 
 
 def test_a_failing_migration_leaves_the_file_as_it_was(tmp_path: Path) -> None:
-    path = tmp_path / "s.db"
-    store = open_store(path, kind(V1))
-    store.db.execute("INSERT INTO a (x) VALUES (7)")
-    store.close()
+    path = version_1_with_a_row(tmp_path / "s.db")
     broken = kind(V1, V2, "INSERT INTO nowhere VALUES (1);")
     with pytest.raises(ConfigError, match=r"s\.db: cannot be opened as a test store"):
         open_store(path, broken)
@@ -127,6 +129,10 @@ print("open", flush=True)
 time.sleep(60)
 """
 
+OPEN_RECORDS = OPEN_CLOCK.replace("from controller.room.clock.store import ClockStore",
+                                  "from controller.room.recorder import SqliteRecordStore as "
+                                  "ClockStore")
+
 OPEN_ONCE = """
 import sys
 from controller.errors import ConfigError
@@ -140,8 +146,10 @@ print("opened")
 """
 
 
-def holding(db: Path) -> subprocess.Popen[str]:
-    first = subprocess.Popen([sys.executable, "-c", OPEN_CLOCK, str(db)], cwd=ROOT,
+def holding(db: Path, script: str = OPEN_CLOCK) -> subprocess.Popen[str]:
+    """Another process holding the store ``db`` open (``script``: a clock store's unless
+    named), once it says so."""
+    first = subprocess.Popen([sys.executable, "-c", script, str(db)], cwd=ROOT,
                              stdout=subprocess.PIPE, text=True)
     assert first.stdout is not None and first.stdout.readline() == "open\n"
     return first
@@ -174,12 +182,8 @@ def test_a_second_process_refuses_while_the_first_runs_and_starts_after(
 
 def test_the_service_command_says_the_first_instance_in_one_line(tmp_path: Path) -> None:
     db = tmp_path / "records.db"
-    first = subprocess.Popen([sys.executable, "-c", OPEN_CLOCK.replace(
-        "from controller.room.clock.store import ClockStore", "from controller.room.recorder "
-        "import SqliteRecordStore as ClockStore"), str(db)], cwd=ROOT, stdout=subprocess.PIPE,
-        text=True)
+    first = holding(db, OPEN_RECORDS)
     try:
-        assert first.stdout is not None and first.stdout.readline() == "open\n"
         credentials = tmp_path / "credentials.json"
         credentials.write_text(json.dumps({"recorder": {"username": "recorder",
                                                         "password": "x"}}))
@@ -215,12 +219,8 @@ def test_within_one_process_a_store_may_be_opened_again(tmp_path: Path) -> None:
 
 def test_a_reader_beside_a_running_recorder_needs_no_lock(tmp_path: Path) -> None:
     db = tmp_path / "records.db"
-    first = subprocess.Popen([sys.executable, "-c", OPEN_CLOCK.replace(
-        "from controller.room.clock.store import ClockStore", "from controller.room.recorder "
-        "import SqliteRecordStore as ClockStore"), str(db)], cwd=ROOT, stdout=subprocess.PIPE,
-        text=True)
+    first = holding(db, OPEN_RECORDS)
     try:
-        assert first.stdout is not None and first.stdout.readline() == "open\n"
         with pytest.raises(ConfigError, match="in use by pid"):
             SqliteRecordStore(db)
         reader = SqliteRecordStore(db, readonly=True)

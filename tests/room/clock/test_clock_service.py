@@ -5,7 +5,6 @@ and a table that takes the clock's level from its next hand (RULES H2)."""
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import signal
 import socket
@@ -31,6 +30,7 @@ from controller.room.clock.service import ClockService
 from controller.room.clock.store import ClockStore
 from controller.room.clock.structure import load_structure
 from tests.mqtt.helpers import LinkedTable, a_whole_tick, linked_table
+from tests.room.service_process import clock_config, kill, run_service
 from tests.session.helpers import HOLE, deal, declare, seat, three_players
 from tests.venue import Received, ServiceFloor, VenueClient, address, login
 from tests.waiting import wait_until
@@ -195,7 +195,7 @@ def test_h2_a_level_change_mid_hand_applies_from_the_next_shuffle_and_the_record
 
 def test_pokertable_clock_runs_from_its_configuration_and_stops_cleanly(
         broker: LocalBroker, tmp_path: Path) -> None:
-    config = _clock_config(broker, tmp_path, ROOT / "deploy" / "structures" / "turbo.toml")
+    config = clock_config(broker, tmp_path, ROOT / "deploy" / "structures" / "turbo.toml")
     process = subprocess.Popen([sys.executable, "-m", "controller.cli", "clock", "--config",
                                 str(config)], cwd=ROOT, stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, text=True)
@@ -220,22 +220,8 @@ def test_the_clock_sigkilled_mid_level_comes_back_to_the_same_instant_pause_and_
     """The clock process killed outright (SIGKILL: no orderly stop) and started again resumes
     from its journal: the same level with the same end instant, hand-for-hand with the same
     round; killed while paused, the same time left."""
-    config = _clock_config(broker, tmp_path, ROOT / "deploy" / "structures" / "turbo.toml")
+    config = clock_config(broker, tmp_path, ROOT / "deploy" / "structures" / "turbo.toml")
     floor = Floor(broker)
-
-    def run_clock() -> subprocess.Popen[str]:
-        seen = len(floor.client.messages)
-        process = subprocess.Popen([sys.executable, "-m", "controller.cli", "clock",
-                                    "--config", str(config)], cwd=ROOT,
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                   text=True)
-        assert wait_until(lambda: any(m.topic.endswith("/clock/state") and not m.retain
-                                      for m in floor.client.messages[seen:]), 20)
-        return process
-
-    def kill(process: subprocess.Popen[str]) -> None:
-        process.send_signal(signal.SIGKILL)
-        process.wait(10)
 
     status = VenueClient(broker, "display", ("clock/status",))
 
@@ -243,7 +229,7 @@ def test_the_clock_sigkilled_mid_level_comes_back_to_the_same_instant_pause_and_
         return bool(status.messages) and online.encode() in status.messages[-1].payload
 
     try:
-        clock = run_clock()
+        clock = run_service(floor, "clock", config)
         assert wait_until(lambda: said('"online"'))
         assert floor.command("start").status == "ok"
         assert floor.command("set_level", level=3).status == "ok"
@@ -252,7 +238,7 @@ def test_the_clock_sigkilled_mid_level_comes_back_to_the_same_instant_pause_and_
         before = floor.state()
         kill(clock)
         assert wait_until(lambda: said('"offline"'), 30)  # its Last Will: the floor knows
-        clock = run_clock()
+        clock = run_service(floor, "clock", config)
         assert wait_until(lambda: said('"online"'))
         after = floor.state()
         assert (after.status, after.level, after.ends_at) == ("running", 3, before.ends_at)
@@ -261,7 +247,7 @@ def test_the_clock_sigkilled_mid_level_comes_back_to_the_same_instant_pause_and_
         assert wait_until(lambda: floor.state().status == "paused")
         paused, down = floor.state(), time.monotonic()
         kill(clock)
-        clock = run_clock()
+        clock = run_service(floor, "clock", config)
         again = floor.state()
         # A paused clock loses no time while it is down (for the restart's time: the time
         # left is a float, not rounded)
@@ -273,16 +259,6 @@ def test_the_clock_sigkilled_mid_level_comes_back_to_the_same_instant_pause_and_
     finally:
         status.close()
         floor.client.close()
-
-
-def _clock_config(broker: LocalBroker, tmp_path: Path, structure: Path) -> Path:
-    credentials = tmp_path / "credentials.json"
-    credentials.write_text(json.dumps({"clock": broker.credentials["clock"].model_dump()}))
-    config = tmp_path / "clock.toml"
-    config.write_text(f'[clock]\nstructure = "{structure}"\ndb = "clock.db"\n\n'
-                      f'[mqtt]\nport = {broker.port}\nvenue = "{broker.plan.venue}"\n'
-                      'credentials = "credentials.json"\n')
-    return config
 
 
 def test_a_clock_configuration_mistake_is_one_line(tmp_path: Path) -> None:

@@ -4,7 +4,9 @@ by Playwright) with the flags this closed network needs."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import re
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -12,7 +14,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, Response
+from playwright.sync_api import Error as PlaywrightError
 
 from controller.demo.room_states import publish
 from controller.mqtt.messages import StatusMessage, encode
@@ -56,9 +59,11 @@ def log_in(page: Page, url: str, user: str = "anna", password: str = PASSWORD) -
     page.wait_for_selector("#logout")
 
 
-def record_pushes(page: Page) -> None:
+def record_pushes(page: Page, timed: bool = False) -> None:
     """Keep every message the page's push stream delivers in ``window.pushed`` (for the
-    secrecy test): EventSource wrapped before any page script runs."""
+    secrecy tests): EventSource wrapped before any page script runs. ``timed``: each kept as
+    ``{at, data}``, with the browser's time of its arrival (seconds)."""
+    entry = "{at: Date.now() / 1000, data: m.data}" if timed else "m.data"
     page.add_init_script("""
         window.pushed = [];
         const Original = window.EventSource;
@@ -66,12 +71,15 @@ def record_pushes(page: Page) -> None:
           const source = new Original(url);
           const add = source.addEventListener.bind(source);
           source.addEventListener = (type, listener) => add(type, (m) => {
-            if (m && m.data !== undefined) window.pushed.push(m.data);
+            if (m && m.data !== undefined) window.pushed.push(ENTRY);
             listener(m);
           });
           return source;
         };
-    """)
+        window.EventSource.CLOSED = Original.CLOSED;
+        window.EventSource.OPEN = Original.OPEN;
+        window.EventSource.CONNECTING = Original.CONNECTING;
+    """.replace("ENTRY", entry))
 
 
 def new_page(browser: Browser) -> Page:
@@ -80,6 +88,22 @@ def new_page(browser: Browser) -> Page:
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def watched_page(browser: Browser, url: str, bodies: list[str]) -> Page:
+    """A page opened at ``url`` for the secrecy tests: every push it receives kept in
+    ``window.pushed``, every response's body but the push stream's in ``bodies``."""
+    page = new_page(browser)
+    record_pushes(page)
+
+    def keep(response: Response) -> None:
+        if "/api/stream" not in response.url:
+            with contextlib.suppress(PlaywrightError):  # a body gone with its page
+                bodies.append(response.text())
+
+    page.on("response", keep)
+    page.goto(url)
     return page
 
 
@@ -192,3 +216,15 @@ def clear_tables(broker: Broker, tables: list[str]) -> None:
     for table in tables:
         publish(broker.address(), broker.login(f"table-{table}"), [
             (topics.table(table, "status"), b""), (topics.table(table, "state"), b"")])
+
+
+def cards_in(text: str, hands: list[str]) -> list[str]:
+    """Each of the hole cards ``hands`` ("7c2d", ...) found in ``text``: as a hand, or a card on
+    its own (not inside a hex id, where '4c' or '6d' occur by chance). For the secrecy tests:
+    cards nobody tabled must be on no page, push or log line."""
+    found = [hand for hand in hands if hand in text]
+    for hand in hands:
+        for card in (hand[:2], hand[2:]):
+            if re.search(rf"(?<![0-9A-Za-z]){card}(?![0-9a-f])", text):
+                found.append(card)
+    return found

@@ -17,7 +17,7 @@ from controller.mqtt.local_broker import LocalBroker
 from controller.room.floor.accounts import Accounts, save_accounts, set_password
 from controller.room.floor.server import FloorServer
 from tests.mqtt.helpers import LinkedTable
-from tests.room.floor.floor_helpers import PASSWORD
+from tests.room.floor.floor_helpers import PASSWORD, record_pushes
 from tests.room.tournament import tournament_helpers as hands
 from tests.session.helpers import board, declare
 from tests.venue import address, login
@@ -61,24 +61,7 @@ def phone(browser: Browser) -> Page:
     page.on("response", keep)
     page.errors = errors  # type: ignore[attr-defined]
     page.bodies = bodies  # type: ignore[attr-defined]
-    page.add_init_script("""
-        window.pushed = [];
-        const Original = window.EventSource;
-        window.EventSource = function (url) {
-          const source = new Original(url);
-          const add = source.addEventListener.bind(source);
-          source.addEventListener = (type, listener) => add(type, (m) => {
-            if (m && m.data !== undefined) {
-              window.pushed.push({at: Date.now() / 1000, data: m.data});
-            }
-            listener(m);
-          });
-          return source;
-        };
-        window.EventSource.CLOSED = Original.CLOSED;
-        window.EventSource.OPEN = Original.OPEN;
-        window.EventSource.CONNECTING = Original.CONNECTING;
-    """)
+    record_pushes(page, timed=True)
     return page
 
 

@@ -5,8 +5,6 @@ never earlier than the event that announced it, however the floor heard the hand
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
 from pokerkit import OmahaHoldemHand, StandardHighHand
 
@@ -14,27 +12,12 @@ from controller.engine.cards import parse_cards
 from controller.history.equity import SAMPLES, equities
 from controller.room.floor.broadcast_view import Heard, action_times, build_steps
 from controller.session.outputs import PublicEvent
+from tests.room.floor.pokerkit_equity import enumerated_shares
 from tests.session.helpers import board, deal, declare, shuffle, start, three_players
 
 
 def _ints(text: str) -> list[int]:
     return [c for c in parse_cards(text) if c is not None]
-
-
-def _theirs(hand_type: type, hands: dict[int, str], board_text: str, dead: str
-            ) -> dict[int, float]:
-    seen = {c[i:i + 2] for c in [*hands.values(), board_text, dead] for i in range(0, len(c), 2)}
-    deck = [r + s for r in "23456789TJQKA" for s in "cdhs" if r + s not in seen]
-    won = dict.fromkeys(hands, 0.0)
-    runs = list(itertools.combinations(deck, 5 - len(board_text) // 2))
-    for extra in runs:
-        full = board_text + "".join(extra)
-        best = {s: hand_type.from_game(h, full) for s, h in hands.items()}
-        top = max(best.values())
-        winners = [s for s, h in best.items() if h == top]
-        for s in winners:
-            won[s] += 1 / len(winners)
-    return {s: w / len(runs) for s, w in won.items()}
 
 
 @pytest.mark.parametrize(("game", "hand_type", "hands", "board_text", "dead"), [
@@ -47,7 +30,7 @@ def test_exact_equity_is_an_independent_enumeration(
     found = equities(game, {s: _ints(h) for s, h in hands.items()},  # type: ignore[arg-type]
                      _ints(board_text), _ints(dead))
     assert found.method == "exact"
-    expected = _theirs(hand_type, hands, board_text, dead)
+    expected = enumerated_shares(hand_type, hands, board_text, dead)
     for seat, share in expected.items():
         assert abs(found.shares[seat] - share) < 1e-9, (seat, found.shares, expected)
     assert abs(sum(found.shares.values()) - 1) < 1e-9

@@ -7,7 +7,6 @@ reads the feed, and its equities are an independent enumeration's."""
 
 from __future__ import annotations
 
-import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -31,30 +30,13 @@ from tests.room.floor.broadcast_helpers import (
     stream,
     timed,
 )
+from tests.room.floor.pokerkit_equity import enumerated_shares
 from tests.session.helpers import deal, declare, shuffle
 from tests.waiting import wait_for
 
 
 def _steps(frames: list[tuple[str, dict[str, Any]]]) -> list[int]:
     return [data["step"] for kind, data in frames if kind == "step"]
-
-
-def _brute_force(hands: dict[int, str], board_text: str, dead: str) -> dict[int, float]:
-    """Each hand's share of the pot over every board still to come, by PokerKit's own
-    evaluator (not the engine's)."""
-    seen = {board_text[i:i + 2] for i in range(0, len(board_text), 2)}
-    seen |= {c[i:i + 2] for c in [*hands.values(), dead] for i in range(0, len(c), 2)}
-    deck = [r + s for r in "23456789TJQKA" for s in "cdhs" if r + s not in seen]
-    won = dict.fromkeys(hands, 0.0)
-    runs = list(itertools.combinations(deck, 5 - len(board_text) // 2))
-    for extra in runs:
-        full = board_text + "".join(extra)
-        best = {s: StandardHighHand.from_game(h, full) for s, h in hands.items()}
-        top = max(best.values())
-        winners = [s for s, h in best.items() if h == top]
-        for s in winners:
-            won[s] += 1 / len(winners)
-    return {s: w / len(runs) for s, w in won.items()}
 
 
 def test_nothing_younger_than_the_delay_leaves_the_server(broker: LocalBroker,
@@ -112,7 +94,7 @@ def test_nothing_younger_than_the_delay_leaves_the_server(broker: LocalBroker,
             # dead), and before the flop a seeded Monte Carlo that says so and agrees with
             # PokerKit's own
             assert flop["equity"] == {"method": "exact", "boards": 903, "seed": None}
-            expected = _brute_force({2: "AsAh", 3: "KdKh"}, "QsJd9h", "7c2d")
+            expected = enumerated_shares(StandardHighHand, {2: "AsAh", 3: "KdKh"}, "QsJd9h", "7c2d")
             shown = {s["seat"]: s["equity"] for s in flop["seats"]}
             assert shown[1] is None
             for seat in (2, 3):

@@ -8,13 +8,11 @@ receive, the new fields included."""
 from __future__ import annotations
 
 import contextlib
-import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, Response, expect
-from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Browser, Page, expect
 
 from controller.demo.script import Ev, board, card, chips, command, deal, declare, key, seat
 from controller.demo.script import shuffle as press_shuffle
@@ -22,7 +20,7 @@ from controller.engine.table_play import Level
 from controller.mqtt.local_broker import LocalBroker
 from controller.session import SessionConfig
 from tests.mqtt.helpers import linked_table
-from tests.room.floor.floor_helpers import floor_server, get, new_page, record_pushes
+from tests.room.floor.floor_helpers import cards_in, floor_server, get, watched_page
 
 NAMES = ["ana", "ben", "cem", "dora", "emil", "fay"]
 DRAW = ["As", "2c", "3c", "4c", "5c", "6c"]  # the high-card draw: the button on seat 1
@@ -74,38 +72,18 @@ def all_in_on_the_flop() -> list[Ev]:
 
 @contextlib.contextmanager
 def watched(browser: Browser, url: str, bodies: list[str]) -> Iterator[Page]:
-    """A page whose every response (but the stream's) lands in ``bodies``, every push in
-    ``window.pushed``."""
-    page = new_page(browser)
-    record_pushes(page)
-
-    def keep(response: Response) -> None:
-        if "/api/stream" not in response.url:
-            with contextlib.suppress(PlaywrightError):
-                bodies.append(response.text())
-
-    page.on("response", keep)
-    page.goto(url)
+    """A `watched_page`, with no script error on it by the end of the block."""
+    page = watched_page(browser, url, bodies)
     yield page
     assert page.errors == []  # type: ignore[attr-defined]
-
-
-def leaks(text: str) -> list[str]:
-    """Every hidden hole card in ``text``, as a hand or a card on its own (not inside a hex
-    id, where '4d' or '6d' occur by chance)."""
-    found = [hand for hand in HIDDEN if hand in text]
-    for hand in HIDDEN:
-        for one in (hand[:2], hand[2:]):
-            if re.search(rf"(?<![0-9A-Za-z]){one}(?![0-9a-f])", text):
-                found.append(one)
-    return found
 
 
 def test_a_cash_tables_variants_boards_and_straddles_on_the_table_screen(
         broker: LocalBroker, browser: Browser, tmp_path: Path,
         caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level("DEBUG")
-    assert leaks("shows Jd 6d") == ["Jd", "6d"] and leaks('{"id": "a6d4"}') == []
+    assert cards_in("shows Jd 6d", HIDDEN) == ["Jd", "6d"]
+    assert cards_in('{"id": "a6d4"}', HIDDEN) == []
     bodies: list[str] = []
     one_config, one_seats = cash("1", 4, 20_000)
     two_config, two_seats = cash("2", 3, 1_000)
@@ -181,4 +159,4 @@ def test_a_cash_tables_variants_boards_and_straddles_on_the_table_screen(
         assert any('"run_twice":[1]' in m for m in pushed)
         assert any("AsAh" in m for m in pushed)  # tabled cards are there to be seen
         for text in [*bodies, *pushed, *[page.content() for page in pages], caplog.text]:
-            assert leaks(text) == [], text[:300]
+            assert cards_in(text, HIDDEN) == [], text[:300]

@@ -19,8 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Response, expect
-from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Browser, expect
 
 from controller.demo.room_states import publish
 from controller.demo.script import board, key
@@ -32,8 +31,16 @@ from controller.room.floor.server import FloorServer
 from controller.room.floor.store import HandQuery
 from tests.league import VENUES, League
 from tests.mqtt.helpers import LinkedTable, linked_table
-from tests.room.floor.floor_helpers import PASSWORD, get, log_in, new_page, post, record_pushes
-from tests.room.floor.test_floor_web import _leaks
+from tests.room.floor.floor_helpers import (
+    PASSWORD,
+    cards_in,
+    get,
+    log_in,
+    new_page,
+    post,
+    watched_page,
+)
+from tests.room.floor.test_floor_web import HIDDEN_HANDS
 from tests.session.helpers import HOLE, deal, declare, seat, three_players
 from tests.waiting import wait_until
 
@@ -102,20 +109,9 @@ def test_one_floor_shows_two_venues_apart_and_never_a_hidden_card(
     caplog.set_level("DEBUG")
     with league_floor(league, tmp_path / "floor") as server, \
             venues_playing(league, tmp_path) as tables:
-        pages: list[Page] = []
         bodies: list[str] = []
-
-        def keep(response: Response) -> None:
-            if "/api/stream" not in response.url:
-                with contextlib.suppress(PlaywrightError):
-                    bodies.append(response.text())
-
-        for path in ("/", "/table/1?venue=hall-a", "/table/1?venue=hall-b", "/alerts"):
-            page = new_page(browser)
-            record_pushes(page)
-            page.on("response", keep)
-            page.goto(f"{server.url}{path}")
-            pages.append(page)
+        pages = [watched_page(browser, f"{server.url}{path}", bodies) for path in (
+            "/", "/table/1?venue=hall-a", "/table/1?venue=hall-b", "/alerts")]
         room, table_a, table_b, alerts = pages
         tables["hall-a"].feed(HALL_A)
         tables["hall-b"].feed(HALL_B)
@@ -162,10 +158,7 @@ def test_one_floor_shows_two_venues_apart_and_never_a_hidden_card(
         expect(alerts.locator("#alerts-hall-b_1")).to_contain_text("the dealer calls the floor")
 
         # The hands of both venues, searched across them or in one; each names its venue.
-        hands = new_page(browser)
-        record_pushes(hands)
-        hands.on("response", keep)
-        hands.goto(f"{server.url}/hands")
+        hands = watched_page(browser, f"{server.url}/hands", bodies)
         expect(hands.locator("tr.hand-row")).to_have_count(2)
         assert sorted(hands.locator("td[data-label=Venue]").all_inner_texts()) == VENUES
         hands.select_option("select[name=venue]", "hall-b")
@@ -195,7 +188,7 @@ def test_one_floor_shows_two_venues_apart_and_never_a_hidden_card(
         shown = [page.content() for page in pages]
         assert any("KdKh" in m for m in pushed) and any("dora" in m for m in pushed)
         for text in [*bodies, *pushed, *shown, caplog.text]:
-            assert _leaks(text) == [], text[:300]
+            assert cards_in(text, HIDDEN_HANDS) == [], text[:300]
         assert all(page.errors == [] for page in pages)  # type: ignore[attr-defined]
 
 

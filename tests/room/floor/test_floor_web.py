@@ -4,7 +4,6 @@ Chromium driven by Playwright. Pages change without a reload; decisions need a f
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 import signal
@@ -17,8 +16,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Response, expect
-from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Browser, expect
 
 from controller.demo.script import board, key
 from controller.mqtt.local_broker import LocalBroker, free_port
@@ -26,12 +24,13 @@ from controller.room.clock.service import ClockService
 from controller.room.floor.store import HandQuery
 from tests.mqtt.helpers import linked_table
 from tests.room.floor.floor_helpers import (
+    cards_in,
     floor_server,
     get,
     log_in,
     new_page,
     post,
-    record_pushes,
+    watched_page,
 )
 from tests.session.helpers import HOLE, deal, declare, three_players
 from tests.waiting import wait_until
@@ -236,17 +235,6 @@ def test_hands_are_searchable_and_download_as_phh(broker: LocalBroker, browser: 
 HIDDEN_HANDS = ["7c2d", "9s8s", "Tc3h", "6d4c"]  # dealt, never tabled (HOLE's seat 1, hand 2)
 
 
-def _leaks(text: str) -> list[str]:
-    """Every hidden hole card found in ``text``: as a hand, or as a card on its own (not inside
-    a hex id, where '4c' or '2d' occur by chance)."""
-    found = [hand for hand in HIDDEN_HANDS if hand in text]
-    for hand in HIDDEN_HANDS:
-        for card in (hand[:2], hand[2:]):
-            if re.search(rf"(?<![0-9A-Za-z]){card}(?![0-9a-f])", text):
-                found.append(card)
-    return found
-
-
 def test_no_hidden_hole_card_reaches_a_page_a_push_or_the_servers_log(
         broker: LocalBroker, browser: Browser, tmp_path: Path,
         caplog: pytest.LogCaptureFixture) -> None:
@@ -254,24 +242,16 @@ def test_no_hidden_hole_card_reaches_a_page_a_push_or_the_servers_log(
     ends preflop, nobody shows. Every response, every pushed message, every page's text and
     the server's log are searched for the cards nobody tabled."""
     caplog.set_level("DEBUG")
-    assert _leaks('{"cards": "Tc"}') == ["Tc"] and _leaks("shows 9s 8s") == ["9s", "8s"]
-    assert _leaks('{"id": "6d4c-a91f"}') == ["6d4c"] and _leaks("uuid 0a4c7e") == []
+    assert cards_in('{"cards": "Tc"}', HIDDEN_HANDS) == ["Tc"]
+    assert cards_in("shows 9s 8s", HIDDEN_HANDS) == ["9s", "8s"]
+    assert cards_in('{"id": "6d4c-a91f"}', HIDDEN_HANDS) == ["6d4c"]
+    assert cards_in("uuid 0a4c7e", HIDDEN_HANDS) == []
     with floor_server(broker, tmp_path / "floor") as server, \
             linked_table(broker, tmp_path / "one", table="1") as table:
         pages = []
         bodies: list[str] = []
         for path in ("/", "/table/1", "/alerts", "/hands"):
-            page = new_page(browser)
-            record_pushes(page)
-
-            def keep(response: Response) -> None:
-                if "/api/stream" not in response.url:
-                    with contextlib.suppress(PlaywrightError):
-                        bodies.append(response.text())
-
-            page.on("response", keep)
-            page.goto(f"{server.url}{path}")
-            pages.append(page)
+            pages.append(watched_page(browser, f"{server.url}{path}", bodies))
         showdown = [*deal(HOLE), declare(1, "fold"), declare(2, "call"), key("confirm"),
                     *board("QsJd4h"), key("confirm"), key("confirm"), *board("5s"),
                     key("confirm"), key("confirm"), *board("9c"), key("confirm"), key("confirm"),
@@ -297,7 +277,7 @@ def test_no_hidden_hole_card_reaches_a_page_a_push_or_the_servers_log(
         shown = [page.content() for page in pages]
         assert len(pushed) > 20 and any("KdKh" in m for m in pushed)  # the test can see cards
         for text in [*bodies, *pushed, *shown, caplog.text]:
-            assert _leaks(text) == [], text[:300]
+            assert cards_in(text, HIDDEN_HANDS) == [], text[:300]
 
 
 def test_the_pages_say_when_the_broker_is_gone_and_catch_up_when_it_is_back(

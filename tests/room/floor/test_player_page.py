@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
 import time
 from pathlib import Path
 
@@ -23,7 +22,7 @@ from controller.room.tournament.store import TournamentStore
 from controller.room.tournament.view import PublishedState
 from controller.session import SessionConfig
 from tests.mqtt.helpers import linked_table
-from tests.room.floor.floor_helpers import log_in, new_page
+from tests.room.floor.floor_helpers import cards_in, log_in, new_page
 from tests.room.floor.player_page_helpers import (
     NO_SIDEWAYS_SCROLL,
     PHONE,
@@ -43,16 +42,6 @@ MINE_1 = "Jc6h"  # his own in hand 1: on his page once the hand is sealed
 HAND_2 = {"winner": "AsAh", "losers": ["2c3d", "4h5h"]}  # hand 2, live when the test looks:
 # aces win on hands.BOARD
 TABLE_2 = ["Kh9d", "Qc8h", "Jh7s"]  # table 2's hand while he moves there: never tabled
-
-
-def _cards_in(text: str, hands: list[str]) -> list[str]:
-    """Each of ``hands`` found in ``text`` as a hand or card by card (not inside a hex id)."""
-    found = [hand for hand in hands if hand in text]
-    for hand in hands:
-        for card in (hand[:2], hand[2:]):
-            if re.search(rf"(?<![0-9A-Za-z]){card}(?![0-9a-f])", text):
-                found.append(card)
-    return found
 
 
 def test_a_player_follows_his_seat_stack_clock_and_hands_on_his_phone(
@@ -149,7 +138,7 @@ def test_a_player_follows_his_seat_stack_clock_and_hands_on_his_phone(
         expect(page.locator("#p-left")).to_contain_text("20:")
         live = [HAND_2["winner"], *HAND_2["losers"]]
         for text in [p["data"] for p in pushed(page)] + page.bodies:  # type: ignore[attr-defined]
-            assert _cards_in(text, live) == [], text[:300]
+            assert cards_in(text, live) == [], text[:300]
 
         # The losers go all-in, he wins: table 1 breaks, and he moves to table 2 (PVB 10),
         # which is in a hand: he arrives when it is over
@@ -183,6 +172,6 @@ def test_a_player_follows_his_seat_stack_clock_and_hands_on_his_phone(
         texts = [p["data"] for p in pushed(page)] + page.bodies  # type: ignore[attr-defined]
         texts.append(page.content())
         for text in texts:
-            assert _cards_in(text, [*HAND_1, *TABLE_2]) == [], text[:300]
+            assert cards_in(text, [*HAND_1, *TABLE_2]) == [], text[:300]
         assert page.evaluate(NO_SIDEWAYS_SCROLL) <= PHONE["width"]
         assert page.errors == [] and staff.errors == []  # type: ignore[attr-defined]

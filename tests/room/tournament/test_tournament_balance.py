@@ -36,8 +36,7 @@ from controller.room.tournament.balance import BalanceProfile, Move, TableSeatin
 from controller.room.tournament.balance_input import read_seating
 from controller.room.tournament.offline import balance_lines
 from tests.engine.test_button_properties import play_out
-from tests.room.tournament import tournament_helpers as hands
-from tests.room.tournament.test_tournament_core import drawn
+from tests.room.tournament.tournament_room import two_out_at_table_one
 
 EXAMPLES = int(os.environ.get("BALANCE_EXAMPLES", "150"))
 RULES = load_profile("pvb-2020")
@@ -461,14 +460,7 @@ def test_the_offline_tool_names_the_move_the_service_makes(tmp_path: Path) -> No
     balancing move after two players bust at table 1; the file written from the tables' states names
     the same move, because both run `balance.plan`."""
     for profile in ("pvb-2020", "apsa-2010"):
-        room = drawn(tables=2, seats=6, players=12, balancing=profile)
-        room.fold_all()
-        room.fold_all()
-        at_one = dict(room.players_at("1"))
-        winner = max(at_one, key=lambda s: room.state("1").seats[s].stack)
-        losers = [s for s in at_one if s != winner][:2]
-        assert room.shuffle("1")
-        hands.bust(room.feeder("1"), room.state_of("1"), winner, losers)
+        room, losers = two_out_at_table_one(profile)
         tables = []
         for name in ("1", "2"):
             state = room.state(name)

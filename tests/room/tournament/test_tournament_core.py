@@ -15,16 +15,8 @@ from controller.room.tournament.balance import TableSeating, plan
 from controller.room.tournament.draw import Refused
 from controller.room.tournament.export import standings_csv, standings_json
 from tests.room.tournament import tournament_helpers as hands
-from tests.room.tournament.tournament_room import SimRoom, settings
+from tests.room.tournament.tournament_room import SimRoom, drawn, settings, two_out_at_table_one
 from tests.session.helpers import command
-
-
-def drawn(tables: int = 3, seats: int = 6, players: int = 14, **kw: object) -> SimRoom:
-    room = SimRoom(settings(tables=tables, seats=seats, **kw))
-    for k in range(players):
-        room.command("register", name=f"p{k:02d}", club=["Asse", "Bluff", None][k % 3])
-    room.command("draw", seed=42)
-    return room
 
 
 def places(room: SimRoom) -> dict[str, tuple[int | None, bool]]:
@@ -129,14 +121,7 @@ def _event(raw: dict[str, object]):  # type: ignore[no-untyped-def]
 
 def test_rules_t3_a_balancing_move_goes_between_hands_to_the_seats_the_rules_name() -> None:
     for profile, rule in (("pvb-2020", "PVB 09(1)"), ("apsa-2010", "APSA 3.1.2.4")):
-        room = drawn(tables=2, seats=6, players=12, balancing=profile)
-        room.fold_all()
-        room.fold_all()
-        at_one = dict(room.players_at("1"))
-        winner = max(at_one, key=lambda s: room.state("1").seats[s].stack)
-        losers = [s for s in at_one if s != winner][:2]
-        assert room.shuffle("1")
-        hands.bust(room.feeder("1"), room.state_of("1"), winner, losers)
+        room, _ = two_out_at_table_one(profile)
         assert room.counts() == {"1": 4, "2": 6}
         # What the rules say for the tables as they sit now (table 2 between hands)
         seatings = [TableSeating(table=t, seats=6, button=room.state(t).button,

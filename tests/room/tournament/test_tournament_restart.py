@@ -12,8 +12,8 @@ import pytest
 from controller.room.tournament.core import MISSING_SECONDS
 from controller.room.tournament.draw import Refused
 from tests.room.tournament import tournament_helpers as hands
-from tests.room.tournament.test_tournament_core import drawn as core_drawn
 from tests.room.tournament.tournament_room import BREAKS, SimRoom, settings
+from tests.room.tournament.tournament_room import drawn as core_drawn
 
 
 def drawn(**kw: object) -> SimRoom:

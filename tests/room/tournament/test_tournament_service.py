@@ -33,6 +33,7 @@ from controller.room.tournament.store import TournamentStore
 from controller.room.tournament.view import PublishedState
 from controller.session import SessionConfig
 from tests.mqtt.helpers import LinkedTable, a_whole_tick, linked_table
+from tests.room.service_process import kill, run_service
 from tests.room.tournament import tournament_helpers as hands
 from tests.venue import ServiceFloor, address, login
 from tests.waiting import wait_until
@@ -312,32 +313,18 @@ def test_pokertable_tournament_killed_mid_tournament_comes_back_with_everything(
     config = tournament_config(broker, tmp_path)
     floor = Floor(broker)
 
-    def run() -> subprocess.Popen[str]:
-        seen = len(floor.client.messages)
-        process = subprocess.Popen([sys.executable, "-m", "controller.cli", "tournament",
-                                    "--config", str(config)], cwd=ROOT,
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                   text=True)
-        assert wait_until(lambda: any(m.topic.endswith("/tournament/state") and not m.retain
-                                      for m in floor.client.messages[seen:]), 20)
-        return process
-
-    def kill(process: subprocess.Popen[str]) -> None:
-        process.send_signal(signal.SIGKILL)
-        process.wait(10)
-
     with contextlib.ExitStack() as stack:
         tables = {n: stack.enter_context(linked_table(
             broker, tmp_path / f"t{n}", table=n, config=SessionConfig(table_id=n, seats=4)))
             for n in ("1", "2")}
         stack.callback(floor.client.close)
-        process = run()
+        process = run_service(floor, "tournament", config)
         try:
             for k in range(5):
                 assert floor.command("register", name=f"k{k}").status == "ok"
             assert floor.command("draw", seed=3).status == "ok"
             kill(process)
-            process = run()
+            process = run_service(floor, "tournament", config)
             assert wait_until(lambda: counts(tables) == {"1": 3, "2": 2}, 15), counts(tables)
             assert wait_until(lambda: floor.state().players == 5)
             while floor.state().players_left > 1:
@@ -353,7 +340,7 @@ def test_pokertable_tournament_killed_mid_tournament_comes_back_with_everything(
                 assert wait_until(partial(lambda n: floor.state().players_left == n, left - 1))
                 if left == 4:
                     kill(process)
-                    process = run()
+                    process = run_service(floor, "tournament", config)
                 assert wait_until(lambda: not any(
                     m.status in ("leaving", "arriving") for m in floor.state().moves), 15)
             for table in tables.values():

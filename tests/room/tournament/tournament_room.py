@@ -284,3 +284,28 @@ class SimRoom:
     def players_at(self, table: str) -> Iterator[tuple[int, str]]:
         for seat, view in sorted(self.state(table).seats.items()):
             yield seat, view.player
+
+
+def drawn(tables: int = 3, seats: int = 6, players: int = 14, **kw: Any) -> SimRoom:
+    """A room of ``players`` registered (clubs in turn) and drawn with seed 42."""
+    room = SimRoom(settings(tables=tables, seats=seats, **kw))
+    for k in range(players):
+        room.command("register", name=f"p{k:02d}", club=["Asse", "Bluff", None][k % 3])
+    room.command("draw", seed=42)
+    return room
+
+
+def two_out_at_table_one(balancing: str) -> tuple[SimRoom, list[int]]:
+    """Twelve players drawn to two tables of six, balanced by the profile ``balancing``; a hand
+    folded at each table twice, then at table 1 two players all-in against its biggest stack,
+    who wins: table 1 is two players short, its hand over, the room not yet settled after it.
+    The room, and the seats of the two who busted."""
+    room = drawn(tables=2, seats=6, players=12, balancing=balancing)
+    room.fold_all()
+    room.fold_all()
+    at_one = dict(room.players_at("1"))
+    winner = max(at_one, key=lambda s: room.state("1").seats[s].stack)
+    losers = [s for s in at_one if s != winner][:2]
+    assert room.shuffle("1")
+    hands.bust(room.feeder("1"), room.state_of("1"), winner, losers)
+    return room, losers

@@ -1,0 +1,97 @@
+"""pokerdf (PyPI), an independent reader of PokerStars hand histories, reading our tracker text
+back: the text made readable for it where it cannot read what the format allows, its own
+conversion, and the check that what it read adds up to the records (tests/history/
+test_stars_export.py's doc says what pokerdf cannot read, and why each change is safe)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from pokerdf.core.read_and_convert import DataProcessing
+from pokerdf.modeling.star_schema import build_fact_player_action, load_converted_data
+
+from controller.engine.records import HandRecord
+from controller.history.views import hero_view
+
+TOURNAMENT = 20270115
+
+
+def prefix_free(record: HandRecord) -> HandRecord:
+    """The record with every name ending in a character no name continues with."""
+    return record.model_copy(update={"players": {s: f"{n}." for s, n in record.players.items()}})
+
+
+def own_history(record: HandRecord) -> tuple[HandRecord, str, HandRecord]:
+    """The record with its names made prefix-free, the player whose own history it is exported
+    as (a different one hand after hand: pokerdf needs a "Dealt to" line), and his view."""
+    record = prefix_free(record)
+    seats = list(record.players)
+    hero = record.players[seats[record.hand % len(seats)]]
+    view = hero_view(record, hero)
+    assert view is not None
+    return record, hero, view
+
+
+def for_pokerdf(text: str) -> str:
+    """The two readings pokerdf cannot do, made for it (seat 10, Omaha's four cards)."""
+    text = re.sub(r"^Seat 10: ", "Seat 0: ", text, flags=re.MULTILINE)
+    return re.sub(r"^(Dealt to .* \[\S+ \S+) \S+ \S+\]$", r"\1]", text, flags=re.MULTILINE)
+
+
+def pokerdf_reads(texts: list[str], tmp_path: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """pokerdf's own conversion (`pokerdf convert`: a HH*.txt file to parquet), then its
+    model's fact table of every post and action with the chips it moved."""
+    source = tmp_path / f"HH{TOURNAMENT} T{TOURNAMENT} Freeroll.txt"
+    source.write_text("\n\n\n".join(texts), encoding="utf-8")
+    out = tmp_path / "parquet"
+    out.mkdir()
+    DataProcessing(str(source), str(out)).run()
+    assert not (out / "fail.txt").exists(), (out / "fail.txt").read_text()
+    rows = load_converted_data(str(out))
+    return rows, build_fact_player_action(rows)
+
+
+def or_zero(value: Any) -> float:
+    return 0.0 if value is None or pd.isna(value) else float(value)
+
+
+def pokerdf_adds_up(texts: list[str], records: dict[str, HandRecord], tmp_path: Path,
+                    replayed: Callable[[HandRecord], bool] = lambda record: True,
+                    ) -> list[tuple[HandRecord, bool]]:
+    """pokerdf reads ``texts``, the hands of ``records`` (by hand number), every one of them.
+    Each hand's players (a row each) and pots are the record's, and so are each player's
+    starting stack, winnings, uncalled bet returned and posts; where ``replayed(record)``, so
+    is the stack pokerdf's own replay of every action leaves him with. Each hand's record and
+    whether its replay was checked, in pokerdf's order."""
+    rows, fact = pokerdf_reads(texts, tmp_path)
+    pushed = fact.groupby(["HandID", "Player"])["AddedValue"].sum()
+    read: list[tuple[HandRecord, bool]] = []
+    for hand_id, hand in rows.groupby("HandID"):
+        record = records.pop(str(hand_id))
+        assert sorted(hand["Player"]) == sorted(record.players.values()), hand_id
+        assert hand["TotalPotLog"].iloc[0] == sum(p.amount for p in record.pots)
+        assert list(hand["PotBreakdown"].iloc[0]) == [p.amount for p in record.pots]
+        chips_replayed = replayed(record)
+        read.append((record, chips_replayed))
+        seats = {name: seat for seat, name in record.players.items()}
+        for row in hand.itertuples():
+            seat = seats[str(row.Player)]
+            mine = [a for a in record.actions if a.seat == seat]
+            won = sum(p.shares.get(seat, 0) for p in record.pots)
+            returned = sum(a.amount for a in mine if a.action == "return")
+            assert row.Stack == record.starting_stacks[seat]
+            assert or_zero(row.Balance) == won, (hand_id, row.Player)
+            assert or_zero(row.UncalledReturned) == returned, (hand_id, row.Player)
+            assert or_zero(row.PostedAnte) == sum(a.amount for a in mine if a.action == "ante")
+            assert or_zero(row.PostedBlind) == sum(a.amount for a in mine
+                                                   if a.action == "blind")
+            if chips_replayed:
+                chips = or_zero(pushed.get((int(str(hand_id)), row.Player), 0))
+                left = record.starting_stacks[seat] - chips + returned + won
+                assert left == record.finishing_stacks[seat], (hand_id, row.Player)
+    assert not records, "pokerdf did not read every hand"
+    return read
