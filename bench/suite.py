@@ -1,4 +1,4 @@
-"""The test suite's time: the tests `make test` runs, as it runs them (six pytest-xdist workers,
+"""The test suite's time: the tests `make test` runs, as it runs them (seven pytest-xdist workers,
 work stealing), timed from outside: wall time and the CPU time of pytest and everything it
 started (its workers, brokers, browsers, databases), the tests passed, and the ten slowest.
 
@@ -57,8 +57,8 @@ def outcomes(output: str) -> dict[str, int]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--workers", type=int, default=6, help="pytest-xdist workers (make "
-                        "test: 6)")
+    parser.add_argument("--workers", type=int, default=7, help="pytest-xdist workers (make "
+                        "test: 7)")
     parser.add_argument("tests", nargs="*", help="only these tests (default: the whole suite, "
                         "as make test)")
     args = parser.parse_args()
