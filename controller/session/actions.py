@@ -23,12 +23,11 @@ from controller.session.chip_reading import (
     read_motion,
 )
 from controller.session.model import Held, Refused, voluntary_actions
-from controller.session.parts import Core
+from controller.session.parts import Core, Speaks
 
 if TYPE_CHECKING:
     from controller.session.cash import CashGame
     from controller.session.chips import ChipZones
-    from controller.session.outputs import EventKind
     from controller.session.table_stakes import TableStakes
 
 
@@ -53,23 +52,18 @@ class ActionCore(Core, Protocol):
     def _show(self, seat: int) -> bool: ...
 
 
-class BettingActions:
+class BettingActions(Speaks):
     """Declarations, the confirm key and every betting action in turn; the deal is checked at
     the first one (RULES I1, H4). It keeps no state of its own: the hand's (`HandTrack`, the
     engine's hand) is replayed with it."""
+
+    core: ActionCore
 
     def __init__(self, core: ActionCore) -> None:
         self.core = core
 
     def snapshot_fields(self) -> dict[str, Any]:
         return {}
-
-    def _say(self, kind: EventKind, text: str, *, rule: str | None = None,
-             seat: int | None = None, **data: Any) -> None:
-        self.core._say(kind, text, rule=rule, seat=seat, **data)
-
-    def _irregular(self, rule: str, text: str, seat: int | None = None) -> None:
-        self.core._irregular(rule, text, seat=seat)
 
     def declare(self, event: DeclareEvent) -> bool:
         hand = self.core._hand()

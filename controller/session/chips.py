@@ -27,12 +27,11 @@ from controller.session.chip_reading import (
     read_motion,
 )
 from controller.session.model import Held, voluntary_actions
-from controller.session.parts import Core
+from controller.session.parts import Core, Speaks
 
 if TYPE_CHECKING:
     from controller.session.actions import BettingActions
     from controller.session.cash import CashGame
-    from controller.session.outputs import EventKind
     from controller.session.stacks import StackCommands
     from controller.session.table_stakes import TableStakes
 
@@ -58,23 +57,18 @@ class ChipCore(Core, Protocol):
     def actions(self) -> BettingActions: ...
 
 
-class ChipZones:
+class ChipZones(Speaks):
     """The betting zones and the pot zone: a settled zone is a reading (RULES R2-R9), never
     refused; it becomes a bet, a wait for the dealer, or an alert. It keeps no state of its
     own: what each zone holds is the hand's (`HandTrack`), replayed with it."""
+
+    core: ChipCore
 
     def __init__(self, core: ChipCore) -> None:
         self.core = core
 
     def snapshot_fields(self) -> dict[str, Any]:
         return {}
-
-    def _say(self, kind: EventKind, text: str, *, rule: str | None = None,
-             seat: int | None = None, **data: Any) -> None:
-        self.core._say(kind, text, rule=rule, seat=seat, **data)
-
-    def _irregular(self, rule: str, text: str, seat: int | None = None) -> None:
-        self.core._irregular(rule, text, seat=seat)
 
     def read(self, event: ChipsEvent) -> bool:
         """A betting zone (or the pot zone) settled (RULES R9: one motion). Chips are readings,

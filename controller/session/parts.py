@@ -67,3 +67,18 @@ class Part(Protocol):
     def snapshot_fields(self) -> dict[str, Any]:
         """The `SessionSnapshot` fields this part keeps (none: it keeps nothing across hands)."""
         ...
+
+
+class Speaks:
+    """For a part that speaks often (the chip zones, the betting actions): the core's `_say`
+    and `_irregular` as its own, so that its many messages read as they did on the session."""
+
+    core: Core
+
+    def _say(self, kind: EventKind, text: str, *, rule: str | None = None,
+             seat: int | None = None, **data: Any) -> None:
+        self.core._say(kind, text, rule=rule, seat=seat, **data)
+
+    def _irregular(self, rule: str, text: str, seat: int | None = None) -> None:
+        self.core._irregular(rule, text, seat=seat)
+
