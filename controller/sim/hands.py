@@ -151,8 +151,10 @@ class HardwareHands:
         antenna, uid = self.card_antenna[zone], self.uid_of[card]
         self.cards.place(antenna, uid)
         # The next card no sooner than this one is read (a real dealer's pitch takes a third
-        # of a second; polled readers read a card within a scan); a PT1 board reports at once.
-        self.cards.wait_read(antenna, uid, 1.0)
+        # of a second; polled readers read a card within a scan, but a loaded host may take
+        # seconds); a PT1 board reports at once. A card never read (a dead module) holds the
+        # dealer up no longer than this.
+        self.cards.wait_read(antenna, uid, 5.0)
         time.sleep(0.02)
 
     def card_off(self, zone: str, card: str) -> None:

@@ -68,6 +68,12 @@ class SimulatedMfrc522:
         self.field_on_at: float | None = None
         # the exchange on the air: (done at, sent at, answer bits or None, RxAlign, collision)
         self.pending: tuple[float, float, list[int] | None, int, int] | None = None
+        # Cards selected in the scan under way. The field hears of their reading only when the
+        # host looks at the REQA nobody answered, the scan's last exchange: from there the driver
+        # reports them without touching the bus again, so a dealer who waits for the read pitches
+        # the next card only once this one is on its way to the table, however slow the host.
+        self._selected: list[str] = []
+        self._quiet = False  # the last exchange was a REQA nobody answered
         self._reset()
 
     def _reset(self) -> None:
@@ -105,6 +111,8 @@ class SimulatedMfrc522:
             return self.fifo.pop(0) if self.fifo else 0
         if register == chip.FIFO_LEVEL:
             return len(self.fifo)
+        if register == chip.COM_IRQ and self._quiet:
+            self._reported()
         if register == chip.STATUS2:
             return self._modem_state()
         return self.regs[register]
@@ -165,9 +173,17 @@ class SimulatedMfrc522:
                 self.cards[uid] = Card(bytes.fromhex(uid))
                 self.powered[uid] = now
         elif not on:
+            self._reported()  # a scan that switches the field off has ended
             self.field_on_at = None
             self.cards.clear()  # without power every card forgets its state
             self.powered.clear()
+
+    def _reported(self) -> None:
+        """The scan's selected cards are read (see ``_selected``)."""
+        self._quiet = False
+        selected, self._selected = self._selected, []
+        for uid in selected:
+            self.field.mark_read(self.antenna, uid)
 
     def _cards_in_field(self) -> list[Card]:
         """The cards powered long enough to answer, each with its state."""
@@ -202,6 +218,7 @@ class SimulatedMfrc522:
         regs[chip.BIT_FRAMING] = framing & 0x7F
         bits = len(frame) * 8 - (8 - tx_last if tx_last else 0)
         answers = [a for a in self._answers(frame, bits) if self.rng.random() >= self.miss]
+        self._quiet = bits == 7 and not answers
         now = self.clock.now()
         tx_end = now + (len(frame) * 9 + 2) * BIT_TIME
         if not answers:
@@ -245,7 +262,7 @@ class SimulatedMfrc522:
                             and card.cln(level) == frame[2:7]:
                         last = level == card.levels - 1
                         if last:
-                            self.field.mark_read(self.antenna, card.uid.hex().upper())
+                            self._selected.append(card.uid.hex().upper())
                         sak = bytes([0x00 if last else 0x04])
                         card.state = "active" if last else "ready"
                         card.level = level + (0 if last else 1)

@@ -69,6 +69,28 @@ def test_two_cards_of_holdem_and_four_of_omaha_on_one_antenna_in_one_scan(
     assert bench.scan() == ([UID_OF["2c"]], False)
 
 
+def test_the_simulated_dealer_hears_a_card_read_only_when_its_scan_has_ended(
+        bench: Bench) -> None:
+    """A dealer who waits for a read before his next pitch (controller.sim.hands) must wait for
+    the scan that reports it, not the SELECT inside it: several modules scan at once, and a
+    loaded host that paused between the two let the next seat's card be reported first (out of
+    order: a false misdeal, PVB 30(2)(h))."""
+    uid = UID_OF["As"]
+    bench.field.place(0, uid)
+    bench.clock.advance(0.01)
+    scan = bench.chips[0].scan()
+    selected = False
+    try:
+        while True:  # every pause of the scan: read or not, the driver has not reported it yet
+            due = next(scan)
+            bench.clock.sleep(due - bench.clock.now())
+            selected = selected or bench.sims[0].cards[uid].state != "idle"
+            assert not bench.field.wait_read(0, uid, 0)
+    except StopIteration as done:
+        assert done.value.uids == [uid]
+    assert selected and bench.field.wait_read(0, uid, 0)  # heard once the scan returned it
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.binary(min_size=6, max_size=6), min_size=1, max_size=6, unique=True))
 def test_anticollision_reads_every_card_whatever_their_uids(serials: list[bytes]) -> None:
