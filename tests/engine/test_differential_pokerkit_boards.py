@@ -142,6 +142,7 @@ def act(rng: random.Random, hand: Hand, state: State) -> None:
     lockstep.make(hand, state, i, choice, amount)
 
 
+@pytest.mark.long(15)
 def test_two_boards_agree_with_pokerkit_runout_and_board_counts(
         monkeypatch: pytest.MonkeyPatch) -> None:
     lockstep.remember_evaluations(monkeypatch)

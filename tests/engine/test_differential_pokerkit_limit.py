@@ -158,6 +158,7 @@ def explain(hand: Hand, i: int, ours_refuses: bool, pk_capped: bool, round_: Rou
 
 
 
+@pytest.mark.long(20)
 def test_split_limit_agrees_with_pokerkit_fixed_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     lockstep.remember_evaluations(monkeypatch)
     seen = lockstep.play_seeded(play_one, HANDS)

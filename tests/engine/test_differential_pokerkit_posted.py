@@ -62,6 +62,7 @@ def play_one(rng: random.Random, seen: Counter[str]) -> None:
     play_out_straddled(rng, hand, state, seen)
 
 
+@pytest.mark.long(30)
 def test_posted_big_blinds_agree_with_pokerkit_post_bets(
         monkeypatch: pytest.MonkeyPatch) -> None:
     lockstep.remember_evaluations(monkeypatch)

@@ -60,6 +60,7 @@ def kind(record: HandRecord) -> str:
             else record.variant or ("straddle" if record.straddles else "plain"))
 
 
+@pytest.mark.long(20)
 def test_the_session_is_a_cash_table_and_a_tournament_kept_apart(
         cash_records: list[HandRecord]) -> None:
     cash = HandQuery(game="cash")

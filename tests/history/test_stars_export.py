@@ -35,6 +35,7 @@ from tests.history.pokerdf_reader import TOURNAMENT, for_pokerdf, own_history, p
 from tests.history.sample_hand import SIDE_POTS, record_of
 
 
+@pytest.mark.long(25)
 def test_every_hand_of_a_long_session_adds_up_in_pokerdf(
         session_records: list[HandRecord], tmp_path: Path) -> None:
     texts: list[str] = []

@@ -57,6 +57,7 @@ def test_the_soak_command_exits_non_zero_only_for_false_alerts(
     assert "--faults must be a chance from 0 to 1" in capsys.readouterr().err
 
 
+@pytest.mark.long(15)
 def test_cash_tables_straddles_variants_and_run_it_twice_give_no_false_alert() -> None:
     """The CG's cash table (table 2): straddles before the cards, bomb pots, flips and double
     boards now and then, run it twice after an all-in; a faulty dealer's mistakes there are told

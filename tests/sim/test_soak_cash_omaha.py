@@ -5,10 +5,13 @@ mistakes one alert each, as anywhere."""
 
 from __future__ import annotations
 
+import pytest
+
 from controller.engine.records import HandRecord
 from controller.sim.soak import soak
 
 
+@pytest.mark.long(20)
 def test_omaha_cash_tables_deal_the_cg_variants_without_a_false_alert() -> None:
     hands = 150
     records: list[HandRecord] = []

@@ -10,6 +10,8 @@ never waits for a table that is not held; and the room goes on when everything i
 
 from __future__ import annotations
 
+import pytest
+
 from tests.room.clock.holds_machine import HoldsMachine
 
-TestTheRoomsHolds = HoldsMachine.TestCase
+TestTheRoomsHolds = pytest.mark.long(30)(HoldsMachine.TestCase)

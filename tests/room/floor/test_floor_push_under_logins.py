@@ -169,6 +169,7 @@ def quantile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
+@pytest.mark.long(50)
 def test_pushes_keep_their_pace_while_a_dozen_staff_log_in(broker: LocalBroker,
                                                           tmp_path: Path) -> None:
     """The median delay of the pushes sent while twelve staff log in at once, against the

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -300,4 +301,4 @@ class TournamentMachine(RuleBasedStateMachine):
 TournamentMachine.TestCase.settings = settings(
     max_examples=EXAMPLES, stateful_step_count=25, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-TestTheTournament = TournamentMachine.TestCase
+TestTheTournament = pytest.mark.long(25)(TournamentMachine.TestCase)
