@@ -26,11 +26,13 @@ For each corpus, side by side, each round and the median of the rounds:
   file's own `finishing_stacks`.
 
 And once a round: the start-up of `pokertable replay` of one hand, and `python -c pass` beside it.
-The sides alternate so that load on a shared machine hits both alike. The project's modules are
-compiled to bytecode first, as an installed package's are (where PYTHONDONTWRITEBYTECODE is set,
-each process would otherwise compile every module it imports). `--compare-tree DIR` measures
-another source tree's `pokertable replay` in the same rounds (e.g. `git archive` of an older
-commit unpacked in DIR): before and after in one run.
+The sides alternate so that load on a shared machine hits both alike. In each round each side is
+run again and again until a second has gone by (at least once) and its median counts: a whole
+pokertable replay takes a tenth of a second, and one run of it is mostly noise. The project's
+modules are compiled to bytecode first, as an installed package's are (where
+PYTHONDONTWRITEBYTECODE is set, each process would otherwise compile every module it imports).
+`--compare-tree DIR` measures another source tree's `pokertable replay` in the same rounds (e.g.
+`git archive` of an older commit unpacked in DIR): before and after in one run.
 
 Set aside while the held-out corpus is made (another hand is drawn in its place): hands that would
 cross one of the rule differences the README lists between the rules this project follows and
@@ -60,7 +62,7 @@ import warnings
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from pokerkit import Automation, ChipsPushing, HandHistory, Mode, NoLimitTexasHoldem, State
 
@@ -309,6 +311,27 @@ def engine_rates(paths: list[str]) -> tuple[float, float]:
         return len(paths) / best_of(pokertable), len(paths) / best_of(pokerkit)
 
 
+T = TypeVar("T")
+
+
+def repeated(run: Callable[[], tuple[float, T]], window: float = 1.0) -> tuple[float, T]:
+    """The median time of ``run`` repeated until ``window`` seconds have gone by (at least
+    once: timeit's autorange rule, the same for both engines), and the first run's result. A
+    whole pokertable replay takes a tenth of a second: measured once, right after PokerKit's
+    seconds of work in this process, it came out a third slower than its median (a start-up
+    that finds nothing warm); PokerKit's own runs each fill the window alone."""
+    times: list[float] = []
+    first: T | None = None
+    spent = 0.0
+    while spent < window:
+        elapsed, result = run()
+        if not times:
+            first = result
+        times.append(elapsed)
+        spent += elapsed
+    return statistics.median(times), cast(T, first)
+
+
 def best_of(run: Callable[[], Any], times: int = 3) -> float:
     best = float("inf")
     for _ in range(times):
@@ -358,11 +381,11 @@ class Corpus:
         self.agreement = ""
 
     def round(self, k: int, compare: Path | None) -> None:
-        ours, printed = time_ours(self.paths)
-        theirs, stacks = time_pokerkit(self.paths)
+        ours, printed = repeated(lambda: time_ours(self.paths))
+        theirs, stacks = repeated(lambda: time_pokerkit(self.paths))
         if compare is not None:
-            self.before.append(time_ours(self.paths, compare)[0])
-        theirs_whole = time_pokerkit_process(self.paths)
+            self.before.append(repeated(lambda: time_ours(self.paths, compare))[0])
+        theirs_whole = repeated(lambda: (time_pokerkit_process(self.paths), None))[0]
         rates = engine_rates(self.paths)
         if k == 1:
             self.agreement = agreement(self.paths, printed, stacks)
@@ -439,8 +462,8 @@ def main() -> None:
         for k in range(1, args.runs + 1):
             for corpus in corpora:
                 corpus.round(k, args.compare_tree)
-            start = whole_process(["-m", "controller.cli", "replay", *one])[0]
-            bare = whole_process(["-c", "pass"])[0]
+            start = repeated(lambda: whole_process(["-m", "controller.cli", "replay", *one]))[0]
+            bare = repeated(lambda: whole_process(["-c", "pass"]))[0]
             starts.append((start, bare))
             print(f"round {k}: start-up of a one-hand `pokertable replay` {start * 1000:.0f} ms "
                   f"(python -c pass {bare * 1000:.0f} ms)", flush=True)
