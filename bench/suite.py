@@ -92,6 +92,9 @@ def main() -> int:
     for kind in ("passed", "failed", "error", "skipped", "xfailed", "xpassed"):
         if counts.get(kind) or kind in ("passed", "failed"):
             print(f"   {'tests ' + kind:<34}{counts.get(kind, 0):>12,}")
+    for line in done.stdout.splitlines():  # which ones: the document shows them, not only a count
+        if line.startswith(("FAILED ", "ERROR ")):
+            print(f"   {line[:200]}")
     print(f"the {SLOWEST} slowest (setup, call or teardown):")
     for line in slowest(done.stdout):
         print(f"   {line}")

@@ -1,7 +1,9 @@
 """A finished hand told in the floor's words: the lines a table's story says while the hand is
 played ("seat 1 raises to 300", "flop: Qs Jd 4h", "pot 1 (1,200): seat 2 1,200 with two
 pair"), from its record, for the hands screen and anyone reading a record later. Never an
-engine's word (``deal_board``, ``return``), never a hole card the record does not show."""
+engine's word (``deal_board``, ``return``), never a hole card the record does not show. At a
+table with a shot clock each timed action says how long the player took ("seat 1 calls 100
+(after 45 s, 1 time extension)"), so the hand record shows it to whoever reads it."""
 
 from __future__ import annotations
 
@@ -31,7 +33,10 @@ def hand_story(record: HandRecord) -> list[StoryLine]:
         line = _action_line(record, action)
         if line is not None:
             player = record.players.get(action.seat) if action.seat is not None else None
-            lines.append(line.model_copy(update={"player": player}) if player else line)
+            update: dict[str, object] = {"player": player} if player else {}
+            if action.time_used is not None:  # a table with a shot clock (docs/shot-clock.md)
+                update["text"] = f"{line.text} {_time_taken(action)}"
+            lines.append(line.model_copy(update=update) if update else line)
     if record.status == "complete":
         for k, pot in enumerate(record.pots, start=1):
             shares = ", ".join(f"seat {s} {chips:,}" for s, chips in pot.shares.items())
@@ -81,6 +86,15 @@ def _action_line(record: HandRecord, a: ActionRecord) -> StoryLine | None:
             return StoryLine(kind="muck", rule="PVB 56",
                              text=f"{seat} mucks: the hand gives up its claim to the pot")
     return None  # dealt cards (unknown unless shown: the show says them), the win (the pots)
+
+
+def _time_taken(a: ActionRecord) -> str:
+    """The shot clock's time on an action: how long the player took, and the extensions he
+    used on it (the clock only tells: the floor rules on time, RULES C1)."""
+    extensions = a.extensions_used or 0
+    used = (f", {extensions} time extension{'' if extensions == 1 else 's'}"
+            if extensions else "")
+    return f"(after {a.time_used:g} s{used})"
 
 
 __all__ = ["StoryLine", "hand_story"]

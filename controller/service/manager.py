@@ -27,16 +27,31 @@ from collections.abc import Iterator, Mapping, Sequence
 log = logging.getLogger(__name__)
 
 
+# How long a notification may wait for room in the socket's queue. A datagram socket's queue
+# is short (net.unix.max_dgram_qlen, 10 by default): a reader that falls behind would otherwise
+# block the sender for good, and a service stuck sending STOPPING=1 never stops on SIGTERM. A
+# ping that does not fit is dropped (the next comes within half the watchdog time).
+SEND_SECONDS = 1.0
+
+
 def notify(*lines: str, environ: Mapping[str, str] | None = None) -> bool:
-    """Send ``lines`` to systemd; False (and nothing sent) when not started by it."""
+    """Send ``lines`` to systemd; False when not started by it (nothing sent), or when its
+    socket did not take them within `SEND_SECONDS` (said in the log, but for a watchdog ping)."""
     address = (environ if environ is not None else os.environ).get("NOTIFY_SOCKET")
     if not address:
         return False
     target = "\0" + address[1:] if address.startswith("@") else address
-    with contextlib.suppress(OSError), socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
-        sock.sendto("\n".join(lines).encode(), target)
-        return True
-    return False
+    message = "\n".join(lines)
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+            sock.settimeout(SEND_SECONDS)
+            sock.sendto(message.encode(), target)
+            return True
+    except OSError as exc:
+        if lines != ("WATCHDOG=1",):
+            log.warning("systemd's notify socket %s did not take %r: %s", address,
+                        message.replace("\n", "; "), exc)
+        return False
 
 
 class Loop:

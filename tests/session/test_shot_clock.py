@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.engine.table_play import Level
+from controller.history.story import hand_story
 from controller.session import SessionConfig
 from controller.session.shot_settings import ShotClockConfig
 from tests.session.helpers import (
@@ -264,3 +265,26 @@ def test_replaying_the_hands_events_gives_the_same_clock() -> None:
     assert again.state() == session.state()
     assert again.state().shot_clock.extension  # type: ignore[union-attr]
     assert again.shot_clock_due() == session.shot_clock_due() == 1060.0
+
+
+# ---------------------------------------------------------------- the hand record
+
+
+def test_the_hand_record_tells_each_timed_actions_time() -> None:
+    """The record's times (`time_used`, `extensions_used`) in the hand's story, as the floor's
+    hands screen shows a sealed hand; an untimed action says nothing of a time."""
+    run = table()
+    dealt(run, 1000)  # seat 1's clock from 1005
+    run.feed(tick(1035), at(1050, chips("seat:1", 100)))  # his extension, then his call
+    run.feed(at(1062.5, declare(2, "fold")), at(1063, declare(3, "fold")))
+    record = run.records()[-1].public()
+    told = [line.text for line in hand_story(record)]
+    assert "seat 1 calls 100 (after 45 s, 1 time extension)" in told
+    assert "seat 2 folds (after 12.5 s)" in told
+    assert "seat 3 folds (after 0.5 s)" in told
+    assert [t for t in told if "after" in t and "posts" in t] == []  # blinds are not timed
+    untimed = table(None)
+    dealt(untimed, 1000)
+    untimed.feed(at(1050, chips("seat:1", 100)), at(1060, declare(2, "fold")),
+                 at(1061, declare(3, "fold")))
+    assert "seat 1 calls 100" in [line.text for line in hand_story(untimed.records()[-1])]

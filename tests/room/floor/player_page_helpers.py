@@ -27,16 +27,19 @@ NO_SIDEWAYS_SCROLL = "() => document.scrollingElement.scrollWidth"
 
 
 @contextmanager
-def floor_with_records(broker: LocalBroker, directory: Path, records: Path | None
-                       ) -> Iterator[FloorServer]:
-    """As `floor_helpers.floor_server`, reading the recorder's store at ``records``."""
+def floor_with_records(broker: LocalBroker, directory: Path, records: Path | None,
+                       tls: bool = False) -> Iterator[FloorServer]:
+    """As `floor_helpers.floor_server`, reading the recorder's store at ``records``; ``tls``:
+    over HTTPS with the certificate `broker init` made for the floor, as a room serves it."""
     directory.mkdir(parents=True, exist_ok=True)
     accounts = directory / "floor-users.json"
     if not accounts.exists():
         save_accounts(accounts, set_password(Accounts(), "anna", PASSWORD))
     server = FloorServer(address(broker), login(broker, "floor"), db=directory / "floor.db",
                          accounts=accounts, secret=directory / "floor-secret",
-                         records=records).start()
+                         records=records, tls=(broker.directory / "floor.crt",
+                                               broker.directory / "floor.key") if tls else None
+                         ).start()
     try:
         server.hub.subscribed.wait(10)
         yield server
@@ -44,10 +47,13 @@ def floor_with_records(broker: LocalBroker, directory: Path, records: Path | Non
         server.close()
 
 
-def phone(browser: Browser) -> Page:
+def phone(browser: Browser, https: bool = False) -> Page:
     """A phone's page: 360 px wide, every push it receives kept in ``window.pushed`` with the
-    browser's time of arrival (seconds), and every other response's body in ``page.bodies``."""
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    browser's time of arrival (seconds), and every other response's body in ``page.bodies``.
+    ``https``: for a floor over HTTPS whose certificate is the test venue's own (a phone of
+    the room trusts the venue's ca.crt; this browser is simply told not to ask)."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
+                                  ignore_https_errors=https)
     page = context.new_page()
     errors: list[str] = []
     bodies: list[str] = []

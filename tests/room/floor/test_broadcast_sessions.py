@@ -1,15 +1,19 @@
 """A broadcast login's own session and the floor's feature-table switch over a restart
 (docs/broadcast.md): a broadcast-only login logs out (its CSRF token asked for, as a floor
 login's) and its open feed ends; the feature table the floor chose is the one after a restart
-of the floor server, unless floor.toml's feature_table was edited since."""
+of the floor server, unless floor.toml's feature_table was edited since; the delay is 30
+minutes by default, never 0 but at a closed-door table."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+import pytest
+
+from controller.errors import ConfigError
 from controller.mqtt.local_broker import LocalBroker
-from controller.room.floor.config import BroadcastSection
+from controller.room.floor.config import BroadcastSection, load_floor_config
 from controller.room.floor.store import KIND, FloorStore
 from controller.storage.sqlite_store import versions
 from tests.room.floor.broadcast_helpers import T0, Clock, broadcast_floor, log_in, request, stream
@@ -98,3 +102,21 @@ def test_a_floor_store_of_version_4_gets_the_feature_table(tmp_path: Path) -> No
         assert store.feature() == ("7", None)
     finally:
         store.close()
+
+
+def test_no_delay_is_refused_but_a_closed_door_table_has_none(tmp_path: Path) -> None:
+    """The delay is 30 minutes unless floor.toml says otherwise; it may not be 0 for the room
+    (a leaked feed would then help the players at the table): only a table marked
+    closed-door shows its hands as soon as they are sealed."""
+    config = tmp_path / "floor.toml"
+    mqtt = '[mqtt]\nvenue = "hall"\ncredentials = "credentials.json"\n'
+    config.write_text(mqtt)
+    default = load_floor_config(config).broadcast
+    assert default.delay_minutes == 30 and default.delay("1") == 1800.0
+    config.write_text(f'{mqtt}\n[broadcast]\ndelay_minutes = 0\n')
+    with pytest.raises(ConfigError) as refused:
+        load_floor_config(config)
+    assert "delay_minutes" in str(refused.value) and "greater than 0" in str(refused.value)
+    config.write_text(f'{mqtt}\n[broadcast]\ndelay_minutes = 5\nclosed_door = ["9"]\n')
+    section = load_floor_config(config).broadcast
+    assert (section.delay("9"), section.delay("1")) == (0.0, 300.0)

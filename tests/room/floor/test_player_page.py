@@ -2,12 +2,14 @@
 tournament service, the recorder and the floor on the test broker: the floor gives him his link
 from the seat list (a QR code), his page shows his table, seat, stack and the clock, his own
 cards once the hand is sealed and never before, nobody else's hidden card ever, and his new
-seat within a second of the tournament's move."""
+seat within a second of the tournament's move. A player registered before the draw has his
+page and sees his seat once drawn; the next break shows; a player out sees his place."""
 
 from __future__ import annotations
 
 import contextlib
 import json
+import re
 import time
 from pathlib import Path
 
@@ -80,17 +82,37 @@ def test_a_player_follows_his_seat_stack_clock_and_hands_on_his_phone(
         for k in range(6):
             assert server.send("tournament", "register", {"name": f"Player {k}"},
                                by="floor:anna").status == "ok"
+        staff = new_page(browser)
+        log_in(staff, server.url)
+
+        def link(player: str) -> str:
+            answer: dict[str, str] = staff.evaluate(
+                "(player) => window.floorApp.post('/api/players/link', "
+                "{player, action: 'issue'})", player)
+            assert answer["status"] == "ok", answer
+            return answer["url"]
+
+        # A registered player gets his link before the draw: his seat arrives on his page
+        waiting = phone(browser)
+        waiting.goto(link("Player 0"))
+        expect(waiting.locator("#p-name")).to_have_text("Player 0")
+        expect(waiting.locator("#p-left-players")).to_have_text("6 of 6")
+        assert waiting.locator("#p-table").inner_text() == "—"
         assert server.send("tournament", "draw", {"seed": 5}, by="floor:anna").status == "ok"
         assert wait_until(lambda: counts(tables) == {"1": 3, "2": 3})
         assert wait_until(lambda: all(not t.memory.last.holds for t in tables.values()))
+        drawn = next((t, s) for t, table in tables.items()
+                     for s, p in players(table).items() if p == "Player 0")
+        expect(waiting.locator("#p-table")).to_have_text(drawn[0])
+        expect(waiting.locator("#p-seat")).to_have_text(str(drawn[1]))
+        assert waiting.errors == []  # type: ignore[attr-defined]
+        waiting.context.close()
         one = tables["1"]
         seated = players(one)
         losers = sorted(seated)[:2]
         seat, mover = next((s, p) for s, p in seated.items() if s not in losers)
 
         # The floor gives him his link at the seat list: a QR code and the URL, once
-        staff = new_page(browser)
-        log_in(staff, server.url)
         staff.goto(f"{server.url}/seats")
         staff.on("dialog", lambda dialog: dialog.accept())
         staff.locator(f"#s-by-name tr[data-player='{mover}'] button.player-link-issue").click()
@@ -112,6 +134,9 @@ def test_a_player_follows_his_seat_stack_clock_and_hands_on_his_phone(
         expect(page.locator("#p-level")).to_have_text("1")
         expect(page.locator("#p-blinds")).to_have_text("25/50")
         expect(page.locator("#p-left")).to_contain_text(":")
+        # the clock's state above puts the break 30 minutes away: however slow the machine,
+        # it is shown between 20 and 30 minutes away
+        expect(page.locator("#p-break")).to_have_text(re.compile(r"^in (2\d:[0-5]\d|30:00)$"))
         expect(page.locator("#p-left-players")).to_have_text("6 of 6")
         expect(page.locator("#p-payouts tr")).to_have_count(2)
 
@@ -167,6 +192,15 @@ def test_a_player_follows_his_seat_stack_clock_and_hands_on_his_phone(
         # His hand 2 is sealed when table 1 closes; the losers' tabled cards are public
         expect(page.locator("#p-hands li").first).to_contain_text("You: As Ah")
         expect(page.locator("#p-hands li").first).to_contain_text("showed 2c 3d")
+
+        # A player out sees his place (two paid: no prize), and no table or seat
+        out = phone(browser)
+        out.goto(link(seated[losers[0]]))
+        expect(out.locator("#p-place")).to_have_text(re.compile(r"^Out in place [56](–6)?$"))
+        expect(out.locator("#p-table")).to_have_text("—")
+        expect(out.locator("#p-left-players")).to_have_text("4 of 6")
+        assert out.evaluate(NO_SIDEWAYS_SCROLL) <= PHONE["width"]
+        assert out.errors == []  # type: ignore[attr-defined]
 
         # No other player's hidden card in anything his page ever received
         texts = [p["data"] for p in pushed(page)] + page.bodies  # type: ignore[attr-defined]
