@@ -26,6 +26,23 @@ PHONE = {"width": 360, "height": 740}
 NO_SIDEWAYS_SCROLL = "() => document.scrollingElement.scrollWidth"
 
 
+
+def player_link(staff: Page, player: str, action: str = "issue") -> dict[str, str]:
+    """The floor's answer to a staff page's phone-link request for ``player`` (``issue`` a new
+    link, or ``revoke`` it), as the seat list's button sends it."""
+    answer: dict[str, str] = staff.evaluate(
+        "([player, action]) => window.floorApp.post('/api/players/link', {player, action})",
+        [player, action])
+    return answer
+
+
+def issued_link(staff: Page, player: str) -> str:
+    """A new link for ``player``: its URL (the request must succeed)."""
+    answer = player_link(staff, player)
+    assert answer["status"] == "ok", answer
+    return answer["url"]
+
+
 @contextmanager
 def floor_with_records(broker: LocalBroker, directory: Path, records: Path | None,
                        tls: bool = False) -> Iterator[FloorServer]:

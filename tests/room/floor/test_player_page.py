@@ -31,6 +31,7 @@ from tests.room.floor.player_page_helpers import (
     all_in,
     floor_with_records,
     fold_to_the_big_blind,
+    issued_link,
     phone,
     pushed,
 )
@@ -85,16 +86,9 @@ def test_a_player_follows_his_seat_stack_clock_and_hands_on_his_phone(
         staff = new_page(browser)
         log_in(staff, server.url)
 
-        def link(player: str) -> str:
-            answer: dict[str, str] = staff.evaluate(
-                "(player) => window.floorApp.post('/api/players/link', "
-                "{player, action: 'issue'})", player)
-            assert answer["status"] == "ok", answer
-            return answer["url"]
-
         # A registered player gets his link before the draw: his seat arrives on his page
         waiting = phone(browser)
-        waiting.goto(link("Player 0"))
+        waiting.goto(issued_link(staff, "Player 0"))
         expect(waiting.locator("#p-name")).to_have_text("Player 0")
         expect(waiting.locator("#p-left-players")).to_have_text("6 of 6")
         assert waiting.locator("#p-table").inner_text() == "—"
@@ -195,7 +189,7 @@ def test_a_player_follows_his_seat_stack_clock_and_hands_on_his_phone(
 
         # A player out sees his place (two paid: no prize), and no table or seat
         out = phone(browser)
-        out.goto(link(seated[losers[0]]))
+        out.goto(issued_link(staff, seated[losers[0]]))
         expect(out.locator("#p-place")).to_have_text(re.compile(r"^Out in place [56](–6)?$"))
         expect(out.locator("#p-table")).to_have_text("—")
         expect(out.locator("#p-left-players")).to_have_text("4 of 6")

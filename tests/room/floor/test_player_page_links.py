@@ -20,6 +20,7 @@ from tests.room.floor.player_page_helpers import (
     PHONE,
     floor_with_records,
     phone,
+    player_link,
 )
 from tests.session.helpers import three_players
 
@@ -34,17 +35,12 @@ def test_a_revoked_link_is_refused_a_new_one_works_and_pages_are_rate_limited(
         staff = new_page(browser)
         log_in(staff, server.url)
 
-        def link(player: str, action: str = "issue") -> dict[str, str]:
-            answer: dict[str, str] = staff.evaluate(
-                "([player, action]) => window.floorApp.post('/api/players/link', "
-                "{player, action})", [player, action])
-            return answer
-
-        assert link("nobody")["reason"] == "no player named nobody in the tournament or at a table"
+        assert player_link(staff, "nobody")["reason"] == (
+            "no player named nobody in the tournament or at a table")
         status, answer = post(f"{server.url}/api/players/link",
                               {"player": "ana", "action": "issue"})
         assert status == 403 and "log in" in answer["reason"]  # a screen gives no link
-        first = link("ana")["url"]
+        first = player_link(staff, "ana")["url"]
         token = first.rsplit("/", 1)[1]
         assert len(token) >= 40
         # Only its hash is kept: the journal gives no one a page
@@ -60,16 +56,16 @@ def test_a_revoked_link_is_refused_a_new_one_works_and_pages_are_rate_limited(
         assert page.evaluate(NO_SIDEWAYS_SCROLL) <= PHONE["width"]
 
         # Revoked: the open page loses its stream at once and says why; the link is refused
-        assert link("ana", "revoke")["status"] == "ok"
+        assert player_link(staff, "ana", "revoke")["status"] == "ok"
         expect(page.locator("#p-banner")).to_contain_text("This link no longer works")
         code, body, _ = get(first)
         assert code == 403 and b"This link no longer works" in body and b"ask the floor" in body
         code, body, _ = get(first.replace("/p/", "/api/p/"))
         assert code == 403 and "withdrawn" in json.loads(body)["reason"]
-        assert link("ana", "revoke")["reason"] == "ana has no link that works"
+        assert player_link(staff, "ana", "revoke")["reason"] == "ana has no link that works"
 
         # Reissued: the new link works, the old one stays refused, after a restart too
-        second = link("ana")["url"]
+        second = player_link(staff, "ana")["url"]
         assert second != first
         page.goto(second)
         expect(page.locator("#p-stack")).to_have_text("12,345")

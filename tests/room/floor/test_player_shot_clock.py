@@ -33,6 +33,7 @@ from tests.room.floor.player_page_helpers import (
     NO_SIDEWAYS_SCROLL,
     PHONE,
     floor_with_records,
+    issued_link,
     phone,
 )
 from tests.venue import VenueClient
@@ -110,17 +111,10 @@ def test_his_time_on_the_shot_clock_and_the_next_break_on_his_phone(
         staff = desk.new_page()
         log_in(staff, server.url)
 
-        def link(player: str) -> str:
-            answer: dict[str, str] = staff.evaluate(
-                "(player) => window.floorApp.post('/api/players/link', "
-                "{player, action: 'issue'})", player)
-            assert answer["status"] == "ok", answer
-            return answer["url"]
-
         # The link the floor gives is the floor's HTTPS address, as the phone opens it
         ana, ben = phone(browser, https=True), phone(browser, https=True)
         for page, name in ((ana, "ana"), (ben, "ben")):
-            url = link(name)
+            url = issued_link(staff, name)
             assert url.startswith(f"{server.url}/p/"), url
             page.goto(url)
         expect(ana.locator("#p-seat")).to_have_text("1")
