@@ -9,6 +9,7 @@ entries without detours (issue 37).
 
 from __future__ import annotations
 
+from operator import not_, or_
 from typing import TYPE_CHECKING
 
 from controller.engine.betting_rules import (
@@ -47,7 +48,8 @@ def fold(hand: Hand, i: int, forfeit: int = 0) -> None:
     """A fold in turn; also binding when a check was possible (PVB 38(1)). ``forfeit``: chips
     of a short call that stay in the pot when the player will not complete it (R8,
     APSA 5.4.30)."""
-    verify_fold(hand, i, forfeit)
+    if forfeit or not (hand.actor == i and hand.stage is _BETTING and not hand.folded[i]):
+        verify_fold(hand, i, forfeit)  # (else: his turn, which is all a fold asks)
     if forfeit:
         _put_in(hand, i, forfeit)
     hand.folded[i] = True
@@ -92,16 +94,33 @@ def call(hand: Hand, i: int) -> None:
 
 
 def check_or_call(hand: Hand, i: int) -> None:
-    """PHH's ``cc``: a check when nothing is owed, else a call."""
-    verify_turn(hand, i)
-    amount = to_call(hand, i)
-    if amount:
-        _put_in(hand, i, amount)
-        hand.log.append(_new_act(Act, (hand.street, i, "call", amount, (),
-                                       hand.all_in[i], 0)))
+    """PHH's ``cc``: a check when nothing is owed, else a call. (Every other action of a
+    replay: `verify_turn`'s own first test, `to_call`, `_put_in` and `_acted` are written
+    out here rather than called.)"""
+    folded, all_in = hand.folded, hand.all_in
+    if not (hand.actor == i and hand.stage is _BETTING and not folded[i]):
+        verify_turn(hand, i)  # (raises: not his turn)
+    bets = hand.bets
+    mine = 0 if folded[i] or all_in[i] else 1
+    owed = (hand.current_bet if hand._betting_count > mine else target(hand, i)) - bets[i]
+    if owed > 0:
+        stacks = hand.stacks
+        amount = owed if owed < stacks[i] else stacks[i]
+        stacks[i] -= amount
+        bets[i] += amount
+        hand.contributions[i] += amount
+        if stacks[i] == 0 and not all_in[i]:
+            all_in[i] = True
+            hand._betting_count -= 1
+        hand.log.append(_new_act(Act, (hand.street, i, "call", amount, (), all_in[i], 0)))
     else:
         hand.log.append(_new_act(Act, (hand.street, i, "check", 0, (), False, 0)))
-    _acted(hand, i)
+    hand._to_act[i] = False
+    hand._acted_at[i] = hand.current_bet
+    if hand._live_count == 1:
+        end_round(hand)
+    else:
+        continue_from(hand, i + 1)
 
 
 def bet_or_raise_to(hand: Hand, i: int, amount: int) -> None:
@@ -154,16 +173,31 @@ def continue_from(hand: Hand, start: int) -> None:
     n = hand.n
     folded, all_in, bets, to_act = hand.folded, hand.all_in, hand.bets, hand._to_act
     current = hand.current_bet
-    others_bet = hand._betting_count > 1  # for anyone who can still bet himself
-    for k in range(n):
-        j = (start + k) % n
-        if folded[j] or all_in[j]:
-            continue
-        if (bets[j] < current or to_act[j]) if others_bet else bets[j] < target(hand, j):
-            hand.actor = j
-            hand.stage = _BETTING
-            return
+    order = _SEAT_ORDERS[n][start] if n < _MOST_SEATS else _seat_order(n, start)
+    if hand._betting_count > 1:  # someone else can still bet, for anyone who can himself
+        for j in order:
+            if not (folded[j] or all_in[j]) and (bets[j] < current or to_act[j]):
+                hand.actor = j
+                hand.stage = _BETTING
+                return
+    else:
+        for j in order:
+            if not (folded[j] or all_in[j]) and bets[j] < target(hand, j):
+                hand.actor = j
+                hand.stage = _BETTING
+                return
     end_round(hand)
+
+
+def _seat_order(n: int, start: int) -> tuple[int, ...]:
+    """The players from ``start`` on, around a hand of ``n`` (``start`` may be ``n``: 0)."""
+    return tuple((start + k) % n for k in range(n))
+
+
+# The orders `continue_from` walks, made once: _SEAT_ORDERS[n][start] (no modulo per seat).
+_MOST_SEATS = 11
+_SEAT_ORDERS = tuple(tuple(_seat_order(n, s) for s in range(n + 1)) if n else ()
+                     for n in range(_MOST_SEATS))
 
 
 def end_round(hand: Hand) -> None:
@@ -201,7 +235,8 @@ def start_round(hand: Hand) -> None:
     hand.full_bets = 0
     hand._uncapped = False
     hand._acted_at = [None] * hand.n
-    hand._to_act = [not (f or a) for f, a in zip(hand.folded, hand.all_in, strict=True)]
+    # who can still bet: neither folded nor all-in (two maps in C, not a comprehension)
+    hand._to_act = list(map(not_, map(or_, hand.folded, hand.all_in)))
     if hand._to_act.count(True) >= 2:
         continue_from(hand, 0)  # after the flop the first live player left of the button
     elif hand.street is _RIVER:

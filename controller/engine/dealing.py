@@ -11,6 +11,7 @@ round (`controller.engine.betting_round`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter, not_
 from typing import TYPE_CHECKING
 
 from controller.engine.betting_round import continue_from, start_round
@@ -28,6 +29,7 @@ _NEXT_STREET = {0: Street.FLOP, 3: Street.TURN, 4: Street.RIVER}
 # Enum members as module globals (issue 37: an enum member's lookup is eight times a global's)
 _BETTING, _DEALING, _SHOWDOWN, _OVER = Stage.BETTING, Stage.DEALING, Stage.SHOWDOWN, Stage.OVER
 _PREFLOP, _FLOP = Street.PREFLOP, Street.FLOP
+_ANTE, _BLIND = attrgetter("ante"), attrgetter("blind")  # (of a PlayerSetup or PlainPlayer)
 
 
 def post_forced_bets(hand: Hand) -> None:
@@ -37,8 +39,8 @@ def post_forced_bets(hand: Hand) -> None:
     """
     players = hand.setup.players
     stacks, log, street = hand.stacks, hand.log, hand.street
-    antes = [p.ante for p in players]
-    blinds = [p.blind for p in players]
+    antes = list(map(_ANTE, players))  # (itemgetters in C: a hand's set-up is per-hand cost)
+    blinds = list(map(_BLIND, players))
     ante_posters = hand.n - antes.count(0)
     if ante_posters:
         dead = hand.setup.dead_antes or ante_posters == 1
@@ -58,7 +60,7 @@ def post_forced_bets(hand: Hand) -> None:
             hand.bets[i] = blind
             hand.contributions[i] += blind
             log.append(_new_act(Act, (street, i, "blind", blind, (), False, 0)))
-    hand.all_in = [stack == 0 for stack in stacks]
+    hand.all_in = list(map(not_, stacks))  # (all-in: no chips left)
     hand._betting_count = hand.all_in.count(False)
     top_blind = max(blinds)
     big_blind = hand.setup.big_blind if hand.setup.big_blind is not None else top_blind
@@ -79,7 +81,7 @@ def post_forced_bets(hand: Hand) -> None:
     if top:
         largest = hand.n - 1 - blinds[::-1].index(top)
         opener = (largest + 1) % hand.n
-    hand._to_act = [not a for a in hand.all_in]
+    hand._to_act = list(map(not_, hand.all_in))
     if hand.variant is not None:
         # CG Spielvarianten: a bomb pot's flop, and a flip's whole board, come without a
         # betting round
@@ -90,10 +92,14 @@ def post_forced_bets(hand: Hand) -> None:
 
 def take_cards(hand: Hand, cards: Sequence[int | None]) -> None:
     """Register cards as seen this hand; a card seen twice fouls the deck (RULES I4)."""
-    known = [c for c in cards if c is not None] if None in cards else cards
     seen = hand._seen
-    if seen.isdisjoint(known) and len(set(known)) == len(known):  # (one test, no loop)
-        seen.update(known)  # type: ignore[arg-type]  # (no None: filtered above)
+    grown = seen.union(cards)
+    if len(grown) == len(seen) + len(cards) and None not in grown:
+        hand._seen = grown  # type: ignore[assignment]  # (no None: just checked)
+        return  # every card new and none twice: the common case, in one set operation
+    known = [c for c in cards if c is not None]
+    if seen.isdisjoint(known) and len(set(known)) == len(known):
+        seen.update(known)
         return
     for k, c in enumerate(known):
         if c in seen or c in known[:k]:
@@ -105,7 +111,7 @@ def take_cards(hand: Hand, cards: Sequence[int | None]) -> None:
 
 # ---------------------------------------------------------------- hole cards
 
-def verify_deal_hole(hand: Hand, i: int, cards: list[int | None]) -> None:
+def verify_deal_hole(hand: Hand, i: int, cards: Sequence[int | None]) -> None:
     if not 0 <= i < hand.n:
         raise HandStateError(f"there is no player {i + 1} in this hand", "PVB 30(2)")
     wanted = HOLE_CARDS[hand.game]
@@ -118,7 +124,7 @@ def verify_deal_hole(hand: Hand, i: int, cards: list[int | None]) -> None:
         raise HandStateError("the hand is over", "PVB 22")
 
 
-def deal_hole(hand: Hand, i: int, cards: list[int | None]) -> None:
+def deal_hole(hand: Hand, i: int, cards: Sequence[int | None]) -> None:
     """Hole cards for player ``i`` (``None`` for a card nobody saw)."""
     verify_deal_hole(hand, i, cards)
     take_cards(hand, cards)
@@ -160,11 +166,11 @@ def next_board_street(hand: Hand) -> tuple[int, Street]:
     return k, Street(street_of(cards) + 1) if street is None else street
 
 
-def verify_deal_board(hand: Hand, cards: list[int]) -> None:
+def verify_deal_board(hand: Hand, cards: Sequence[int]) -> None:
     _board_due(hand, cards)
 
 
-def _board_due(hand: Hand, cards: list[int]) -> tuple[int, Street]:
+def _board_due(hand: Hand, cards: Sequence[int]) -> tuple[int, Street]:
     """`verify_deal_board`, answering the board the cards go to and their street."""
     if hand.stage is _OVER or hand.stage is _SHOWDOWN:
         raise HandStateError(
@@ -186,7 +192,7 @@ def _board_due(hand: Hand, cards: list[int]) -> tuple[int, Street]:
     return k, street
 
 
-def deal_board(hand: Hand, cards: list[int]) -> None:
+def deal_board(hand: Hand, cards: Sequence[int]) -> None:
     """The next street's board cards, all of them at once (flop 3, turn 1, river 1), to the
     board that is due (`Boards.due`). The betting round follows once every board has the
     street."""

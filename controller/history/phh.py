@@ -9,6 +9,7 @@ smallest decimal unit and printed back in the file's unit.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import repeat
 from typing import Any, cast
 
 import rtoml
@@ -37,6 +38,7 @@ class PhhHand:
         "ante_trimming_status",
         "antes",
         "blinds_or_straddles",
+        "decimal_actions",
         "event",
         "extra",
         "finishing_stacks",
@@ -59,28 +61,46 @@ class PhhHand:
         self.min_bet: Number = _required(data, "min_bet", _NUMBER, "a number")
         self.starting_stacks: list[Number] = _numbers(data, "starting_stacks")
         actions = _required(data, "actions", list, "a list of actions")
-        for k, action in enumerate(actions):
-            if type(action) is not str:
-                raise PhhError(f"PHH field actions.{k}: should be text")
+        try:  # (one join in C: a loop over the actions cost a replay's hand a microsecond)
+            joined = "".join(actions)
+        except TypeError:
+            for k, action in enumerate(actions):
+                if type(action) is not str:
+                    raise PhhError(f"PHH field actions.{k}: should be text") from None
+            raise
         self.actions: list[str] = actions
-        self.ante_trimming_status: bool = _optional(data, "ante_trimming_status", bool,
-                                                    "true or false", False)
+        # Whether an action may name an amount with decimals (online hands in dollars); most
+        # files are whole chips, and their replay then never looks at each action for it.
+        self.decimal_actions = "." in joined
+        # The optional fields, each checked only when the file has it (a file of the bench's
+        # kind has one or two of them: the checks are per-file cost).
+        self.ante_trimming_status: bool = False if get("ante_trimming_status") is None else (
+            _optional(data, "ante_trimming_status", bool, "true or false", False))
         self.finishing_stacks: list[Number] | None = (
             None if get("finishing_stacks") is None else _numbers(data, "finishing_stacks"))
-        self.players: list[str] | None = _listed(data, "players", str, "text")
-        self.seats: list[int] | None = _listed(data, "seats", int, "a whole number")
-        self.hand: int | str | None = _optional(data, "hand", (int, str), "a number or text")
-        self.table: int | str | None = _optional(data, "table", (int, str), "a number or text")
-        self.event: str | None = _optional(data, "event", str, "text")
-        self.level: int | None = _optional(data, "level", int, "a whole number")
-        unit: int = _optional(data, "_odd_chip_unit", int, "a whole number", 1)
+        self.players: list[str] | None = None if get("players") is None else (
+            _listed(data, "players", str, "text"))
+        self.seats: list[int] | None = None if get("seats") is None else (
+            _listed(data, "seats", int, "a whole number"))
+        self.hand: int | str | None = None if get("hand") is None else (
+            _optional(data, "hand", (int, str), "a number or text"))
+        self.table: int | str | None = None if get("table") is None else (
+            _optional(data, "table", (int, str), "a number or text"))
+        self.event: str | None = None if get("event") is None else (
+            _optional(data, "event", str, "text"))
+        self.level: int | None = None if get("level") is None else (
+            _optional(data, "level", int, "a whole number"))
+        unit: int = 1 if get("_odd_chip_unit") is None else (
+            _optional(data, "_odd_chip_unit", int, "a whole number", 1))
         if unit <= 0:
             raise PhhError("PHH field _odd_chip_unit: should be greater than 0")
         self.odd_chip_unit = unit
-        self.extra: dict[str, Any] = {k: v for k, v in data.items() if k not in _KNOWN}
+        self.extra: dict[str, Any] = {} if data.keys() <= _KNOWN else {
+            k: v for k, v in data.items() if k not in _KNOWN}
 
 
-_KNOWN = frozenset(PhhHand.__slots__) - {"odd_chip_unit", "extra"} | {"_odd_chip_unit"}
+_KNOWN = frozenset(PhhHand.__slots__) - {"odd_chip_unit", "extra", "decimal_actions"} | {
+    "_odd_chip_unit"}
 
 
 def _is(value: Any, kind: type | tuple[type, ...]) -> bool:
@@ -94,6 +114,8 @@ def _required(data: Mapping[str, Any], name: str, kind: type | tuple[type, ...],
         value = data[name]
     except KeyError:
         raise PhhError(f"PHH field {name}: missing") from None
+    if value.__class__ is kind:
+        return value  # (exactly the type asked for: the common case, without a call)
     if not _is(value, kind):
         raise PhhError(f"PHH field {name}: should be {wanted}")
     return value
@@ -120,10 +142,15 @@ def _listed(data: Mapping[str, Any], name: str, kind: type, wanted: str) -> Any:
 
 def _numbers(data: Mapping[str, Any], name: str) -> list[Number]:
     values = _required(data, name, list, "a list of numbers")
+    if set(map(type, values)) <= _NUMBER_TYPES:  # (one test in C, not a loop: per-file cost)
+        return values  # type: ignore[no-any-return]
     for k, value in enumerate(values):
         if value.__class__ is not int and value.__class__ is not float:  # (not bool)
             raise PhhError(f"PHH field {name}.{k}: should be a number")
     return values  # type: ignore[no-any-return]
+
+
+_NUMBER_TYPES = frozenset((int, float))  # exactly: true and false are no numbers here
 
 
 def _toml(text: str) -> dict[str, Any]:
@@ -197,6 +224,22 @@ _DEALING, _PREFLOP = Stage.DEALING, Street.PREFLOP
 # is wrong with any other).
 _PLAYER_INDEX = {f"p{k + 1}": k for k in range(10)}
 _LABELS = tuple(_PLAYER_INDEX)
+# The names of a hand of n players, n = 0 ... 10: _PLAYERS_OF[n]["p3"] == 2.
+_PLAYERS_OF = tuple({label: k for k, label in enumerate(_LABELS[:n])} for n in range(11))
+_new_tuple = tuple.__new__
+
+# The cards of an action's text, as read before: a replay reads the same few thousand texts
+# (hole cards, turns and rivers) again and again. Tuples, so that no reader can change them;
+# bounded, so that a long process does not grow it for ever.
+_CARDS_READ: dict[str, tuple[int | None, ...]] = {}
+_CARDS_KEPT = 20_000
+
+
+def _read_cards(text: str) -> tuple[int | None, ...]:
+    cards = tuple(parse_cards(text))
+    if len(_CARDS_READ) < _CARDS_KEPT:
+        _CARDS_READ[text] = cards
+    return cards
 
 
 class Replay:
@@ -215,11 +258,11 @@ class Replay:
         self.inferred_folds: list[str] = []
         amounts = (*phh.antes, *phh.blinds_or_straddles, *phh.starting_stacks, phh.min_bet)
         places = self._action_decimals()
-        whole = True
-        for value in amounts:
-            if value.__class__ is float:  # (most files are whole chips: no Decimal at all)
-                places = max(places, _decimals(value))
-                whole = False
+        whole = float not in set(map(type, amounts))  # (most files: whole chips, no Decimal)
+        if not whole:
+            for value in amounts:
+                if value.__class__ is float:
+                    places = max(places, _decimals(value))
         self.scale = scale = 10 ** places
         if whole and scale == 1:
             # (every amount an int, as just checked)
@@ -237,7 +280,7 @@ class Replay:
             blinds.reverse()
         # What HandSetup would refuse, said here: the set-up is built unvalidated (PlainSetup).
         posted: list[int] = []
-        for k in range(n):
+        for k in range(n) if min(stacks) <= 0 or min(antes) < 0 or min(blinds) < 0 else ():
             if stacks[k] <= 0:
                 raise PhhError(f"the hand cannot be set up: p{k + 1} has no chips "
                                f"(starting stack {phh.starting_stacks[k]})")
@@ -253,17 +296,20 @@ class Replay:
             raise PhhError(f"the hand cannot be set up: min_bet {phh.min_bet} is not a bet")
         setup = PlainSetup(
             game="PO" if phh.variant == "PO" else "NT",
-            players=tuple(map(PlainPlayer, _LABELS[:n], stacks, antes, blinds)),
+            # (PlainPlayer(label, stack, ante, blind) without its Python-level __new__)
+            players=tuple(map(_new_tuple, repeat(PlainPlayer),
+                              zip(_LABELS[:n], stacks, antes, blinds, strict=True))),
             min_bet=min_bet,
             dead_antes=not phh.ante_trimming_status,
             posted=tuple(posted),
             odd_chip_unit=phh.odd_chip_unit * scale,
         )
         self.hand = Hand(setup)
+        self._players = _PLAYERS_OF[n]  # "p1" ... its players' names (others: `_player`)
 
     def _action_decimals(self) -> int:
         places = 0
-        if "." not in "".join(self.phh.actions):
+        if not self.phh.decimal_actions:
             return 0  # the common case: whole chips
         for action in self.phh.actions:
             parts = action.split("#", 1)[0].split()
@@ -280,34 +326,20 @@ class Replay:
         return i
 
     def apply(self, action: str) -> None:
-        """One action of the file. The verbs are tried most frequent first: this is the
-        replay's per-action cost, next to the engine's own."""
+        """One action of the file. Its shape (two, three or four words) is tried most frequent
+        first, then its verb: this is the replay's per-action cost, next to the engine's own."""
         parts = (action.split("#", 1)[0] if "#" in action else action).split()
         hand = self.hand
         size = len(parts)
-        if size < 2:
-            raise PhhError(f"cannot read action {action!r}")
-        who, verb = parts[0], parts[1]
-        if who == "d":
-            if verb == "dh" and size == 4:
-                j = _PLAYER_INDEX.get(parts[2], -1)
-                if not 0 <= j < hand.n:
-                    j = self._player(parts[2])
-                hand.deal_hole(j, parse_cards(parts[3]))
-                return
-            if verb == "db" and size == 3:
-                cards = parse_cards(parts[2])
-                if None in cards:
-                    raise PhhError("board cards must be known")
-                hand.deal_board(cards)  # type: ignore[arg-type]  # (no None: checked)
-                return
-            raise PhhError(f"unsupported dealer action {action!r}")
-        i = _PLAYER_INDEX.get(who, -1)
-        if not 0 <= i < hand.n:
-            i = self._player(who)
-        if self.infer_omitted_folds and verb in ("f", "cc", "cbr"):
-            self._fold_skipped_players(i)
-        if size == 2:
+        if size == 2:  # a player's fold, check or call, or muck
+            who, verb = parts
+            i = self._players.get(who)
+            if i is None:
+                if who == "d":
+                    raise PhhError(f"unsupported dealer action {action!r}")
+                i = self._player(who)  # (raises: names nobody here)
+            if self.infer_omitted_folds and verb in ("f", "cc", "cbr"):
+                self._fold_skipped_players(i)
             if verb == "cc":
                 if (hand.stage is _DEALING and hand.street is _PREFLOP
                         and not hand.folded[i] and not hand.all_in[i]):
@@ -322,9 +354,34 @@ class Replay:
             if verb == "sm":  # phh-std: showdown without cards is a muck
                 hand.muck(i)
                 return
-        elif size == 3:
+        elif size == 4:  # the dealer's hole cards: d dh p3 AsKd
+            if parts[0] == "d" and parts[1] == "dh":
+                j = self._players.get(parts[2])
+                if j is None:
+                    j = self._player(parts[2])
+                hand.deal_hole(j, _CARDS_READ.get(parts[3]) or _read_cards(parts[3]))
+                return
+            if parts[0] == "d":
+                raise PhhError(f"unsupported dealer action {action!r}")
+            if parts[0] not in self._players:
+                self._player(parts[0])  # (says first when it names nobody, as ever)
+        elif size == 3:  # a bet or raise, a show, or the dealer's board cards
+            who, verb, what = parts
+            if who == "d":
+                if verb != "db":
+                    raise PhhError(f"unsupported dealer action {action!r}")
+                cards = _CARDS_READ.get(what) or _read_cards(what)
+                if None in cards:
+                    raise PhhError("board cards must be known")
+                hand.deal_board(cards)  # type: ignore[arg-type]  # (no None: checked)
+                return
+            i = self._players.get(who)
+            if i is None:
+                i = self._player(who)
             if verb == "cbr":
-                amount = _chips(parts[2], self.scale)
+                if self.infer_omitted_folds:
+                    self._fold_skipped_players(i)
+                amount = _chips(what, self.scale)
                 owed = hand.to_call(i) if hand.actor == i else 0
                 if owed and amount == hand.bets[i] + owed:
                     # Exactly what a call reaches: a caller bringing a short big blind up to the
@@ -335,11 +392,16 @@ class Replay:
                     hand.bet_or_raise_to(i, amount)
                 return
             if verb == "sm":
-                if parts[2] == "-":  # phh-std: show the cards dealt
+                if what == "-":  # phh-std: show the cards dealt
                     hand.show(i, list(hand.hole[i]) or [None] * HOLE_CARDS[hand.game])
                 else:
-                    hand.show(i, parse_cards(parts[2]))
+                    hand.show(i, parse_cards(what))
                 return
+        elif size > 4:
+            if parts[0] == "d":
+                raise PhhError(f"unsupported dealer action {action!r}")
+            if parts[0] not in self._players:
+                self._player(parts[0])  # (says first when it names nobody, as ever)
         raise PhhError(f"cannot read action {action!r}")
 
     def _fold_skipped_players(self, i: int) -> None:
