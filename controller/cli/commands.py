@@ -335,7 +335,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="work in DIR (new or empty) and keep it: the recorder's records.db "
                       "for `pokertable hands`, the tables' journals (default: a temporary "
                       "directory, removed at the end)")
-    sim_readers_option(room)
+    sim_readers_option(room, room=True)
     room.set_defaults(run=_room)
 
     soak = sub.add_parser("soak", help="thousands of simulated hands at full speed: the "

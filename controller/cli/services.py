@@ -243,13 +243,19 @@ def _floor(args: argparse.Namespace) -> int:
     return 0
 
 
-def sim_readers_option(parser: argparse.ArgumentParser) -> None:
+def sim_readers_option(parser: argparse.ArgumentParser, *, room: bool = False) -> None:
+    """`table --simulate` simulates what a configuration names and asks only about a table
+    configured without readers; `room` has no --simulate and no table configuration: all its
+    tables are simulated, and this option says with which readers."""
+    which = ("the simulated tables' readers" if room
+             else "with --simulate, for a table configured without readers")
+    configured = "" if room else (". Readers a table's configuration names are always "
+                                  "simulated as configured")
     parser.add_argument(
         "--sim-readers", choices=["chips", "pt1"], default="pt1",
-        help="with --simulate, for a table configured without readers: 'chips' simulates "
-        "the reader chips of docs/hardware.md (MFRC522 cards, PN5180 chip zones) under the "
-        "real drivers; 'pt1' a PT1 reader board, lighter on the CPU (default: pt1). Readers "
-        "a table's configuration names are always simulated as configured")
+        help=f"{which}: 'chips' simulates the reader chips of docs/hardware.md (MFRC522 "
+        "cards, PN5180 chip zones) under the real drivers; 'pt1' a PT1 reader board, lighter "
+        f"on the CPU (default: pt1){configured}")
 
 
 def add_table_command(sub: Any) -> None:

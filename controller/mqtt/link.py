@@ -40,12 +40,10 @@ from controller.events import CommandEvent, LevelEvent, SeatEvent, TableEvent
 from controller.mqtt.client import (
     BrokerAddress,
     Login,
-    command_subscription,
     connect,
     disconnect,
     new_client,
     publish_reply,
-    subscription,
 )
 from controller.mqtt.messages import (
     BadMessage,
@@ -65,6 +63,7 @@ from controller.mqtt.messages import (
     encode,
 )
 from controller.mqtt.outbox import Outbox
+from controller.mqtt.routes import Router
 from controller.mqtt.topics import Topics
 from controller.session import FLOOR_COMMANDS, Step
 from controller.session.outputs import PublicEvent, TableState, hand_id
@@ -120,6 +119,23 @@ class TableLink:
         self._client.on_publish = self._on_publish
         self._client.on_message = self._on_message
         self._client.on_subscribe = lambda *_: self.listening.set()
+        self.routes = self._routed()
+
+    def _routed(self) -> Router:
+        """What the table hears, in one table (controller/mqtt/routes.py): the floor's commands
+        (kept retained as published, so that one left retained is never taken as live), the
+        recorder's acknowledgements, the recorder's status, the clock's state and the clock's
+        answers to this table's time requests (QoS 0: a late answer is worth nothing)."""
+        routes = Router()
+        routes.on_raw(self._topic("cmd/+"), self._command, qos=1, commands=True)
+        routes.on(self._topic("ack"), KeptMessage, self._kept, qos=1)
+        routes.on(self.topics.service("recorder", "status"), ServiceStatus,
+                  lambda _, status: self._recorder_status(status), qos=1)
+        routes.on(self.topics.clock("state"), ClockState,
+                  lambda _, clock: self._clock_state(clock), qos=1)
+        routes.on(self.topics.clock(f"time/{self.table_id}"), TimeReply,
+                  lambda _, reply: self._time_reply(reply))
+        return routes
 
     def _topic(self, leaf: str) -> str:
         return self.topics.table(self.table_id, leaf)
@@ -259,11 +275,7 @@ class TableLink:
         with self._ack_lock:  # whatever was in flight goes again (receivers drop duplicates)
             self._inflight.clear()
             self._early_acks.clear()
-        client.subscribe([command_subscription(self._topic("cmd/+")),
-                          subscription(self._topic("ack"), 1),
-                          subscription(self.topics.service("recorder", "status"), 1),
-                          subscription(self.topics.clock("state"), 1),
-                          subscription(self.topics.clock(f"time/{self.table_id}"), 0)])
+        client.subscribe(self.routes.subscriptions())
         # What the broker took before but the recorder never confirmed goes out again: the
         # broker may have lost it (the recorder drops what it already has).
         self.outbox.resend_unkept()
@@ -289,17 +301,7 @@ class TableLink:
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         try:
-            if message.topic == self.topics.clock("state"):
-                self._clock_state(message.payload)
-            elif message.topic == self.topics.clock(f"time/{self.table_id}"):
-                self._time_reply(decode(TimeReply, message.payload))
-            elif message.topic.startswith(self._topic("cmd/")):
-                self._command(message)
-            elif message.topic == self._topic("ack"):
-                kept = decode(KeptMessage, message.payload)
-                self.kept += self.outbox.mark_kept(kept.ids)
-            elif message.topic == self.topics.service("recorder", "status"):
-                self._recorder_status(decode(ServiceStatus, message.payload))
+            self.routes.dispatch(message)
         except BadMessage as exc:
             log.warning("table %s: ignored a message on %s: %s", self.table_id, message.topic,
                         exc)
@@ -336,8 +338,10 @@ class TableLink:
         if status.status == "online" and self.outbox.resend_unkept():
             self.flush()
 
-    def _clock_state(self, payload: bytes | bytearray) -> None:
-        clock = decode(ClockState, payload)
+    def _kept(self, message: mqtt.MQTTMessage, kept: KeptMessage) -> None:
+        self.kept += self.outbox.mark_kept(kept.ids)
+
+    def _clock_state(self, clock: ClockState) -> None:
         self._level_ends_at = clock.ends_at
         self._level_paused_left = clock.remaining if clock.ends_at is None else None
         state = self._state

@@ -9,7 +9,6 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from controller.room.recorder import SqliteRecordStore
 from controller.storage.private_files import write_private
 from controller.table.journal import Journal
 from controller.table.sinks import FileSink
+from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRETS = ("passwd", "server.key", "ca.key", "credentials.json")
@@ -126,12 +126,13 @@ def test_broker_init_into_a_fresh_private_temporary_directory_starts_a_broker() 
         broker = subprocess.Popen([mosquitto_binary(), "-c", str(conf)],
                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         try:
-            deadline = time.monotonic() + 10
-            while time.monotonic() < deadline and broker.poll() is None:
+            def listening_or_gone() -> bool:
+                if broker.poll() is not None:
+                    return True
                 with socket.socket() as s:
-                    if s.connect_ex(("127.0.0.1", port)) == 0:
-                        break
-                time.sleep(0.05)
+                    return s.connect_ex(("127.0.0.1", port)) == 0
+
+            wait_until(listening_or_gone, 10)
             assert broker.poll() is None, broker.stdout.read().decode() if broker.stdout else ""
         finally:
             broker.terminate()

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from controller.engine.hand import Stage
 from controller.events import parse_event
-from tests.session.test_chip_bets import PROFILES, hand_at
+from tests.session.chip_hands import PROFILES, hand_at
 
 EXAMPLES = int(os.environ.get("CHIP_EXAMPLES", "120"))
 DENOMINATIONS = [25, 100, 500, 1000, 5000]

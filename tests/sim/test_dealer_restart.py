@@ -11,10 +11,11 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+
+from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,14 +40,15 @@ def test_the_dealer_picks_up_the_hand_a_restarted_table_is_in(tmp_path: Path) ->
     config.write_text('[table]\nid = "7"\nseats = 6\n')
     out = tmp_path / "out"
     first = _start(config, hands=0, seed=8)
-    deadline = time.monotonic() + 120
     state: dict[str, object] = {}
-    while time.monotonic() < deadline:  # kill it in the middle of a hand, on the flop or later
-        state = _state(out)
-        if state.get("stage") == "betting" and state.get("street") in ("flop", "turn", "river"):
-            break
-        time.sleep(0.05)
-    else:
+
+    def on_the_flop_or_later() -> bool:  # kill it in the middle of a hand, on the flop or later
+        state.clear()
+        state.update(_state(out))
+        return state.get("stage") == "betting" and state.get("street") in ("flop", "turn",
+                                                                            "river")
+
+    if not wait_until(on_the_flop_or_later, 120):
         raise AssertionError(f"no hand reached the flop: {state}")
     os.kill(first.pid, signal.SIGKILL)
     first.wait(10)
@@ -74,9 +76,7 @@ def test_a_clean_stop_reads_as_a_clean_stop(tmp_path: Path) -> None:
     config = tmp_path / "table.toml"
     config.write_text('[table]\nid = "8"\nseats = 4\n')
     process = _start(config, hands=0, seed=2)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and int(_state(tmp_path / "out").get("hand", 0)) < 2:
-        time.sleep(0.1)
+    wait_until(lambda: int(_state(tmp_path / "out").get("hand", 0)) >= 2, 60)
     process.send_signal(signal.SIGTERM)
     _, stderr = process.communicate(timeout=60)
     assert process.returncode == 0, stderr[-2000:]

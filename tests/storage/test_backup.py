@@ -23,6 +23,7 @@ from controller.storage.backup import backup_stores, restore
 from controller.table.journal import Journal
 from controller.table.service import TableService
 from controller.table.sinks import MemorySink
+from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 DAY = 86400.0
@@ -186,18 +187,17 @@ def test_a_backup_taken_while_a_table_plays_restores_recovers_and_plays_on(
     playing = _table(table / "table.toml", hands=0, seed=4)
     copies: list[Path] = []
     try:
-        deadline = time.monotonic() + 120
-        while _count(journal, "SELECT COUNT(*) FROM records") < 2:
-            assert time.monotonic() < deadline and playing.poll() is None, "no two hands"
-            time.sleep(0.1)
+        wait_until(lambda: _count(journal, "SELECT COUNT(*) FROM records") >= 2
+                   or playing.poll() is not None, 120)
+        assert _count(journal, "SELECT COUNT(*) FROM records") >= 2, "no two hands"
         for _ in range(3):  # each while the table goes on writing
             before = _count(journal, "SELECT MAX(seq) FROM events")
             (done,) = backup_stores([journal], tmp_path / "backups", 7)
             assert done.copy is not None, done.error
             copies.append(done.copy)
-            while _count(journal, "SELECT MAX(seq) FROM events") <= before + 5:
-                assert time.monotonic() < deadline, "the table stopped writing"
-                time.sleep(0.05)
+            assert wait_until(lambda since=before: _count(
+                journal, "SELECT MAX(seq) FROM events") > since + 5, 120), \
+                "the table stopped writing"
     finally:
         playing.send_signal(signal.SIGTERM)
         _, stderr = playing.communicate(timeout=60)

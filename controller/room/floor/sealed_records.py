@@ -24,13 +24,8 @@ from typing import Protocol
 
 from controller.errors import PokertableError
 from controller.history.query import HandQuery
-from controller.room.recorder.store import (
-    KeptHand,
-    RecordStore,
-    StoreUnavailable,
-    is_url,
-    open_record_store,
-)
+from controller.room.recorder.opening import open_record_store
+from controller.room.recorder.store import KeptHand, RecordStore, StoreUnavailable, is_url
 
 log = logging.getLogger(__name__)
 

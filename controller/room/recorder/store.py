@@ -3,10 +3,10 @@ ask of it, whichever database keeps the hands.
 
 Two implementations: `SqliteRecordStore` (sqlite.py), one file on the central host, the
 embedded default; and `PostgresRecordStore` (postgres.py), for a ``postgresql://`` URL, the
-store of a league whose venues share one database. `open_record_store` picks by what it is
-given. Both keep every record and durable event once per (venue, id) (the id is the table's
-idempotent one, `hand_id`), and say whether an ``add`` was new only after it is committed: the
-recorder acknowledges nothing before that.
+store of a league whose venues share one database. `open_record_store` (opening.py) picks by
+what it is given. Both keep every record and durable event once per (venue, id) (the id is the
+table's idempotent one, `hand_id`), and say whether an ``add`` was new only after it is
+committed: the recorder acknowledges nothing before that.
 
 A store from before venues were kept holds its records under the venue ``""``: it served one
 venue, which `adopt` names.
@@ -118,18 +118,4 @@ def is_url(where: str | Path) -> bool:
     return isinstance(where, str) and where.startswith(("postgresql://", "postgres://"))
 
 
-def open_record_store(where: str | Path, *, readonly: bool = False,
-                      group_read: bool = False) -> RecordStore:
-    """A ``postgresql://`` URL: the PostgreSQL store; anything else: the SQLite file there.
-    ``readonly``: to read the hands while the recorder keeps writing (no lock taken).
-    ``group_read``: a SQLite store's files readable by the recorder's group (0640)."""
-    if is_url(where):
-        from controller.room.recorder.postgres import PostgresRecordStore
-
-        return PostgresRecordStore(str(where), readonly=readonly)
-    from controller.room.recorder.sqlite import SqliteRecordStore
-
-    return SqliteRecordStore(where, readonly=readonly, group_read=group_read)
-
-
-__all__ = ["KeptHand", "RecordStore", "StoreUnavailable", "is_url", "open_record_store"]
+__all__ = ["KeptHand", "RecordStore", "StoreUnavailable", "is_url"]

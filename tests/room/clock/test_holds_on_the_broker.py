@@ -23,7 +23,7 @@ from controller.room.clock.service import ClockService
 from controller.room.clock.store import ClockStore
 from controller.room.clock.structure import Structure
 from tests.mqtt.helpers import LinkedTable, a_whole_tick, linked_table
-from tests.room.clock.test_clock_service import Floor
+from tests.room.clock.clock_helpers import Floor
 from tests.room.floor.floor_helpers import FloorApi, floor_server
 from tests.session.helpers import HOLE, deal, declare, three_players
 from tests.venue import VenueClient, address, login

@@ -14,13 +14,11 @@ from controller.room.floor.model import Alert, Room
 from controller.room.floor.store import FloorStore, HandQuery
 from controller.session import SessionConfig, TableSession
 from controller.session.outputs import (
-    ClockView,
-    PotView,
     PublicEvent,
-    SeatView,
     TableState,
     hand_id,
 )
+from tests.room.floor.room_model_helpers import betting_state
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -141,7 +139,7 @@ def test_a_table_nobody_plays_at_switched_off_is_no_alert() -> None:
     assert room.tables["5"].attention == [] and room.tables["5"].out_of_play == "broken"
     assert room.tables["6"].out_of_play is None
     room.take_status("7", online=True, now=1.0)
-    room.take_state(_betting("7"), now=2.0)
+    room.take_state(betting_state("7"), now=2.0)
     room.take_tournament(TournamentState(name="Cup", entries=9, players_left=1, winner="ana"))
     room.take_status("7", online=False, now=5.0)
     assert [a.table for a in room.open_alerts()] == ["6"]
@@ -179,7 +177,8 @@ def test_a_table_the_tournament_broke_is_out_of_play_on_its_card() -> None:
     room.take_status("4", online=True, now=220.0)
     views = [u.table for u in room.take_tournament(tournament("open")) if u.table]
     assert [v.out_of_play for v in views] == [None]
-    room.take_state(_betting("4", hand=5), now=230.0)  # seated again: in play, whatever it says
+    # seated again: in play, whatever it says
+    room.take_state(betting_state("4", hand=5), now=230.0)
     room.take_tournament(tournament("broken"))
     assert room.tables["4"].out_of_play is None
 
@@ -339,120 +338,6 @@ def test_pvb_35a_a_table_the_clock_names_late_is_an_alert_once_a_round() -> None
     assert len(room.open_alerts()) == 2  # another round, another alert
 
 
-# ---------------------------------------------------------------- RULES C1: no action for long
-
-def _betting(table: str, *, hand: int = 1, actor: int | None = 2, sent: float = 100.0,
-             offset: float | None = None, all_in: bool = False, **update: object
-             ) -> StateMessage:
-    """A hand in its betting: seats 1-3, ``actor`` to act (None: between actions)."""
-    seats = {n: SeatView(player=name, stack=5_000, in_hand=True, bet=100 if n == 1 else 0,
-                         all_in=all_in and n == 1)
-             for n, name in ((1, "ana"), (2, "ben"), (3, "cem"))}
-    state = TableSession(SessionConfig(table_id=table)).state().model_copy(update={
-        "hand": hand, "stage": "betting", "street": "preflop", "actor": actor, "seats": seats,
-        "to_call": 100, "pots": [PotView(amount=150, eligible=[1, 2, 3])], **update})
-    return StateMessage(table=table, seq=1, sent=sent, state=state, clock_offset=offset)
-
-
-def _stalls(room: Room) -> list[Alert]:
-    return [a for a in room.open_alerts() if a.kind == "stalled"]
-
-
-def test_c1_a_player_who_has_not_acted_for_a_minute_is_an_alert_once_a_turn() -> None:
-    room = Room()
-    room.take_state(_betting("7"), now=1_000.0)
-    assert room.tick(1_059.0) == [] and not room.tables["7"].stalled
-    updates = room.tick(1_060.0)
-    (alert,) = _stalls(room)
-    assert [u.kind for u in updates] == ["alert", "table"]
-    assert alert.rule == "PVB 21(1)" and alert.severity == "warning" and alert.table == "7"
-    assert alert.text == "seat 2 (ben) has not acted for more than a minute: time may be called"
-    assert room.tables["7"].stalled and room.needing()[0].table == "7"
-    assert "seat 2 has not acted: time may be called" in [
-        r.text for r in room.tables["7"].attention]
-    assert room.tick(1_200.0) == []  # once a turn
-    room.take_state(_betting("7", actor=3), now=1_210.0)  # ben acted: cem's turn
-    assert not room.tables["7"].stalled and len(_stalls(room)) == 1
-    room.tick(1_269.0)
-    assert len(_stalls(room)) == 1
-    room.tick(1_270.0)
-    assert len(_stalls(room)) == 2  # cem's turn is another
-
-
-def test_c1_the_floor_called_in_a_turn_is_no_stall_of_that_player() -> None:
-    """The dealer calls the floor while ben is to act: the ruling takes minutes, and that wait
-    is the floor's (RULES C1), no alert for ben's turn; cem's turn after it counts again,
-    although the hand still says the floor was called."""
-    room = Room()
-    room.take_state(_betting("7"), now=1_000.0)
-    room.take_state(_betting("7", floor_called=True), now=1_030.0)
-    room.tick(1_400.0)
-    assert _stalls(room) == [] and not room.tables["7"].stalled
-    room.take_state(_betting("7", actor=3, floor_called=True), now=1_410.0)
-    room.tick(1_469.0)
-    assert _stalls(room) == []
-    room.tick(1_470.0)
-    (alert,) = _stalls(room)
-    assert alert.text.startswith("seat 3 (cem)")
-    # The next hand: no floor called, ben's slow turn is his own again.
-    room.take_state(_betting("7", hand=2), now=2_000.0)
-    room.tick(2_060.0)
-    assert len(_stalls(room)) == 2
-
-
-def test_c1_two_minutes_when_all_in() -> None:
-    room = Room()
-    room.take_state(_betting("7", all_in=True), now=0.0)
-    room.tick(119.0)
-    assert _stalls(room) == []
-    room.tick(120.0)
-    (alert,) = _stalls(room)
-    assert "more than two minutes (all-in)" in alert.text
-
-
-def test_c1_never_a_false_stall() -> None:
-    """Between hands, held for a break or hand-for-hand, on a paused clock or a break, offline,
-    or with time already called: ten minutes without an action are nobody's slow play."""
-    waiting = [_betting("1", actor=None, stage="over"),
-               _betting("2", actor=None, stage="waiting", hold="the break"),
-               _betting("3", actor=None, stage="dealing"),
-               _betting("4", clock=ClockView(seat=2, seconds=60, remaining=40,
-                                             rule="PVB 21(4)"))]
-    room = Room()
-    for message in waiting:
-        room.take_state(message, now=0.0)
-    room.take_state(_betting("5"), now=0.0)
-    room.take_status("5", online=False, now=1.0)
-    room.tick(600.0)
-    assert _stalls(room) == [] and not any(v.stalled for v in room.tables.values())
-    paused = ClockState(level=2, sb=50, bb=100, status="paused", running=False, remaining=300)
-    room = Room()
-    room.take_clock(paused, now=0.0)
-    room.take_state(_betting("6"), now=0.0)
-    room.tick(600.0)
-    assert _stalls(room) == []
-    running = paused.model_copy(update={"status": "running", "running": True, "remaining": None,
-                                        "ends_at": 2_000.0})
-    room.take_clock(running, now=600.0)  # counted from the resume, not from the turn
-    room.tick(659.0)
-    assert _stalls(room) == []
-    room.tick(660.0)
-    assert len(_stalls(room)) == 1
-    room.take_clock(running.model_copy(update={"status": "on_break", "on_break": True}),
-                    now=700.0)
-    assert not room.tables["6"].stalled  # the break: the card no longer says so
-
-
-def test_c1_the_wait_counts_from_the_tables_own_time_of_the_turn() -> None:
-    """A retained state met after a restart of the floor: the turn began when the table sent
-    it (on the clock's time), not when the floor heard of it."""
-    room = Room()
-    room.take_state(_betting("8", sent=1_000.0, offset=-30.0), now=1_100.0)
-    assert room.tables["8"].actor_since == 970.0
-    room.tick(1_100.0)
-    assert len(_stalls(room)) == 1
-
-
 # ---------------------------------------------------------------- severity, figures, tournament
 
 def test_a_fouled_deck_and_an_offline_table_come_before_a_pot_that_does_not_count() -> None:
@@ -476,13 +361,13 @@ def test_a_fouled_deck_and_an_offline_table_come_before_a_pot_that_does_not_coun
 
 def test_a_tables_card_counts_its_seats_its_average_stack_and_its_hands_per_hour() -> None:
     room = Room()
-    room.take_state(_betting("9", hand=1, seat_count=9), now=0.0)
+    room.take_state(betting_state("9", hand=1, seat_count=9), now=0.0)
     view = room.tables["9"]
     assert (view.players, view.free_seats) == (3, 6)
     assert view.average_stack == (3 * 5_000 + 150) // 3  # the pots are still the players'
     assert view.hands_per_hour is None
     for k, at in enumerate((100.0, 220.0, 340.0, 460.0), start=2):  # a hand each 2 minutes
-        room.take_state(_betting("9", hand=k, seat_count=9), now=at)
+        room.take_state(betting_state("9", hand=k, seat_count=9), now=at)
     assert room.tables["9"].hands_per_hour == 30.0
 
 
@@ -555,8 +440,8 @@ def test_a_league_keeps_each_venues_tables_clock_and_alerts_apart() -> None:
     same durable alert id at both venues is two alerts, each acknowledged on its own."""
     league = League(["hall-a", "hall-b"])
     a, b = league.rooms["hall-a"], league.rooms["hall-b"]
-    a.take_state(_betting("1"), now=0.0)
-    b.take_state(_betting("1"), now=0.0)
+    a.take_state(betting_state("1"), now=0.0)
+    b.take_state(betting_state("1"), now=0.0)
     b.take_state(_state("2", floor_called=True), now=0.0)
     assert list(league.tables) == ["hall-a/1", "hall-b/1", "hall-b/2"]
     assert [(v.venue, v.table) for v in league.ordered()] == [

@@ -190,12 +190,15 @@ class TableFloor(VenueTableFloor):
 
 def said(log: Path, words: str, timeout: float = 10) -> int:
     """How many lines of the table's log say ``words``, once at least one does."""
-    deadline = time.monotonic() + timeout
-    while True:
-        count = len(re.findall(re.escape(words), log.read_text(errors="replace")))
-        if count or time.monotonic() > deadline:
-            return count
-        time.sleep(0.2)
+    counted = 0
+
+    def found() -> bool:
+        nonlocal counted
+        counted = len(re.findall(re.escape(words), log.read_text(errors="replace")))
+        return counted > 0
+
+    wait_until(found, timeout)
+    return counted
 
 
 def test_a_table_broken_and_filled_again_says_it_has_no_hand_to_deal_once_and_deals_again(
