@@ -10,6 +10,7 @@ rather than `json` (whose import and general encoder cost more than the lines th
 
 from __future__ import annotations
 
+import os
 import sys
 from _json import encode_basestring_ascii as _quoted  # json.dumps's own, for its strings
 from collections.abc import Iterable
@@ -78,11 +79,27 @@ class _Batched:
         self._lines.clear()
 
 
+_PIECE = 1 << 16
+
+
 def _read(path: str) -> str:
     """The file's text, as ``open(path, encoding="utf-8").read()`` gives it (universal
-    newlines), without a text wrapper for every file."""
-    with open(path, "rb") as fh:
-        text = fh.read().decode("utf-8")
+    newlines), without a text wrapper or even a buffered file object for every file: the
+    descriptor read directly until it says the end (a pipe may give a file in pieces)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        data = os.read(fd, _PIECE)
+        piece = os.read(fd, _PIECE) if data else b""
+        if piece:  # (a long file, or a pipe: the rest)
+            pieces = [data, piece]
+            while piece := os.read(fd, _PIECE):
+                pieces.append(piece)
+            data = b"".join(pieces)
+    except OSError as exc:  # (a directory: named, as open() names it)
+        raise OSError(exc.errno, exc.strerror, path) from None
+    finally:
+        os.close(fd)
+    text = data.decode("utf-8")
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text

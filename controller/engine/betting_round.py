@@ -136,13 +136,19 @@ def bet_or_raise_to(hand: Hand, i: int, amount: int) -> None:
         hand.full_bets += increment >= hand.min_raise  # an all-in bet for less is not one
     _put_in(hand, i, amount - hand.bets[i])
     hand.current_bet = amount
-    hand.aggressor[hand.street] = i
+    street = hand.street
+    hand.aggressor[street] = i
     folded, all_in, to_act = hand.folded, hand.all_in, hand._to_act
     for j in range(hand.n):
         if j != i and not folded[j] and not all_in[j]:  # (can still bet: inlined)
             to_act[j] = True
-    hand.log.append(_new_act(Act, (hand.street, i, kind, amount, (), all_in[i], 0)))
-    _acted(hand, i)
+    to_act[i] = False  # (`_acted`, written out)
+    hand._acted_at[i] = amount
+    hand.log.append(_new_act(Act, (street, i, kind, amount, (), all_in[i], 0)))
+    if hand._live_count == 1:
+        end_round(hand)
+    else:
+        continue_from(hand, i + 1)
 
 
 def _put_in(hand: Hand, i: int, amount: int) -> None:

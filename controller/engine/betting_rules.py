@@ -165,11 +165,14 @@ def verify_call(hand: Hand, i: int) -> None:
 
 
 def verify_bet_or_raise_to(hand: Hand, i: int, amount: int) -> None:
-    verify_turn(hand, i)
+    # (every bet and raise of a replay: the checks that pass call nothing they need not)
+    if not (hand.actor == i and hand.stage is _BETTING and not hand.folded[i]):
+        verify_turn(hand, i)
     who = hand.labels[i]
-    word = "bet" if hand.current_bet == 0 else "raise to"
+    current = hand.current_bet
+    word = "bet" if current == 0 else "raise to"
     everything = hand.bets[i] + hand.stacks[i]
-    if everything <= hand.current_bet:
+    if everything <= current:
         raise IllegalAmount(
             f"{who} cannot {word.split()[0]}: his {everything:,} do not exceed the "
             f"bet of {hand.current_bet:,}; he can only call all-in or fold", "PVB 42(7)"
@@ -180,14 +183,15 @@ def verify_bet_or_raise_to(hand: Hand, i: int, amount: int) -> None:
             "call or fold", "PVB 42(7)",
         )
     split = hand.betting == "split-limit"
-    if not betting_reopened(hand, i):
+    acted_at = hand._acted_at[i]  # (`betting_reopened`, written out)
+    if acted_at is not None and current - acted_at < hand.min_raise:
         raise IllegalAmount(
             f"{who} cannot raise: the all-in was less than a full raise and does not reopen "
             f"the betting for a player who already acted; call or fold",
             # PVB 42(6) is for no-limit and pot-limit; the CG's rule is for every game
             "CG Unvollständiges Raise" if split else "PVB 42(6)",
         )
-    if capped(hand):
+    if split and capped(hand):
         raise IllegalAmount(
             f"{who} cannot raise: three raises already this round; call or fold", "CG Raise"
         )
@@ -208,7 +212,7 @@ def verify_bet_or_raise_to(hand: Hand, i: int, amount: int) -> None:
             raise IllegalAmount(
                 f"{word} {amount:,} is over the pot limit of {limit:,}", "APSA 5.2"
             )
-    minimum = min_raise_to(hand, i)
+    minimum = current + hand.min_raise if current and not split else min_raise_to(hand, i)
     if amount < minimum and amount < everything:
         if hand.current_bet == 0:
             raise IllegalAmount(

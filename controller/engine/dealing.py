@@ -125,10 +125,20 @@ def verify_deal_hole(hand: Hand, i: int, cards: Sequence[int | None]) -> None:
 
 
 def deal_hole(hand: Hand, i: int, cards: Sequence[int | None]) -> None:
-    """Hole cards for player ``i`` (``None`` for a card nobody saw)."""
-    verify_deal_hole(hand, i, cards)
-    take_cards(hand, cards)
-    hand.hole[i] = list(cards)
+    """Hole cards for player ``i`` (``None`` for a card nobody saw). (The checks' common
+    outcome, and the deck's, are tested here first, without a call: every player's deal of a
+    replay comes this way.)"""
+    hole = hand.hole
+    if not (0 <= i < hand.n and not hole[i] and len(cards) == HOLE_CARDS[hand.game]
+            and hand.stage is not _OVER):
+        verify_deal_hole(hand, i, cards)  # (raises: says what is wrong)
+    seen = hand._seen
+    grown = seen.union(cards)
+    if len(grown) == len(seen) + len(cards) and None not in grown:
+        hand._seen = grown  # type: ignore[assignment]  # (no None: just checked)
+    else:
+        take_cards(hand, cards)  # (a card nobody saw, or one seen twice: fouled deck)
+    hole[i] = list(cards)
     hand.log.append(_new_act(Act, (hand.street, i, "deal_hole", 0, tuple(cards), False, 0)))
 
 
@@ -196,6 +206,24 @@ def deal_board(hand: Hand, cards: Sequence[int]) -> None:
     """The next street's board cards, all of them at once (flop 3, turn 1, river 1), to the
     board that is due (`Boards.due`). The betting round follows once every board has the
     street."""
+    boards = hand.boards
+    if len(boards.cards) == 1 and hand.stage is _DEALING:
+        # One board (not a double board, not run twice: nearly every hand), its next street
+        # due: the checks of `_board_due` and the deck's, their common outcome without a call.
+        board = boards.cards[0]
+        street = _NEXT_STREET.get(len(board))
+        if street is not None and len(cards) == BOARD_CARDS[street]:
+            seen = hand._seen
+            grown = seen.union(cards)
+            if len(grown) == len(seen) + len(cards) and None not in grown:
+                hand._seen = grown
+                board.extend(cards)
+                hand.log.append(_new_act(Act, (street, None, "deal_board", 0, tuple(cards),
+                                               False, 0)))
+                if street > hand.street:
+                    hand.street = street
+                    start_round(hand)
+                return
     k, street = _board_due(hand, cards)
     take_cards(hand, cards)
     hand.boards.cards[k].extend(cards)

@@ -19,6 +19,8 @@ in between, which the replay's hot path would pay for every action):
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from controller.engine import betting_round, betting_rules, dealing, showdown
@@ -68,6 +70,7 @@ def __getattr__(name: str) -> Any:
 
 
 _PREFLOP, _BETTING = Street.PREFLOP, Stage.BETTING
+_LABEL, _STACK = attrgetter("label"), attrgetter("stack")  # (of a PlayerSetup or PlainPlayer)
 
 
 class Hand:
@@ -81,8 +84,8 @@ class Hand:
         self.n = n
         self.game: Game = setup.game
         self.betting: Betting = setup.kind  # CG Limits
-        self.labels = [p.label for p in players]
-        self.starting_stacks = [p.stack for p in players]
+        self.labels: list[str] = list(map(_LABEL, players))  # (attrgetters in C: per hand)
+        self.starting_stacks: list[int] = list(map(_STACK, players))
         self.stacks = list(self.starting_stacks)
         self.bets = [0] * n  # this betting round
         self.contributions = [0] * n  # all rounds, counted towards side pots (S1)
@@ -91,7 +94,7 @@ class Hand:
         self.all_in = [False] * n
         self.mucked = [False] * n
         self.shown = [False] * n
-        self.hole: list[list[int | None]] = [[] for _ in range(n)]
+        self.hole: list[list[int | None]] = list(map(list, repeat((), n)))  # n empty lists
         self.boards = Boards(setup.boards)  # CG Spielvarianten (double board), Run It Twice
         self.variant: Variant | None = setup.variant
         self._seen: set[int] = set()

@@ -56,16 +56,9 @@ def showdown_order(hand: Hand) -> list[int]:
 
 def all_in_showdown(hand: Hand) -> bool:
     """No more betting is possible while two or more hands are live: cards face up (PVB 54)."""
-    if hand.stage is _BETTING:
-        return False
-    folded, all_in = hand.folded, hand.all_in
-    live = betting = 0  # (counted in one loop: every show of a replay asks)
-    for i in range(hand.n):
-        if not folded[i]:
-            live += 1
-            if not all_in[i]:
-                betting += 1
-    return live > 1 and betting <= 1
+    # (the hand's counters of live players and of those who can still bet: every show of a
+    # replay asks)
+    return hand.stage is not _BETTING and hand._live_count > 1 and hand._betting_count <= 1
 
 
 # ---------------------------------------------------------------- showing and mucking
@@ -86,8 +79,13 @@ def _verify_showing(hand: Hand, i: int) -> None:
 def show(hand: Hand, i: int, cards: list[int | None]) -> None:
     """Player ``i`` tables his cards. Cards speak (PVB 53); unseen cards may be passed as
     ``None``; shown cards must match the cards dealt."""
-    _verify_showing(hand, i)
+    if not (0 <= i < hand.n and not hand.folded[i] and hand.stage is _SHOWDOWN):
+        _verify_showing(hand, i)  # (the showdown's common case passes without the call)
     dealt = hand.hole[i]
+    if dealt == cards and None not in dealt:  # the cards he was dealt, all known: as dealt
+        hand.shown[i] = True
+        hand.log.append(_new_act(Act, (hand.street, i, "show", 0, tuple(dealt), False, 0)))
+        return
     if dealt and len(cards) != len(dealt):
         raise HandStateError(
             f"{hand.labels[i]} shows {len(cards)} cards but holds {len(dealt)}", "PVB 56"

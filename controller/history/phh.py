@@ -8,7 +8,7 @@ smallest decimal unit and printed back in the file's unit.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from itertools import repeat
 from typing import Any, cast
 
@@ -325,85 +325,6 @@ class Replay:
             raise PhhError(f"{token!r}: the hand has {self.hand.n} players")
         return i
 
-    def apply(self, action: str) -> None:
-        """One action of the file. Its shape (two, three or four words) is tried most frequent
-        first, then its verb: this is the replay's per-action cost, next to the engine's own."""
-        parts = (action.split("#", 1)[0] if "#" in action else action).split()
-        hand = self.hand
-        size = len(parts)
-        if size == 2:  # a player's fold, check or call, or muck
-            who, verb = parts
-            i = self._players.get(who)
-            if i is None:
-                if who == "d":
-                    raise PhhError(f"unsupported dealer action {action!r}")
-                i = self._player(who)  # (raises: names nobody here)
-            if self.infer_omitted_folds and verb in ("f", "cc", "cbr"):
-                self._fold_skipped_players(i)
-            if verb == "cc":
-                if (hand.stage is _DEALING and hand.street is _PREFLOP
-                        and not hand.folded[i] and not hand.all_in[i]):
-                    # The preflop round closed without him: nobody else could bet any more.
-                    # PokerKit still gives a blind his option (pokertable's export writes it).
-                    return
-                hand.check_or_call(i)
-                return
-            if verb == "f":
-                hand.fold(i)
-                return
-            if verb == "sm":  # phh-std: showdown without cards is a muck
-                hand.muck(i)
-                return
-        elif size == 4:  # the dealer's hole cards: d dh p3 AsKd
-            if parts[0] == "d" and parts[1] == "dh":
-                j = self._players.get(parts[2])
-                if j is None:
-                    j = self._player(parts[2])
-                hand.deal_hole(j, _CARDS_READ.get(parts[3]) or _read_cards(parts[3]))
-                return
-            if parts[0] == "d":
-                raise PhhError(f"unsupported dealer action {action!r}")
-            if parts[0] not in self._players:
-                self._player(parts[0])  # (says first when it names nobody, as ever)
-        elif size == 3:  # a bet or raise, a show, or the dealer's board cards
-            who, verb, what = parts
-            if who == "d":
-                if verb != "db":
-                    raise PhhError(f"unsupported dealer action {action!r}")
-                cards = _CARDS_READ.get(what) or _read_cards(what)
-                if None in cards:
-                    raise PhhError("board cards must be known")
-                hand.deal_board(cards)  # type: ignore[arg-type]  # (no None: checked)
-                return
-            i = self._players.get(who)
-            if i is None:
-                i = self._player(who)
-            if verb == "cbr":
-                if self.infer_omitted_folds:
-                    self._fold_skipped_players(i)
-                amount = _chips(what, self.scale)
-                owed = hand.to_call(i) if hand.actor == i else 0
-                if owed and amount == hand.bets[i] + owed:
-                    # Exactly what a call reaches: a caller bringing a short big blind up to the
-                    # full blind (RULES R4), which engines that match only the posted blind
-                    # (PokerKit) read as completing the bet; pokertable's export writes it so.
-                    hand.check_or_call(i)
-                else:
-                    hand.bet_or_raise_to(i, amount)
-                return
-            if verb == "sm":
-                if what == "-":  # phh-std: show the cards dealt
-                    hand.show(i, list(hand.hole[i]) or [None] * HOLE_CARDS[hand.game])
-                else:
-                    hand.show(i, parse_cards(what))
-                return
-        elif size > 4:
-            if parts[0] == "d":
-                raise PhhError(f"unsupported dealer action {action!r}")
-            if parts[0] not in self._players:
-                self._player(parts[0])  # (says first when it names nobody, as ever)
-        raise PhhError(f"cannot read action {action!r}")
-
     def _fold_skipped_players(self, i: int) -> None:
         """Transcripts of televised hands leave out folds. With ``infer_omitted_folds``, players
         skipped before ``i`` who face a bet are taken to have folded; one who could check is
@@ -417,12 +338,8 @@ class Replay:
             hand.fold(hand.actor)
 
     def run(self) -> Hand:
-        for number, action in enumerate(self.phh.actions, start=1):
-            try:
-                self.apply(action)
-            except ValueError as exc:  # RuleViolation, PhhError: say which action
-                exc.args = (f"action {number} {action!r}: {exc}",)
-                raise
+        """The file's actions, then the showdown's settlement: the hand at its end."""
+        self._play(self.phh.actions)
         hand = self.hand
         if hand.stage is Stage.SHOWDOWN:
             hand.settle()
@@ -432,6 +349,101 @@ class Replay:
                 f"{hand.street.name.lower()})"
             )
         return hand
+
+    def apply(self, action: str) -> None:
+        """One action, as `run` plays each (a hand built action by action)."""
+        self._play((action,), numbered=False)
+
+    def _play(self, actions: Sequence[str], numbered: bool = True) -> None:
+        """Actions in one loop: each one's shape (two, three or four words) tried most
+        frequent first, then its verb. (One function for the whole loop: a call for each
+        action was a tenth of the replay's own time, next to the engine's.) A refusal names
+        the action and its number in the file."""
+        hand, players, lenient = self.hand, self._players, self.infer_omitted_folds
+        number, action = 0, ""
+        try:
+            for action in actions:
+                number += 1
+                parts = (action.split("#", 1)[0] if "#" in action else action).split()
+                size = len(parts)
+                if size == 2:  # a player's fold, check or call, or muck
+                    who, verb = parts
+                    i = players.get(who)
+                    if i is None:
+                        if who == "d":
+                            raise PhhError(f"unsupported dealer action {action!r}")
+                        i = self._player(who)  # (raises: names nobody here)
+                    if lenient and verb in ("f", "cc", "cbr"):
+                        self._fold_skipped_players(i)
+                    if verb == "cc":
+                        if (hand.stage is _DEALING and hand.street is _PREFLOP
+                                and not hand.folded[i] and not hand.all_in[i]):
+                            # The preflop round closed without him: nobody else could bet
+                            # any more. PokerKit still gives a blind his option
+                            # (pokertable's export writes it).
+                            continue
+                        hand.check_or_call(i)
+                        continue
+                    if verb == "f":
+                        hand.fold(i)
+                        continue
+                    if verb == "sm":  # phh-std: showdown without cards is a muck
+                        hand.muck(i)
+                        continue
+                elif size == 4:  # the dealer's hole cards: d dh p3 AsKd
+                    if parts[0] == "d" and parts[1] == "dh":
+                        j = players.get(parts[2])
+                        if j is None:
+                            j = self._player(parts[2])
+                        hand.deal_hole(j, _CARDS_READ.get(parts[3]) or _read_cards(parts[3]))
+                        continue
+                    if parts[0] == "d":
+                        raise PhhError(f"unsupported dealer action {action!r}")
+                    if parts[0] not in players:
+                        self._player(parts[0])  # (says first when it names nobody, as ever)
+                elif size == 3:  # a bet or raise, a show, or the dealer's board cards
+                    who, verb, what = parts
+                    if who == "d":
+                        if verb != "db":
+                            raise PhhError(f"unsupported dealer action {action!r}")
+                        cards = _CARDS_READ.get(what) or _read_cards(what)
+                        if None in cards:
+                            raise PhhError("board cards must be known")
+                        hand.deal_board(cards)  # type: ignore[arg-type]  # (no None: checked)
+                        continue
+                    i = players.get(who)
+                    if i is None:
+                        i = self._player(who)
+                    if verb == "cbr":
+                        if lenient:
+                            self._fold_skipped_players(i)
+                        amount = _chips(what, self.scale)
+                        owed = hand.to_call(i) if hand.actor == i else 0
+                        if owed and amount == hand.bets[i] + owed:
+                            # Exactly what a call reaches: a caller bringing a short big
+                            # blind up to the full blind (RULES R4), which engines that match
+                            # only the posted blind (PokerKit) read as completing the bet;
+                            # pokertable's export writes it so.
+                            hand.check_or_call(i)
+                        else:
+                            hand.bet_or_raise_to(i, amount)
+                        continue
+                    if verb == "sm":
+                        if what == "-":  # phh-std: show the cards dealt
+                            hand.show(i, list(hand.hole[i]) or [None] * HOLE_CARDS[hand.game])
+                        else:
+                            hand.show(i, parse_cards(what))
+                        continue
+                elif size > 4:
+                    if parts[0] == "d":
+                        raise PhhError(f"unsupported dealer action {action!r}")
+                    if parts[0] not in players:
+                        self._player(parts[0])  # (says first when it names nobody, as ever)
+                raise PhhError(f"cannot read action {action!r}")
+        except ValueError as exc:  # RuleViolation, PhhError: say which action
+            if numbered:
+                exc.args = (f"action {number} {action!r}: {exc}",)
+            raise
 
     def finishing_stacks(self) -> list[int] | list[float]:
         stacks = self.hand.stacks
