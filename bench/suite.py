@@ -16,6 +16,7 @@ import re
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -99,10 +100,15 @@ def main() -> int:
     for line in slowest(done.stdout):
         print(f"   {line}")
     if done.returncode != 0:
-        # The failures' own report goes to stderr: the runner shows its tail.
+        # The failures' own report goes to stderr (the runner shows its tail when the bench
+        # fails), and whole to a file that outlives the run: a failure under the bench's load
+        # may not come again alone.
         sys.stderr.write(done.stdout[-6000:])
         sys.stderr.write(done.stderr[-2000:])
-        print(f"pytest exited with {done.returncode}")
+        with tempfile.NamedTemporaryFile("w", prefix="pokertable-suite-", suffix=".log",
+                                         delete=False) as report:
+            report.write(done.stdout + done.stderr)
+        print(f"pytest exited with {done.returncode}; its whole report: {report.name}")
     # Failed tests are `make test`'s business; this bench times the suite, and fails only when
     # the suite did not run to its end (interrupted, an internal or usage error, no tests).
     return 0 if done.returncode in (0, 1) else done.returncode

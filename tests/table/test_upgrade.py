@@ -83,14 +83,18 @@ def test_an_upgrade_and_a_rollback_happen_between_hands(tmp_path: Path) -> None:
     said: list[str] = []
     try:
         assert wait_until(lambda: len(records(state)) >= 1, 90), table.logs
-        upgrade_table(opt, state, new, table.restart, timeout=120, say=said.append)
+        # (a start may take long on a loaded test machine: 120 s, where a Pi waits 60)
+        upgrade_table(opt, state, new, table.restart, timeout=120, start_seconds=120,
+                      say=said.append)
         assert (opt / "current").resolve() == new and (opt / "previous").resolve() == old
         assert not (state / REQUEST).exists() and not (state / READY).exists()
         # Back at once: the new release took over (it removed the request) and is asked again.
-        upgrade_table(opt, state, None, table.restart, timeout=120, say=said.append)
+        upgrade_table(opt, state, None, table.restart, timeout=120, start_seconds=120,
+                      say=said.append)
         assert (opt / "current").resolve() == old and (opt / "previous").resolve() == new
         after = len(records(state))
-        assert wait_until(lambda: len(records(state)) >= after + 1, 90)  # the hold was lifted
+        # the hold was lifted: the rolled-back release deals on
+        assert wait_until(lambda: len(records(state)) >= after + 1, 90), "no hand after it"
     finally:
         table.stop()
     for ready in table.ready:  # the restarts came while no hand was in play
