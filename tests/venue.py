@@ -179,6 +179,18 @@ class VenueClient:
                 _OPEN.discard(self._owned)
 
 
+def clear_clock_state(broker: Broker) -> None:
+    """No clock state left retained on the broker: a table linked later would otherwise deal
+    its first hand at that clock's level (a level 3 of 100/200 refused a hand's raise to 300)
+    if it took it before a new clock's own."""
+    clock = VenueClient(broker, "clock", ())
+    try:
+        assert not clock.publish(Topics(broker.plan.venue).clock("state"), b"",
+                                 retain=True).is_failure
+    finally:
+        clock.close()
+
+
 class ServiceFloor:
     """The floor's side of a room service (the clock, the tournament, the cash floor): its
     commands, answered with their correlation data, over a client that also hears ``leaves``

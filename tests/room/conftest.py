@@ -11,13 +11,12 @@ from argon2 import PasswordHasher
 from playwright.sync_api import Browser, expect, sync_playwright
 
 from controller.mqtt.local_broker import LocalBroker
-from controller.mqtt.topics import Topics
 from controller.room.clock.service import ClockService
 from controller.room.clock.store import ClockStore
 from controller.room.clock.structure import load_structure
 from controller.room.floor import accounts
 from tests.room.floor.floor_helpers import CHROMIUM, CHROMIUM_FLAGS
-from tests.venue import VenueClient, address, login
+from tests.venue import address, clear_clock_state, login
 
 TURBO = load_structure(Path(__file__).resolve().parents[2] / "deploy" / "structures" /
                        "turbo.toml")
@@ -60,11 +59,4 @@ def clock(broker: LocalBroker, tmp_path: Path) -> Iterator[ClockService]:
     yield service
     service.close()
     store.close()
-    # Its retained state cleared: a table a later test of this module links would otherwise
-    # take this clock's level (a level 3 of 100/200 refuses that test's raise to 300)
-    clearing = VenueClient(broker, "clock", ())
-    try:
-        assert not clearing.publish(Topics(broker.plan.venue).clock("state"), b"",
-                                    retain=True).is_failure
-    finally:
-        clearing.close()
+    clear_clock_state(broker)  # (for a table a later test of this module links)

@@ -10,14 +10,13 @@ import time
 from pathlib import Path
 
 from controller.mqtt.local_broker import LocalBroker
-from controller.mqtt.topics import Topics
 from controller.room.clock.service import ClockService
 from controller.room.clock.store import ClockStore
 from controller.room.clock.structure import load_structure
 from tests.mqtt.helpers import LinkedTable, a_whole_tick, linked_table
 from tests.room.clock.clock_helpers import Floor, quick_hand
 from tests.session.helpers import HOLE, deal, three_players
-from tests.venue import VenueClient, address, login
+from tests.venue import address, clear_clock_state, login
 from tests.waiting import wait_until
 
 SHORT = """name = "short"
@@ -46,7 +45,7 @@ def test_a_break_holds_three_tables_and_play_resumes_at_the_next_level(
     moves on to the break's end, and the clock's own tick ends it."""
     structure_file = tmp_path / "short.toml"
     structure_file.write_text(SHORT.replace("minutes = 0.08", "minutes = 0.5"))  # 30 s
-    _no_clock_left(broker)
+    clear_clock_state(broker)
     store = ClockStore(tmp_path / "clock.db")
     ahead = [0.0]  # the clock's time: the wall clock's, and this many seconds more
     clock = ClockService(address(broker), login(broker, "clock"),
@@ -100,7 +99,7 @@ def test_a_clock_down_when_the_break_ended_releases_the_tables_when_it_is_back(
     stayed held until a person noticed)."""
     structure_file = tmp_path / "short.toml"
     structure_file.write_text(SHORT.replace("minutes = 0.08", "minutes = 0.05"))  # 3 s
-    _no_clock_left(broker)
+    clear_clock_state(broker)
     store = ClockStore(tmp_path / "clock.db")
     clock = ClockService(address(broker), login(broker, "clock"),
                          load_structure(structure_file), store)
@@ -131,18 +130,6 @@ def test_a_clock_down_when_the_break_ended_releases_the_tables_when_it_is_back(
         floor.client.close()
         clock.close()
         store.close()
-
-
-def _no_clock_left(broker: LocalBroker) -> None:
-    """No clock state an earlier test of this module left retained: a table linked now would
-    deal its first hand at that clock's level (a level 3 of 100/200 refused the hand's raise to
-    300) if it took it before the new clock's own."""
-    clock = VenueClient(broker, "clock", ())
-    try:
-        assert not clock.publish(Topics(broker.plan.venue).clock("state"), b"",
-                                 retain=True).is_failure
-    finally:
-        clock.close()
 
 
 def _drop(table: LinkedTable) -> None:
