@@ -2,12 +2,19 @@
 Will that says ``offline`` for it, its routes subscribed on connect (controller/mqtt/routes.py),
 ``online`` once subscribed, a ticker thread that systemd's watchdog follows, messages handled
 one at a time with a bad one logged and dropped, and a clean stop that publishes the last state,
-says ``offline`` and leaves. The clock, the tournament and the cash floor are this skeleton and
-their own work (the hooks below).
+says ``offline`` and leaves. The clock, the tournament, the cash floor and the hand-history
+recorder are this skeleton and their own work (the hooks below). The recorder uses the few knobs
+the others leave at their defaults: no status at all when it is not the venue's keeper, a client
+id of its own, a persistent session, and a message guard of its own (`_handle`).
+
+The floor hub (controller/room/floor/hub.py) shares the client plumbing (new_client, connect,
+disconnect, the diagnosis) and the routing (Router), not this skeleton: it runs on asyncio, and
+nothing watches the floor on MQTT, so it has no status, no Last Will and no ticker to follow.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from collections.abc import Callable
@@ -24,13 +31,14 @@ from controller.service.manager import Loop
 
 
 class RoomService:
-    """``status``: the service's status message for "online" or "offline". ``ready_on_subscribe``:
-    `connected` is set once the broker confirmed the subscriptions (a command sent after that
-    reaches the service), else as soon as it is connected."""
+    """``status``: the service's status message for "online" or "offline"; None: it says
+    nothing (no Last Will, no online, no offline). ``client_id``: default the login's username.
+    ``ready_on_subscribe``: `connected` is set once the broker confirmed the subscriptions (a
+    command sent after that reaches the service), else at the end of the connect callback."""
 
     def __init__(self, name: str, address: BrokerAddress, login: Login, *,
-                 status: Callable[[str], Message], tick_seconds: float,
-                 log: logging.Logger, clean_start: bool = True,
+                 status: Callable[[str], Message] | None, tick_seconds: float,
+                 log: logging.Logger, client_id: str | None = None, clean_start: bool = True,
                  session_expiry: int = 0, ready_on_subscribe: bool = True) -> None:
         self.name, self.address, self.log = name, address, log
         self.topics = Topics(address.venue)
@@ -44,9 +52,10 @@ class RoomService:
         self._ticker: threading.Thread | None = None
         self._ready_on_subscribe = ready_on_subscribe
         # Killed or cut off, the broker says so for it: the floor must know it stopped.
-        self._client = new_client(login.username, login, address, clean_start=clean_start,
-                                  session_expiry=session_expiry,
-                                  will=(self._status, status("offline")))
+        will = None if status is None else (self._status, status("offline"))
+        self._client = new_client(client_id or login.username, login, address,
+                                  clean_start=clean_start, session_expiry=session_expiry,
+                                  will=will)
         self._client.on_connect = self._on_connect
         self._client.on_disconnect = lambda *_: self.connected.clear()
         if ready_on_subscribe:
@@ -60,6 +69,10 @@ class RoomService:
 
     def _on_connected(self) -> None:
         """Subscribed: what it publishes before it says online (its retained state)."""
+
+    def _said_online(self) -> None:
+        """Subscribed and said online (if it has a status): what follows, before `connected`
+        is set (when not ready_on_subscribe)."""
 
     def _tick(self) -> None:
         """One tick's work (the watchdog's beat and the guard are the skeleton's)."""
@@ -90,16 +103,24 @@ class RoomService:
         said = False
         if self.connected.is_set():
             self._last_state()
-            info = self._client.publish(self._status, encode(self._status_of("offline")),
-                                        qos=1, retain=True)
-            info.wait_for_publish(5.0)
-            said = info.is_published()
+            info = self._say("offline")
+            if info is not None:
+                with contextlib.suppress(RuntimeError, ValueError):  # the connection went
+                    info.wait_for_publish(5.0)
+                said = info.is_published()
         # (not confirmed: the broker says "offline" for it, its Last Will, as it goes)
-        disconnect(self._client, with_will=not said)
+        disconnect(self._client, with_will=self._status_of is not None and not said)
         self._stopped()
 
     def loops(self) -> list[Loop]:
         return [self.loop]
+
+    def _say(self, status: str) -> mqtt.MQTTMessageInfo | None:
+        """Its status, retained; None for a service that says nothing."""
+        if self._status_of is None:
+            return None
+        return self._client.publish(self._status, encode(self._status_of(status)), qos=1,
+                                    retain=True)
 
     def _run_ticker(self) -> None:
         while not self._stop.wait(self._tick_seconds):
@@ -117,7 +138,8 @@ class RoomService:
             return
         client.subscribe(self.routes.subscriptions())
         self._on_connected()
-        client.publish(self._status, encode(self._status_of("online")), qos=1, retain=True)
+        self._say("online")
+        self._said_online()
         if not self._ready_on_subscribe:
             self.connected.set()
 

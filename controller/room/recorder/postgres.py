@@ -190,13 +190,17 @@ class PostgresRecordStore:
                          (KIND, VERSION))
 
     def _run(self, work: Callable[[Any], T]) -> T:
-        """``work(connection)``; a connection lost is opened again and ``work`` tried once
-        more; still failing: `StoreUnavailable` (nothing was kept)."""
+        """``work(connection)``; a connection found lost is opened again and ``work`` tried
+        once more; still failing: `StoreUnavailable` (nothing was kept). A connection opened
+        here that fails is not tried again: a server that does not answer costs one
+        ``connect_timeout`` (10 s), not two, so the recorder's healer and message handling
+        stay within the watchdog's half time (15 s; controller/service/manager.py)."""
         lost = self._psycopg.OperationalError, self._psycopg.InterfaceError
         with self._lock:
             for attempt in (1, 2):
+                fresh = self._conn is None or self._conn.closed
                 try:
-                    if self._conn is None or self._conn.closed:
+                    if fresh:
                         self._conn = self._connect()
                     return work(self._conn)
                 except ConfigError as exc:  # reconnected, and another recorder has the lock
@@ -204,7 +208,9 @@ class PostgresRecordStore:
                     raise StoreUnavailable(str(exc)) from exc
                 except lost as exc:
                     still_there = self._conn is not None and not self._conn.broken
-                    if still_there or attempt == 2:
+                    if still_there or fresh or attempt == 2:
+                        if not still_there:
+                            self._drop()
                         raise StoreUnavailable(f"{self.where}: {_first_line(exc)}") from exc
                     self._drop()
         raise AssertionError("unreachable")

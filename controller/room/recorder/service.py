@@ -18,29 +18,23 @@ the hands) keeps what it hears and says nothing: no acknowledgement, no status.
 A store that fails (a database server restarting) keeps nothing and acknowledges nothing: the
 tables keep those records. Once it answers again the recorder says ``online`` again, which
 makes every table send what was never confirmed (link.py).
+
+It is a `RoomService` (controller/room/room_service.py): the skeleton's ticker is its store
+healer, and systemd's watchdog follows both the healer and its message callbacks.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import threading
 import time
 from collections.abc import Sequence
-from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.reasoncodes import ReasonCode
 
 from controller.inputs.json_input import BadJson, loads_bounded
-from controller.mqtt.client import (
-    BrokerAddress,
-    Login,
-    connect,
-    diagnosis_of,
-    disconnect,
-    new_client,
-)
+from controller.mqtt.client import BrokerAddress, Login, diagnosis_of
 from controller.mqtt.messages import (
     BadMessage,
     EventMessage,
@@ -51,9 +45,9 @@ from controller.mqtt.messages import (
     decode,
     encode,
 )
-from controller.mqtt.routes import Router
 from controller.mqtt.topics import ROOT, Topics
 from controller.room.recorder.store import RecordStore, StoreUnavailable
+from controller.room.room_service import RoomService
 from controller.service.manager import Loop
 
 log = logging.getLogger(__name__)
@@ -62,39 +56,33 @@ SESSION_EXPIRY = 7 * 24 * 3600
 HEAL_SECONDS = 2.0  # how often a failed store is asked whether it is back
 
 
-class Recorder:
+class Recorder(RoomService):
     def __init__(self, address: BrokerAddress, login: Login, store: RecordStore,
                  *, client_id: str | None = None, follow: Sequence[str] | None = None,
                  keeper: bool = True) -> None:
         """``follow``: the venues whose records it keeps (default: ``address.venue``);
         ``keeper``: it acknowledges (the tables let a record go on its word alone)."""
-        self.address = address
+        # Its persistent session is kept under its client id, which the broker ties to the
+        # login (use_username_as_clientid): no other login can take it over or wipe it. A copy
+        # (not the keeper) has no status: no Last Will, no online, no offline.
+        super().__init__("recorder", address, login, status=(
+            (lambda s: ServiceStatus(service="recorder", status=s)) if keeper else None),
+            tick_seconds=HEAL_SECONDS, log=log, client_id=client_id, clean_start=False,
+            session_expiry=SESSION_EXPIRY, ready_on_subscribe=False)
         self.store = store
-        self.topics = Topics(address.venue)
         self.venues = tuple(dict.fromkeys(follow or [address.venue]))
         self.keeper = keeper
-        self.connected = threading.Event()
         self.received = 0
         self.duplicates = 0
         self.rejected = 0
         self.store_failures = 0
         self._stored = threading.Condition()
         self._healing = threading.Event()  # set while the store has failed
-        self._closing = threading.Event()
         if len(self.venues) == 1:  # a store from before venues were kept served this one
             named = store.adopt(self.venues[0])
             if named:
                 log.info("recorder: the %d records stored before venues were named are venue "
                          "%s's", named, self.venues[0])
-        # Its persistent session is kept under its client id, which the broker ties to the
-        # login (use_username_as_clientid): no other login can take it over or wipe it.
-        self._status = self.topics.service("recorder", "status")
-        will = (self._status, ServiceStatus(service="recorder", status="offline"))
-        self._client = new_client(client_id or login.username, login, address, clean_start=False,
-                                  session_expiry=SESSION_EXPIRY, will=will if keeper else None)
-        self._client.on_connect = self._on_connect
-        self._client.on_disconnect = lambda *_: self.connected.clear()
-        self._client.on_message = self._guarded
         # A venue's broker bridged to a league says so on bridge/status (retained); the ACL of
         # a bridged venue lets its recorder read it, and write no acknowledgement.
         self._bridge_status = self.topics.service("bridge", "status")
@@ -105,38 +93,17 @@ class Recorder:
         self._subscriptions = tuple(topic for venue in self.venues for topic in (
             Topics(venue).table("+", "secure/record"), Topics(venue).table("+", "event")))
         diagnosis_of(self._client).watch(self._subscriptions, address.quiet)
-        self.routes = Router()
         for venue in self.venues:
             self.routes.on_raw(Topics(venue).table("+", "secure/record"), self._record, qos=1)
             self.routes.on_raw(Topics(venue).table("+", "event"), self._event, qos=1)
         if keeper:
             self.routes.on_raw(self._bridge_status, self._bridge, qos=1)
-        # systemd's watchdog: a record write that never returns stops the pings.
-        self.loop = Loop("recorder's MQTT callbacks", beats=False)
-        self._healer = threading.Thread(target=self._heal, name="recorder-store-heal",
-                                        daemon=True)
+        # systemd's watchdog: a record write that never returns stops the pings (as does a
+        # store healer stuck in its ping: the skeleton's ticker, `self.loop`).
+        self.callbacks = Loop("recorder's MQTT callbacks", beats=False)
 
     def loops(self) -> list[Loop]:
-        return [self.loop]
-
-    def _guarded(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        with self.loop.busy():
-            self._on_message(client, userdata, message)
-
-    def start(self) -> Recorder:
-        connect(self._client, self.address)
-        self._healer.start()
-        return self
-
-    def close(self) -> None:
-        self._closing.set()
-        if self.connected.is_set() and self.keeper:
-            info = self._client.publish(
-                self._status, encode(ServiceStatus(service="recorder", status="offline")),
-                qos=1, retain=True)
-            with contextlib.suppress(RuntimeError, ValueError):  # gone: the Will says it
-                info.wait_for_publish(2.0)
-        disconnect(self._client)
+        return [self.loop, self.callbacks]
 
     def wait_for(self, count: int, timeout: float = 10.0) -> bool:
         """Block until the store holds ``count`` records (tests, the demo)."""
@@ -149,16 +116,12 @@ class Recorder:
         with self._stored:
             return self._stored.wait_for(enough, timeout)
 
-    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: ReasonCode,
-                    properties: Any) -> None:
-        if reason.is_failure:  # its diagnosis says why (client.py)
-            return
-        client.subscribe(self.routes.subscriptions())
-        # Subscribed first (the broker keeps one client's packets in order), then online: the
-        # tables answer it by sending again whatever the recorder has not confirmed, which a
-        # broker that lost its persistence no longer holds. (And a bridged venue's retained
-        # bridge status has come before the broker refuses that online: `_why_refused`.)
-        self._say_online()
+    def _said_online(self) -> None:
+        # The skeleton subscribed first (the broker keeps one client's packets in order), then
+        # said online: the tables answer it by sending again whatever the recorder has not
+        # confirmed, which a broker that lost its persistence no longer holds. (And a bridged
+        # venue's retained bridge status has come before the broker refuses that online:
+        # `_why_refused`.) `connected` is set after this.
         try:
             kept = f"{self.store.count()} records kept so far"
         except StoreUnavailable as exc:
@@ -167,7 +130,6 @@ class Recorder:
         log.info("recorder: connected to %s:%d (%s), following %s; %s", self.address.host,
                  self.address.port, "the keeper" if self.keeper else "a copy, not the keeper",
                  ", ".join(self.venues), kept)
-        self.connected.set()
 
     def _why_refused(self, reason: ReasonCode) -> str | None:
         """A keeper refused at a venue bridged to a league: the league's recorder is the keeper
@@ -180,42 +142,38 @@ class Recorder:
                 "(docs/league.md). The tables keep their records; run this one as a copy: "
                 "keeper = false in recorder.toml (--copy)")
 
-    def _say_online(self) -> None:
-        if self.keeper:
-            self._client.publish(self._status, encode(ServiceStatus(service="recorder",
-                                                                    status="online")),
-                                 qos=1, retain=True)
-
     def _store_failed(self) -> None:
         self.store_failures += 1
         self._healing.set()
 
-    def _heal(self) -> None:
-        """While the store fails, ask it every few seconds; back: say online again, and every
+    def _tick(self) -> None:
+        """Every HEAL_SECONDS while the store fails, ask it; back: say online again, and every
         table sends what it still holds (the recorder drops what it has)."""
-        while not self._closing.wait(HEAL_SECONDS):
-            if not self._healing.is_set():
-                continue
-            try:
-                self.store.ping()
-            except StoreUnavailable:
-                continue
-            self._healing.clear()
-            log.warning("recorder: the store %s answers again; the tables send again what it "
-                        "did not confirm", self.store.where)
-            if self.connected.is_set():
-                self._say_online()
-
-    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        if not self._healing.is_set():
+            return
         try:
-            self.routes.dispatch(message)
-        except StoreUnavailable as exc:  # not acknowledged: the table keeps it
-            self._store_failed()
-            log.error("recorder: could not keep the message on %s: %s; its table keeps it "
-                      "and sends it again when the store answers", message.topic, exc)
-        except Exception:  # one bad message never stops the recorder
-            self.rejected += 1
-            log.exception("recorder: a message on %s could not be kept", message.topic)
+            self.store.ping()
+        except StoreUnavailable:
+            return
+        self._healing.clear()
+        log.warning("recorder: the store %s answers again; the tables send again what it "
+                    "did not confirm", self.store.where)
+        if self.connected.is_set():
+            self._say("online")
+
+    def _handle(self, message: mqtt.MQTTMessage) -> None:
+        # Its own guard (the skeleton's sees nothing): a store that fails is counted apart
+        # from a message that is wrong.
+        with self.callbacks.busy():
+            try:
+                self.routes.dispatch(message)
+            except StoreUnavailable as exc:  # not acknowledged: the table keeps it
+                self._store_failed()
+                log.error("recorder: could not keep the message on %s: %s; its table keeps "
+                          "it and sends it again when the store answers", message.topic, exc)
+            except Exception:  # one bad message never stops the recorder
+                self.rejected += 1
+                log.exception("recorder: a message on %s could not be kept", message.topic)
 
     def _bridge(self, message: mqtt.MQTTMessage) -> None:
         self._bridged = True  # "1" or "0": the bridge is configured, up or not

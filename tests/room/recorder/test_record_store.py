@@ -225,8 +225,18 @@ def test_postgres_restarted_under_the_store_keeps_it_exactly_once(
         pg_cluster.stop()
         with pytest.raises(StoreUnavailable):
             store.add(message(records[1]), T0, "hall")
+        # Gone: a ping opens one connection, not two (a server that does not answer costs one
+        # connect_timeout, which keeps the recorder's healer within the watchdog's time)
+        connects: list[int] = []
+        opening = store._connect
+
+        def counted() -> object:
+            connects.append(1)
+            return opening()
+        store._connect = counted  # type: ignore[method-assign]
         with pytest.raises(StoreUnavailable):
             store.ping()
+        assert len(connects) == 1
         pg_cluster.start()
         store.ping()
         assert not store.add(message(records[0]), T0, "hall")
