@@ -45,10 +45,12 @@ postgresql:
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
 		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql)
 
-# The floor display's browser tests drive a real headless Chromium: Debian's.
+# The floor display's browser tests drive a real headless Chromium: Debian's headless shell (the
+# browser without its window, what Playwright launches for a headless page; harness/chromium.py).
 chromium:
-	@test -x /usr/bin/chromium || \
-		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
+	@test -x /usr/lib/chromium/chromium-headless-shell || \
+		(apt-get update -qq && \
+		 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium-headless-shell)
 
 # The installer's tests check the units with systemd's own tools (verify, security --offline).
 systemd-analyze:

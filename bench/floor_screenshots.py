@@ -39,10 +39,9 @@ from controller.room.floor.accounts import Accounts, save_accounts, set_password
 from controller.room.floor.server import FloorServer
 from controller.session import SessionConfig, TableSession
 from controller.session.outputs import PublicEvent, hand_id
+from harness.chromium import CHROMIUM, CHROMIUM_FLAGS
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
 TV = {"width": 1920, "height": 1080}
 LAPTOP = {"width": 1280, "height": 720}
 PHONE = {"width": 390, "height": 844}
@@ -144,7 +143,7 @@ def main() -> None:
             hands(broker, now)
             time.sleep(1.5)  # a tick: table 5's player is slow
             with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
                 shots(browser, server.url, args.out, broker, now)
                 browser.close()
         finally:

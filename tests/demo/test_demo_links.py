@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, expect, sync_playwright
 
 from controller.demo.room_demo import DEMO_PLAYERS, run_room
-from tests.room.floor.floor_helpers import CHROMIUM, CHROMIUM_FLAGS
+from harness.chromium import CHROMIUM, CHROMIUM_FLAGS
 from tests.waiting import wait_for
 
 

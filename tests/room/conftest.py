@@ -15,7 +15,7 @@ from controller.room.clock.service import ClockService
 from controller.room.clock.store import ClockStore
 from controller.room.clock.structure import load_structure
 from controller.room.floor import accounts
-from tests.room.floor.floor_helpers import CHROMIUM, CHROMIUM_FLAGS
+from harness.chromium import CHROMIUM, CHROMIUM_FLAGS
 from tests.venue import address, clear_clock_state, login
 
 TURBO = load_structure(Path(__file__).resolve().parents[2] / "deploy" / "structures" /

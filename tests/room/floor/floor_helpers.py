@@ -24,14 +24,6 @@ from controller.room.floor.accounts import Accounts, save_accounts, set_password
 from controller.room.floor.server import FloorServer
 from tests.venue import Broker, address, login, one_client_as
 
-# Debian's chromium binary itself, not /usr/bin/chromium: that wrapper script adds the desktop's
-# flags (its extensions loaded, GPU rasterization in software) that cost a headless test about a
-# tenth more CPU (issue 37). Of its flags the tests keep the one a container needs: a small
-# /dev/shm is not used for shared memory.
-CHROMIUM = "/usr/lib/chromium/chromium"
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--disable-dev-shm-usage"]
 PASSWORD = "felt and chips"
 
 
