@@ -1,6 +1,7 @@
 """The house's rules that no linter keeps (CONTRIBUTING.md, docs/architecture.md): small modules,
-the rooms' pure modules each in a purity contract, test support apart from the benchmarks, and the
-README's layout drawn from the tree as it is."""
+the rooms' pure modules each in a purity contract, test support apart from the benchmarks and in
+helper modules (never in a test module another imports), and the README's layout drawn from the
+tree as it is."""
 
 from __future__ import annotations
 
@@ -47,6 +48,27 @@ def test_the_benchmarks_and_their_harness_import_nothing_of_the_tests() -> None:
             found += [f"{path.relative_to(ROOT)}: {n}" for n in names
                       if n == "tests" or n.startswith("tests.")]
     assert found == []
+
+
+def test_no_module_of_the_tests_imports_from_a_test_module() -> None:
+    """A test module holds its tests; what several share (functions, classes, constants,
+    fixtures) is in a helper module of their package (tests/room/floor/floor_helpers.py,
+    tests/session/helpers.py), so that a test module moved, split or renamed breaks nobody's
+    imports. Imports inside functions count too."""
+    found = []
+    for path in _modules("tests"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):  # (also `from . import test_x`)
+                names = [node.module or "", *(f"{node.module or ''}.{a.name}" for a in node.names)]
+            else:
+                continue
+            if any(part.startswith("test_") for n in names for part in n.split(".")):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
+    assert found == [], ("move the shared piece into a helper module of the test package (e.g. "
+                         "<topic>_helpers.py beside the test module) and import it from there: "
+                         + "; ".join(found))
 
 
 def test_every_pure_module_of_a_room_is_in_its_purity_contract() -> None:

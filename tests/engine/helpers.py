@@ -1,9 +1,11 @@
-"""Small builders for engine tests: a hand from stacks and blinds, and a script runner."""
+"""Small builders for engine tests: a hand from stacks and blinds, a script runner, and a
+table's hand played out with everyone folding to the big blind."""
 
 from __future__ import annotations
 
 from controller.engine.cards import parse_cards
-from controller.engine.hand import Hand, HandSetup, PlayerSetup
+from controller.engine.hand import Hand, HandSetup, PlayerSetup, Stage
+from controller.engine.table_play import DealBoard, DealHole, Fold, Settle, Table
 
 
 def make_hand(
@@ -78,3 +80,21 @@ def deal(hand: Hand, *holes: str) -> Hand:
     for i, cards in enumerate(holes):
         hand.deal_hole(i, parse_cards(cards))
     return hand
+
+
+def play_out(table: Table) -> None:
+    """Everyone folds to the big blind; a hand of all-in blinds is dealt out and settled."""
+    assert table.positions is not None
+    deck = iter(["As", "Ks", "Qs", "Js", "Ts", "9s", "8s", "7s", "6s", "5s", "4s", "3s", "2s",
+                 "Ah", "Kh", "Qh", "Jh", "Th", "9h", "8h", "7h", "6h", "5h", "4h", "3h", "2h"])
+    for seat in table.positions.dealt:
+        table.apply(DealHole(seat=seat, cards=next(deck) + next(deck)))
+    while table.hand is not None and table.hand.stage is not Stage.OVER:
+        actor = table.actor_seat()
+        if actor is not None:
+            table.apply(Fold(seat=actor))
+        elif table.hand.stage is Stage.DEALING:
+            table.apply(DealBoard(cards="".join(
+                next(deck) for _ in range(3 if not table.hand.board else 1))))
+        else:
+            table.apply(Settle())

@@ -3,7 +3,8 @@ differential tests (tests/engine/test_differential_pokerkit_*.py): PokerKit's au
 its evaluations remembered, the hands played from their seeds, the antes drawn, the cards dealt
 in both, each decision's common checks and the action made in both, the showdown, and the
 finishing stacks compared. What a test compares before an action and the differences it names
-(its own `act`) stay in the test."""
+(its own `act`) stay with the test (the straddle test's, which the posted-blind test plays its
+hands with too, is in tests/engine/pokerkit_helpers.py)."""
 
 from __future__ import annotations
 

@@ -27,21 +27,17 @@ from dataclasses import dataclass
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller.engine.hand import Stage
 from controller.engine.profiles import load_profile
 from controller.engine.table_play import (
-    DealBoard,
-    DealHole,
-    Fold,
     Leave,
     Level,
     MoveButton,
     Positions,
-    Settle,
     SitDown,
     StartHand,
     Table,
 )
+from tests.engine.helpers import play_out
 
 EXAMPLES = int(os.environ.get("BUTTON_EXAMPLES", "200"))
 PROFILES = [load_profile("pvb-2020"),
@@ -69,24 +65,6 @@ def clockwise(seat_count: int, after: int) -> list[int]:
 def between(seat_count: int, seat: int, after: int, before: int) -> bool:
     order = clockwise(seat_count, after)
     return order.index(seat) < order.index(before)
-
-
-def play_out(table: Table) -> None:
-    """Everyone folds to the big blind; a hand of all-in blinds is dealt out and settled."""
-    assert table.positions is not None
-    deck = iter(["As", "Ks", "Qs", "Js", "Ts", "9s", "8s", "7s", "6s", "5s", "4s", "3s", "2s",
-                 "Ah", "Kh", "Qh", "Jh", "Th", "9h", "8h", "7h", "6h", "5h", "4h", "3h", "2h"])
-    for seat in table.positions.dealt:
-        table.apply(DealHole(seat=seat, cards=next(deck) + next(deck)))
-    while table.hand is not None and table.hand.stage is not Stage.OVER:
-        actor = table.actor_seat()
-        if actor is not None:
-            table.apply(Fold(seat=actor))
-        elif table.hand.stage is Stage.DEALING:
-            table.apply(DealBoard(cards="".join(
-                next(deck) for _ in range(3 if not table.hand.board else 1))))
-        else:
-            table.apply(Settle())
 
 
 def check_hand(table: Table, hand: Hand, last: Hand | None, stacks: dict[int, int]) -> None:

@@ -24,7 +24,7 @@ from pokerkit import NoLimitTexasHoldem, PotLimitOmahaHoldem, State
 
 from controller.engine.hand import Hand, HandSetup, PlayerSetup
 from tests.engine import pokerkit_lockstep as lockstep
-from tests.engine.test_differential_pokerkit_straddles import play_out_straddled
+from tests.engine.pokerkit_helpers import play_out_straddled
 
 HANDS = int(os.environ.get("DIFFERENTIAL_POSTED_HANDS", "2000"))
 

@@ -95,3 +95,26 @@ def pokerdf_adds_up(texts: list[str], records: dict[str, HandRecord], tmp_path: 
                 assert left == record.finishing_stacks[seat], (hand_id, row.Player)
     assert not records, "pokerdf did not read every hand"
     return read
+
+
+def as_tournament(text: str, record: HandRecord) -> str:
+    """pokerdf's copy of a cash hand (see tests/history/test_cash_exports.py's doc)."""
+    b = record.blinds
+    text = re.sub(r"^(PokerStars Hand #\d+):  (.*?) \(\d+/\d+\) - ",
+                  lambda m: f"{m[1]}: Tournament #1, Freeroll {m[2]} - Level I ({b.sb}/{b.bb}) - ",
+                  text, count=1)
+    text = re.sub(r"^\*\*\* FIRST (FLOP|TURN|RIVER) \*\*\*", r"*** \1 ***", text, flags=re.M)
+    text = text.replace(": posts straddle ", ": posts straddle blind ")
+    text = RUN_RESULTS.sub(_runs_summed, text) if "\nHand was run twice\n" in text else text
+    return re.sub(r"^Table '", "Table '1 ", text, count=1, flags=re.M)
+
+
+# A run twice's tabled hand in the summary: "showed [..] and " and each run's result.
+RUN_RESULTS = re.compile(r"^(Seat \d+: .*?showed \[[^\]]*\] and )(.*)$", re.M)
+
+
+def _runs_summed(line: re.Match[str]) -> str:
+    """pokerdf's copy of a run twice's result: one, the first run's, with both runs' chips."""
+    first, second = re.split(r", and (?=won \(|lost)", line[2])
+    won = sum(int(n) for n in re.findall(r"^won \((\d+)\)", f"{first}\n{second}", re.M))
+    return line[1] + re.sub(r"^(won \(\d+\)|lost)", f"won ({won})" if won else "lost", first)

@@ -38,9 +38,8 @@ from controller.history.query import HandQuery
 from controller.history.stars import DOUBLE_BOARD, StarsExportError, hand_number, stars_hand
 from controller.sim.soak import soak
 from tests.engine.helpers import make_hand, run
-from tests.history.pokerdf_reader import for_pokerdf, own_history, pokerdf_adds_up
-from tests.history.test_ohh_export import checked
-from tests.history.test_phh_export import pokerkit_stacks, split_as_pokerkit_does
+from tests.history.export_helpers import checked, pokerkit_stacks, split_as_pokerkit_does
+from tests.history.pokerdf_reader import as_tournament, for_pokerdf, own_history, pokerdf_adds_up
 
 
 @pytest.fixture(scope="module")
@@ -144,29 +143,6 @@ def test_split_limit_and_cash_headers_in_tracker_text() -> None:
     assert re.match(r"PokerStars Hand #\d+:  Hold'em Limit \(100/200\) - 1970", text)
     assert "Table '3' 9-max Seat #3 is the button" in text
     assert "Tournament" not in text and "Level" not in text
-
-
-def as_tournament(text: str, record: HandRecord) -> str:
-    """pokerdf's copy of a cash hand (see the module's doc)."""
-    b = record.blinds
-    text = re.sub(r"^(PokerStars Hand #\d+):  (.*?) \(\d+/\d+\) - ",
-                  lambda m: f"{m[1]}: Tournament #1, Freeroll {m[2]} - Level I ({b.sb}/{b.bb}) - ",
-                  text, count=1)
-    text = re.sub(r"^\*\*\* FIRST (FLOP|TURN|RIVER) \*\*\*", r"*** \1 ***", text, flags=re.M)
-    text = text.replace(": posts straddle ", ": posts straddle blind ")
-    text = RUN_RESULTS.sub(_runs_summed, text) if "\nHand was run twice\n" in text else text
-    return re.sub(r"^Table '", "Table '1 ", text, count=1, flags=re.M)
-
-
-# A run twice's tabled hand in the summary: "showed [..] and " and each run's result.
-RUN_RESULTS = re.compile(r"^(Seat \d+: .*?showed \[[^\]]*\] and )(.*)$", re.M)
-
-
-def _runs_summed(line: re.Match[str]) -> str:
-    """pokerdf's copy of a run twice's result: one, the first run's, with both runs' chips."""
-    first, second = re.split(r", and (?=won \(|lost)", line[2])
-    won = sum(int(n) for n in re.findall(r"^won \((\d+)\)", f"{first}\n{second}", re.M))
-    return line[1] + re.sub(r"^(won \(\d+\)|lost)", f"won ({won})" if won else "lost", first)
 
 
 def test_every_cash_hand_adds_up_in_pokerdf(cash_records: list[HandRecord],

@@ -17,7 +17,6 @@ from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
 
-import jsonschema_rs
 import pytest
 
 from controller.cli import main
@@ -26,87 +25,14 @@ from controller.history.export import Placed, view, write_export
 from controller.history.ohh import OhhExportError, TournamentInfo, ohh_hand
 from controller.history.ots import Finish, Results, ots_document
 from controller.history.views import hero_view
+from tests.history.export_helpers import OHH, OTS, _split, cards_in, checked, settle, valid
 from tests.history.sample_hand import SIDE_POTS, record_of
-
-DATA = Path(__file__).parent.parent / "data" / "ohh"
-OHH = jsonschema_rs.Draft202012Validator(json.loads((DATA / "ohh-1.4.7.schema.json").read_text()))
-OTS = jsonschema_rs.Draft202012Validator(json.loads((DATA / "ots-1.1.5.schema.json").read_text()))
-PUTS_IN = {"Post SB", "Post BB", "Post Ante", "Post Dead", "Post Extra Blind", "Straddle",
-           "Call", "Bet", "Raise"}
-
-
-def valid(validator: jsonschema_rs.Draft202012Validator, document: Any) -> None:
-    errors = sorted(validator.iter_errors(document), key=lambda e: list(map(str, e.instance_path)))
-    assert not errors, [f"{'/'.join(map(str, e.instance_path))}: {e.message}"
-                        for e in errors[:5]]
 
 
 def read_ohh(text: str) -> list[dict[str, Any]]:
     """An .ohh file as the spec stores it: JSON objects one blank line apart."""
     assert text.endswith("\n") and "\n\n\n" not in text
     return [json.loads(part) for part in text.rstrip("\n").split("\n\n")]
-
-
-def settle(hand: dict[str, Any]) -> dict[int, int]:
-    """Each player's chips after the hand, as a reader of the file counts them: what his
-    actions put in, the uncalled part of the largest bet back (live chips only: an ante is
-    dead), his wins. Checks on the way that the pots hold what was put in, and no more."""
-    put: Counter[int] = Counter()
-    live: Counter[int] = Counter()
-    for round_ in hand["rounds"]:
-        for action in round_["actions"]:
-            if action["action"] in PUTS_IN:
-                put[action["player_id"]] += action["amount"]
-                if action["action"] != "Post Ante":
-                    live[action["player_id"]] += action["amount"]
-    ranked = live.most_common()
-    back = ranked[0][1] - (ranked[1][1] if len(ranked) > 1 else 0) if ranked else 0
-    pots = hand["pots"]
-    assert sum(put.values()) - back == sum(p["amount"] for p in pots)
-    won: Counter[int] = Counter()
-    for pot in pots:
-        assert sum(w["win_amount"] for w in pot["player_wins"]) + pot["rake"] == pot["amount"]
-        for w in pot["player_wins"]:
-            won[w["player_id"]] += w["win_amount"]
-    stacks = {}
-    for player in hand["players"]:
-        k = player["id"]
-        stacks[player["seat"]] = (player["starting_stack"] - put[k] + won[k]
-                                  + (back if ranked and ranked[0][0] == k else 0))
-    return stacks
-
-
-def cards_in(hand: dict[str, Any]) -> dict[int, list[str]]:
-    """Each seat's cards the file shows (dealt or shown)."""
-    seat = {p["id"]: p["seat"] for p in hand["players"]}
-    out: dict[int, list[str]] = {}
-    for round_ in hand["rounds"]:
-        for action in round_["actions"]:
-            if action.get("cards"):
-                out.setdefault(seat[action["player_id"]], []).extend(action["cards"])
-    return out
-
-
-def checked(record: HandRecord, hand: dict[str, Any], hero: str | None) -> None:
-    """Valid, the chips add up, and no card the view does not hold: a seat's cards only where
-    he tabled them or is the hero (``"--full"``: the full record, every seat's)."""
-    valid(OHH, {"ohh": hand})
-    assert settle(hand) == record.finishing_stacks
-    assert sum(record.starting_stacks.values()) == (
-        sum(record.finishing_stacks.values()) + sum(p["rake"] for p in hand["pots"]))
-    tabled = record.tabled()
-    for seat, cards in cards_in(hand).items():
-        own = record.players[seat] == hero
-        assert seat in tabled or own or hero == "--full", (record.hand, seat)
-        assert set(cards) <= set(_split(record.hole_cards[seat]))
-    shows = [a for r in hand["rounds"] for a in r["actions"] if a["action"] == "Shows Cards"]
-    assert all(r["street"] == "Showdown" for r in hand["rounds"]
-               if any(a["action"] in ("Shows Cards", "Mucks Cards") for a in r["actions"]))
-    assert len(shows) == len(tabled)
-
-
-def _split(text: str) -> list[str]:
-    return [text[k:k + 2] for k in range(0, len(text), 2)]
 
 
 @pytest.mark.long(35)

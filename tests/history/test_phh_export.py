@@ -23,28 +23,11 @@ import pytest
 import rtoml
 from pokerkit import HandHistory
 from pokerkit.notation import parse_action
-from pokerkit.state import CheckingOrCalling, CompletionBettingOrRaisingTo, Folding
 
 from controller.engine.records import ActionRecord, Blinds, HandRecord, PotRecord
 from controller.history.phh import replay_text
 from controller.history.phh_export import PhhExportError, phh_document, record_phh
-
-PLAYER_ACTIONS = (Folding, CheckingOrCalling, CompletionBettingOrRaisingTo)
-
-
-def pokerkit_stacks(text: str) -> list[int]:
-    """PokerKit's own reading of the file (HandHistory, as its documentation shows), and the
-    proof that it applied every player action the file holds rather than repairing the hand."""
-    history = HandHistory.loads(text)
-    with warnings.catch_warnings():
-        # PokerKit's cash-game mode warns at a fold with nothing to call; the rules make such a
-        # fold binding (PVB 38(1)) and the record has it.
-        warnings.simplefilter("ignore", UserWarning)
-        state = list(history)[-1]
-    applied = sum(isinstance(op, PLAYER_ACTIONS) for op in state.operations)
-    written = sum(a.split()[1] in ("f", "cc", "cbr") for a in history.actions if a[0] == "p")
-    assert applied == written, "PokerKit repaired the hand: an action was not where it belongs"
-    return [int(s) for s in state.stacks]
+from tests.history.export_helpers import pokerkit_stacks, split_as_pokerkit_does
 
 
 def pokerkit_refusal(text: str) -> str:
@@ -65,30 +48,6 @@ def pokerkit_refusal(text: str) -> str:
                     continue
                 return str(exc)
     raise AssertionError("PokerKit refused nothing")
-
-
-def split_as_pokerkit_does(record: HandRecord) -> list[int]:
-    """The record's finishing stacks with every pot shared as PokerKit shares it: pots left with
-    the same players (those who win something) merged, the remainder to the first winner in the
-    file's order."""
-    order = list(record.starting_stacks)
-    stacks = dict(record.finishing_stacks)
-    survivors = {w for pot in record.pots for w in pot.winners}
-    merged: list[tuple[frozenset[int], int, list[int]]] = []
-    for pot in record.pots:
-        for seat, chips in pot.shares.items():
-            stacks[seat] -= chips
-        players = frozenset(pot.eligible) & survivors
-        if merged and merged[-1][0] == players:
-            merged[-1] = (players, merged[-1][1] + pot.amount, merged[-1][2])
-        else:
-            merged.append((players, pot.amount, sorted(pot.winners, key=order.index)))
-    for _, amount, winners in merged:
-        share, odd = divmod(amount, len(winners))
-        for seat in winners:
-            stacks[seat] += share
-        stacks[winners[0]] += odd
-    return [stacks[s] for s in order]
 
 
 def short_big_blind(record: HandRecord) -> bool:

@@ -30,8 +30,7 @@ from controller.history.ohh import TournamentInfo, ohh_hand
 from controller.history.phh import Replay, parse_phh
 from controller.history.phh_export import record_phh
 from controller.history.stars import stars_hand
-from tests.history.test_ohh_export import checked
-from tests.history.test_phh_export import pokerkit_stacks
+from tests.history.export_helpers import checked, pokerkit_stacks
 
 CASH = load_profile("cg-cash").model_copy(update={"button_start": "seat-1"})
 

@@ -17,8 +17,7 @@ from controller.engine.hand import Hand, HandSetup, PlayerSetup
 from controller.engine.records import Blinds, HandRecord, build_record
 from controller.history.stars import hand_number, stars_hand
 from tests.engine.helpers import deal, run
-from tests.history.pokerdf_reader import for_pokerdf, pokerdf_adds_up
-from tests.history.test_cash_exports import as_tournament
+from tests.history.pokerdf_reader import as_tournament, for_pokerdf, pokerdf_adds_up
 
 NAMES = {1: "ana", 2: "ben", 3: "cem"}
 

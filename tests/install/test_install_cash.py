@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 from controller.room.cash.config import load_cash_config
-from tests.install.test_install import HOST_ARGS, install, listing, security
+from tests.install.install_helpers import HOST_ARGS, install, listing, security
 
 UNIT = "/etc/systemd/system/pokertable-cash.service"
 BACKUP = "/etc/systemd/system/pokertable-backup.service"

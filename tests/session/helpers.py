@@ -67,7 +67,13 @@ def three_players(stack: int = 10_000) -> list[Ev]:
     return [seat(1, "ana", stack), seat(2, "ben", stack), seat(3, "cem", stack)]
 
 
+def folded_hand() -> list[dict[str, object]]:
+    """Hand on seats 1-3: the button raises, both blinds fold."""
+    return [*deal(HOLE), declare(1, "raise", 300), declare(2, "fold"), declare(3, "fold")]
+
+
 
 
 __all__ = ["HOLE", "Ev", "Run", "board", "card", "chips", "command", "deal", "declare", "flatten",
-           "key", "level", "played_session", "seat", "shuffle", "start", "three_players"]
+           "folded_hand", "key", "level", "played_session", "seat", "shuffle", "start",
+           "three_players"]

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from controller.engine.table_play import Level
 from controller.session import SessionConfig
+from tests.session.cash_table_helpers import NAMES, hand, said, stack_of, table
 from tests.session.helpers import Run, board, chips, command, deal, declare, seat, shuffle, start
-from tests.session.test_cash_table_stakes import NAMES, hand, said, stack_of, table
 
 
 def dora_busts(run: Run) -> None:

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from controller.session import SessionConfig, TableSession
 from controller.session.model import SessionSnapshot
-from tests.session.helpers import Run, command, shuffle, start, three_players
-from tests.session.test_lifecycle import folded_hand
+from tests.session.helpers import Run, command, folded_hand, shuffle, start, three_players
 
 BREAK = "break before level 4; colour up the 25 chips"
 

@@ -17,6 +17,7 @@ from tests.session.helpers import (
     command,
     deal,
     declare,
+    folded_hand,
     key,
     level,
     seat,
@@ -24,11 +25,6 @@ from tests.session.helpers import (
     start,
     three_players,
 )
-
-
-def folded_hand() -> list[dict[str, object]]:
-    """Hand on seats 1-3: the button raises, both blinds fold."""
-    return [*deal(HOLE), declare(1, "raise", 300), declare(2, "fold"), declare(3, "fold")]
 
 
 def test_h1_pvb_14_3_shuffle_press_starts_the_hand_and_posts_blinds() -> None:

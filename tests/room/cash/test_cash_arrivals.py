@@ -26,8 +26,8 @@ from controller.session import SessionConfig
 from controller.session.model import BuyIn
 from controller.sim.soak import cash_profile
 from tests.mqtt.helpers import LinkedTable
-from tests.room.cash.test_cash_tables import Floor, hands_feed, own, players, seats, sits
-from tests.room.cash.test_cash_tables import cash_room as tables_room
+from tests.room.cash.cash_table_helpers import Floor, hands_feed, own, players, seats, sits
+from tests.room.cash.cash_table_helpers import cash_room as tables_room
 from tests.room.tournament import tournament_helpers as hands
 from tests.waiting import wait_for
 

@@ -17,7 +17,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from controller.mqtt.local_broker import LocalBroker
-from tests.room.cash.test_cash_service import NLH, PLO, Floor, Room
+from tests.room.cash.cash_helpers import NLH, PLO, Floor, Room
 from tests.room.floor.floor_helpers import floor_server, get, log_in, new_page, post
 from tests.waiting import wait_until
 

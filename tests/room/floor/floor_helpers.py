@@ -210,6 +210,9 @@ def clear_tables(broker: Broker, tables: list[str]) -> None:
             (topics.table(table, "status"), b""), (topics.table(table, "state"), b"")])
 
 
+HIDDEN_HANDS = ["7c2d", "9s8s", "Tc3h", "6d4c"]  # dealt, never tabled (HOLE's seat 1, hand 2)
+
+
 def cards_in(text: str, hands: list[str]) -> list[str]:
     """Each of the hole cards ``hands`` ("7c2d", ...) found in ``text``: as a hand, or a card on
     its own (not inside a hex id, where '4c' or '6d' occur by chance). For the secrecy tests:

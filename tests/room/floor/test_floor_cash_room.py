@@ -21,7 +21,7 @@ from controller.engine.table_play import Level
 from controller.mqtt.local_broker import LocalBroker
 from controller.session import SessionConfig
 from tests.mqtt.helpers import linked_table
-from tests.room.cash.test_cash_service import NLH, PLO, Room
+from tests.room.cash.cash_helpers import NLH, PLO, Room
 from tests.room.floor.floor_helpers import floor_server, log_in, new_page, texts
 from tests.room.tournament import tournament_helpers as hands
 

@@ -32,6 +32,7 @@ from controller.room.floor.store import HandQuery
 from tests.league import VENUES, League
 from tests.mqtt.helpers import LinkedTable, linked_table
 from tests.room.floor.floor_helpers import (
+    HIDDEN_HANDS,
     PASSWORD,
     cards_in,
     get,
@@ -40,7 +41,6 @@ from tests.room.floor.floor_helpers import (
     post,
     watched_page,
 )
-from tests.room.floor.test_floor_web import HIDDEN_HANDS
 from tests.session.helpers import HOLE, deal, declare, seat, three_players
 from tests.waiting import wait_until
 

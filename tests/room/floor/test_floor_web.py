@@ -24,6 +24,7 @@ from controller.room.clock.service import ClockService
 from controller.room.floor.store import HandQuery
 from tests.mqtt.helpers import linked_table
 from tests.room.floor.floor_helpers import (
+    HIDDEN_HANDS,
     cards_in,
     floor_server,
     get,
@@ -230,9 +231,6 @@ def test_hands_are_searchable_and_download_as_phh(broker: LocalBroker, browser: 
         text = phh.decode()
         assert '"ana"' in text and '"cem"' in text
         assert "d dh p1 ????" in text and "7c2d" not in text  # folded: never shown
-
-
-HIDDEN_HANDS = ["7c2d", "9s8s", "Tc3h", "6d4c"]  # dealt, never tabled (HOLE's seat 1, hand 2)
 
 
 def test_no_hidden_hole_card_reaches_a_page_a_push_or_the_servers_log(

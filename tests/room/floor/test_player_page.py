@@ -36,7 +36,7 @@ from tests.room.floor.player_page_helpers import (
     pushed,
 )
 from tests.room.tournament import tournament_helpers as hands
-from tests.room.tournament.test_tournament_service import SETTINGS, counts, players, shuffle
+from tests.room.tournament.tournament_service_helpers import SETTINGS, counts, players, shuffle
 from tests.venue import VenueClient, address, login
 from tests.waiting import wait_until
 

@@ -35,7 +35,7 @@ from controller.errors import ConfigError
 from controller.room.tournament.balance import BalanceProfile, Move, TableSeating, plan
 from controller.room.tournament.balance_input import read_seating
 from controller.room.tournament.offline import balance_lines
-from tests.engine.test_button_properties import play_out
+from tests.engine.helpers import play_out
 from tests.room.tournament.tournament_room import two_out_at_table_one
 
 EXAMPLES = int(os.environ.get("BALANCE_EXAMPLES", "150"))

@@ -19,7 +19,7 @@ from controller.room.tournament.ledger import Settings, TableSpec
 from controller.session import SessionConfig
 from tests.mqtt.helpers import LinkedTable, linked_table
 from tests.room.tournament import tournament_helpers as hands
-from tests.room.tournament.test_tournament_service import (
+from tests.room.tournament.tournament_service_helpers import (
     Floor,
     Room,
     counts,
@@ -27,7 +27,7 @@ from tests.room.tournament.test_tournament_service import (
     shuffle,
     state_of,
 )
-from tests.room.tournament.test_tournament_service import start_service as start_tournament
+from tests.room.tournament.tournament_service_helpers import start_service as start_tournament
 from tests.venue import address, login
 from tests.waiting import wait_until
 

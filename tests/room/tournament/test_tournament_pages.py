@@ -24,7 +24,7 @@ from controller.room.tournament.store import TournamentStore
 from controller.session import SessionConfig
 from tests.mqtt.helpers import LinkedTable, linked_table
 from tests.room.floor.floor_helpers import floor_server, get, log_in, new_page, post
-from tests.room.tournament.test_tournament_service import (
+from tests.room.tournament.tournament_service_helpers import (
     SETTINGS,
     counts,
     knock_out,

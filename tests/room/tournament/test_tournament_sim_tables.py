@@ -30,7 +30,7 @@ from controller.room.clock.structure import Structure
 from controller.room.recorder import Recorder, SqliteRecordStore
 from controller.room.tournament.ledger import Settings, TableSpec
 from controller.room.tournament.view import PublishedState
-from tests.room.tournament.test_tournament_service import Floor, start_service
+from tests.room.tournament.tournament_service_helpers import Floor, start_service
 from tests.venue import TableFloor as VenueTableFloor
 from tests.waiting import wait_until
 
