@@ -173,7 +173,11 @@ class SimulatedMfrc522:
                 self.cards[uid] = Card(bytes.fromhex(uid))
                 self.powered[uid] = now
         elif not on:
-            self._reported()  # a scan that switches the field off has ended
+            # Not yet read: the driver switches the field off at the start of a full scan, and
+            # reports what this scan selected only when the whole scan ends (the REQA nobody
+            # answers, `_read`). Marked read here, a card was "read" while the driver had not
+            # said so, and the dealer's next card, on another antenna, could be reported first
+            # (a misdeal alert under a loaded host's scheduling).
             self.field_on_at = None
             self.cards.clear()  # without power every card forgets its state
             self.powered.clear()
