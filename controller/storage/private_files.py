@@ -10,6 +10,7 @@ process sets for whatever else it writes (no access for other users).
 from __future__ import annotations
 
 import os
+import secrets
 from pathlib import Path
 
 SERVICE_UMASK = 0o027  # group may read what is not private; others nothing
@@ -41,16 +42,22 @@ def private_file(path: Path, mode: int = 0o600) -> Path:
 def write_private(path: Path, data: bytes, mode: int = 0o600,
                   owner: tuple[int, int] | None = None) -> None:
     """Write ``data`` to a new inode created with ``mode`` (and ``owner``) before a byte is in
-    it; a file already at ``path`` is replaced, never reused."""
-    if path.is_symlink() or path.exists():
-        path.unlink()
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
+    it, then put it at ``path`` in one rename: a file already there is replaced, never reused,
+    and a reader (one that waits for the file to appear, as `pokertable upgrade` waits for
+    the table's word) never sees it empty or half written."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
     try:
-        os.fchmod(fd, mode)  # exactly ``mode``: the umask may have narrowed it
-        if owner is not None:
-            os.fchown(fd, *owner)
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
-    finally:
-        os.close(fd)
+        try:
+            os.fchmod(fd, mode)  # exactly ``mode``: the umask may have narrowed it
+            if owner is not None:
+                os.fchown(fd, *owner)
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)  # (a symlink at ``path`` is replaced, not followed)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise

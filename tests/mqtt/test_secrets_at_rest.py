@@ -51,19 +51,19 @@ def test_every_secret_is_private_before_its_first_byte_is_written(
         reachable: Path, open_umask: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """The old failure: written with the umask's mode and narrowed after (a watcher read them in
     15 of 20 runs). Here each write is checked at the moment the bytes go in."""
-    modes_at_write: dict[str, int] = {}
-    real_write = os.write
+    modes_at_write: dict[int, int] = {}  # by inode: a file may be written under another name
+    real_write = os.write                 # and renamed into place (write_private)
 
     def watched_write(fd: int, data: bytes | memoryview) -> int:
-        name = Path(os.readlink(f"/proc/self/fd/{fd}")).name
-        modes_at_write.setdefault(name, os.fstat(fd).st_mode & 0o777)
+        status = os.fstat(fd)
+        modes_at_write.setdefault(status.st_ino, status.st_mode & 0o777)
         return real_write(fd, data)
 
     monkeypatch.setattr(os, "write", watched_write)
     broker_init(plan(), reachable / "conf")
     monkeypatch.undo()
     for name in SECRETS:
-        assert modes_at_write[name] == 0o600, name
+        assert modes_at_write[(reachable / "conf" / name).stat().st_ino] == 0o600, name
     for name in SECRETS:
         assert (reachable / "conf" / name).stat().st_mode & 0o777 == 0o600, name
     assert (reachable / "conf" / "data").stat().st_mode & 0o777 == 0o700  # was 0777
@@ -82,6 +82,27 @@ def test_write_private_replaces_a_file_instead_of_writing_into_it(tmp_path: Path
     target.symlink_to(elsewhere)  # a planted link must not redirect a secret
     write_private(target, b"secret", 0o600)
     assert elsewhere.read_text() == "keep" and not target.is_symlink()
+
+
+def test_write_private_puts_the_whole_file_in_place_at_once(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """One that waits for a file to appear (`pokertable upgrade` for the table's word that it
+    stopped between hands) never reads it empty: while the bytes are written the file is not
+    there yet; then it is, whole, and nothing else is left beside it."""
+    target = tmp_path / "upgrade-ready.json"
+    there_while_written: list[bool] = []
+    write = os.write
+
+    def watched(fd: int, data: bytes) -> int:
+        there_while_written.append(target.exists())
+        return write(fd, data)
+
+    monkeypatch.setattr(os, "write", watched)
+    write_private(target, b'{"hand": 3}', 0o644)
+    monkeypatch.undo()
+    assert there_while_written == [False]
+    assert target.read_bytes() == b'{"hand": 3}' and target.stat().st_mode & 0o777 == 0o644
+    assert [p.name for p in tmp_path.iterdir()] == ["upgrade-ready.json"]
 
 
 def test_a_directory_every_user_may_write_is_refused(reachable: Path) -> None:
