@@ -170,7 +170,8 @@ def test_pokertable_clock_tells_systemd_ready_pings_and_stopping(
                                 str(config)], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, text=True)
     try:
-        said = heard(sock, 8.0, serving)
+        said = heard(sock, 30.0, serving)  # (a second of pings when all is well; a start under
+        # a whole suite's load with CPU hogs beside it may take longer than 8 s)
         assert said and said[0].startswith("READY=1"), said
         assert said.count("WATCHDOG=1") >= 4, said
     finally:
