@@ -62,10 +62,8 @@ class FileSink:
         self._events, self._events_size = self._open_events()
 
     def state(self, state: TableState) -> None:
-        path = self.directory / "state.json"
-        temporary = path.with_suffix(".tmp")
-        write_private(temporary, state.model_dump_json().encode(), 0o640)
-        os.replace(temporary, path)
+        # (whole or not at all for a reader: write_private renames it into place)
+        write_private(self.directory / "state.json", state.model_dump_json().encode(), 0o640)
 
     def event(self, event: PublicEvent) -> None:
         line = (event.model_dump_json() + "\n").encode()
