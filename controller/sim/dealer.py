@@ -168,6 +168,11 @@ class SimulatedDealer(BetweenHands):
         the state of the hand it began and the stacks before it."""
         number = state.hand
         self._clear_zones()
+        # Between hands no card lies on the felt either: a restart while the last hand's cards
+        # were being taken in left some there (the table would read them in the next hand)
+        for zone, cards in list(self.felt.cards.items()):
+            for card in list(cards):
+                self.hands.card_off(zone, card)
         if self.cash:  # (one left with no chips by a hand the floor ended)
             sim_cash.no_chips(self)
             state = self.hands.last() or state
