@@ -170,9 +170,7 @@ class SimulatedDealer(BetweenHands):
         self._clear_zones()
         # Between hands no card lies on the felt either: a restart while the last hand's cards
         # were being taken in left some there (the table would read them in the next hand)
-        for zone, cards in list(self.felt.cards.items()):
-            for card in list(cards):
-                self.hands.card_off(zone, card)
+        self._cards_in()
         if self.cash:  # (one left with no chips by a hand the floor ended)
             sim_cash.no_chips(self)
             state = self.hands.last() or state
@@ -273,6 +271,10 @@ class SimulatedDealer(BetweenHands):
                 self._to_case(self._take(zone))
         self.felt.change_due.clear()
         self.felt.antes.clear()
+        self._cards_in()
+
+    def _cards_in(self) -> None:
+        """Every card off the felt, back into the deck."""
         for zone, cards in list(self.felt.cards.items()):
             for card in list(cards):
                 self.hands.card_off(zone, card)

@@ -152,10 +152,9 @@ class HardwareHands:
         self.cards.place(antenna, uid)
         # The next card no sooner than this one is read (a real dealer's pitch takes a third
         # of a second; polled readers read a card within a scan, but a loaded host may take
-        # seconds: under a whole suite's load a scan may take over 5 s, and a river pitched
-        # before its burn card is read is an alert); a PT1 board reports at once. A card never
-        # read (a dead module) holds the dealer up no longer than this.
-        self.cards.wait_read(antenna, uid, 15.0)
+        # seconds); a PT1 board reports at once. A card never read (a dead module) holds the
+        # dealer up no longer than this.
+        self.cards.wait_read(antenna, uid, 5.0)
         time.sleep(0.02)
 
     def card_off(self, zone: str, card: str) -> None:
