@@ -9,7 +9,6 @@ entries without detours (issue 37).
 
 from __future__ import annotations
 
-from operator import not_, or_
 from typing import TYPE_CHECKING
 
 from controller.engine.betting_rules import (
@@ -53,6 +52,7 @@ def fold(hand: Hand, i: int, forfeit: int = 0) -> None:
     if forfeit:
         _put_in(hand, i, forfeit)
     hand.folded[i] = True
+    hand._can_bet[i] = False
     hand._live_count -= 1
     hand._betting_count -= 1  # only a player who can still bet is ever to act
     hand.log.append(_new_act(Act, (hand.street, i, "fold", forfeit, (), False, 0)))
@@ -64,6 +64,7 @@ def kill(hand: Hand, i: int) -> None:
     turn, which is binding: PVB 37(5)). His chips stay in the pot."""
     verify_kill(hand, i)
     hand.folded[i] = True
+    hand._can_bet[i] = False
     hand._live_count -= 1
     if not hand.all_in[i]:
         hand._betting_count -= 1
@@ -97,22 +98,24 @@ def check_or_call(hand: Hand, i: int) -> None:
     """PHH's ``cc``: a check when nothing is owed, else a call. (Every other action of a
     replay: `verify_turn`'s own first test, `to_call`, `_put_in` and `_acted` are written
     out here rather than called.)"""
-    folded, all_in = hand.folded, hand.all_in
-    if not (hand.actor == i and hand.stage is _BETTING and not folded[i]):
+    if not (hand.actor == i and hand.stage is _BETTING and not hand.folded[i]):
         verify_turn(hand, i)  # (raises: not his turn)
+    # He is the player to act, so he can still bet himself: the amount owed is up to the
+    # current bet while someone else can too (`to_call`, written out).
     bets = hand.bets
-    mine = 0 if folded[i] or all_in[i] else 1
-    owed = (hand.current_bet if hand._betting_count > mine else target(hand, i)) - bets[i]
+    owed = (hand.current_bet if hand._betting_count > 1 else target(hand, i)) - bets[i]
     if owed > 0:
         stacks = hand.stacks
         amount = owed if owed < stacks[i] else stacks[i]
         stacks[i] -= amount
         bets[i] += amount
         hand.contributions[i] += amount
-        if stacks[i] == 0 and not all_in[i]:
-            all_in[i] = True
+        all_in = stacks[i] == 0
+        if all_in:
+            hand.all_in[i] = True
+            hand._can_bet[i] = False
             hand._betting_count -= 1
-        hand.log.append(_new_act(Act, (hand.street, i, "call", amount, (), all_in[i], 0)))
+        hand.log.append(_new_act(Act, (hand.street, i, "call", amount, (), all_in, 0)))
     else:
         hand.log.append(_new_act(Act, (hand.street, i, "check", 0, (), False, 0)))
     hand._to_act[i] = False
@@ -138,13 +141,10 @@ def bet_or_raise_to(hand: Hand, i: int, amount: int) -> None:
     hand.current_bet = amount
     street = hand.street
     hand.aggressor[street] = i
-    folded, all_in, to_act = hand.folded, hand.all_in, hand._to_act
-    for j in range(hand.n):
-        if j != i and not folded[j] and not all_in[j]:  # (can still bet: inlined)
-            to_act[j] = True
+    hand._to_act = to_act = hand._can_bet.copy()  # every other who can still bet acts again
     to_act[i] = False  # (`_acted`, written out)
     hand._acted_at[i] = amount
-    hand.log.append(_new_act(Act, (street, i, kind, amount, (), all_in[i], 0)))
+    hand.log.append(_new_act(Act, (street, i, kind, amount, (), hand.all_in[i], 0)))
     if hand._live_count == 1:
         end_round(hand)
     else:
@@ -157,6 +157,7 @@ def _put_in(hand: Hand, i: int, amount: int) -> None:
     hand.contributions[i] += amount
     if hand.stacks[i] == 0 and not hand.all_in[i]:
         hand.all_in[i] = True
+        hand._can_bet[i] = False
         hand._betting_count -= 1
 
 
@@ -175,20 +176,29 @@ def continue_from(hand: Hand, start: int) -> None:
     """Hand the action to the next player who must act, or close the round. A player must act
     when he can still bet and faces more than he put in, or has not acted since the last bet
     while someone else can still bet. (This runs after every action: the replay's hottest
-    loop.)"""
-    n = hand.n
-    folded, all_in, bets, to_act = hand.folded, hand.all_in, hand.bets, hand._to_act
-    current = hand.current_bet
-    order = _SEAT_ORDERS[n][start] if n < _MOST_SEATS else _seat_order(n, start)
+    step.)"""
+    to_act = hand._to_act
     if hand._betting_count > 1:  # someone else can still bet, for anyone who can himself
-        for j in order:
-            if not (folded[j] or all_in[j]) and (bets[j] < current or to_act[j]):
-                hand.actor = j
-                hand.stage = _BETTING
-                return
+        # Then the players who must act are exactly those marked in ``_to_act``: a round's
+        # start and every bet or raise mark each other player who can still bet (so one
+        # who faces more than he put in is marked too), only his own action (or a dead
+        # hand) clears his mark, and one who folded or is all-in is never marked. The first
+        # mark from ``start`` round the table is the next actor, found by the list's own
+        # search in C rather than a loop over the seats
+        # (tests/engine/test_next_actor_property.py holds it to the rule's wording).
+        if True in to_act:
+            try:
+                hand.actor = to_act.index(True, start)
+            except ValueError:  # (none after him: round the table)
+                hand.actor = to_act.index(True)
+            hand.stage = _BETTING
+            return
     else:
+        n = hand.n
+        can_bet, bets = hand._can_bet, hand.bets
+        order = _SEAT_ORDERS[n][start] if n < _MOST_SEATS else _seat_order(n, start)
         for j in order:
-            if not (folded[j] or all_in[j]) and bets[j] < target(hand, j):
+            if can_bet[j] and bets[j] < target(hand, j):
                 hand.actor = j
                 hand.stage = _BETTING
                 return
@@ -218,6 +228,7 @@ def end_round(hand: Hand) -> None:
         hand.contributions[top] -= excess
         if hand.all_in[top] and not hand.folded[top]:
             hand.all_in[top] = False
+            hand._can_bet[top] = True
             hand._betting_count += 1
         record_act(hand, top, "return", excess)
     hand.bets = [0] * hand.n
@@ -241,9 +252,8 @@ def start_round(hand: Hand) -> None:
     hand.full_bets = 0
     hand._uncapped = False
     hand._acted_at = [None] * hand.n
-    # who can still bet: neither folded nor all-in (two maps in C, not a comprehension)
-    hand._to_act = list(map(not_, map(or_, hand.folded, hand.all_in)))
-    if hand._to_act.count(True) >= 2:
+    hand._to_act = hand._can_bet.copy()  # everyone who can still bet acts
+    if hand._betting_count >= 2:
         continue_from(hand, 0)  # after the flop the first live player left of the button
     elif hand.street is _RIVER:
         hand.stage = _SHOWDOWN

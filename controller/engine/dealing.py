@@ -61,6 +61,7 @@ def post_forced_bets(hand: Hand) -> None:
             hand.contributions[i] += blind
             log.append(_new_act(Act, (street, i, "blind", blind, (), False, 0)))
     hand.all_in = list(map(not_, stacks))  # (all-in: no chips left)
+    hand._can_bet = list(map(bool, stacks))  # (nobody has folded yet)
     hand._betting_count = hand.all_in.count(False)
     top_blind = max(blinds)
     big_blind = hand.setup.big_blind if hand.setup.big_blind is not None else top_blind
@@ -81,7 +82,7 @@ def post_forced_bets(hand: Hand) -> None:
     if top:
         largest = hand.n - 1 - blinds[::-1].index(top)
         opener = (largest + 1) % hand.n
-    hand._to_act = list(map(not_, hand.all_in))
+    hand._to_act = hand._can_bet.copy()
     if hand.variant is not None:
         # CG Spielvarianten: a bomb pot's flop, and a flip's whole board, come without a
         # betting round

@@ -77,6 +77,44 @@ class Hand:
     """A hand's state. Methods are PokerKit's trio: ``verify_x`` raises, ``can_x`` answers, ``x``
     acts. All state changes go through the action methods and are logged in ``log``."""
 
+    # Slots, not a dict: a hand's 33 fields are more than a shared-key instance dict holds
+    # (30), so each read and write of one was a dict lookup (issue 37).
+    __slots__ = (
+        "_acted_at",
+        "_betting_count",
+        "_can_bet",
+        "_live_count",
+        "_seen",
+        "_to_act",
+        "_uncapped",
+        "actor",
+        "aggressor",
+        "all_in",
+        "bets",
+        "betting",
+        "boards",
+        "contributions",
+        "current_bet",
+        "dead_money",
+        "folded",
+        "full_bets",
+        "game",
+        "hole",
+        "labels",
+        "log",
+        "min_raise",
+        "mucked",
+        "n",
+        "results",
+        "setup",
+        "shown",
+        "stacks",
+        "stage",
+        "starting_stacks",
+        "street",
+        "variant",
+    )
+
     def __init__(self, setup: SetupTerms) -> None:
         self.setup = setup
         players = setup.players
@@ -107,15 +145,16 @@ class Hand:
         self.full_bets = 0
         self._uncapped = False
         self._acted_at: list[int | None] = [None] * n  # current bet when he last acted
-        self._to_act = [False] * n
+        self._to_act = [False] * n  # who must act this round (`continue_from`)
         self.actor: int | None = None
         self.aggressor: dict[Street, int] = {}  # last bettor or raiser of each round
         self.log: list[Act] = []
         self.results: list[PotResult] = []
-        # Counters kept in step with folded/all_in, so that finding the next actor is not a
-        # scan of every seat for every seat (replay throughput depends on it).
+        # Counters and a list kept in step with folded/all_in, so that finding the next actor
+        # is not a scan of every seat for every seat (replay throughput depends on it).
         self._live_count = n
         self._betting_count = n  # live and not all-in
+        self._can_bet = [True] * n  # each: live and not all-in (marked to act on a raise)
         dealing.post_forced_bets(self)
 
     # ---------------------------------------------------------------- the deal (dealing.py)

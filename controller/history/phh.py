@@ -418,7 +418,10 @@ class Replay:
                         if lenient:
                             self._fold_skipped_players(i)
                         amount = _chips(what, self.scale)
-                        owed = hand.to_call(i) if hand.actor == i else 0
+                        # (what a call reaches is never over the current bet: a raise, the
+                        # common case, skips the question)
+                        owed = hand.to_call(i) if (amount <= hand.current_bet
+                                                   and hand.actor == i) else 0
                         if owed and amount == hand.bets[i] + owed:
                             # Exactly what a call reaches: a caller bringing a short big
                             # blind up to the full blind (RULES R4), which engines that match
@@ -432,7 +435,7 @@ class Replay:
                         if what == "-":  # phh-std: show the cards dealt
                             hand.show(i, list(hand.hole[i]) or [None] * HOLE_CARDS[hand.game])
                         else:
-                            hand.show(i, parse_cards(what))
+                            hand.show(i, list(_CARDS_READ.get(what) or _read_cards(what)))
                         continue
                 elif size > 4:
                     if parts[0] == "d":

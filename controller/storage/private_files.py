@@ -10,7 +10,6 @@ process sets for whatever else it writes (no access for other users).
 from __future__ import annotations
 
 import os
-import secrets
 from pathlib import Path
 
 SERVICE_UMASK = 0o027  # group may read what is not private; others nothing
@@ -45,7 +44,9 @@ def write_private(path: Path, data: bytes, mode: int = 0o600,
     it, then put it at ``path`` in one rename: a file already there is replaced, never reused,
     and a reader (one that waits for the file to appear, as `pokertable upgrade` waits for
     the table's word) never sees it empty or half written."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
+    # (os.urandom, as secrets.token_hex does: importing secrets loads OpenSSL, 10 ms of every
+    # command's start-up)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
     try:
         try:
