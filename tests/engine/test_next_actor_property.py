@@ -77,8 +77,6 @@ def test_the_next_actor_is_the_first_who_must_still_act(data: st.DataObject, n: 
             if move == "kill":  # a dead hand, the player to act or anyone still live
                 killed = data.draw(st.sampled_from(hand.live), label="killed")
                 hand.kill(killed)
-                if killed != i:  # out of turn: the player to act still is, if he must
-                    i = (i - 1) % n
             elif move == "fold":
                 hand.fold(i)
             elif move == "check_or_call":
@@ -90,7 +88,9 @@ def test_the_next_actor_is_the_first_who_must_still_act(data: st.DataObject, n: 
                                label="to")
                 hand.bet_or_raise_to(i, to)
                 acted = {i}
-            last = i
+            # the search for the next actor starts after the one who acted; after a dead
+            # hand out of turn, at the player to act himself (he keeps his turn if he must)
+            last = i if move != "kill" or killed == i else (i - 1) % n
             _check_bookkeeping(hand)
             if hand.stage is not Stage.BETTING and hand._betting_count > 1:
                 # the round closed while two or more could still bet: each has acted since
