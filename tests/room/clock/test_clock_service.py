@@ -320,14 +320,18 @@ def test_pause_and_added_time_while_a_table_plays(broker: LocalBroker, clock: Cl
             assert wait_until(lambda: floor.state().status == "paused")
             paused = floor.state().remaining
             assert paused is not None
+            # The table hears the clock on its own subscription, maybe after the floor did
+            assert wait_until(lambda: table.link._level_paused_left == paused)
             frozen = left_after(hand[-3])  # the button raises: the hand goes on
             assert frozen == pytest.approx(paused, abs=0.01)
             assert floor.command("add_time", seconds=60).status == "ok"
             assert wait_until(lambda: floor.state().remaining == pytest.approx(paused + 60))
+            assert wait_until(lambda: table.link._level_paused_left == floor.state().remaining)
             time.sleep(0.3)  # paused: no time passes
             assert left_after(hand[-2]) == pytest.approx(paused + 60, abs=0.01)
             assert floor.command("resume").status == "ok"
             assert wait_until(lambda: floor.state().status == "running")
+            assert wait_until(lambda: table.link._level_ends_at == floor.state().ends_at)
             time.sleep(0.3)
             running = left_after(hand[-1])  # the last fold: the hand is over
             assert paused + 60 - 2.0 < running < paused + 60 - 0.25

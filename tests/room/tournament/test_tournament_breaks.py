@@ -82,7 +82,9 @@ def test_a_break_colours_up_and_an_add_on_is_taken(broker: LocalBroker, tmp_path
         for table in tables.values():
             up = table.memory.last.colour_up
             assert up is not None and up.race_chips == 1 and len(up.race) == 2
-            assert "break" in table.memory.last.holds
+            # The break's hold comes from the clock, the colour-up from the tournament: two
+            # messages on two topics, in either order
+            assert wait_until(lambda table=table: "break" in table.memory.last.holds)
         # The add-on, at the break that ends late registration
         player = next(v.player for v in tables["1"].memory.last.seats.values())
         seat = next(s for s, v in tables["1"].memory.last.seats.items() if v.player == player)
