@@ -105,6 +105,15 @@ def phh_files() -> list[Path]:
     return files
 
 
+@pytest.fixture
+def pokerkit_remembered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """For a test that asks PokerKit a great deal: its evaluations remembered, its answers its
+    own (tests/pokerkit_evaluations.py; imported here only when a test asks for it)."""
+    from tests.pokerkit_evaluations import remember_evaluations
+
+    remember_evaluations(monkeypatch)
+
+
 @pytest.fixture(scope="module")
 def broker() -> Iterator[LocalBroker]:
     """A Mosquitto configured by `pokertable broker init` on free ports, per test module."""

@@ -1,10 +1,11 @@
 """One hand played in lockstep through this engine and PokerKit (pinned 0.7.7), for the
-differential tests (tests/engine/test_differential_pokerkit_*.py): PokerKit's automations and
-its evaluations remembered, the hands played from their seeds, the antes drawn, the cards dealt
-in both, each decision's common checks and the action made in both, the showdown, and the
-finishing stacks compared. What a test compares before an action and the differences it names
-(its own `act`) stay with the test (the straddle test's, which the posted-blind test plays its
-hands with too, is in tests/engine/pokerkit_helpers.py)."""
+differential tests (tests/engine/test_differential_pokerkit_*.py): PokerKit's automations, the
+hands played from their seeds, the antes drawn, the cards dealt in both, each decision's common
+checks and the action made in both, the showdown, and the finishing stacks compared. What a
+test compares before an action and the differences it names (its own `act`) stay with the test
+(the straddle test's, which the posted-blind test plays its hands with too, is in
+tests/engine/pokerkit_helpers.py). The tests ask PokerKit with its evaluations remembered
+(the `pokerkit_remembered` fixture, tests/pokerkit_evaluations.py)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-import pytest
-from pokerkit import Automation, Card, OmahaHoldemHand, StandardHighHand, State
+from pokerkit import Automation, State
 
 from controller.engine.cards import card_text
 from controller.engine.hand import HOLE_CARDS, Hand, PotResult, Stage
@@ -30,24 +30,6 @@ AUTOMATIONS = (
     Automation.CHIPS_PUSHING,
     Automation.CHIPS_PULLING,
 )
-
-
-def remember_evaluations(monkeypatch: pytest.MonkeyPatch) -> None:
-    """PokerKit evaluates every live hand again for every player it asks whether he can still
-    win (most of a differential test's time); its own results, remembered for the same cards."""
-    for kind in (StandardHighHand, OmahaHoldemHand):
-        evaluate = kind.from_game.__func__  # type: ignore[attr-defined]
-        known: dict[tuple[object, ...], object] = {}
-
-        def from_game(cls: type, hole: Iterable[Card], board: Iterable[Card] = (),
-                      evaluate: Callable[..., object] = evaluate,
-                      known: dict[tuple[object, ...], object] = known) -> object:
-            key = (cls, tuple(hole), tuple(board))
-            if key not in known:
-                known[key] = evaluate(cls, key[1], key[2])
-            return known[key]
-
-        monkeypatch.setattr(kind, "from_game", classmethod(from_game))
 
 
 def play_seeded(play_one: Callable[[random.Random, Counter[str]], None], hands: int

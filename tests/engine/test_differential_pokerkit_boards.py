@@ -143,9 +143,8 @@ def act(rng: random.Random, hand: Hand, state: State) -> None:
 
 
 @pytest.mark.long(15)
-def test_two_boards_agree_with_pokerkit_runout_and_board_counts(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    lockstep.remember_evaluations(monkeypatch)
+@pytest.mark.usefixtures("pokerkit_remembered")
+def test_two_boards_agree_with_pokerkit_runout_and_board_counts() -> None:
     seen = lockstep.play_seeded(play_one, HANDS)
     compared = seen["run it twice: hands compared"] + seen["double board: hands compared"]
     assert compared > 0.85 * HANDS

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
 from pokerkit import HandHistory
 
 from controller.history.phh import parse_phh, replay_phh
@@ -37,6 +38,7 @@ def _pokerkit_stacks(text: str) -> list[int]:
     return [int(s) for s in state.stacks]
 
 
+@pytest.mark.usefixtures("pokerkit_remembered")
 def test_the_held_out_hands_end_alike_in_both_engines() -> None:
     bench = _bench()
     texts = [t.decode() for t in bench.hand_texts(150, seed=11)]

@@ -159,8 +159,8 @@ def explain(hand: Hand, i: int, ours_refuses: bool, pk_capped: bool, round_: Rou
 
 
 @pytest.mark.long(20)
-def test_split_limit_agrees_with_pokerkit_fixed_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    lockstep.remember_evaluations(monkeypatch)
+@pytest.mark.usefixtures("pokerkit_remembered")
+def test_split_limit_agrees_with_pokerkit_fixed_limit() -> None:
     seen = lockstep.play_seeded(play_one, HANDS)
     assert seen["hands compared"] > 0.9 * HANDS
     # every named difference came up, so none of them is dead code in this test

@@ -63,9 +63,8 @@ def play_one(rng: random.Random, seen: Counter[str]) -> None:
 
 
 @pytest.mark.long(30)
-def test_posted_big_blinds_agree_with_pokerkit_post_bets(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    lockstep.remember_evaluations(monkeypatch)
+@pytest.mark.usefixtures("pokerkit_remembered")
+def test_posted_big_blinds_agree_with_pokerkit_post_bets() -> None:
     seen = lockstep.play_seeded(play_one, HANDS)
     assert seen["hands compared"] > 0.9 * HANDS
     assert seen["1 posted"] > 0 and seen["2 posted"] > 0 and seen["decisions agreed"] > 0, seen

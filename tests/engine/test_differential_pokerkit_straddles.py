@@ -78,9 +78,8 @@ def play_one(rng: random.Random, seen: Counter[str]) -> None:
     play_out_straddled(rng, hand, state, seen)
 
 
-def test_straddles_agree_with_pokerkit_blinds_or_straddles(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    lockstep.remember_evaluations(monkeypatch)
+@pytest.mark.usefixtures("pokerkit_remembered")
+def test_straddles_agree_with_pokerkit_blinds_or_straddles() -> None:
     seen = lockstep.play_seeded(play_one, HANDS)
     assert seen["hands compared"] > 0.9 * HANDS
     assert all(n > 0 for n in seen.values()) and len(seen) >= 7, seen

@@ -71,6 +71,7 @@ def test_the_session_is_a_cash_table_and_a_tournament_kept_apart(
     assert kinds["bomb-pot"] >= 1 and kinds["double board"] >= 1, kinds
 
 
+@pytest.mark.usefixtures("pokerkit_remembered")
 def test_every_cash_hand_replays_in_pokerkit_or_is_refused_for_its_second_board(
         cash_records: list[HandRecord]) -> None:
     seen: Counter[str] = Counter()

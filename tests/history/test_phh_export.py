@@ -56,6 +56,7 @@ def short_big_blind(record: HandRecord) -> bool:
 
 
 @pytest.mark.long(25)
+@pytest.mark.usefixtures("pokerkit_remembered")
 def test_every_hand_of_a_long_session_replays_in_pokerkit_to_the_records_stacks(
         session_records: list[HandRecord]) -> None:
     outcome: Counter[str] = Counter()

@@ -25,6 +25,7 @@ def _ints(text: str) -> list[int]:
     ("NT", StandardHighHand, {2: "AhKd", 3: "AcKh"}, "QsJs2d3c", ""),  # a likely split
     ("PO", OmahaHoldemHand, {1: "AsKsQhJh", 2: "9c9d8c7d"}, "Ts9h2c", "2d3d4d5d"),
 ])
+@pytest.mark.usefixtures("pokerkit_remembered")
 def test_exact_equity_is_an_independent_enumeration(
         game: str, hand_type: type, hands: dict[int, str], board_text: str, dead: str) -> None:
     found = equities(game, {s: _ints(h) for s, h in hands.items()},  # type: ignore[arg-type]

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from pokerkit import Deck, StandardHighHand, calculate_equities, parse_range
 
 from controller.mqtt.local_broker import LocalBroker
@@ -39,6 +40,7 @@ def _steps(frames: list[tuple[str, dict[str, Any]]]) -> list[int]:
     return [data["step"] for kind, data in frames if kind == "step"]
 
 
+@pytest.mark.usefixtures("pokerkit_remembered")
 def test_nothing_younger_than_the_delay_leaves_the_server(broker: LocalBroker,
                                                           tmp_path: Path) -> None:
     clock = Clock(T0 - 60)
