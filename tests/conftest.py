@@ -19,6 +19,10 @@ from controller.mqtt.local_broker import LocalBroker
 from harness.pg_cluster import PgCluster
 from tests.league import League, running_league
 
+# One Chromium per test process for the tests that drive a page (tests/browsers.py); pytest run
+# by a test (`pytester`), for what only a whole run shows.
+pytest_plugins = ("tests.browsers", "pytester")
+
 # Real hands in PHH, kept in the repository with their source and licence (tests/data/phh).
 PHH_DIR = Path(__file__).resolve().parent / "data" / "phh"
 

@@ -7,14 +7,12 @@ from __future__ import annotations
 import io
 import re
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, expect, sync_playwright
+from playwright.sync_api import Browser, expect
 
 from controller.demo.room_demo import DEMO_PLAYERS, run_room
-from harness.chromium import CHROMIUM, CHROMIUM_FLAGS
 from tests.waiting import wait_for
 
 
@@ -32,14 +30,6 @@ class Printed(io.StringIO):
     def text(self) -> str:
         with self.lock:
             return self.getvalue()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.mark.e2e

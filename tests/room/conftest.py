@@ -1,5 +1,5 @@
-"""The room's tests share a running clock (on the turbo structure) and a real headless
-Chromium for the floor display, one per test module."""
+"""The room's tests share a running clock (on the turbo structure); the floor display's tests
+drive the test process's real headless Chromium (tests/browsers.py)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,13 @@ from pathlib import Path
 
 import pytest
 from argon2 import PasswordHasher
-from playwright.sync_api import Browser, expect, sync_playwright
+from playwright.sync_api import expect
 
 from controller.mqtt.local_broker import LocalBroker
 from controller.room.clock.service import ClockService
 from controller.room.clock.store import ClockStore
 from controller.room.clock.structure import load_structure
 from controller.room.floor import accounts
-from harness.chromium import CHROMIUM, CHROMIUM_FLAGS
 from tests.venue import address, clear_clock_state, login
 
 TURBO = load_structure(Path(__file__).resolve().parents[2] / "deploy" / "structures" /
@@ -41,24 +40,6 @@ def cheap_password_hashes(request: pytest.FixtureRequest,
     if request.node.get_closest_marker("real_password_cost") is None:
         monkeypatch.setattr(accounts, "_hasher", CHEAP_HASHER)
         monkeypatch.setattr(accounts, "_DUMMY", CHEAP_HASHER.hash("no such user, no such password"))
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def browser(chromium: Browser) -> Iterator[Browser]:
-    """The module's Chromium; the pages a test opened are closed at its end. Left open, each
-    went on ticking its clocks four times a second and reconnecting to a server that was gone,
-    for the rest of the module."""
-    yield chromium
-    for context in chromium.contexts:
-        context.close()
 
 
 @pytest.fixture
