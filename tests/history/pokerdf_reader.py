@@ -8,14 +8,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
-from pokerdf.core.read_and_convert import DataProcessing
-from pokerdf.modeling.star_schema import build_fact_player_action, load_converted_data
+from typing import TYPE_CHECKING, Any
 
 from controller.engine.records import HandRecord
 from controller.history.views import hero_view
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+# pokerdf and pandas are imported where they are used: every test process collects the modules
+# that use this one, and pandas alone took half a second of CPU to import in each.
 
 TOURNAMENT = 20270115
 
@@ -45,6 +47,9 @@ def for_pokerdf(text: str) -> str:
 def pokerdf_reads(texts: list[str], tmp_path: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
     """pokerdf's own conversion (`pokerdf convert`: a HH*.txt file to parquet), then its
     model's fact table of every post and action with the chips it moved."""
+    from pokerdf.core.read_and_convert import DataProcessing
+    from pokerdf.modeling.star_schema import build_fact_player_action, load_converted_data
+
     source = tmp_path / f"HH{TOURNAMENT} T{TOURNAMENT} Freeroll.txt"
     source.write_text("\n\n\n".join(texts), encoding="utf-8")
     out = tmp_path / "parquet"
@@ -56,6 +61,8 @@ def pokerdf_reads(texts: list[str], tmp_path: Path) -> tuple[pd.DataFrame, pd.Da
 
 
 def or_zero(value: Any) -> float:
+    import pandas as pd
+
     return 0.0 if value is None or pd.isna(value) else float(value)
 
 
