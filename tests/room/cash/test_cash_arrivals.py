@@ -179,9 +179,10 @@ def test_a_busted_cash_player_keeps_his_seat_until_the_dealer_lets_him_go(
         hands.fold_around(feed, lambda: one.memory.last)
         state = floor.state(lambda s: s.tables[0].seats_open == SEATS - 3)
         assert players(state, "1")["Ben"] == (2, True)
-        # The floor sees him marked: at his seat with no chips (Anna and Cleo have theirs)
-        state = floor.state(lambda s: any(p.no_chips for p in s.tables[0].players))
-        assert [p.name for p in state.tables[0].players if p.no_chips] == ["Ben"]
+        # The floor sees him marked: at his seat with no chips (Anna and Cleo have theirs once
+        # the hand's last state has reached the cash floor: in a loaded run a state from within
+        # it showed Anna with none for a moment)
+        floor.state(lambda s: [p.name for p in s.tables[0].players if p.no_chips] == ["Ben"])
         # The dealer lets him go: the cash floor learns the seat is open
         feed([{"type": "seat", "seat": 2, "player": None}])
         state = floor.state(lambda s: "Ben" not in players(s, "1"))
