@@ -38,7 +38,12 @@ def _log_to_stderr() -> None:
 
 
 def _stop_on_signals() -> threading.Event:
-    """SIGTERM (systemd, a supervisor) and SIGINT (Ctrl-C) ask a service for a clean stop."""
+    """SIGTERM (systemd, a supervisor) and SIGINT (Ctrl-C) ask a service for a clean stop.
+    SIGABRT, which systemd's watchdog sends a hung service, first writes every thread's stack
+    to stderr (the journal): where it hung, not only that it did."""
+    import faulthandler
+
+    faulthandler.enable()
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())

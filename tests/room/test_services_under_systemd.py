@@ -176,9 +176,35 @@ def test_pokertable_clock_tells_systemd_ready_pings_and_stopping(
         assert said.count("WATCHDOG=1") >= 4, said
     finally:
         process.send_signal(signal.SIGTERM)
-        _, stderr = process.communicate(timeout=20)
+        try:
+            _, stderr = process.communicate(timeout=20)
+        except subprocess.TimeoutExpired:  # hung: where, as systemd's watchdog would show it
+            process.send_signal(signal.SIGABRT)
+            _, stderr = process.communicate(timeout=10)
+            pytest.fail(f"the clock did not stop on SIGTERM in 20 s: {stderr[-6000:]}")
     assert process.returncode == 0, stderr[-2000:]
     assert "STOPPING=1" in heard(sock, 0.5, lambda said: "STOPPING=1" in said)
+
+
+def test_a_service_killed_by_the_watchdog_leaves_its_threads_stacks(
+        broker: LocalBroker, tmp_path: Path, systemd_socket: tuple[socket.socket, str]) -> None:
+    """systemd's watchdog ends a hung service with SIGABRT: its stderr (the journal) holds
+    where each of its threads was, the clock's ticker and main loop among them."""
+    sock, path = systemd_socket
+    config = clock_config(broker, tmp_path, TURBO)
+    env = {"NOTIFY_SOCKET": path, "PATH": "/usr/bin:/bin"}
+    process = subprocess.Popen([sys.executable, "-m", "controller.cli", "clock", "--config",
+                                str(config)], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        said = heard(sock, 30.0, lambda said: "READY=1" in "".join(said))
+        assert said and said[0].startswith("READY=1"), said
+    finally:
+        process.send_signal(signal.SIGABRT)
+        _, stderr = process.communicate(timeout=20)
+    assert process.returncode == -signal.SIGABRT
+    assert "Fatal Python error: Aborted" in stderr, stderr[-2000:]
+    assert "_run_ticker" in stderr and "_serve" in stderr, stderr[-3000:]
 
 
 def test_the_floor_serves_https_with_broker_inits_certificate(broker: LocalBroker,
