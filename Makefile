@@ -1,8 +1,9 @@
 # `make test` and `make demo` work on a fresh machine: they create .venv and install what they need.
 # The interpreter the Pis and the host run where there is one: Debian's own python3, which
 # deploy/install.sh makes each release's venv with. Debian builds it with profile-guided
-# optimisation; on this kind of machine, whose first python3 on the PATH is a self-built one
-# without, the pure-Python tests took 10-15% less CPU on Debian's (issue 37). Else python3.
+# optimisation; where the first python3 on the PATH is a self-built one without (pyenv's, on
+# the machines CI runs on), the pure-Python tests took 10-15% less CPU on Debian's (issue 37).
+# Elsewhere: python3.
 PYTHON ?= $(shell /usr/bin/python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
 	2>/dev/null && echo /usr/bin/python3 || echo python3)
 VENV := .venv
