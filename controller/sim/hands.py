@@ -7,6 +7,7 @@ the dealer's memory (`Felt`), kept in a file so that a restarted table finds it 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
@@ -155,6 +156,15 @@ class HardwareHands:
         # seconds); a PT1 board reports at once. A card never read (a dead module) holds the
         # dealer up no longer than this.
         self.cards.wait_read(antenna, uid, 5.0)
+        if zone.startswith("seat:"):
+            # ... and no sooner than the table has it: each reader module's driver reports on
+            # its own thread, and on a loaded host the next seat's card could reach the table
+            # first and read as dealt out of order (seen: a misdeal called on a clean deal).
+            # A card the table does not count at the seat (a fault's) holds him up 2 s at most.
+            seat, held = int(zone.removeprefix("seat:")), len(self.felt.cards[zone])
+            with contextlib.suppress(TimeoutError):
+                self.watch.wait_state(lambda s: seat in s.seats and s.seats[seat].cards >= held,
+                                      2.0)
         time.sleep(0.02)
 
     def card_off(self, zone: str, card: str) -> None:
