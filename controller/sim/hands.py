@@ -162,9 +162,8 @@ class HardwareHands:
             # first and read as dealt out of order (seen: a misdeal called on a clean deal).
             # A card the table does not count at the seat (a fault's) holds him up 2 s at most.
             seat, held = int(zone.removeprefix("seat:")), len(self.felt.cards[zone])
-            with contextlib.suppress(TimeoutError):
-                self.watch.wait_state(lambda s: seat in s.seats and s.seats[seat].cards >= held,
-                                      2.0)
+            with contextlib.suppress(DealerStuck):
+                self.wait(lambda s: seat in s.seats and s.seats[seat].cards >= held, 2.0)
         time.sleep(0.02)
 
     def card_off(self, zone: str, card: str) -> None:

@@ -161,14 +161,18 @@ def test_a_callback_that_never_returns_is_a_hung_loop() -> None:
         assert [name for name, _ in watchdog.stuck(time.monotonic() + 1.5)] == [loop.name]
 
 
+def clock_process(config: Path, env: dict[str, str]) -> subprocess.Popen[str]:
+    """`pokertable clock --config` as systemd starts it, with systemd's variables ``env``."""
+    return subprocess.Popen([sys.executable, "-m", "controller.cli", "clock", "--config",
+                             str(config)], cwd=ROOT, env=env | {"PATH": "/usr/bin:/bin"},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+
 def test_pokertable_clock_tells_systemd_ready_pings_and_stopping(
         broker: LocalBroker, tmp_path: Path, systemd_socket: tuple[socket.socket, str]) -> None:
     sock, path = systemd_socket
     config = clock_config(broker, tmp_path, TURBO)
-    env = {"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "1000000", "PATH": "/usr/bin:/bin"}
-    process = subprocess.Popen([sys.executable, "-m", "controller.cli", "clock", "--config",
-                                str(config)], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, text=True)
+    process = clock_process(config, {"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "1000000"})
     try:
         said = heard(sock, 30.0, serving)  # (a second of pings when all is well; a start under
         # a whole suite's load with CPU hogs beside it may take longer than 8 s)
@@ -192,10 +196,7 @@ def test_a_service_killed_by_the_watchdog_leaves_its_threads_stacks(
     where each of its threads was, the clock's ticker and main loop among them."""
     sock, path = systemd_socket
     config = clock_config(broker, tmp_path, TURBO)
-    env = {"NOTIFY_SOCKET": path, "PATH": "/usr/bin:/bin"}
-    process = subprocess.Popen([sys.executable, "-m", "controller.cli", "clock", "--config",
-                                str(config)], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, text=True)
+    process = clock_process(config, {"NOTIFY_SOCKET": path})
     try:
         said = heard(sock, 30.0, lambda said: "READY=1" in "".join(said))
         assert said and said[0].startswith("READY=1"), said
