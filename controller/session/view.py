@@ -11,13 +11,14 @@ from controller.engine.records import Blinds, PotRecord
 from controller.session.cards import board_street_name
 from controller.session.outputs import ClockView, Leds, PotView, SeatView, TableState
 from controller.session.parts import Core
-from controller.session.words import card_text_list
+from controller.session.words import BURN_FIRST, card_text_list
 
 if TYPE_CHECKING:
     from controller.engine.hand import Hand
     from controller.engine.records import HandRecord
     from controller.session.cash import CashGame
     from controller.session.hold_commands import HoldCommands
+    from controller.session.model import HandTrack
     from controller.session.shot_clock import ShotClock
     from controller.session.stacks import StackCommands
     from controller.session.time_calls import TimeCalls
@@ -188,12 +189,21 @@ class PublicView:
                 words += f", raise to at least {options.min_raise_to:,}"
             return f"seat {seat} to act: {words}{clock}"
         if hand.stage is Stage.DEALING:
-            return f"deal the {board_street_name(hand, *hand.next_board_street())}" + (
-                self.core.cash.run_twice_offer())
+            return (self._burn_first(track) + "deal the "
+                    + board_street_name(hand, *hand.next_board_street())
+                    + self.core.cash.run_twice_offer())
         shower = self.core._next_to_show()
         if shower is not None:
             return f"seat {shower} shows (or mucks)"
         return "the floor awards the pot (cards were not read)"
+
+    def _burn_first(self, track: HandTrack) -> str:
+        """PVB 35(2): where the table reads burn cards, the burn comes before each street (an
+        extra card that became the next burn card counts as it, PVB 34, 35(1))."""
+        if (self.core.config.check_burns and not track.board_buffer and not track.burns
+                and not track.preset_burn):
+            return BURN_FIRST
+        return ""
 
     def _between_hands_words(self) -> str:
         held = self.core.table_holds.holds.first()

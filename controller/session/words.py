@@ -21,6 +21,11 @@ class HasBlinds(Protocol):
     def bb_ante(self) -> int | None: ...
 
 
+# What the table waits for before a street's cards where it reads burn cards (PVB 35(2)); the
+# simulated dealer watches for it to go (controller/sim/hands.py).
+BURN_FIRST = "burn a card, then "
+
+
 def blinds_text(level: HasBlinds) -> str:
     text = f"blinds {level.sb or 0:,}/{level.bb or 0:,}"
     if level.ante:

@@ -253,8 +253,12 @@ class SimulatedDealer(BetweenHands):
             if state.stage == "dealing":
                 if self.cash and sim_cash.run_twice(self, state):
                     continue
+                due = sim_cash.board_cards_due(state)
                 self._place("burn", self.stub.pop())
-                for _ in range(sim_cash.board_cards_due(state)):
+                # The table's words change once it has the burn: the street's cards are what
+                # the dealer then waits for the table to take.
+                state = self.hands.last() or state
+                for _ in range(due):
                     self._place("board", self.stub.pop())
             elif state.stage == "showdown":
                 self.hands.press("confirm")

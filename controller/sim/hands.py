@@ -20,6 +20,7 @@ from gpiozero.pins.mock import MockFactory
 
 from controller.events import TableEvent
 from controller.session.outputs import TableState
+from controller.session.words import BURN_FIRST
 from controller.table.sinks import MemorySink
 from drivers.buttons import PanelConfig
 from drivers.registry import Deck
@@ -164,6 +165,11 @@ class HardwareHands:
             seat, held = int(zone.removeprefix("seat:")), len(self.felt.cards[zone])
             with contextlib.suppress(DealerStuck):
                 self.wait(lambda s: seat in s.seats and s.seats[seat].cards >= held, 2.0)
+        elif zone == "burn":
+            # The same for the burn card, read on another antenna than the street's cards:
+            # where the table checks burns, it asks for one until it has it (PVB 35(2)).
+            with contextlib.suppress(DealerStuck):
+                self.wait(lambda s: not s.waiting_for.startswith(BURN_FIRST), 2.0)
         time.sleep(0.02)
 
     def card_off(self, zone: str, card: str) -> None:

@@ -140,6 +140,30 @@ def test_pvb_35_2_burn_cards_checked_when_the_table_has_a_burn_antenna() -> None
     assert run.rules().count("PVB 35(2)") == 1  # the turn came without a burn card
 
 
+def test_pvb_35_2_the_dealer_is_told_to_burn_first_until_the_burn_card_is_read() -> None:
+    """Where the table reads burn cards, what it waits for names the burn until it has it (the
+    dealer's screen, and what the simulated dealer waits for before the street's cards)."""
+    burns = SessionConfig(check_burns=True)
+    run = start(three_players(), shuffle(), preflop_called(), config=burns)
+    assert run.session.state().waiting_for == "burn a card, then deal the flop"
+    step = run.feed(card("burn", "3c"))
+    assert step.changed and run.session.state().waiting_for == "deal the flop"
+    run.feed(card("board", "Qs"))  # the flop's first card: the burn is behind it
+    assert run.session.state().waiting_for == "deal the flop"
+    run.feed(card("board", "Jd"), card("board", "4h"), key("confirm"), key("confirm"),
+             key("confirm"))
+    assert run.session.state().waiting_for == "burn a card, then deal the turn"
+    # An extra flop card becomes the next burn card (PVB 34): nothing more to burn for the turn.
+    extra = start(three_players(), shuffle(), preflop_called(), board("QsJd4h", burn="3c"),
+                  card("board", "5c"), config=burns)
+    assert "PVB 34" in extra.rules()
+    extra.feed(key("confirm"), key("confirm"), key("confirm"))
+    assert extra.session.state().waiting_for == "deal the turn"
+    # A table without a burn antenna asks for no burn.
+    assert start(three_players(), shuffle(),
+                 preflop_called()).session.state().waiting_for == "deal the flop"
+
+
 def test_s7_pvb_22_no_rabbit_hunting() -> None:
     run = start(three_players(), shuffle(), deal(HOLE), declare(1, "raise", 300),
                 declare(2, "fold"), declare(3, "fold"))
