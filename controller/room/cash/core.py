@@ -18,6 +18,7 @@ from controller.room.cash.at_tables import (
     Ask,
     Observed,
     Seating,
+    between_hands,
     carried,
     needs_stack,
     observed,
@@ -104,7 +105,10 @@ class CashCore:
                 continue
             for player in line.players:
                 here = shown(table_state, player.name)
-                if here is not None and here[1].stack == 0:
+                # All in, he has no chips before him until the pot is pushed: only one out of
+                # the hand in play (or any between hands) has none (CG Table Stake).
+                if here is not None and here[1].stack == 0 and (
+                        between_hands(table_state) or not here[1].in_hand):
                     broke.add((line.table, player.name))
         return published(self.ledger, self.settings, frozenset(broke))
 

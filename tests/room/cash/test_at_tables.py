@@ -106,3 +106,29 @@ def test_a_seat_the_table_shows_empty_is_open_for_the_must_move_order() -> None:
     assert [(a.table, a.command, a.args) for a in asks] == [
         ("1", "seat", {"seat": 2, "player": "Cleo", "stack": 870, "arrival": "moved"})]
     assert any(h.rule == MUST_MOVE for h in floor.core.ledger.recent)
+
+
+def test_a_player_all_in_is_not_shown_with_no_chips_until_the_hand_is_over() -> None:
+    """CG Table Stake: a player his table shows with no chips keeps his seat, and the floor's
+    page marks him. All in, he has none before him while the hand plays: not marked then (a
+    player's mark flashed on and off within hands)."""
+    floor = Floor(room_settings(seats=4))
+    floor.do("open_table", table="1", game=NLH)
+    for name in ("Anna", "Ben", "Cleo"):
+        floor.do("seat", table="1", name=name, stack=1_000)
+    playing = table_state("1", {1: ("Anna", 0), 2: ("Ben", 1_500), 3: ("Cleo", 0)},
+                          stage="betting", hand=4)
+    seats = dict(playing.seats)
+    seats[1] = seats[1].model_copy(update={"in_hand": True, "all_in": True})  # all in
+    playing = playing.model_copy(update={"seats": seats})  # (Cleo busted before, sits out)
+    follow(floor, playing)
+
+    def marked(state: TableState) -> list[str]:
+        return [p.name for t in floor.core.state({"1": state}).tables for p in t.players
+                if p.no_chips]
+
+    assert marked(playing) == ["Cleo"]
+    assert marked(playing.model_copy(update={"stage": "showdown"})) == ["Cleo"]
+    assert marked(playing.model_copy(update={"stage": "over"})) == ["Anna", "Cleo"]  # he lost
+    won = {**seats, 1: seats[1].model_copy(update={"stack": 2_000})}
+    assert marked(playing.model_copy(update={"stage": "over", "seats": won})) == ["Cleo"]
