@@ -203,8 +203,14 @@ def test_a_service_killed_by_the_watchdog_leaves_its_threads_stacks(
     finally:
         process.send_signal(signal.SIGABRT)
         _, stderr = process.communicate(timeout=20)
-    assert process.returncode == -signal.SIGABRT
     assert "Fatal Python error: Aborted" in stderr, stderr[-2000:]
+    if process.returncode == -signal.SIGSEGV:
+        # CPython's dump reads the other threads' frames while they may run, and says it may
+        # fault doing so (seen once in a loaded full run, never in 200 runs of this test under
+        # load): the service is ended either way, and the journal has the dump's start.
+        assert "Current thread 0x" in stderr or "Thread 0x" in stderr, stderr[-3000:]
+        return
+    assert process.returncode == -signal.SIGABRT, (process.returncode, stderr[-3000:])
     assert "_run_ticker" in stderr and "_serve" in stderr, stderr[-3000:]
 
 
