@@ -28,7 +28,7 @@ def run(tmp: Path, machine: str, *args: str, opt: bool = True
                           capture_output=True, text=True, timeout=600, env=env)
 
 
-@pytest.mark.long(21)
+@pytest.mark.long(45)  # two releases built: a venv and pip install each (37 s of CPU)
 def test_one_command_per_machine(tmp_path: Path) -> None:
     host = run(tmp_path, "host", "host", "--venue", "hall", "--tables", "2",
                "--hostname", "broker.hall.lan")
