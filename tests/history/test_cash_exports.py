@@ -36,18 +36,17 @@ from controller.history.ohh import TournamentInfo, ohh_hand
 from controller.history.phh_export import BOARDS, NO_CODE, PhhExportError, record_phh
 from controller.history.query import HandQuery
 from controller.history.stars import DOUBLE_BOARD, StarsExportError, hand_number, stars_hand
-from controller.sim.soak import soak
 from tests.engine.helpers import make_hand, run
 from tests.history.export_helpers import checked, pokerkit_stacks, split_as_pokerkit_does
 from tests.history.pokerdf_reader import as_tournament, for_pokerdf, own_history, pokerdf_adds_up
+from tests.history.shared_soak import soak_records
 
 
 @pytest.fixture(scope="module")
-def cash_records() -> list[HandRecord]:
-    """A tournament table and a cash table, 400 hands each (a few seconds)."""
-    records: list[HandRecord] = []
-    soak(2, 400, seed=5, cash=True, records=records.append)
-    return records
+def cash_records(tmp_path_factory: pytest.TempPathFactory) -> list[HandRecord]:
+    """A tournament table and a cash table, 400 hands each (a few seconds), made once per run
+    for every worker this module's tests are dealt to."""
+    return soak_records(tmp_path_factory, 2, 400, seed=5, cash=True)
 
 
 def cash_hands(records: list[HandRecord]) -> list[HandRecord]:
