@@ -12,10 +12,10 @@ from gpiozero.pins.mock import MockFactory
 from controller.events import parse_event
 from controller.session import SessionConfig, TableSession
 from controller.sim.hands import HardwareHands
+from controller.sim.table_rig import DEMO_PANEL
 from controller.table.sinks import MemorySink
-from drivers.buttons import PanelConfig
-from drivers.registry import REGISTRATION_ORDER, Deck
 from drivers.simulated.field import TagField, ZoneAntennas
+from tests.drivers.chip_helpers import DECK, UID_OF
 from tests.session.helpers import HOLE, card, deal, declare, flatten, key, shuffle, three_players
 
 LATE = 0.3  # how long the burn antenna's driver takes to report the card it read
@@ -34,12 +34,9 @@ def test_the_burn_card_reaches_the_table_before_the_dealer_pitches_the_flop() ->
 
     burn_module, board_module = TagField(), TagField()
     antennas = ZoneAntennas({"burn": (burn_module, 0), "board": (board_module, 0)})
-    deck = Deck(name="d", cards={f"04A1{k:04X}": c for k, c in enumerate(REGISTRATION_ORDER)})
-    uid = {c: u for u, c in deck.cards.items()}
     pins = MockFactory()
     try:
-        hands = HardwareHands(antennas, antennas.zones, deck, None, {}, pins,
-                              PanelConfig(shuffle=5, confirm=6, undo=13, floor=19), watch,
+        hands = HardwareHands(antennas, antennas.zones, DECK, None, {}, pins, DEMO_PANEL, watch,
                               lambda event: None, threading.Event())
         pitched = threading.Event()
 
@@ -47,7 +44,7 @@ def test_the_burn_card_reaches_the_table_before_the_dealer_pitches_the_flop() ->
             """The burn module's chip reads the card at once; its driver reports it late."""
             while not burn_module.tags(0):
                 pitched.wait(0.005)
-            burn_module.mark_read(0, uid["3c"])
+            burn_module.mark_read(0, UID_OF["3c"])
             pitched.wait(LATE)
             session.handle(parse_event(card("burn", "3c")))
             watch.state(session.state())
