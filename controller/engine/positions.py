@@ -148,7 +148,9 @@ def sitting_out(table: Table) -> dict[int, str]:
     p = table.positions
     if p is None:
         return {}
+    out = [s for s, state in sorted(table.seats.items())
+           if s not in p.dealt and state.stack > 0 and not state.new]
+    if not out:  # (nearly always: the table's public state asks after every change)
+        return {}
     waiting = _waiting_seats(table, p.button, p.sb, p.sb_live)
-    return {s: "PVB 10(1)" if s in waiting else "PVB 33"
-            for s, state in sorted(table.seats.items())
-            if s not in p.dealt and state.stack > 0 and not state.new}
+    return {s: "PVB 10(1)" if s in waiting else "PVB 33" for s in out}

@@ -149,26 +149,13 @@ class Table:
         op = operation if isinstance(operation, BaseModel) else OPERATION.validate_python(
             operation
         )
-        handler = self._handlers().get(type(op))
+        handler = _HANDLERS.get(type(op))
         if handler is None:  # not an operation (a dict was validated into one above)
             raise AttributeError(f"{type(self).__name__!r} object has no attribute "
                                  f"'_op_{getattr(op, 'op', type(op).__name__)}'")
-        record = handler(op)
+        record = handler(self, op)
         self.log.append(op)
         return record
-
-    def _handlers(self) -> dict[type[BaseModel], Callable[[Any], HandRecord | None]]:
-        """Each operation's handler, by its type (every member of `Operation`)."""
-        return {SitDown: self._op_sit_down, Leave: self._op_leave, SetStack: self._op_set_stack,
-                PostBigBlind: self._op_post_big_blind, SetLevel: self._op_set_level,
-                DrawForButton: self._op_draw_for_button, StartHand: self._op_start_hand,
-                DealHole: self._op_deal_hole, DealBoard: self._op_deal_board,
-                Fold: self._op_fold, Check: self._op_check, Call: self._op_call,
-                BetOrRaise: self._op_bet_or_raise, Show: self._op_show, Muck: self._op_muck,
-                Settle: self._op_settle, DrawHoleCard: self._op_draw_hole_card,
-                KillHand: self._op_kill_hand, Straddle: self._op_straddle,
-                RunTwice: self._op_run_twice, MoveButton: self._op_move_button,
-                VoidHand: self._op_void_hand}
 
     # ---------------------------------------------------------------- between hands
 
@@ -500,6 +487,21 @@ class Table:
         if hand is None or hand.actor is None:
             return None
         return self.seat_of(hand.actor)
+
+
+# Each operation's handler, by its type (every member of `Operation`): made once, not for every
+# operation applied (a dict of 22 bound methods each time; issue 37).
+_HANDLERS: dict[type[BaseModel], Callable[[Table, Any], HandRecord | None]] = {
+    SitDown: Table._op_sit_down, Leave: Table._op_leave, SetStack: Table._op_set_stack,
+    PostBigBlind: Table._op_post_big_blind, SetLevel: Table._op_set_level,
+    DrawForButton: Table._op_draw_for_button, StartHand: Table._op_start_hand,
+    DealHole: Table._op_deal_hole, DealBoard: Table._op_deal_board, Fold: Table._op_fold,
+    Check: Table._op_check, Call: Table._op_call, BetOrRaise: Table._op_bet_or_raise,
+    Show: Table._op_show, Muck: Table._op_muck, Settle: Table._op_settle,
+    DrawHoleCard: Table._op_draw_hole_card, KillHand: Table._op_kill_hand,
+    Straddle: Table._op_straddle, RunTwice: Table._op_run_twice,
+    MoveButton: Table._op_move_button, VoidHand: Table._op_void_hand,
+}
 
 
 def rebuild(operations: list[BaseModel], **table_args: object) -> Table:

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
-from controller.engine.hand import STREET_NAMES, Stage, betting_of
-from controller.engine.records import Blinds, PotRecord
+from controller.engine.hand import STREET_NAMES, Options, Stage, betting_of
+from controller.engine.records import PotRecord
 from controller.session.cards import board_street_name
-from controller.session.outputs import ClockView, Leds, PotView, SeatView, TableState
+from controller.session.outputs import ClockView, Leds, TableState
 from controller.session.parts import Core
 from controller.session.words import BURN_FIRST, card_text_list
 
@@ -96,23 +96,24 @@ class PublicView:
                 if live:
                     dealt[seat]["stack"] = hand.stacks[k]
         holds, played = self.core.table_holds.holds, self.core.table_holds.hand_round
-        # One model per seat, built once (a seat eliminated at the end of the hand is gone).
-        seats = {seat: SeatView(**{"player": s.player, "stack": s.stack,
-                                   "absent": seat in self.core.absent,
-                                   "penalty": self.core.time_calls.penalties.get(s.player, 0),
-                                   "counted": self.core.counted.get(seat),
-                                   "sits_out": sitting_out.get(seat), **dealt.get(seat, {})})
+        # Each seat's fields as plain data, validated once with the whole state (in
+        # pydantic-core: a model built per seat cost a sixth of the state; issue 37).
+        seats = {seat: {"player": s.player, "stack": s.stack, "absent": seat in self.core.absent,
+                        "penalty": self.core.time_calls.penalties.get(s.player, 0),
+                        "counted": self.core.counted.get(seat),
+                        "sits_out": sitting_out.get(seat), **dealt.get(seat, {})}
                  for seat, s in sorted(table.seats.items())}
         stage: Any = "waiting"
         street = None
-        pots: list[PotView] = []
-        actor = to_call = low = high = None
+        pots: list[dict[str, Any]] = []  # (PotView's fields: validated with the state)
+        actor = to_call = low = high = options = None
         order: list[int] = []
         if hand is not None and p is not None:
             stage = hand.stage.value
             street = STREET_NAMES[hand.street]
             if live:
-                pots = [PotView(amount=pot.amount, eligible=[p.dealt[i] for i in pot.eligible])
+                dealt_seats = p.dealt
+                pots = [{"amount": pot.amount, "eligible": [dealt_seats[i] for i in pot.eligible]}
                         for pot in hand.pots()]
                 options = hand.options()
                 if options is not None:
@@ -123,13 +124,13 @@ class PublicView:
         return TableState(
             table=table.table_id, hand=table.hand_number, stage=stage, street=street,
             level=level.level,
-            blinds=Blinds(sb=level.sb, bb=level.bb, ante=level.ante, bb_ante=level.bb_ante),
+            blinds={"sb": level.sb, "bb": level.bb, "ante": level.ante, "bb_ante": level.bb_ante},
             pending_level=table.pending_level.level if table.pending_level else None,
             button=p.button if p else None, sb=p.sb if p and p.sb_live else None,
             bb=p.bb if p else None, seats=seats, seat_count=table.seat_count,
             board=card_text_list(hand.board) if hand else "", pots=pots, actor=actor,
             to_call=to_call, min_raise_to=low, max_raise_to=high, showdown_order=order,
-            waiting_for=self._waiting_for(), hold=holds.summary(), holds=dict(holds.reasons),
+            waiting_for=self._waiting_for(options), hold=holds.summary(), holds=dict(holds.reasons),
             released_round=holds.released_round, played_round=played,
             round=played if live else holds.released_round,
             alerts=[i.text for i in track.irregularities] if live and track else [],
@@ -167,14 +168,17 @@ class PublicView:
         return ClockView(seat=call.seat, seconds=call.seconds, remaining=call.remaining,
                          rule=call.rule)
 
-    def _waiting_for(self) -> str:
+    def _waiting_for(self, options: Options | None = None) -> str:
+        """What the table waits for, in words; ``options``: the actor's, when the caller has
+        them already."""
         hand = self.core._hand()
         if hand is None:
             return self._between_hands_words() + self._race_words()
         track = self.core.track
         assert track is not None
         if hand.stage is Stage.BETTING:
-            options = hand.options()
+            if options is None:
+                options = hand.options()
             assert options is not None
             seat = self.core.table.seat_of(options.player)
             if track.doubt is not None and track.doubt[0] == seat:

@@ -505,3 +505,17 @@ def test_a_record_keeps_the_tables_size_not_the_players_dealt() -> None:
     play_hand(table)
     assert table.records[-1].seat_count == 6
     assert table.records[-1].model_dump()["seat_count"] == 6
+
+
+def test_every_operation_has_its_handler() -> None:
+    """The table applies every member of `Operation` (its handlers are made once, by type)."""
+    from typing import get_args
+
+    from controller.engine import table_play
+    from controller.engine.operations import Operation
+
+    members = set(get_args(get_args(Operation)[0]))
+    assert len(members) == 22
+    assert set(table_play._HANDLERS) == members
+    for kind, handler in table_play._HANDLERS.items():
+        assert handler.__name__ == "_op_" + kind.model_fields["op"].default
