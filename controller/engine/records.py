@@ -3,14 +3,12 @@ and tracker text is in controller/history/."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    SerializerFunctionWrapHandler,
-    model_serializer,
 )
 
 from controller.engine.cards import cards_text
@@ -117,8 +115,11 @@ class HandRecord(BaseModel):
     finishing_stacks: dict[int, int]
     irregularities: list[Irregularity] = Field(default_factory=list)
     status: Status = "complete"
-    odd_chip_unit: int = Field(default=1, gt=0, description="The chip split pots were shared "
-                               "in (RULES S2); 1 in records from before it was kept")
+    # (absent when 1: a record split in single chips reads as it did before the unit was kept,
+    # the stored records and their tests byte for byte)
+    odd_chip_unit: int = Field(default=1, gt=0, exclude_if=lambda v: v == 1,
+                               description="The chip split pots were shared in (RULES S2); "
+                               "absent for single chips, as in records from before it was kept")
     hand_for_hand_round: int | None = Field(
         default=None, ge=1, exclude_if=lambda v: v is None,
         description="The clock's hand-for-hand round the hand was dealt in; absent outside "
@@ -154,15 +155,6 @@ class HandRecord(BaseModel):
     run_twice: list[int] = Field(
         default_factory=list, exclude_if=lambda v: not v,
         description="CG Run It Twice: the pots (from 1) run twice; absent when none was")
-
-    @model_serializer(mode="wrap")
-    def _unit_only_when_kept(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        # A record split in single chips reads as it did before the unit was kept (the stored
-        # records and their tests, byte for byte).
-        data: dict[str, Any] = handler(self)
-        if data.get("odd_chip_unit") == 1:
-            del data["odd_chip_unit"]
-        return data
 
     def tabled(self) -> set[int]:
         """Seats whose cards were shown: the only hole cards that are ever public (PVB 56)."""

@@ -71,3 +71,19 @@ def test_heads_up_record_exports_with_reversed_blinds() -> None:
     text = record_phh(record)
     assert "blinds_or_straddles = [50, 100]" in text  # heads-up lists read reversed (phh-std)
     assert replay_text(text).finishing_stacks() == [0, 10_000]
+
+
+def test_the_odd_chip_unit_is_written_only_when_it_is_not_a_single_chip() -> None:
+    """RULES S2: a record shared in single chips reads as records did before the unit was kept
+    (no ``odd_chip_unit``); one shared in a larger chip names it, and reads back the same."""
+    table = Table(table_id="3", level=Level(level=1, sb=50, bb=100))
+    for seat, name in [(1, "Ana"), (2, "Ben")]:
+        table.apply(SitDown(seat=seat, player=name, stack=5_000))
+    record = play(table, {1: "AsKs", 2: "QdQc"}, [Fold(seat=1)])
+    assert record.odd_chip_unit == 1
+    assert "odd_chip_unit" not in record.model_dump_json()
+    assert "odd_chip_unit" not in record.model_dump()
+    kept = record.model_copy(update={"odd_chip_unit": 25})
+    assert '"odd_chip_unit":25' in kept.model_dump_json()
+    assert HandRecord.model_validate_json(kept.model_dump_json()) == kept
+    assert HandRecord.model_validate_json(record.model_dump_json()) == record
