@@ -5,11 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-)
+from pydantic import BaseModel, ConfigDict, Field
 
 from controller.engine.cards import cards_text
 from controller.engine.evaluate import category
