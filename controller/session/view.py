@@ -112,8 +112,7 @@ class PublicView:
             stage = hand.stage.value
             street = STREET_NAMES[hand.street]
             if live:
-                dealt_seats = p.dealt
-                pots = [{"amount": pot.amount, "eligible": [dealt_seats[i] for i in pot.eligible]}
+                pots = [{"amount": pot.amount, "eligible": [p.dealt[i] for i in pot.eligible]}
                         for pot in hand.pots()]
                 options = hand.options()
                 if options is not None:

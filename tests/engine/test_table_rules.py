@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import itertools
+from typing import get_args
 
 import pytest
 
+from controller.engine import table_play
 from controller.engine.hand import Stage
+from controller.engine.operations import Operation
 from controller.engine.profiles import load_profile
 from controller.engine.table_play import (
     BetOrRaise,
@@ -509,11 +512,6 @@ def test_a_record_keeps_the_tables_size_not_the_players_dealt() -> None:
 
 def test_every_operation_has_its_handler() -> None:
     """The table applies every member of `Operation` (its handlers are made once, by type)."""
-    from typing import get_args
-
-    from controller.engine import table_play
-    from controller.engine.operations import Operation
-
     members = set(get_args(get_args(Operation)[0]))
     assert len(members) == 22
     assert set(table_play._HANDLERS) == members
