@@ -20,7 +20,7 @@ in between, which the replay's hot path would pay for every action):
 from __future__ import annotations
 
 from itertools import repeat
-from operator import attrgetter
+from operator import attrgetter, not_
 from typing import TYPE_CHECKING, Any
 
 from controller.engine import betting_round, betting_rules, dealing, showdown
@@ -222,7 +222,7 @@ class Hand:
         return self.dead_money + sum(self.contributions)
 
     def pots(self) -> list[Pot]:
-        return build_pots(self.contributions, self.dead_money, [not f for f in self.folded])
+        return build_pots(self.contributions, self.dead_money, list(map(not_, self.folded)))
 
     def chips_in_play(self) -> int:
         """Stacks plus everything in the middle: constant for the whole hand."""

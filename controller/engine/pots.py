@@ -3,6 +3,7 @@
 # (no `from __future__ import annotations`: a NamedTuple compiles each string annotation
 # into a ForwardRef at import, some 40 compiles of the replay's start-up; issue 37)
 
+from itertools import compress
 from typing import NamedTuple
 
 
@@ -18,16 +19,21 @@ def build_pots(contributions: list[int], dead_money: int, live: list[bool]) -> l
     all-in level. ``dead_money`` (a big-blind ante, antes the profile treats as dead) goes into
     the main pot, which every live player can win.
     """
-    levels = sorted({c for c, alive in zip(contributions, live, strict=True) if alive and c > 0})
+    # (the live players' amounts gathered in C, not in a comprehension's loop: the pots of
+    # every hand replayed are built, issue 37)
+    levels = sorted(set(compress(contributions, live)))
+    if levels and levels[0] <= 0:
+        levels = [c for c in levels if c > 0]  # (a live player who put in nothing)
     if len(levels) == 1:
         # Nobody all-in for less (the common case): one pot of everything put in, the money of
         # players who folded beyond the level included.
+        top = levels[0]
         pots = [Pot(sum(contributions),
-                    tuple(i for i, c in enumerate(contributions) if live[i] and c == levels[0]))]
+                    tuple([i for i, c in enumerate(contributions) if c == top and live[i]]))]
     else:
         pots = _pots_by_level(contributions, live, levels)
     if dead_money:
-        everyone = tuple(i for i, alive in enumerate(live) if alive)
+        everyone = tuple(compress(range(len(live)), live))
         main = pots[0] if pots else Pot(0, everyone)
         if main.eligible == everyone:
             pots[:1] = [Pot(main.amount + dead_money, everyone)]

@@ -171,7 +171,7 @@ def strength(hand: Hand, i: int, board: int = 0) -> int:
 def pot_results(hand: Hand, awards: dict[int, list[int]]) -> list[PotResult]:
     """Every pot's result at showdown. ``awards`` are the floor's decisions (pot index ->
     winners), which replace the evaluation of those pots on every board."""
-    if hand.stage is not Stage.SHOWDOWN:
+    if hand.stage is not _SHOWDOWN:
         raise HandStateError(
             f"the hand cannot be settled yet: it is at the {STREET_NAMES[hand.street]} "
             f"({hand.stage.value})", "PVB 55"
@@ -201,7 +201,9 @@ def pot_results(hand: Hand, awards: dict[int, list[int]]) -> list[PotResult]:
     mucked = hand.mucked
     results: list[PotResult] = []
     for k, pot in enumerate(pots):
-        contenders = [i for i in pot.eligible if not mucked[i]] or list(pot.eligible)
+        contenders = list(pot.eligible)
+        if True in mucked:  # (a hand mucked at showdown: rare, and its own loop)
+            contenders = [i for i in contenders if not mucked[i]] or contenders
         if k in awards:
             results.append(pay(hand, pot, sorted(awards[k]), None))
         elif len(contenders) == 1:

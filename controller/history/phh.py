@@ -218,7 +218,7 @@ def _chips(value: Number | str, scale: int) -> int:
 
 
 # Enum members as globals: a lookup through the enum's metaclass costs eight times more.
-_DEALING, _PREFLOP = Stage.DEALING, Street.PREFLOP
+_DEALING, _SHOWDOWN, _OVER, _PREFLOP = Stage.DEALING, Stage.SHOWDOWN, Stage.OVER, Street.PREFLOP
 
 # "p1" -> 0 ... "p10" -> 9: the common names looked up, not parsed (`Replay._player` says what
 # is wrong with any other).
@@ -341,9 +341,9 @@ class Replay:
         """The file's actions, then the showdown's settlement: the hand at its end."""
         self._play(self.phh.actions)
         hand = self.hand
-        if hand.stage is Stage.SHOWDOWN:
+        if hand.stage is _SHOWDOWN:
             hand.settle()
-        elif hand.stage is not Stage.OVER:
+        elif hand.stage is not _OVER:
             raise PhhError(
                 f"the actions end before the hand is over ({hand.stage.value} on the "
                 f"{hand.street.name.lower()})"
