@@ -22,7 +22,7 @@ from typing import Literal
 from gpiozero import LED, Button, Device
 from gpiozero.exc import GPIOZeroError
 from gpiozero.pins import Factory
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from controller.errors import ConfigError
 from controller.events import Emit, KeyEvent, ShuffleEvent
@@ -54,6 +54,22 @@ class PanelConfig(BaseModel):
     bounce: float = Field(default=0.05, gt=0, description="s: edges closer than this are noise")
     shuffle_guard: float = Field(default=2.0, ge=0, description="s between two shuffle presses")
     hold_time: float = Field(default=0.8, gt=0, description="s undo and floor must be held")
+
+    def pins(self) -> dict[str, int]:
+        """Every pin the panel uses, by its key in ``[buttons]``."""
+        fields = ("shuffle", "confirm", "undo", "floor", "led_hand_for_hand", "led_clock",
+                  "led_irregularity", "led_shot_clock")
+        return {name: pin for name in fields if (pin := getattr(self, name)) is not None}
+
+    @model_validator(mode="after")
+    def _one_job_a_pin(self) -> PanelConfig:
+        seen: dict[int, str] = {}
+        for name, pin in self.pins().items():
+            if pin in seen:
+                raise ValueError(f"{name} and {seen[pin]} are both GPIO{pin}: each key and LED "
+                                 "needs its own pin")
+            seen[pin] = name
+        return self
 
 
 def make_pin_factory(name: str) -> Factory | None:

@@ -29,6 +29,11 @@ DEFAULT_PARALLEL = {"mfrc522": 3, "pn5180": 4, "pn532": 1}
 DEFAULT_PERIOD = {"mfrc522": 0.1, "pn5180": 0.2, "pn532": 0.1}
 
 
+# The zones an antenna can be, by what its reader reads (the table events' CardZone and ChipZone).
+SEAT_ZONES = tuple(f"seat:{seat}" for seat in range(1, 11))
+ZONES = {"cards": (*SEAT_ZONES, "board", "muck", "burn"), "chips": (*SEAT_ZONES, "pot")}
+
+
 class ReaderConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -73,6 +78,16 @@ class ReaderConfig(BaseModel):
 
     @model_validator(mode="after")
     def _wired(self) -> ReaderConfig:
+        known = ZONES[self.reads]
+        taken: dict[str, int] = {}
+        for antenna, zone in sorted(self.zones.items()):
+            if zone not in known:
+                raise ValueError(
+                    f"zones: antenna {antenna} is {zone!r}, which is no zone a {self.reads} "
+                    f"reader has (seat:1 to seat:10, {', '.join(known[10:])})")
+            if zone in taken:  # (one zone, one antenna: a card between the two would flicker)
+                raise ValueError(f"zones: antennas {taken[zone]} and {antenna} are both {zone!r}")
+            taken[zone] = antenna
         if self.protocol in SPI_CHIPS:
             missing = sorted(set(self.zones) - set(self.selects))
             if missing:

@@ -65,7 +65,9 @@ def _load(model: type[_Registry], path: Path) -> _Registry:
     try:
         return model.model_validate_json(Path(path).read_bytes())
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot read the {what} file ({exc.strerror or exc})") from None
+        command = "deck register" if model is Deck else "chips register"
+        raise ConfigError(f"{path}: cannot read the {what} file ({exc.strerror or exc}); "
+                          f"`pokertable {command}` writes it (docs/drivers.md)") from None
     except ValidationError as exc:
         raise ConfigError(f"{path}: not a valid {what} file: {first_error(exc, what)}") from None
 

@@ -20,7 +20,7 @@ from controller.session import SessionConfig
 from controller.session.model import BuyIn
 from controller.session.shot_settings import ShotClockConfig
 from drivers.buttons import PanelConfig
-from drivers.reader_config import ReaderConfig
+from drivers.reader_config import SPI_CHIPS, ReaderConfig
 
 
 class TableSection(BaseModel):
@@ -105,6 +105,9 @@ def load_table_config(path: str | Path) -> TableConfig:
         known = ", ".join(profile.straddles) or "none"
         raise ConfigError(f"{path}: table.straddles: the rule profile {profile.name} knows no "
                           f"{' or '.join(unknown)} straddle (it knows: {known}; CG Straddle)")
+    mistake = wiring_mistake(config)
+    if mistake is not None:
+        raise ConfigError(f"{path}: {mistake}")
     if config.mqtt is not None:
         m = config.mqtt
         m.credentials = base / m.credentials
@@ -118,3 +121,53 @@ def load_table_config(path: str | Path) -> TableConfig:
         for reader in config.readers
     ]
     return config
+
+
+# The pins of the SPI buses the readers use (docs/hardware.md, "Every GPIO"): MISO, MOSI, SCLK;
+# on SPI1 also GPIO18, the chip select its overlay claims.
+SPI_BUS_PINS = {"0": (9, 10, 11), "1": (18, 19, 20, 21)}
+
+
+def wiring_mistake(config: TableConfig) -> str | None:
+    """The first of the mistakes each section cannot see alone, as ``where: what``: a GPIO pin
+    given two jobs (a key on a decoder's address line: the table would stop at start-up with the
+    pin busy), two readers of one name, or one zone read by two readers of the same kind."""
+    jobs: dict[int, str] = {}
+
+    def taken(pin: int, job: str) -> str | None:
+        other = jobs.setdefault(pin, job)
+        if other == job:
+            return None
+        return f"{job}: GPIO{pin} is also {other} (each pin has one job)"
+
+    names: set[str] = set()
+    zones: dict[tuple[str, str], str] = {}  # (reads, zone) -> the reader that reads it
+    for reader in config.readers:
+        where = f"readers.{reader.name}"
+        if reader.name in names:
+            return f"readers: two readers are named {reader.name!r}"
+        names.add(reader.name)
+        for zone in reader.zones.values():
+            other = zones.setdefault((reader.reads, zone), reader.name)
+            if other != reader.name:
+                return (f"{where}.zones: {zone!r} is read by reader {other!r} too: leave it out "
+                        "of one of them (docs/hardware.md, \"Other readers\")")
+        pins: list[tuple[int, str]] = []
+        if reader.protocol in SPI_CHIPS:
+            bus = reader.url.removeprefix("/dev/spidev").partition(".")[0]
+            pins += [(pin, f"the SPI{bus} bus") for pin in SPI_BUS_PINS.get(bus, ())]
+        if reader.decoder is not None:
+            pins += [(pin, f"{where}.decoder.address") for pin in reader.decoder.address]
+            pins.append((reader.decoder.enable, f"{where}.decoder.enable"))
+        elif reader.protocol in SPI_CHIPS:
+            pins += [(pin, f"{where}.selects") for pin in reader.selects.values()]
+        if reader.busy is not None:
+            pins.append((reader.busy, f"{where}.busy"))
+        for pin, job in pins:
+            if (mistake := taken(pin, job)) is not None:
+                return mistake
+    if config.buttons is not None:
+        for key, pin in config.buttons.pins().items():
+            if (mistake := taken(pin, f"buttons.{key}")) is not None:
+                return mistake
+    return None

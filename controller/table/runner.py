@@ -236,5 +236,10 @@ def _registries(reader: ReaderSection, simulate: bool) -> tuple[Deck | None, Chi
 
 def pin_factory_of(config: TableConfig) -> Factory | None:
     """The GPIO pin factory the readers' chip selects share with the buttons (None: gpiozero's
-    default)."""
-    return make_pin_factory(config.buttons.pin_factory) if config.buttons is not None else None
+    default). Where the configured factory's library is missing (lgpio off a Pi), the one-line
+    `ConfigError` the table itself gives, not the import's traceback."""
+    if config.buttons is None:
+        return None
+    if config.buttons.pin_factory == "lgpio":
+        require_gpio("lgpio")
+    return make_pin_factory(config.buttons.pin_factory)

@@ -39,6 +39,19 @@ CASES: dict[str, tuple[str | bytes | None, list[str], list[str]]] = {
                                    'floor = 23\n',
                                    ["table", "--config", "{dir}/table.toml"],
                                    ["table.toml", "[buttons]", "no GPIO", "--simulate"]),
+    "two keys on one pin": ('[buttons]\npin_factory = "mock"\nshuffle = 17\nconfirm = 17\n'
+                            'undo = 22\nfloor = 23\n',
+                            ["table", "--config", "{dir}/table.toml", "--simulate"],
+                            ["table.toml", "buttons: confirm and shuffle are both GPIO17"]),
+    # (the tests' machines have no lgpio: pyproject leaves it to `pokertable install` on a Pi)
+    "readers check without lgpio": ('[buttons]\npin_factory = "lgpio"\nshuffle = 17\n'
+                                    'confirm = 27\nundo = 22\nfloor = 23\n[[readers]]\n'
+                                    'name = "cards"\nurl = "/dev/spidev0.0"\n'
+                                    'protocol = "mfrc522"\nzones = { 12 = "muck" }\n'
+                                    'selects = { 12 = 5 }\n',
+                                    ["readers", "check", "--config", "{dir}/table.toml",
+                                     "--no-walk"],
+                                    ["[buttons]", "pin factory 'lgpio'", "--simulate"]),
     "a negative hand count": (GOOD, ["table", "--config", "{dir}/table.toml", "--simulate",
                                      "--hands", "-1"], ["--hands", "at least 0"]),
     "no MQTT credentials": (GOOD + '[mqtt]\nvenue = "hall"\ncredentials = "credentials.json"\n',

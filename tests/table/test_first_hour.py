@@ -120,7 +120,7 @@ def test_the_simulated_dealer_finishes_under_other_set_ups(tmp_path: Path) -> No
         seen = events(tmp_path / name / "out")
         assert [e["kind"] for e in seen].count("hand_started") == hands.get(name, 2), name
         assert not [e["text"] for e in seen if e["kind"] in ("alert", "refused")], name
-    assert (tmp_path / "example" / "decks" / "blue-1.json").exists()
+    assert (tmp_path / "example" / "decks" / "house.json").exists()
     assert (tmp_path / "example" / "chips" / "house.json").exists()
     declared = [e for e in events(tmp_path / "declares" / "out") if e["kind"] == "action"]
     assert any("calls" in str(e["text"]) or "checks" in str(e["text"]) for e in declared)
