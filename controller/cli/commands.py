@@ -72,9 +72,10 @@ def _registration_arrivals(args: argparse.Namespace, reads: str) -> Iterator[str
     named = [r for r in chips if r.name == args.reader] if args.reader else [
         r for r in chips if r.reads == reads]
     if not named:
-        raise ConfigError(f"{args.config}: readers: no reader chips named {args.reader!r}"
-                          if args.reader else f"{args.config}: readers: no reader chips that "
-                          f"read {reads}")
+        there = ", ".join(r.name for r in chips) or "none"
+        raise ConfigError(f"{args.config}: readers: no reader chips named {args.reader!r} "
+                          f"(reader chips here: {there})" if args.reader else
+                          f"{args.config}: readers: no reader chips that read {reads}")
     reader, clock, factory = named[0], RealClock(), pin_factory_of(config)
     return chip_arrivals(reader, args.antenna, lambda: open_chips(reader, clock,
                          pin_factory=factory), clock, idle=args.idle)
@@ -381,7 +382,13 @@ def run(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     try:
         code: int = args.run(args)
+        sys.stdout.flush()
     except PokertableError as exc:  # a person's mistake: one line, never a traceback
         print(f"{_command_name(args)}: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # a reader that stopped early (`| head`): the output ends there
+        # What is still buffered goes nowhere, rather than to the closed pipe at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     return code

@@ -355,19 +355,6 @@ def _output(out: str | None, private: bool) -> Iterator[_Target]:
         temporary.unlink(missing_ok=True)
 
 
-def _quiet_pipe(run: argparse.Namespace) -> int:
-    """A reader that stops early (`| head`) ends the output, not with a traceback."""
-    try:
-        code: int = run.command_run(run)
-        sys.stdout.flush()
-        return code
-    except BrokenPipeError:
-        # What is still buffered goes nowhere, rather than to a closed pipe at exit.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 0
-
-
 def _journal_export(args: argparse.Namespace) -> int:
     """A journal as the event stream `replay-events` reads: its head (the session, and the
     checkpoint when older hands were let go), then every event it still holds."""
@@ -528,11 +515,11 @@ def add_hands_commands(sub: argparse._SubParsersAction[_Parser]) -> None:
     what = hands.add_subparsers(dest="what", required=True, parser_class=_Parser)
     listing = what.add_parser("list", help="one line per hand")
     _add_selection(listing)
-    listing.set_defaults(run=_quiet_pipe, command_run=_list)
+    listing.set_defaults(run=_list)
     show = what.add_parser("show", help="the chosen hands in full")
     _add_selection(show)
     _add_format(show, "json")
-    show.set_defaults(run=_quiet_pipe, command_run=_show)
+    show.set_defaults(run=_show)
     export = what.add_parser("export", help="the chosen hands as a file players' tools read")
     _add_selection(export)
     _add_format(export, "json")
@@ -542,7 +529,7 @@ def add_hands_commands(sub: argparse._SubParsersAction[_Parser]) -> None:
                         help="each player's own hands (as --hero) to a file of his own in --out "
                         "DIR, named after him: what a room hands its players after a tournament")
     export.older_forms.append(_every_player_dir(export))
-    export.set_defaults(run=_quiet_pipe, command_run=_export)
+    export.set_defaults(run=_export)
 
     journal = sub.add_parser("journal", help="a table's journal")
     journal_what = journal.add_subparsers(dest="what", required=True, parser_class=_Parser)

@@ -123,6 +123,9 @@ class SimulatedDealer(BetweenHands):
             pass
         except DealerStuck as exc:
             self._stuck(str(exc))
+        except Exception as exc:  # the dealer's own bug: the run fails saying so, not exit 0
+            self.failure = f"the simulated dealer failed ({type(exc).__name__}: {exc})"
+            log.exception("the simulated dealer failed")
         finally:
             if hands:
                 stop.set()

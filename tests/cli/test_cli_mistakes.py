@@ -52,6 +52,12 @@ CASES: dict[str, tuple[str | bytes | None, list[str], list[str]]] = {
                                     ["readers", "check", "--config", "{dir}/table.toml",
                                      "--no-walk"],
                                     ["[buttons]", "pin factory 'lgpio'", "--simulate"]),
+    "a reader misnamed": ('[[readers]]\nname = "cards"\nurl = "/dev/spidev0.0"\n'
+                          'protocol = "mfrc522"\nzones = { 12 = "muck" }\nselects = { 12 = 5 }\n',
+                          ["deck", "register", "--config", "{dir}/table.toml", "--reader", "card",
+                           "--antenna", "12", "--name", "house", "--out", "{dir}/house.json"],
+                          ["table.toml", "no reader chips named 'card'",
+                           "(reader chips here: cards)"]),
     "a negative hand count": (GOOD, ["table", "--config", "{dir}/table.toml", "--simulate",
                                      "--hands", "-1"], ["--hands", "at least 0"]),
     "no MQTT credentials": (GOOD + '[mqtt]\nvenue = "hall"\ncredentials = "credentials.json"\n',

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -37,6 +38,24 @@ def test_replay_events_prints_one_json_record_per_finished_hand(tmp_path: Path) 
     assert all(sum(r["finishing_stacks"].values()) == sum(r["starting_stacks"].values())
                for r in records)
     assert "line 6: not a table event" in done.stderr
+
+
+@pytest.mark.parametrize("command", [
+    ["replay-events", "docs/examples/two-hands.jsonl"],
+    ["readers", "check", "--config", "deploy/table.example.toml", "--simulate", "--no-walk"],
+])
+def test_a_reader_that_stopped_early_ends_the_output_without_a_traceback(
+        command: list[str]) -> None:
+    """`| head`: the pipe is closed before the command writes its first line."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        done = subprocess.run([sys.executable, "-m", "controller.cli", *command], stdout=write,
+                              stderr=subprocess.PIPE, text=True, timeout=60, cwd=ROOT)
+    finally:
+        os.close(write)
+    assert "Traceback" not in done.stderr and "BrokenPipeError" not in done.stderr, done.stderr
+    assert done.returncode == 0
 
 
 def test_example_table_configuration_validates() -> None:
