@@ -52,6 +52,11 @@ if [ ! -x "$release/bin/pokertable" ]; then
     python3 -m venv "$release"
     "$release/bin/pip" install --quiet --upgrade pip
     "$release/bin/pip" install --quiet "$source_dir"
+    # A Pi's table drives its pins with lgpio, which `pokertable install table` put into the
+    # release it installed: the new release needs it too, or `pokertable upgrade` refuses it.
+    if "$opt/current/bin/python" -c 'import lgpio' 2>/dev/null; then
+        "$release/bin/pip" install --quiet lgpio
+    fi
 fi
 
 restart=""

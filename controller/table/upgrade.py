@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -150,6 +151,13 @@ def _wait(test: Callable[[], bool], seconds: float) -> bool:
     return test()
 
 
+def _imports_lgpio(release: Path) -> bool:
+    python = release / "bin" / "python"
+    return python.exists() and subprocess.run(
+        [str(python), "-c", "import lgpio"], capture_output=True, timeout=60, check=False,
+    ).returncode == 0
+
+
 def upgrade_table(opt: Path, state: Path, to: Path | None, restart: Callable[[], None], *,
                   timeout: float = 3600.0, start_seconds: float = 60.0,
                   say: Callable[[str], None] = print) -> Path:
@@ -169,6 +177,12 @@ def upgrade_table(opt: Path, state: Path, to: Path | None, restart: Callable[[],
     if target == old:
         say(f"the table already runs {target}")
         return target
+    if _imports_lgpio(old) and not _imports_lgpio(target):
+        # A Pi's table drives its pins with lgpio, which `pokertable install table` puts into
+        # the release it installs: a release built without it would not start, and roll back.
+        raise ConfigError(f"{target} has no lgpio, which this table's pins need: sudo "
+                          f"{target}/bin/pip install lgpio, then upgrade again; nothing was "
+                          "changed")
     request = UpgradeRequest(release=str(target), requested=time.time())
     (state / READY).unlink(missing_ok=True)
     write_private(state / REQUEST, request.model_dump_json().encode(), 0o644)

@@ -120,3 +120,28 @@ def test_an_upgrade_without_a_table_changes_nothing(tmp_path: Path) -> None:
         upgrade_table(opt, state, tmp_path / "nowhere", lambda: None, timeout=1)
     with pytest.raises(ConfigError, match="nothing to roll back to"):
         upgrade_table(opt, state, None, lambda: None, timeout=1)
+
+
+def test_an_upgrade_to_a_release_without_the_pis_lgpio_is_refused_before_anything_changes(
+        tmp_path: Path) -> None:
+    """A Pi's table drives its pins with lgpio, which the running release has: a release built
+    without it would not start (and roll back a minute later), so it is refused at once."""
+    opt, state = tmp_path / "opt", tmp_path / "state"
+    old, new = release(opt, "1.0"), release(opt, "1.1")
+    pi_modules = tmp_path / "pi-modules"
+    pi_modules.mkdir()
+    (pi_modules / "lgpio.py").write_text("")  # (this machine has no Pi's lgpio)
+    for home, path in ((old, f"PYTHONPATH={pi_modules} "), (new, "")):
+        python = home / "bin" / "python"
+        python.write_text(f'#!/bin/sh\n{path}exec {sys.executable} "$@"\n')
+        python.chmod(0o755)
+    (opt / "current").symlink_to(old)
+    state.mkdir()
+    with pytest.raises(ConfigError, match=rf"{new} has no lgpio, which this table's pins need: "
+                       rf"sudo {new}/bin/pip install lgpio, then upgrade again"):
+        upgrade_table(opt, state, new, lambda: None, timeout=1, say=lambda _: None)
+    assert (opt / "current").resolve() == old and not (state / REQUEST).exists()
+    (new / "bin" / "python").write_text(f'#!/bin/sh\nPYTHONPATH={pi_modules} exec '
+                                        f'{sys.executable} "$@"\n')
+    with pytest.raises(ConfigError, match="between hands within 1 s"):  # (no table runs here)
+        upgrade_table(opt, state, new, lambda: None, timeout=1, say=lambda _: None)
