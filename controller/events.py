@@ -24,6 +24,10 @@ from controller.errors import PokertableError, first_error
 
 CardZone = Annotated[str, Field(pattern=r"^(seat:([1-9]|10)|board|muck|burn)$")]
 ChipZone = Annotated[str, Field(pattern=r"^(seat:([1-9]|10)|pot)$")]
+# The same zones listed, for a reader's configuration to name them (tests/test_events.py holds
+# the lists to the patterns)
+SEAT_ZONES = tuple(f"seat:{seat}" for seat in range(1, 11))
+ZONES = {"cards": (*SEAT_ZONES, "board", "muck", "burn"), "chips": (*SEAT_ZONES, "pot")}
 CardText = Annotated[str, Field(pattern=r"^[2-9TJQKA][cdhs]$")]
 Uid = Annotated[str, Field(pattern=r"^[0-9A-F]{8,20}$")]
 

@@ -123,9 +123,6 @@ class ButtonPanel:
             pin_factory = make_pin_factory(config.pin_factory)
         self.pin_factory = pin_factory
         self.ignored = 0  # presses dropped as bounces
-        pins = [config.shuffle, config.confirm, config.undo, config.floor]
-        if len(set(pins)) != len(pins):
-            raise ValueError("each button needs its own pin")
         self._buttons: list[Button] = []
         self._leds: dict[str, LED] = {}
         try:

@@ -14,6 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from controller.events import ZONES
 from drivers.protocols import DEFAULT_BAUD
 from drivers.spi import DecoderConfig
 
@@ -27,11 +28,6 @@ DEFAULT_PARALLEL = {"mfrc522": 3, "pn5180": 4, "pn532": 1}
 # A card is read within about this of landing (a quick MFRC522 scan is one REQA); a chip zone
 # is read again this often (a bet settles after R9's settle time anyway).
 DEFAULT_PERIOD = {"mfrc522": 0.1, "pn5180": 0.2, "pn532": 0.1}
-
-
-# The zones an antenna can be, by what its reader reads (the table events' CardZone and ChipZone).
-SEAT_ZONES = tuple(f"seat:{seat}" for seat in range(1, 11))
-ZONES = {"cards": (*SEAT_ZONES, "board", "muck", "burn"), "chips": (*SEAT_ZONES, "pot")}
 
 
 class ReaderConfig(BaseModel):

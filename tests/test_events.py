@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.events import BadEvent, CardEvent, dump_event, parse_event
+from controller.events import ZONES, BadEvent, CardEvent, ChipsEvent, dump_event, parse_event
 
 GOOD = [
     {"type": "seat", "seat": 3, "player": "p-17", "stack": 20000},
@@ -64,3 +64,23 @@ def test_dump_leaves_out_unset_fields() -> None:
     assert dump_event(CardEvent(zone="board", card="Ah")) == (
         '{"type":"card","zone":"board","card":"Ah"}'
     )
+
+
+def test_the_listed_zones_are_the_events_zones() -> None:
+    """A reader's configuration names its zones from ZONES: every one is a zone its events
+    carry, and the events carry no other."""
+    for zone in ("pott", "seat:0", "seat:11", "Board"):
+        assert zone not in ZONES["cards"] and zone not in ZONES["chips"]
+    for zone in {*ZONES["cards"], *ZONES["chips"], "seat:0", "seat:11", "pot", "board"}:
+        try:
+            CardEvent(zone=zone, card="Ah")
+            card_zone = True
+        except ValueError:
+            card_zone = False
+        try:
+            ChipsEvent(zone=zone, chips=[100])
+            chip_zone = True
+        except ValueError:
+            chip_zone = False
+        assert card_zone == (zone in ZONES["cards"]), zone
+        assert chip_zone == (zone in ZONES["chips"]), zone

@@ -91,7 +91,8 @@ def test_pin_factory_from_configuration() -> None:
 
 def test_one_pin_per_button_and_close_is_idempotent(factory: MockFactory) -> None:
     with pytest.raises(ValueError, match="its own pin"):
-        ButtonPanel(CONFIG.model_copy(update={"undo": 17}), print, pin_factory=factory)
+        ButtonPanel(PanelConfig.model_validate(CONFIG.model_dump() | {"undo": 17}), print,
+                    pin_factory=factory)
     panel = ButtonPanel(CONFIG, print, pin_factory=factory)
     panel.close()
     panel.close()
