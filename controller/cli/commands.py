@@ -325,10 +325,11 @@ def build_parser() -> argparse.ArgumentParser:
     room.add_argument("--floor-port", "--port", type=_int_in(0, 65535), default=8080,
                       action=_renamed("--port"), dest="floor_port",
                       help="the floor display's port on 127.0.0.1 (default 8080; 0: any free)")
-    room.add_argument("--tournament", action="store_true",
+    game = room.add_mutually_exclusive_group()  # a room plays one kind of game
+    game.add_argument("--tournament", action="store_true",
                       help="the tournament too: six players a table registered and drawn, "
                       "played to one winner (with --hands 0) on short stacks")
-    room.add_argument("--cash", action="store_true",
+    game.add_argument("--cash", action="store_true",
                       help="cash tables instead (the CG): hold'em and pot-limit Omaha, the cash "
                       "floor seating players from its waiting lists, straddles, bomb pots, "
                       "run it twice (docs/cash.md)")

@@ -83,6 +83,12 @@ def _table(args: argparse.Namespace) -> int:
     from controller.errors import ConfigError
     from controller.table.config import load_table_config
 
+    simulation_only = [option for option, given in (
+        ("--hands", args.hands), ("--tournament", args.tournament), ("--cash", args.cash))
+        if given]
+    if simulation_only and not args.simulate:  # a real table deals until it is stopped
+        raise ConfigError(f"{' and '.join(simulation_only)}: only with --simulate (a table on "
+                          "its readers deals until it is stopped: systemctl stop, or Ctrl-C)")
     config = load_table_config(args.config)
     if args.check:
         print(table_summary(config))
@@ -269,10 +275,11 @@ def add_table_command(sub: Any) -> None:
                        help="with --simulate: stop after this many hands (0: run on)")
     table.add_argument("--seed", type=int, default=1, help="with --simulate: the shuffles' seed")
     sim_readers_option(table)
-    table.add_argument("--tournament", action="store_true",
+    seated_by = table.add_mutually_exclusive_group()
+    seated_by.add_argument("--tournament", action="store_true",
                        help="with --simulate: the tournament seats the players (the simulated "
                        "dealer seats nobody and waits for them)")
-    table.add_argument("--cash", action="store_true",
+    seated_by.add_argument("--cash", action="store_true",
                        help="with --simulate: the cash floor seats the players (the simulated "
                        "dealer seats nobody and waits for them)")
     table.add_argument("--stdin-events", action="store_true",

@@ -85,6 +85,8 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
     if config.buttons is not None and not simulate:
         require_gpio(config.buttons.pin_factory)  # before anything is written
     login = _mqtt_login(config)  # its files too: a missing one is one line, nothing written
+    # the decks and chip sets too (simulated ones are written below, for the simulated readers)
+    registries = {} if simulate else {r.name: _registries(r, False) for r in config.readers}
     journal = Journal(config.table.journal, keep_hands=config.table.keep_hands)
     files = FileSink(config.table.output, echo=echo,
                      events_max_bytes=config.table.events_max_bytes,
@@ -118,7 +120,8 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
                                                                   factory, sim_readers)
         else:
             factory = pin_factory_of(config)
-        registries = {reader.name: _registries(reader, simulate) for reader in readers}
+        if simulate:
+            registries = {reader.name: _registries(reader, True) for reader in readers}
         decks = {name: deck for name, (deck, _) in registries.items() if deck is not None}
         chip_sets = {name: chips for name, (_, chips) in registries.items() if chips is not None}
         service = TableService(_session_config(config, chip_sets), journal, sink,

@@ -60,6 +60,20 @@ CASES: dict[str, tuple[str | bytes | None, list[str], list[str]]] = {
                            "(reader chips here: cards)"]),
     "a negative hand count": (GOOD, ["table", "--config", "{dir}/table.toml", "--simulate",
                                      "--hands", "-1"], ["--hands", "at least 0"]),
+    "hands without --simulate": (GOOD, ["table", "--config", "{dir}/table.toml", "--hands", "5"],
+                                 ["--hands: only with --simulate", "until it is stopped"]),
+    "a tournament's table without --simulate": (
+        GOOD, ["table", "--config", "{dir}/table.toml", "--tournament"],
+        ["--tournament: only with --simulate"]),
+    "a table seated by both floors": (
+        GOOD, ["table", "--config", "{dir}/table.toml", "--simulate", "--tournament", "--cash"],
+        ["--cash", "not allowed with", "--tournament"]),
+    # the deck is read before the journal and the output are made (the walkthrough found both)
+    "a deck never registered": (GOOD + '[[readers]]\nname = "board"\nurl = "/dev/ttyUSB0"\n'
+                                'protocol = "pn532"\nreads = "cards"\n'
+                                'deck = "decks/house.json"\nzones = { 0 = "board" }\n',
+                                ["table", "--config", "{dir}/table.toml"],
+                                ["decks/house.json", "deck register"]),
     "no MQTT credentials": (GOOD + '[mqtt]\nvenue = "hall"\ncredentials = "credentials.json"\n',
                             ["table", "--config", "{dir}/table.toml", "--simulate"],
                             ["credentials.json", "cannot read", "pokertable broker init"]),
@@ -68,6 +82,8 @@ CASES: dict[str, tuple[str | bytes | None, list[str], list[str]]] = {
                     ["table", "--config", "{dir}/table.toml", "--simulate"],
                     ["ca.crt", "No such file", "copy the venue's ca.crt"]),
     "no tables": (None, ["room", "--tables", "0"], ["--tables", "from 1 to 8"]),
+    "a room of both games": (None, ["room", "--tournament", "--cash"],
+                             ["--cash", "not allowed with", "--tournament"]),
     "eleven players": (None, ["demo", "--players", "11"], ["--players", "from 2 to 10"]),
     "events file missing": (None, ["replay-events", "{dir}/events.jsonl"],
                             ["events.jsonl", "cannot read"]),

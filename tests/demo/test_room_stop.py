@@ -92,28 +92,6 @@ def _cmdline(entry: Path) -> str:
         return ""
 
 
-@pytest.mark.e2e
-def test_ctrl_c_to_the_whole_group_stops_the_room_cleanly() -> None:
-    process, lines = _start_room()
-    ours = _brokers(process.pid)
-    assert ours, "the room's Mosquitto runs"
-    tables = _tables_of(process.pid)
-    assert len(tables) == 2, tables
-    started = time.monotonic()
-    os.killpg(process.pid, signal.SIGINT)  # what a terminal does on Ctrl-C
-    text = _finish(process, lines)
-    took = time.monotonic() - started
-    assert process.returncode == 0, text[-3000:]
-    assert took < 30, took
-    assert "Traceback" not in text
-    assert re.search(r"recorder: [1-9]\d* full hand records kept, 0 duplicates", text), text[-800:]
-    # Without --keep its work went with its temporary directory, and the room says how to keep it.
-    assert "removed now: `pokertable room --keep DIR` keeps them" in text, text[-800:]
-    # The room waits for its tables and its broker before it exits: none is left now.
-    assert not _alive(tables)
-    assert not _alive(ours), "the room's Mosquitto is left running"
-
-
 RECORD = re.compile(r"\[table (\d+)\] record of hand (\d+) ")
 
 
@@ -128,17 +106,22 @@ def _recorded(lines: list[str]) -> dict[str, int]:
 
 @pytest.mark.e2e
 @pytest.mark.long(65)
-def test_the_room_goes_on_a_break_and_deals_on_after_it_with_no_alert() -> None:
+def test_the_room_goes_on_a_break_deals_on_after_it_and_stops_on_ctrl_c() -> None:
     """What only the real room shows (its clock on the demo structure, its simulated tables
     and their dealers in their own processes, its console): the clock goes on the demo
     structure's short break and back, each table's dealer waits the break out (a hold at the
     table, as a hand-for-hand round is) and deals on after it, and no alert is raised by a
-    perfect dealer; Ctrl-C then stops the room with exit 0.
+    perfect dealer. Then Ctrl-C at the terminal (SIGINT to the whole foreground group) stops
+    it cleanly: exit 0 within 30 s, its records counted, nothing left running.
     The director's hand-for-hand rounds that follow, within the first two and a half minutes,
     are tests/demo/test_demo_clock.py's, on the same structure in virtual time (run here, they
     took two more minutes of real time)."""
     process, lines = _start_room()
     assert process.stdout is not None
+    ours = _brokers(process.pid)
+    assert ours, "the room's Mosquitto runs"
+    tables = _tables_of(process.pid)
+    assert len(tables) == 2, tables
     deadline = time.monotonic() + 120
     seen: list[str] = []
     before_break: dict[str, int] | None = None  # each table's last hand recorded by then
@@ -155,9 +138,19 @@ def test_the_room_goes_on_a_break_and_deals_on_after_it_with_no_alert() -> None:
             # began after the break.
             now = _recorded(lines)
             dealt_on = all(now.get(t, 0) >= before_break.get(t, 0) + 2 for t in ("1", "2"))
-    os.killpg(process.pid, signal.SIGINT)
+    started = time.monotonic()
+    os.killpg(process.pid, signal.SIGINT)  # what a terminal does on Ctrl-C
     text = _finish(process, lines)
+    took = time.monotonic() - started
     assert process.returncode == 0, text[-3000:]
+    assert took < 30, took
+    assert "Traceback" not in text
+    assert re.search(r"recorder: [1-9]\d* full hand records kept, 0 duplicates", text), text[-800:]
+    # Without --keep its work went with its temporary directory, and the room says how to keep it.
+    assert "removed now: `pokertable room --keep DIR` keeps them" in text, text[-800:]
+    # The room waits for its tables and its broker before it exits: none is left now.
+    assert not _alive(tables)
+    assert not _alive(ours), "the room's Mosquitto is left running"
     on_break = next(k for k, s in enumerate(seen) if s.startswith("[clock] on_break"))
     assert any(k > on_break and "running: level 3" in s for k, s in enumerate(seen)), seen
     assert dealt_on, (before_break, _recorded(lines))
@@ -166,21 +159,13 @@ def test_the_room_goes_on_a_break_and_deals_on_after_it_with_no_alert() -> None:
 
 
 @pytest.mark.e2e
-def test_sigterm_to_the_room_alone_stops_everything() -> None:
+def test_a_table_stopped_from_outside_is_said_then_sigterm_stops_the_room() -> None:
+    """One table stopped from outside (a person's kill, a crash): the room says so and plays
+    on; then SIGTERM to the room alone (systemd's stop, not a terminal's Ctrl-C to the group)
+    stops everything else it started, cleanly."""
     process, lines = _start_room()
     tables = _tables_of(process.pid)
-    assert tables
-    process.send_signal(signal.SIGTERM)
-    text = _finish(process, lines)
-    assert process.returncode == 0, text[-3000:]
-    assert "Traceback" not in text and "full hand records kept" in text
-    assert not _alive(tables)  # (the room waited for them before it exited)
-
-
-@pytest.mark.e2e
-def test_a_table_stopped_by_someone_else_is_said_and_the_room_plays_on() -> None:
-    process, lines = _start_room()
-    pids = [pid for pid, line in _tables_of(process.pid).items() if "--seed 2" in line]
+    pids = [pid for pid, line in tables.items() if "--seed 2" in line]
     assert pids
     os.kill(pids[0], signal.SIGTERM)
     assert process.stdout is not None
@@ -192,10 +177,11 @@ def test_a_table_stopped_by_someone_else_is_said_and_the_room_plays_on() -> None
             break
     else:
         raise AssertionError("the room did not say table 2 stopped")
-    os.killpg(process.pid, signal.SIGINT)
+    process.send_signal(signal.SIGTERM)
     text = _finish(process, lines)
     assert process.returncode == 0, text[-3000:]
-    assert "Traceback" not in text
+    assert "Traceback" not in text and "full hand records kept" in text
+    assert not _alive(tables)  # (the room waited for its other table before it exited)
 
 
 @pytest.mark.e2e
