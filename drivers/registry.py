@@ -51,6 +51,33 @@ class ChipSet(BaseModel):
 
 _Registry = TypeVar("_Registry", "Deck", "ChipSet")
 
+# The tags each reader chip reads, told apart by their UIDs' length in bytes: ISO/IEC 14443
+# type A (MIFARE, NTAG: 4, 7 or 10 bytes) for the MFRC522 and the PN532, ISO/IEC 15693 (ICODE
+# SLIX: 8 bytes, E0 first) for the PN5180 as its driver inventories them, EM4100 (5 bytes) for
+# the RDM6300. A PT1 board reads what it was built for: not checked.
+TAG_KINDS: dict[str, tuple[str, frozenset[int]]] = {
+    "mfrc522": ("ISO 14443A", frozenset({4, 7, 10})),
+    "pn532": ("ISO 14443A", frozenset({4, 7, 10})),
+    "pn5180": ("ISO 15693", frozenset({8})),
+    "rdm6300": ("EM4100", frozenset({5})),
+}
+
+
+def unreadable_tags(protocol: str, registry: Deck | ChipSet) -> str | None:
+    """Why a reader chip of ``protocol`` would never read the registry's tags (a deck
+    registered on another kind of reader: the table would wait for cards it cannot see), or
+    None when it reads them."""
+    kind = TAG_KINDS.get(protocol)
+    if kind is None:
+        return None
+    name, lengths = kind
+    uids = list(registry.cards if isinstance(registry, Deck) else registry.chips)
+    foreign = [uid for uid in uids if len(uid) // 2 not in lengths]
+    if not foreign:
+        return None
+    return (f"{len(foreign)} of its {len(uids)} tags ({foreign[0]}: {len(foreign[0]) // 2} "
+            f"bytes) are not {name} tags, the only ones a {protocol} reads")
+
 
 def load_deck(path: Path) -> Deck:
     return _load(Deck, path)

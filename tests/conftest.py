@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from controller.mqtt.local_broker import LocalBroker
 from harness.pg_cluster import PgCluster
@@ -22,6 +23,14 @@ from tests.league import League, running_league
 # One Chromium per test process for the tests that drive a page (tests/browsers.py); pytest run
 # by a test (`pytester`), for what only a whole run shows.
 pytest_plugins = ("tests.browsers", "pytester")
+
+# `make test` runs seven workers on two cores: a limit in wall-clock time on one example, or on
+# drawing its inputs, measures the machine's load there, not the code (a draw that waited 1.1 s
+# for the CPU failed Hypothesis' too_slow health check in a clean run). What each property
+# asserts, and how many examples it tries, are its own.
+settings.register_profile("pokertable", deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("pokertable")
 
 # Real hands in PHH, kept in the repository with their source and licence (tests/data/phh).
 PHH_DIR = Path(__file__).resolve().parent / "data" / "phh"

@@ -28,12 +28,31 @@ DEMO_PANEL = PanelConfig(shuffle=17, confirm=27, undo=22, floor=23, led_hand_for
 
 
 
-def demo_deck() -> Deck:
+def demo_panel(taken: set[int]) -> PanelConfig:
+    """The simulated dealer's panel of a table configured without one: `DEMO_PANEL`, each key
+    or LED whose pin the configuration's readers take moved to a free one (the simulated
+    readers are wired as configured, on the same mock pins)."""
+    pins = DEMO_PANEL.pins()
+    used = set(taken) | set(pins.values())
+    free = (pin for pin in range(2, 28) if pin not in used)
+    moved = {name: next(free) for name, pin in pins.items() if pin in taken}
+    return PanelConfig.model_validate(DEMO_PANEL.model_dump() | moved) if moved else DEMO_PANEL
+
+
+def demo_deck(protocol: str = "mfrc522") -> Deck:
+    """The simulated deck, with tags the reader chip ``protocol`` reads (drivers.registry's
+    TAG_KINDS): ISO 15693 for a PN5180, ISO 14443A (7-byte NTAG UIDs) for the others."""
+    if protocol == "pn5180":  # (E0 04 01 18: an ICODE SLIX2 inlay, NXP)
+        return Deck(name="demo", cards={f"E0040118{k:08X}": c
+                                        for k, c in enumerate(REGISTRATION_ORDER)})
     return Deck(name="demo", cards={f"04{k:012X}": c for k, c in enumerate(REGISTRATION_ORDER)})
 
 
-def demo_chips() -> ChipSet:
+def demo_chips(protocol: str = "pn5180") -> ChipSet:
+    """The simulated chip case, with tags the reader chip ``protocol`` reads."""
     values = [value for value, count in DEMO_CHIPS.items() for _ in range(count)]
+    if protocol in ("mfrc522", "pn532"):  # ISO 14443A chips (7-byte UIDs)
+        return ChipSet(name="demo", chips={f"04C0{k:010X}": v for k, v in enumerate(values)})
     # ISO 15693 UIDs (E0: the standard's prefix; 04: NXP; 01 50: an ICODE SLIX inlay), as a
     # PN5180 reads them; the PT1 board reads them too.
     return ChipSet(name="demo", chips={f"E0040150{k:08X}": v for k, v in enumerate(values)})
@@ -88,5 +107,5 @@ def demo_readers() -> list[ReaderSection]:
     return [cards, chips]
 
 
-__all__ = ["DEMO_CHIPS", "DEMO_PANEL", "MockFactory", "demo_chips", "demo_deck", "demo_readers",
-           "simulated_readers"]
+__all__ = ["DEMO_CHIPS", "DEMO_PANEL", "MockFactory", "demo_chips", "demo_deck", "demo_panel",
+           "demo_readers", "simulated_readers"]

@@ -38,10 +38,12 @@ def run_readers_check(config: TableConfig, out: TextIO, *, walk: bool = True,
     mock = MockFactory()
     simulated = {r.name: SimulatedReader(r, mock, clock) for r in readers}
     rng = random.Random(1)
-    cards, chips = list(demo_deck().cards), list(demo_chips().chips)
+    # (each reader's tags of the kind its chip reads: a PN5180's cards are ISO 15693 tags)
+    tags_of = {r.name: list(demo_chips(r.protocol).chips if r.reads == "chips"
+                            else demo_deck(r.protocol).cards) for r in readers}
 
     def technician(reader: ReaderConfig, antenna: int) -> None:
-        tags = chips if reader.reads == "chips" else cards
+        tags = tags_of[reader.name]
         simulated[reader.name].field.place(antenna, tags.pop(rng.randrange(len(tags))))
 
     def connect(reader: ReaderConfig) -> OpenedChips:

@@ -128,6 +128,29 @@ def load_table_config(path: str | Path) -> TableConfig:
 SPI_BUS_PINS = {"0": (9, 10, 11), "1": (18, 19, 20, 21)}
 
 
+def _pins_of(reader: ReaderSection) -> list[tuple[int, str]]:
+    """The GPIO pins a reader takes, each with its job: its SPI bus, its decoder's lines or its
+    chip selects, its BUSY line."""
+    where = f"readers.{reader.name}"
+    pins: list[tuple[int, str]] = []
+    if reader.protocol in SPI_CHIPS:
+        bus = reader.url.removeprefix("/dev/spidev").partition(".")[0]
+        pins += [(pin, f"the SPI{bus} bus") for pin in SPI_BUS_PINS.get(bus, ())]
+    if reader.decoder is not None:
+        pins += [(pin, f"{where}.decoder.address") for pin in reader.decoder.address]
+        pins.append((reader.decoder.enable, f"{where}.decoder.enable"))
+    elif reader.protocol in SPI_CHIPS:
+        pins += [(pin, f"{where}.selects") for pin in reader.selects.values()]
+    if reader.busy is not None:
+        pins.append((reader.busy, f"{where}.busy"))
+    return pins
+
+
+def reader_pins(config: TableConfig) -> set[int]:
+    """Every GPIO pin the configured readers take."""
+    return {pin for reader in config.readers for pin, _ in _pins_of(reader)}
+
+
 def wiring_mistake(config: TableConfig) -> str | None:
     """The first of the mistakes each section cannot see alone, as ``where: what``: a GPIO pin
     given two jobs (a key on a decoder's address line: the table would stop at start-up with the
@@ -152,18 +175,7 @@ def wiring_mistake(config: TableConfig) -> str | None:
             if other != reader.name:
                 return (f"{where}.zones: {zone!r} is read by reader {other!r} too: leave it out "
                         "of one of them (docs/hardware.md, \"Other readers\")")
-        pins: list[tuple[int, str]] = []
-        if reader.protocol in SPI_CHIPS:
-            bus = reader.url.removeprefix("/dev/spidev").partition(".")[0]
-            pins += [(pin, f"the SPI{bus} bus") for pin in SPI_BUS_PINS.get(bus, ())]
-        if reader.decoder is not None:
-            pins += [(pin, f"{where}.decoder.address") for pin in reader.decoder.address]
-            pins.append((reader.decoder.enable, f"{where}.decoder.enable"))
-        elif reader.protocol in SPI_CHIPS:
-            pins += [(pin, f"{where}.selects") for pin in reader.selects.values()]
-        if reader.busy is not None:
-            pins.append((reader.busy, f"{where}.busy"))
-        for pin, job in pins:
+        for pin, job in _pins_of(reader):
             if (mistake := taken(pin, job)) is not None:
                 return mistake
     if config.buttons is not None:

@@ -24,13 +24,14 @@ from typing import TYPE_CHECKING, TextIO
 from gpiozero.pins import Factory
 
 from controller.engine.records import HandRecord
+from controller.errors import ConfigError
 from controller.mqtt.client import Login, check_ca, load_login
 from controller.mqtt.link import TableLink
 from controller.mqtt.outbox import Outbox
 from controller.service.manager import Watchdog, notify
 from controller.session import SessionConfig
 from controller.session.outputs import Leds, PublicEvent, Sink, TableState
-from controller.table.config import ReaderSection, TableConfig
+from controller.table.config import ReaderSection, TableConfig, reader_pins
 from controller.table.journal import Journal
 from controller.table.service import TableService
 from controller.table.sinks import FileSink, MemorySink
@@ -38,7 +39,7 @@ from controller.table.upgrade import UpgradeWatch
 from drivers.buttons import ButtonPanel, make_pin_factory, require_gpio
 from drivers.chip_reader import ChipReader, open_chips
 from drivers.reader_config import POLLED
-from drivers.registry import ChipSet, Deck, load_chips, load_deck, save
+from drivers.registry import ChipSet, Deck, load_chips, load_deck, save, unreadable_tags
 from drivers.scan import RealClock
 from drivers.tag_reader import TagReader
 
@@ -141,7 +142,8 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
                                                chips=chips))
             else:  # a serial line that reports by itself
                 stack.enter_context(TagReader(reader, service.submit, deck=deck, chips=chips))
-        panel_config = config.buttons or (rig.DEMO_PANEL if simulate else None)
+        panel_config = config.buttons or (
+            rig.demo_panel(reader_pins(config)) if simulate else None)
         if panel_config is not None:
             if simulate:
                 panel_config = panel_config.model_copy(update={"pin_factory": "mock"})
@@ -221,19 +223,29 @@ def _read_stdin(service: TableService, stop: threading.Event) -> None:
 
 
 def _registries(reader: ReaderSection, simulate: bool) -> tuple[Deck | None, ChipSet | None]:
+    """The reader's deck and chip set from their files, each refused in one line when the
+    reader's chip cannot read its tags (registered on another kind of reader, the table would
+    wait for ever for cards it cannot see). Simulated: written where the configuration says
+    when they are not there yet, with tags the simulated chip reads."""
     if simulate:
         from controller.sim.table_rig import demo_chips, demo_deck
-  # the simulated deck and chip case, registered where the configuration says
-        for path, registry in ((reader.deck, demo_deck()), (reader.chips, demo_chips())):
+
+        for path, registry in ((reader.deck, demo_deck(reader.protocol)),
+                               (reader.chips, demo_chips(reader.protocol))):
             if path is not None and not path.exists():
                 save(registry, path)
                 log.info("simulated %s written to %s", type(registry).__name__.lower(), path)
     deck = load_deck(reader.deck) if reader.deck else None
     chips = load_chips(reader.chips) if reader.chips else None
     if simulate and reader.reads == "cards" and deck is None:
-        deck = demo_deck()
+        deck = demo_deck(reader.protocol)
     if simulate and reader.reads == "chips" and chips is None:
-        chips = demo_chips()
+        chips = demo_chips(reader.protocol)
+    for path, held, command in ((reader.deck, deck, "deck"), (reader.chips, chips, "chips")):
+        why = unreadable_tags(reader.protocol, held) if held is not None else None
+        if why is not None:
+            raise ConfigError(f"reader '{reader.name}': {path}: {why}; register them on this "
+                              f"reader: pokertable {command} register --reader {reader.name}")
     return deck, chips
 
 

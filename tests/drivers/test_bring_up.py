@@ -93,16 +93,22 @@ def test_a_missing_spi_device_says_how_to_enable_it(tmp_path: Path) -> None:
 
 
 def test_the_cli_rehearses_a_check_on_simulated_readers(tmp_path: Path) -> None:
+    """With a PN5180 reading cards beside the MFRC522s: its simulated technician lays ISO
+    15693 cards, the only ones its inventory reads (ISO 14443A ones were never read)."""
     config = tmp_path / "table.toml"
     config.write_text(
         '[table]\nid = "1"\n[[readers]]\nname = "board"\nurl = "/dev/spidev0.0"\n'
         'protocol = "mfrc522"\nzones = { 11 = "board", 12 = "muck" }\n'
-        'selects = { 11 = 5, 12 = 6 }\n')
+        'selects = { 11 = 5, 12 = 6 }\n'
+        '[[readers]]\nname = "seats"\nurl = "/dev/spidev1.0"\nprotocol = "pn5180"\n'
+        'reads = "cards"\nzones = { 1 = "seat:1", 2 = "seat:2" }\n'
+        'selects = { 1 = 12, 2 = 13 }\nbusy = 25\n')
     done = subprocess.run([sys.executable, "-m", "controller.cli", "readers", "check",
                            "--config", str(config), "--simulate", "--wait", "5"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "ok board muck (chip select GPIO 6): in place" in done.stdout
+    assert "ok seats seat:2 (chip select GPIO 13): in place" in done.stdout
     no_spi = subprocess.run([sys.executable, "-m", "controller.cli", "readers", "check",
                              "--config", str(config), "--no-walk"],
                             capture_output=True, text=True, timeout=60)

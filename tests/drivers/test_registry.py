@@ -10,11 +10,13 @@ from controller.errors import ConfigError, RuleViolation
 from drivers.registry import (
     REGISTRATION_ORDER,
     ChipSet,
+    Deck,
     DeckRegistration,
     load_chips,
     load_deck,
     register_chip,
     save,
+    unreadable_tags,
 )
 
 
@@ -57,3 +59,23 @@ def test_chip_registration(tmp_path: Path) -> None:
     path = tmp_path / "chips.json"
     save(chips, path)
     assert load_chips(path).value_of("E0040100AABBCCDD") == 1000
+
+
+def test_a_reader_chip_refuses_a_deck_or_chip_set_of_tags_it_cannot_read() -> None:
+    """A deck registered on an MFRC522 (ISO 14443A tags) laid on a PN5180's antennas (ISO 15693
+    inventory) is never read: the table would wait for ever. Its start says so instead."""
+    ntag = Deck(name="ntag", cards={f"04{k:012X}": c for k, c in enumerate(REGISTRATION_ORDER)})
+    slix = Deck(name="slix", cards={f"E0040118{k:08X}": c
+                                    for k, c in enumerate(REGISTRATION_ORDER)})
+    assert unreadable_tags("mfrc522", ntag) is None and unreadable_tags("pn532", ntag) is None
+    assert unreadable_tags("pn5180", slix) is None
+    assert unreadable_tags("pn5180", ntag) == (
+        "52 of its 52 tags (04000000000000: 7 bytes) are not ISO 15693 tags, the only ones a "
+        "pn5180 reads")
+    assert "not ISO 14443A tags" in str(unreadable_tags("mfrc522", slix))
+    assert unreadable_tags("pt1", ntag) is None and unreadable_tags("pt1", slix) is None
+    chips = ChipSet(name="mixed", chips={"E004015000000001": 25, "04C00000000001": 100})
+    assert unreadable_tags("pn5180", chips) == (
+        "1 of its 2 tags (04C00000000001: 7 bytes) are not ISO 15693 tags, the only ones a "
+        "pn5180 reads")
+    assert "EM4100" in str(unreadable_tags("rdm6300", chips))

@@ -84,6 +84,30 @@ deck = "decks/sim.json"
 """
 
 
+PN5180_CARDS = """[table]
+id = "7"
+seats = 4
+
+[[readers]]
+name = "cards"
+url = "/dev/spidev0.0"
+protocol = "pn5180"
+reads = "cards"
+deck = "decks/slix.json"
+busy = 25
+selects = { 0 = 5, 1 = 6, 2 = 13, 3 = 19, 4 = 26, 11 = 12, 12 = 16 }
+
+[readers.zones]
+0 = "burn"
+1 = "seat:1"
+2 = "seat:2"
+3 = "seat:3"
+4 = "seat:4"
+11 = "board"
+12 = "muck"
+"""
+
+
 @pytest.mark.long(52)
 def test_the_simulated_dealer_finishes_under_other_set_ups(tmp_path: Path) -> None:
     """Declared bets (no chip reader) at a four-seat table with burn checks; the example with
@@ -104,6 +128,10 @@ def test_the_simulated_dealer_finishes_under_other_set_ups(tmp_path: Path) -> No
         # room demo's false alerts).
         "three_bb_ante": '[table]\nid = "6"\nseats = 3\n[table.level]\nsb = 200\nbb = 400\n'
                          'bb_ante = 400\n',
+        # Cards read by PN5180s (ISO 15693 cards: the simulated deck's tags are of that kind;
+        # it waited for ever on ISO 14443A ones), chip selects on the simulated dealer's own
+        # panel's LED pins (5, 6, 13: the panel moves to free pins; it stopped on a busy pin).
+        "pn5180_cards": PN5180_CARDS,
     }
     hands = {"three_bb_ante": 6}
     seeds = {"three_bb_ante": 17}  # (its first hand is such a call)
@@ -122,6 +150,8 @@ def test_the_simulated_dealer_finishes_under_other_set_ups(tmp_path: Path) -> No
         assert not [e["text"] for e in seen if e["kind"] in ("alert", "refused")], name
     assert (tmp_path / "example" / "decks" / "house.json").exists()
     assert (tmp_path / "example" / "chips" / "house.json").exists()
+    slix = json.loads((tmp_path / "pn5180_cards" / "decks" / "slix.json").read_text())
+    assert all(uid.startswith("E0") and len(uid) == 16 for uid in slix["cards"])
     declared = [e for e in events(tmp_path / "declares" / "out") if e["kind"] == "action"]
     assert any("calls" in str(e["text"]) or "checks" in str(e["text"]) for e in declared)
 

@@ -96,3 +96,17 @@ def test_two_readers_of_one_name_are_refused(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="readers: two readers are named 'cards'"):
         _load(tmp_path, EXAMPLE.replace(', 11 = "board"', '').replace('11 = 11, ', '')
               + PN532_BOARD.replace('name = "board"', 'name = "cards"'))
+
+
+def test_the_simulated_dealers_panel_keeps_off_the_configured_readers_pins() -> None:
+    """`table --simulate` without [buttons] gives its dealer the demo panel: its LEDs on GPIO 5,
+    6 and 13 stopped a table whose chip selects are there (gpiozero: pin in use)."""
+    from controller.sim.table_rig import DEMO_PANEL, demo_panel
+
+    assert demo_panel(set()) is DEMO_PANEL
+    panel = demo_panel({5, 6, 13, 2, 3})
+    pins = panel.pins()
+    assert not set(pins.values()) & {5, 6, 13, 2, 3}
+    assert {k: v for k, v in pins.items() if v == DEMO_PANEL.pins()[k]} == {
+        k: v for k, v in DEMO_PANEL.pins().items() if v not in {5, 6, 13}}
+    assert sorted(v for k, v in pins.items() if k.startswith("led_")) == [4, 7, 8]
