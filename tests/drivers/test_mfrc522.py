@@ -91,7 +91,7 @@ def test_the_simulated_dealer_hears_a_card_read_only_when_its_scan_has_ended(
     assert selected and bench.field.wait_read(0, uid, 0)  # heard once the scan returned it
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.lists(st.binary(min_size=6, max_size=6), min_size=1, max_size=6, unique=True))
 def test_anticollision_reads_every_card_whatever_their_uids(serials: list[bytes]) -> None:
     """Cards whose UIDs share long prefixes collide bit after bit; each is still selected once."""

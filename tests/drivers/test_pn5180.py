@@ -51,7 +51,7 @@ def test_rules_r9_the_stack_settles_as_one_bet_of_20_chips_with_every_zone_busy(
         table.close()
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(st.integers(min_value=0, max_value=40), st.integers(min_value=0, max_value=2**32))
 def test_inventories_find_every_chip_of_any_stack(height: int, seed: int) -> None:
     table = Table(chips_config())

@@ -90,7 +90,7 @@ def test_a_long_frame_is_an_extended_one() -> None:
 
 @given(st.sampled_from([HOST, CHIP]), st.binary(min_size=1, max_size=299),
        st.integers(min_value=1, max_value=40))
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100)
 def test_frames_round_trip_in_pieces_of_any_size(tfi: int, data: bytes, piece: int) -> None:
     frame = encode_frame(tfi, data)
     assert sum(frame[5 if len(data) < 254 else 8:-1]) & 0xFF == 0  # DCS
@@ -100,7 +100,7 @@ def test_frames_round_trip_in_pieces_of_any_size(tfi: int, data: bytes, piece: i
 
 
 @given(st.binary(max_size=600), st.integers(min_value=1, max_value=64))
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 def test_the_decoder_never_raises_on_garbage(data: bytes, piece: int) -> None:
     frames, decoder = decode_all(data, piece)
     assert len(frames) == decoder.frames
@@ -108,7 +108,7 @@ def test_the_decoder_never_raises_on_garbage(data: bytes, piece: int) -> None:
 
 
 @given(st.binary(min_size=7, max_size=7), st.data())
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 def test_a_corrupted_answer_never_gives_a_card(uid: bytes, data: st.DataObject) -> None:
     frame = bytearray(listed(uid.hex()))
     at = data.draw(st.integers(min_value=1, max_value=len(frame) - 2))  # start code to DCS

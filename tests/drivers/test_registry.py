@@ -64,7 +64,7 @@ def test_chip_registration(tmp_path: Path) -> None:
 def test_a_reader_chip_refuses_a_deck_or_chip_set_of_tags_it_cannot_read() -> None:
     """A deck registered on an MFRC522 (ISO 14443A tags) laid on a PN5180's antennas (ISO 15693
     inventory) is never read: the table would wait for ever. Its start says so instead."""
-    ntag = Deck(name="ntag", cards={f"04{k:012X}": c for k, c in enumerate(REGISTRATION_ORDER)})
+    ntag = Deck(name="ntag", cards={uid(k): c for k, c in enumerate(REGISTRATION_ORDER)})
     slix = Deck(name="slix", cards={f"E0040118{k:08X}": c
                                     for k, c in enumerate(REGISTRATION_ORDER)})
     assert unreadable_tags("mfrc522", ntag) is None and unreadable_tags("pn532", ntag) is None

@@ -24,7 +24,7 @@ import itertools
 import os
 from dataclasses import dataclass
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.engine.profiles import load_profile
@@ -155,7 +155,7 @@ def check_orbits(hands: list[Hand]) -> None:
                 assert times == 1, (player, other, i, j)
 
 
-@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=EXAMPLES)
 @given(data=st.data(), seat_count=st.integers(2, 10), profile=st.sampled_from(PROFILES),
        level=st.sampled_from(LEVELS))
 def test_b2_b4_the_big_blind_goes_round_in_order_whoever_busts_or_arrives(

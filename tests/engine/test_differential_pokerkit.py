@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import os
 
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from pokerkit import HandHistory
 from pokerkit.notation import parse_action
@@ -125,8 +125,6 @@ def pokerkit_stacks(text: str) -> list[int]:
 @settings(
     # 300 in CI (a few seconds); DIFFERENTIAL_EXAMPLES=3000 for a deeper local hunt
     max_examples=int(os.environ.get("DIFFERENTIAL_EXAMPLES", "300")),
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
 )
 @given(hand_texts())
 def test_engine_and_pokerkit_agree_on_finishing_stacks(text: str) -> None:

@@ -12,7 +12,7 @@ and dead hands (`kill`, out of turn) come often, for they are where a mark could
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.engine.hand import Hand, Stage
@@ -44,7 +44,7 @@ def _check_bookkeeping(hand: Hand) -> None:
     assert hand._live_count == hand.n - sum(hand.folded)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300)
 @given(st.data(), st.integers(2, 9))
 def test_the_next_actor_is_the_first_who_must_still_act(data: st.DataObject, n: int) -> None:
     stacks = [data.draw(st.integers(1, 400), label=f"stack {k}") for k in range(n)]

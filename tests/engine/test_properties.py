@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
@@ -56,7 +56,7 @@ def total_chips(table: Table) -> int:
     return hand.chips_in_play() + sitting_out
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300)
 @given(st.lists(OPS, max_size=60), st.integers(2, 6))
 def test_random_operations_never_crash_and_refusals_change_nothing(
     ops: list[dict[str, object]], players: int
@@ -78,7 +78,7 @@ def test_random_operations_never_crash_and_refusals_change_nothing(
         assert total_chips(table) == chips  # chips are conserved
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200)
 @given(st.data(), st.integers(2, 9), st.sampled_from(["NT", "PO"]))
 def test_chips_in_play_never_change_within_a_hand(data: st.DataObject, n: int, game: str) -> None:
     from controller.engine.profiles import RuleProfile

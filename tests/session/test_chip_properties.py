@@ -29,7 +29,7 @@ dealer_move = st.one_of(
 step = st.one_of(zone_change, zone_change, zone_change, dealer_move)
 
 
-@settings(max_examples=EXAMPLES, deadline=None,
+@settings(max_examples=EXAMPLES,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(profile=st.sampled_from(PROFILES), blinds=st.sampled_from([(25, 50), (100, 200),
                                                                    (300, 600)]),

@@ -61,6 +61,18 @@ def _run(config: Path, hands: int, seed: int) -> subprocess.Popen[str]:
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
 
+# A four-seat table's card antennas, as a PT1 board or a PN5180 reads them.
+FOUR_SEAT_ZONES = """
+[readers.zones]
+0 = "burn"
+1 = "seat:1"
+2 = "seat:2"
+3 = "seat:3"
+4 = "seat:4"
+11 = "board"
+12 = "muck"
+"""
+
 CARDS_ONLY = """[table]
 id = "2"
 seats = {seats}
@@ -72,16 +84,7 @@ url = "/dev/null"
 protocol = "pt1"
 reads = "cards"
 deck = "decks/sim.json"
-
-[readers.zones]
-0 = "burn"
-1 = "seat:1"
-2 = "seat:2"
-3 = "seat:3"
-4 = "seat:4"
-11 = "board"
-12 = "muck"
-"""
+""" + FOUR_SEAT_ZONES
 
 
 PN5180_CARDS = """[table]
@@ -96,16 +99,7 @@ reads = "cards"
 deck = "decks/slix.json"
 busy = 25
 selects = { 0 = 5, 1 = 6, 2 = 13, 3 = 19, 4 = 26, 11 = 12, 12 = 16 }
-
-[readers.zones]
-0 = "burn"
-1 = "seat:1"
-2 = "seat:2"
-3 = "seat:3"
-4 = "seat:4"
-11 = "board"
-12 = "muck"
-"""
+""" + FOUR_SEAT_ZONES
 
 
 @pytest.mark.long(52)

@@ -201,7 +201,7 @@ PLAUSIBLE = st.one_of(
 LINES = st.lists(st.one_of(ARBITRARY, PLAUSIBLE), min_size=1, max_size=30)
 
 
-@settings(max_examples=int(os.environ.get("POISON_EXAMPLES", "40")), deadline=None,
+@settings(max_examples=int(os.environ.get("POISON_EXAMPLES", "40")),
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(LINES, st.integers(0, 30))
 def test_any_input_is_applied_or_refused_and_a_restart_comes_back_the_same(

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.engine.records import HandRecord
@@ -208,8 +208,7 @@ EVENT_DICTS = st.one_of(
 STREAM = st.lists(st.one_of(EVENT_DICTS.map(json.dumps), st.text(max_size=20)), max_size=60)
 
 
-@settings(max_examples=int(os.environ.get("SESSION_EXAMPLES", "150")), deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=int(os.environ.get("SESSION_EXAMPLES", "150")))
 @given(STREAM)
 def test_random_event_streams_never_crash_and_conserve_chips(lines: list[str]) -> None:
     session = TableSession()

@@ -150,7 +150,7 @@ def check(ledger: Ledger) -> None:
         assert not (change.approved and free > 0), "an approved change waits by an open seat"
 
 
-@settings(max_examples=EXAMPLES, deadline=None,
+@settings(max_examples=EXAMPLES,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data(), order=st.sampled_from(["list", "draw"]), steps=st.integers(0, 80))
 def test_a_replay_of_the_journal_makes_the_same_lists_in_the_same_order(

@@ -422,7 +422,6 @@ class HoldsMachine(RuleBasedStateMachine):
                     return
 
 
-HoldsMachine.TestCase.settings = settings(max_examples=EXAMPLES, stateful_step_count=50,
-                                          deadline=None)
+HoldsMachine.TestCase.settings = settings(max_examples=EXAMPLES, stateful_step_count=50)
 
 __all__ = ["EXAMPLES", "HoldsMachine"]

@@ -26,7 +26,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, event, given, note, settings
+from hypothesis import event, given, note, settings
 from hypothesis import strategies as st
 
 from controller.engine.profiles import load_profile
@@ -170,7 +170,7 @@ def played_table(draw: st.DrawFn, name: str, full: bool) -> Table:
     return table
 
 
-@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=EXAMPLES)
 @given(data=st.data(), profile=st.sampled_from(["pvb-2020", "apsa-2010"]))
 def test_rules_t3_the_moved_player_is_never_due_the_big_blind_sooner(
         data: st.DataObject, profile: BalanceProfile) -> None:
@@ -344,8 +344,7 @@ def seating_file(tables: list[Table], small_blind: bool = True) -> dict[str, obj
     return {"seats": 10, "tables": out}
 
 
-@settings(max_examples=EXAMPLES // 3, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=EXAMPLES // 3)
 @given(data=st.data(), profile=st.sampled_from(["pvb-2020", "apsa-2010"]))
 def test_the_offline_file_gives_balancing_what_the_service_gives_it(
         data: st.DataObject, profile: BalanceProfile) -> None:

@@ -299,6 +299,6 @@ class TournamentMachine(RuleBasedStateMachine):
 
 
 TournamentMachine.TestCase.settings = settings(
-    max_examples=EXAMPLES, stateful_step_count=25, deadline=None,
+    max_examples=EXAMPLES, stateful_step_count=25,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 TestTheTournament = pytest.mark.long(25)(TournamentMachine.TestCase)
