@@ -167,6 +167,9 @@ class Pn5180:
             self.command(RF_OFF, 0)
         for uid in found:
             self.owners[uid] = self.antenna
+        # A chip told to stay quiet here and heard by another zone meanwhile (their scans run
+        # side by side) has moved: it is no longer listed here.
+        self._known = {u for u in self._known if self.owners.get(u) == self.antenna}
         return Reading(sorted(self._known))
 
     def _everyone(self) -> Generator[float, None, set[str]]:

@@ -35,6 +35,7 @@ from controller.sim.hands import (
     DealerHands,
     DealerStuck,
     Felt,
+    FeltSeen,
     HardwareHands,
     Key,
     Stopped,
@@ -341,7 +342,8 @@ class SimulatedDealer(BetweenHands):
 def on_hardware(config: TableConfig, readers: list[ReaderSection], service: TableService,
                 watch: MemorySink, antennas: dict[str, Antennas], decks: dict[str, Deck],
                 chip_sets: dict[str, ChipSet], factory: MockFactory, panel: PanelConfig,
-                rng: random.Random, stop: threading.Event) -> SimulatedDealer:
+                rng: random.Random, stop: threading.Event,
+                seen: FeltSeen | None = None) -> SimulatedDealer:
     """The dealer at a `pokertable table --simulate`: its hands on the simulated readers'
     antennas (every card zone of every card reader, every chip zone of every chip reader) and
     the mock pins; the felt kept beside the journal, so a restart finds the hand as it lay."""
@@ -356,7 +358,8 @@ def on_hardware(config: TableConfig, readers: list[ReaderSection], service: Tabl
     journal = config.table.journal
     hands = HardwareHands(cards, cards.zones, next(iter(decks.values())), chips,
                           chips.zones if chips else {}, factory, panel, watch, service.submit,
-                          stop, felt_file=journal.with_name(journal.name + ".felt.json"))
+                          stop, felt_file=journal.with_name(journal.name + ".felt.json"),
+                          seen=seen)
     profile = load_profile(config.table.profile)
     return sim_cash.at_table(SimulatedDealer(hands, chip_case(chip_sets), config.table.seats, rng,
                                              hole_cards=4 if profile.game == "PO" else 2),
@@ -373,4 +376,5 @@ def chip_case(chip_sets: dict[str, ChipSet]) -> dict[str, int] | None:
 
 # (the hands' names as well, from sim_hands.py, where they lived before)
 __all__ = ["DEMO_CHIP_ZONES", "DEMO_ZONES", "PLAYERS", "Chip", "DealerHands", "DealerStuck", "Felt",
-           "HardwareHands", "Key", "SimulatedDealer", "Stopped", "chip_case", "on_hardware"]
+           "FeltSeen", "HardwareHands", "Key", "SimulatedDealer", "Stopped", "chip_case",
+           "on_hardware"]

@@ -18,7 +18,7 @@ from typing import Literal, Protocol
 
 from gpiozero.pins.mock import MockFactory
 
-from controller.events import TableEvent
+from controller.events import CardEvent, Emit, GoneEvent, TableEvent
 from controller.session.outputs import TableState
 from controller.session.words import BURN_FIRST
 from controller.table.sinks import MemorySink
@@ -105,6 +105,41 @@ class Felt:
             return cls()
 
 
+class FeltSeen:
+    """Where the table's readers last put each card, from the card and gone events they send
+    the table. A reader chip that polls (a PN5180) hears a card taken away only at its next
+    complete scans, up to two seconds later, and a card laid again where it lay before then
+    is never heard arriving: a real shuffle takes longer than that, the simulated one did not
+    (a card dealt back to the seat it lay on last hand stayed unread, and the next seat's card
+    read as dealt out of order). So the hands lay a card where the table still sees it only
+    once the table has seen it go."""
+
+    def __init__(self) -> None:
+        self._on: set[tuple[str, str]] = set()  # (zone, card)
+        self._changed = threading.Condition()
+
+    def tee(self, submit: Emit) -> Emit:
+        """``submit`` (the table's), noting what each event says lies where."""
+        def emit(event: TableEvent) -> None:
+            submit(event)
+            self.saw(event)
+        return emit
+
+    def saw(self, event: TableEvent) -> None:
+        if isinstance(event, CardEvent):
+            with self._changed:
+                self._on.add((event.zone, event.card))
+        elif isinstance(event, GoneEvent):
+            with self._changed:
+                self._on.discard((event.zone, event.card))
+                self._changed.notify_all()
+
+    def wait_gone(self, zone: str, card: str, timeout: float) -> bool:
+        """Until the table no longer sees ``card`` on ``zone`` (at once where it never did)."""
+        with self._changed:
+            return self._changed.wait_for(lambda: (zone, card) not in self._on, timeout)
+
+
 # How long the simulated dealer waits for the table to show what his move did before he calls
 # the floor: a table that has just restarted and replays its journal on a busy host can take more
 # than ten seconds (a real dealer waits longer still).
@@ -119,8 +154,9 @@ class HardwareHands:
                  chips: ZoneAntennas | None, chip_zones: dict[int, str],
                  factory: MockFactory, panel: PanelConfig, watch: MemorySink,
                  submit: Callable[[TableEvent], None], stop: threading.Event,
-                 felt_file: Path | None = None) -> None:
+                 felt_file: Path | None = None, seen: FeltSeen | None = None) -> None:
         self.cards, self.chips = cards, chips
+        self.seen = seen
         self.card_antenna = {zone: antenna for antenna, zone in card_zones.items()}
         self.chip_antenna = {zone: antenna for antenna, zone in chip_zones.items()}
         self.uid_of = {card: uid for uid, card in deck.cards.items()}
@@ -151,6 +187,8 @@ class HardwareHands:
         self.felt.cards.setdefault(zone, []).append(card)
         self.saved()
         antenna, uid = self.card_antenna[zone], self.uid_of[card]
+        if self.seen is not None:  # (a table that never sees it go: 5 s, then laid anyway)
+            self.seen.wait_gone(zone, card, 5.0)
         self.cards.place(antenna, uid)
         # The next card no sooner than this one is read (a real dealer's pitch takes a third
         # of a second; polled readers read a card within a scan, but a loaded host may take

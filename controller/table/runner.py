@@ -44,7 +44,7 @@ from drivers.scan import RealClock
 from drivers.tag_reader import TagReader
 
 if TYPE_CHECKING:  # the simulation wing, imported only by --simulate (controller/sim/)
-    from controller.sim.dealer import SimulatedDealer
+    from controller.sim.dealer import FeltSeen, SimulatedDealer
     from drivers.simulated.field import Antennas
     from drivers.simulated.readers import SimulatedReader
 
@@ -112,10 +112,13 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
         antennas: dict[str, Antennas] = {}
         chip_level: dict[str, SimulatedReader] = {}
         factory: Factory | None
+        seen: FeltSeen | None = None
         if simulate:  # (the simulation wing: imported only when asked for)
             from controller.sim import table_rig as rig
+            from controller.sim.dealer import FeltSeen
 
             factory = rig.MockFactory()
+            seen = FeltSeen()  # what the readers tell the table, for the dealer's hands
             tmp = Path(stack.enter_context(tempfile.TemporaryDirectory()))
             readers, antennas, chip_level = rig.simulated_readers(readers, tmp, stack,
                                                                   factory, sim_readers)
@@ -132,16 +135,16 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
         if link is not None:
             link.start(service.submit)
             stack.callback(link.close)  # before the service stops: says offline first
+        emit = service.submit if seen is None else seen.tee(service.submit)
         for reader in readers:
             deck, chips = registries[reader.name]
             if reader.protocol in POLLED:  # reader chips, polled
                 simulated = chip_level.get(reader.name)
                 connect = simulated.connect if simulated else functools.partial(
                     open_chips, reader, RealClock(), pin_factory=factory)
-                stack.enter_context(ChipReader(reader, service.submit, connect, deck=deck,
-                                               chips=chips))
+                stack.enter_context(ChipReader(reader, emit, connect, deck=deck, chips=chips))
             else:  # a serial line that reports by itself
-                stack.enter_context(TagReader(reader, service.submit, deck=deck, chips=chips))
+                stack.enter_context(TagReader(reader, emit, deck=deck, chips=chips))
         panel_config = config.buttons or (
             rig.demo_panel(reader_pins(config)) if simulate else None)
         if panel_config is not None:
@@ -161,7 +164,7 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
             from controller.sim.dealer import on_hardware
 
             dealer = on_hardware(config, readers, service, watch, antennas, decks, chip_sets,
-                                 factory, panel_config, random.Random(seed), stop)
+                                 factory, panel_config, random.Random(seed), stop, seen)
             dealer.seated_by_floor = tournament
             playing = threading.Thread(target=dealer.play, args=(hands, stop), daemon=True)
             playing.start()

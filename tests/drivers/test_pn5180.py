@@ -147,3 +147,25 @@ def test_a_chip_taken_back_is_gone_within_two_seconds() -> None:
             assert table.clock.now() - taken < 2.0
     finally:
         table.close()
+
+
+def test_a_chip_heard_elsewhere_while_its_old_zone_was_being_scanned_is_not_listed_there() -> None:
+    """Scans run side by side (four at once): a zone's quick scan lists the chips it told to
+    stay quiet without hearing them, so a chip another zone heard meanwhile has moved. It came
+    back to the zone it left, and then to where it lay again (a card dealt to seat 3 read back
+    on the board it lay on last hand: "fouled deck", at a table whose cards PN5180s read)."""
+    table = Table(chips_config())
+    try:
+        table.sim.field.place_many(4, CHIP_UIDS[:3])
+        assert _scan(table, 4) == sorted(CHIP_UIDS[:3])  # complete: the three are known
+        table.sim.field.remove_many(4, CHIP_UIDS[:1])
+        table.sim.field.place_many(11, CHIP_UIDS[:1])
+        chips = table.reader._opened.chips  # type: ignore[union-attr]
+        readings = run_scans([(4, chips[4].scan), (11, chips[11].scan)], table.clock,
+                             parallel=2)
+        assert not isinstance(readings[11], ChipError)
+        assert not isinstance(readings[4], ChipError)
+        assert readings[11].uids == CHIP_UIDS[:1]
+        assert readings[4].uids == sorted(CHIP_UIDS[1:3])
+    finally:
+        table.close()

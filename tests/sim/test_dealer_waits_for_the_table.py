@@ -9,9 +9,9 @@ import threading
 
 from gpiozero.pins.mock import MockFactory
 
-from controller.events import parse_event
+from controller.events import CardEvent, GoneEvent, parse_event
 from controller.session import SessionConfig, TableSession
-from controller.sim.hands import HardwareHands
+from controller.sim.hands import FeltSeen, HardwareHands
 from controller.sim.table_rig import DEMO_PANEL
 from controller.table.sinks import MemorySink
 from drivers.simulated.field import TagField, ZoneAntennas
@@ -56,5 +56,40 @@ def test_the_burn_card_reaches_the_table_before_the_dealer_pitches_the_flop() ->
         pitched.set()
         driver.join()
         assert seen.waiting_for == "deal the flop"
+    finally:
+        pins.close()
+
+
+def test_a_card_goes_back_where_it_lay_only_once_the_table_saw_it_go() -> None:
+    """A polled reader chip (a PN5180) hears a card taken away at its next complete scans, up
+    to two seconds later; a card laid there again before then is never heard arriving. The
+    dealer deals a card to the zone it lay on last hand only once the table saw it leave."""
+    board_module = TagField()
+    antennas = ZoneAntennas({"board": (board_module, 0)})
+    seen = FeltSeen()
+    seen.saw(CardEvent(zone="board", card="3c", ts=0.0))  # last hand's, taken in since
+    on_the_felt: list[list[str]] = []
+    pins = MockFactory()
+    try:
+        hands = HardwareHands(antennas, antennas.zones, DECK, None, {}, pins, DEMO_PANEL,
+                              MemorySink(), lambda event: None, threading.Event(), seen=seen)
+        reported = threading.Event()
+
+        def board_driver() -> None:
+            """Its complete scans miss the card late, then it reads it dealt again."""
+            reported.wait(LATE)
+            on_the_felt.append(board_module.tags(0))  # what lay there when the table saw it go
+            seen.saw(GoneEvent(zone="board", card="3c", ts=1.0))
+            while not board_module.tags(0):
+                reported.wait(0.005)
+            board_module.mark_read(0, UID_OF["3c"])
+
+        driver = threading.Thread(target=board_driver)
+        driver.start()
+        hands.card_on("board", "3c")
+        reported.set()
+        driver.join()
+        assert on_the_felt == [[]]
+        assert board_module.tags(0) == [UID_OF["3c"]]
     finally:
         pins.close()
