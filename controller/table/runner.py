@@ -86,8 +86,9 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
     if config.buttons is not None and not simulate:
         require_gpio(config.buttons.pin_factory)  # before anything is written
     login = _mqtt_login(config)  # its files too: a missing one is one line, nothing written
-    # the decks and chip sets too (simulated ones are written below, for the simulated readers)
-    registries = {} if simulate else {r.name: _registries(r, False) for r in config.readers}
+    # the decks and chip sets too (simulated ones are written below, for the simulated readers:
+    # those already there are read now, and refused before anything is written)
+    registries = {r.name: _registries(r, False, only_existing=simulate) for r in config.readers}
     journal = Journal(config.table.journal, keep_hands=config.table.keep_hands)
     files = FileSink(config.table.output, echo=echo,
                      events_max_bytes=config.table.events_max_bytes,
@@ -225,11 +226,17 @@ def _read_stdin(service: TableService, stop: threading.Event) -> None:
     stop.set()
 
 
-def _registries(reader: ReaderSection, simulate: bool) -> tuple[Deck | None, ChipSet | None]:
+def _registries(reader: ReaderSection, simulate: bool, *,
+                only_existing: bool = False) -> tuple[Deck | None, ChipSet | None]:
     """The reader's deck and chip set from their files, each refused in one line when the
     reader's chip cannot read its tags (registered on another kind of reader, the table would
     wait for ever for cards it cannot see). Simulated: written where the configuration says
-    when they are not there yet, with tags the simulated chip reads."""
+    when they are not there yet, with tags the simulated chip reads. ``only_existing``: the
+    files that are there, nothing written (a simulation's check before it writes anything)."""
+    if only_existing:
+        reader = reader.model_copy(update={
+            "deck": reader.deck if reader.deck and reader.deck.exists() else None,
+            "chips": reader.chips if reader.chips and reader.chips.exists() else None})
     if simulate:
         from controller.sim.table_rig import demo_chips, demo_deck
 

@@ -87,10 +87,12 @@ def test_s2_the_tables_chip_set_names_its_smallest_chip(tmp_path: Path) -> None:
     assert _session_config(load_table_config(named), {"chips": chip_set}).level.smallest_chip == 100
 
 
+@pytest.mark.parametrize("simulate", [[], ["--simulate"]], ids=["readers", "simulated"])
 def test_a_deck_its_reader_chip_cannot_read_is_refused_before_anything_is_written(
-        tmp_path: Path) -> None:
+        tmp_path: Path, simulate: list[str]) -> None:
     """A deck registered on an MFRC522 (ISO 14443A tags) named for a PN5180's antennas (ISO
-    15693): on the table's readers it would wait for ever for cards it never sees."""
+    15693): on the table's readers it would wait for ever for cards it never sees; a
+    simulation of that table refuses it as soon (it made its journal first)."""
     from controller.sim.table_rig import demo_deck
     from drivers.registry import save
 
@@ -101,8 +103,8 @@ def test_a_deck_its_reader_chip_cannot_read_is_refused_before_anything_is_writte
         'zones = { 1 = "seat:1", 2 = "seat:2" }\nselects = { 1 = 12, 2 = 13 }\nbusy = 25\n')
     before = sorted(tmp_path.rglob("*"))
     done = subprocess.run([sys.executable, "-m", "controller.cli", "table", "--config",
-                           "table.toml"], capture_output=True, text=True, timeout=60,
-                          cwd=tmp_path)
+                           "table.toml", *simulate], capture_output=True, text=True,
+                          timeout=60, cwd=tmp_path)
     assert done.returncode == 2 and len(done.stderr.splitlines()) == 1, done.stderr
     assert ("table.toml: reader 'seats': " in done.stderr and "are not ISO 15693 tags, the only "
             "ones a pn5180 reads; register them on this reader: pokertable deck register "
