@@ -116,7 +116,7 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
         seen: FeltSeen | None = None
         if simulate:  # (the simulation wing: imported only when asked for)
             from controller.sim import table_rig as rig
-            from controller.sim.dealer import FeltSeen
+            from controller.sim.dealer import FeltSeen, on_hardware
 
             factory = rig.MockFactory()
             seen = FeltSeen()  # what the readers tell the table, for the dealer's hands
@@ -162,8 +162,6 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
             threading.Thread(target=_read_stdin, args=(service, stop), daemon=True).start()
         if simulate:
             assert factory is not None and panel_config is not None
-            from controller.sim.dealer import on_hardware
-
             dealer = on_hardware(config, readers, service, watch, antennas, decks, chip_sets,
                                  factory, panel_config, random.Random(seed), stop, seen)
             dealer.seated_by_floor = tournament
