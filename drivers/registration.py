@@ -44,13 +44,22 @@ def _arrivals(
             data = port.read(port.in_waiting or 1)
             now = clock()
             presence.expire(now)
-            if isinstance(decoder, Rdm6300Decoder):
-                reads = [(0, tag.uid) for tag in decoder.feed(data)]
+            if isinstance(decoder, Rdm6300Decoder):  # (it never says a tag left: timeouts)
+                reads = [(True, 0, tag.uid) for tag in decoder.feed(data)]
             else:
-                reads = [(f.antenna, f.uid) for f in decoder.feed(data)
-                         if f.kind == "read" and f.antenna is not None and f.uid is not None]
-            for seen_on, uid in reads:
-                if seen_on == antenna and presence.report(seen_on, uid, now):
+                # A PT1 board says at once that a tag left: the same card placed again is a
+                # new placing however quickly it came back, and however late this loop reads
+                # (on a busy host the placing, the removal and the next placing came in one
+                # read, and the card placed twice was taken for one placing).
+                reads = [(f.kind == "read", f.antenna, f.uid) for f in decoder.feed(data)
+                         if f.kind in ("read", "removed") and f.antenna is not None
+                         and f.uid is not None]
+            for is_read, seen_on, uid in reads:
+                if seen_on != antenna:
+                    continue
+                if not is_read:
+                    presence.remove(seen_on, uid)
+                elif presence.report(seen_on, uid, now):
                     last_arrival = now
                     yield uid
 

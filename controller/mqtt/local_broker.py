@@ -79,6 +79,11 @@ class _Mosquitto:
     def port(self) -> int:
         raise NotImplementedError
 
+    @property
+    def ports(self) -> tuple[int, ...]:
+        """Every port its configuration listens on."""
+        raise NotImplementedError
+
     def start(self) -> None:
         # Its log goes to a file: a pipe nobody reads would stop the broker once full. Its own
         # session: a terminal's Ctrl-C reaches the program that owns the broker, which stops it
@@ -88,16 +93,21 @@ class _Mosquitto:
             self.process = subprocess.Popen(
                 [mosquitto_binary(), "-c", str(self.directory / "mosquitto.conf")],
                 stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        # Started once every listener accepts: Mosquitto opens them one after the other and
+        # exits when one is taken, so the plain port alone accepted for a moment before it
+        # gave up on a taken TLS port (a league test under load).
+        waiting = list(self.ports)
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", self.port)) == 0:
-                    return
+            while waiting and _accepts(waiting[0]):
+                waiting.pop(0)
             if self.process.poll() is not None:
                 said = log.read_text(encoding="utf-8", errors="replace")[-2000:]
                 if "Address already in use" in said:
                     raise PortTaken(f"mosquitto exited: {said}")
                 raise BrokerError(f"mosquitto exited: {said}")
+            if not waiting:
+                return
             time.sleep(0.05)
         raise BrokerError("mosquitto did not open its port")
 
@@ -127,6 +137,11 @@ class _Mosquitto:
         self.stop()
         if self._owned:
             shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _accepts(port: int) -> bool:
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
 
 
 def _start_on_free_ports(broker: LocalBroker | LocalLeague, attempts: int = 3) -> None:
@@ -179,6 +194,10 @@ class LocalBroker(_Mosquitto):
     def port(self) -> int:
         return self.plan.port
 
+    @property
+    def ports(self) -> tuple[int, ...]:
+        return self.plan.port, self.plan.tls_port
+
     def address(self, **kw: object) -> BrokerAddress:
         return BrokerAddress.model_validate(
             {"host": "127.0.0.1", "port": self.port, "venue": self.plan.venue, **kw})
@@ -230,6 +249,10 @@ class LocalLeague(_Mosquitto):
     @property
     def port(self) -> int:
         return self.plan.port
+
+    @property
+    def ports(self) -> tuple[int, ...]:
+        return self.plan.port, self.plan.tls_port
 
     def bundle(self, venue: str) -> BridgeBundle:
         from controller.mqtt.league_bridge import make_bridge_bundle

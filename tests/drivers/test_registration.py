@@ -28,7 +28,10 @@ def test_deck_register_from_a_simulated_reader_refuses_a_repeat(tmp_path: Path) 
     said = io.StringIO()
     tapping = threading.Thread(target=tap_all, args=(reader, 3, taps, 0.02))
     try:
-        stream = arrivals(str(device.path), "pt1", 3, idle=3, presence_timeout=0.01)
+        # The presence timeout of `pokertable deck register`, far longer than a tap: the
+        # card placed again counts as a second placing because the board said it left, not
+        # because this loop happened to read in between.
+        stream = arrivals(str(device.path), "pt1", 3, idle=3, presence_timeout=0.6)
         tapping.start()
         assert register_deck(stream, "blue-1", out, said)
     finally:

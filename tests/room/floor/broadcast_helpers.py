@@ -30,6 +30,11 @@ from tests.venue import address, login
 from tests.waiting import wait_for
 
 DELAY = 1800.0  # the default: 30 minutes
+# How long a wait may take that includes a hand's first steps: the feed builds them when the
+# first is due, in its equity worker, which the first hand starts (a fresh interpreter that
+# imports the floor's modules) before its Monte Carlo runs. Half a second on a quiet host;
+# under a loaded 2-core CI run, more than 5 s (three tests failed at 5 s and 10 s).
+FIRST_STEPS = 30.0
 
 
 class Clock:

@@ -19,6 +19,7 @@ from controller.room.floor.accounts import load_accounts, remove_user, save_acco
 from controller.room.floor.config import BroadcastSection
 from tests.room.floor.broadcast_helpers import (
     DELAY,
+    FIRST_STEPS,
     HOLE,
     SEALED,
     STEP_AT,
@@ -60,11 +61,13 @@ def test_nothing_younger_than_the_delay_leaves_the_server(broker: LocalBroker,
             for index in (0, 6, 9):
                 due = T0 + STEP_AT[index] + DELAY
                 clock.now = due - 0.001
-                wait_for(lambda: wire.upto_clock(clock.now) is not None, 5, "the clock push")
+                wait_for(lambda: wire.upto_clock(clock.now) is not None, FIRST_STEPS,
+                         "the clock push")
                 before = _steps(wire.upto_clock(due - 0.001) or [])
                 assert before == [k for k, at in enumerate(STEP_AT) if at < STEP_AT[index]]
                 clock.now = due
-                wait_for(lambda: wire.upto_clock(clock.now) is not None, 5, "the clock push")
+                wait_for(lambda: wire.upto_clock(clock.now) is not None, FIRST_STEPS,
+                         "the clock push")
                 now = _steps(wire.upto_clock(due) or [])
                 assert now == [k for k, at in enumerate(STEP_AT) if at <= STEP_AT[index]]
             steps = {d["step"]: d for d in wire.of("step")}
@@ -158,7 +161,8 @@ def test_a_closed_door_table_shows_a_hand_once_sealed_and_the_floor_picks_the_fe
             two.feed([shuffle()])
             two.settle()
             wait_for(lambda: 1 in server.broadcast.known("2"), 15, "the sealed hand")
-            wait_for(lambda: any(d["over"] for d in wire.of("step")), 5, "the hand's steps")
+            wait_for(lambda: any(d["over"] for d in wire.of("step")), FIRST_STEPS,
+                     "the hand's steps")
             last = wire.of("step")[-1]
             assert last["table"] == "2" and last["results"][0].endswith("cem")
             assert {s["seat"]: s["cards"] for s in last["seats"]} == HOLE

@@ -13,6 +13,7 @@ from controller.mqtt.local_broker import LocalBroker
 from controller.room.floor.config import BroadcastSection
 from tests.room.floor.broadcast_helpers import (
     DELAY,
+    FIRST_STEPS,
     HOLE,
     STEP_AT,
     T0,
@@ -49,7 +50,8 @@ def test_the_broadcast_page_in_obs_size_on_a_transparent_background(
         page.click("button[type=submit]")
         page.wait_for_url(f"{server.url}/broadcast")
 
-        expect(page.locator("#b-table")).to_have_text("Table 1")
+        # (the page's first frame waits for the hand's first steps: FIRST_STEPS)
+        expect(page.locator("#b-table")).to_have_text("Table 1", timeout=FIRST_STEPS * 1000)
         expect(page.locator("#b-hand")).to_have_text("hand 1")
         expect(page.locator("#b-board .card")).to_have_count(3)
         assert [c.get_attribute("data-card") for c in page.locator("#b-board .card").all()] == [
