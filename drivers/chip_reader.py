@@ -32,6 +32,7 @@ from drivers.zone_events import ZoneEvents
 log = logging.getLogger(__name__)
 Status = Literal["ok", "reconnecting", "offline", "noisy"]
 RETRY_CHIP = 1.0  # s between tries of a chip that stopped answering
+RETRY_SOON = 0.1  # s after one failed scan before the chip is set up again (a hiccup?)
 # Whole scans in a row without a tag before it has gone: a card in the field answers every
 # time; a chip deep in a stack may miss an answer now and then (drivers/pn5180.py).
 MISSES = {"cards": 2, "chips": 3}
@@ -65,9 +66,11 @@ class ChipReader(ReaderThread):
         self.names: dict[int, str] = {}  # antenna -> the chip's name and version
         self.scans: dict[int, int] = {}  # antenna -> scans done (reads per second: bring-up)
         self.reconnects = 0
+        self.hiccups = 0  # scans a chip failed and answered again when set up at once
         self._opened: OpenedChips | None = None
         self._loop: ScanLoop | None = None
         self._retry_at: dict[int, float] = {}
+        self._suspect: dict[int, tuple[float, ChipError]] = {}  # failed one scan: retry at
         super().__init__(config.name, config.retry_max)
 
     # ---------------------------------------------------------------- one step at a time
@@ -112,6 +115,11 @@ class ChipReader(ReaderThread):
 
     def _scan_of(self, antenna: int) -> Callable[[], Scan]:
         def scan() -> Scan:
+            if antenna in self._suspect:
+                if self.clock.now() < self._suspect[antenna][0]:
+                    return Reading([], complete=False)
+                if not self._set_up_again(antenna, self.clock.now()):
+                    return Reading([], complete=False)
             if self.chip_status.get(antenna) != "ok":
                 if self.clock.now() < self._retry_at.get(antenna, 0.0):
                     return Reading([], complete=False)
@@ -134,6 +142,13 @@ class ChipReader(ReaderThread):
     def _scanned(self, antenna: int, result: Reading | ChipError, began: float,
                  now: float) -> None:
         if isinstance(result, ChipError):
+            if self.chip_status.get(antenna) == "ok" and antenna not in self._suspect:
+                # One failed scan of a chip that was answering: set up again a moment later
+                # before anything is said. One late answer (a PN532's on a busy USB bus) took
+                # every tag on its antenna away and brought them back a second later as new
+                # arrivals: cards read as dealt out of order, a card seen twice.
+                self._suspect[antenna] = (now + RETRY_SOON, result)
+                return
             self._chip_failed(antenna, result, now)
             return
         if self.chip_status.get(antenna) != "ok":
@@ -143,6 +158,27 @@ class ChipReader(ReaderThread):
             self.zones.arrived(antenna, uid, now)
         if result.complete:
             self.zones.scanned(antenna, result.uids, began, now, MISSES[self.config.reads])
+
+    @property
+    def suspect(self) -> list[int]:
+        """The antennas whose chip failed its last scan and is to be set up again."""
+        return sorted(self._suspect)
+
+    def _set_up_again(self, antenna: int, now: float) -> bool:
+        """A chip that failed one scan: True when it answers once set up again (what lies on
+        its antenna stays: its next scan says what changed). Else it is offline, as a chip
+        that is really gone (unplugged, no power) is."""
+        _, error = self._suspect.pop(antenna)
+        assert self._opened is not None
+        try:
+            self.names[antenna] = self._opened.chips[antenna].start()
+        except ChipError as exc:
+            self._chip_failed(antenna, exc, now)
+            return False
+        self.hiccups += 1
+        log.info("reader %s: %s failed a scan (%s) and answered when set up again",
+                 self.config.name, self.describe(antenna), error)
+        return True
 
     def _chip_failed(self, antenna: int, error: ChipError, now: float) -> None:
         self._retry_at[antenna] = now + RETRY_CHIP
@@ -160,6 +196,7 @@ class ChipReader(ReaderThread):
         self.reconnects += 1
         self.zones.clear(self.clock.now())
         self.chip_status.clear()
+        self._suspect.clear()
         self._set_status("reconnecting", reason)
 
     def _let_go(self) -> None:

@@ -54,7 +54,10 @@ WAKE_UP = b"\x55\x55" + bytes(14) + ACK
 ANSWER_TIMEOUT = 0.05  # s; the PN532 answers any command the scan sends within a few ms
 WAKE_TIMEOUT = 0.1  # s for the first command after the wake-up
 READ_SLICE = 0.01  # s a read of the port blocks at most, so that the driver keeps its deadlines
-MAX_CARDS = 8  # on one antenna in one scan: four Omaha cards, and room for mistakes
+# Tags on one antenna in one scan: a muck can hold the whole deck, and a pot a stack of chips
+# (it was 8: the ninth chip of a pot, and every card in a muck after the eighth, were never
+# listed, and the scan still said it had read them all).
+MAX_CARDS = 52
 
 
 # ---------------------------------------------------------------- frames
@@ -369,19 +372,23 @@ class Pn532:
         """Every card on the antenna, each listed and halted once."""
         self._field(True)
         uids: list[str] = []
-        failed = False
+        failed = complete = False
         try:
             yield self.clock.now() + self.power_up
-            for _ in range(MAX_CARDS):
+            while True:
                 answer = self.command(IN_LIST_PASSIVE_TARGET, bytes([1, TYPE_A_106]))
                 targets = parse_targets(answer)
                 if targets is None:
                     raise ChipError(f"answers InListPassiveTarget with nonsense ({answer.hex()})")
                 if not targets:
+                    complete = True
                     break
                 uid = targets[0].uid.hex().upper()
                 if uid in uids:
+                    complete = True
                     break  # the HLTA did not keep it quiet: it would be listed for ever
+                if len(uids) == MAX_CARDS:
+                    break  # one more than a scan lists: nothing unlisted is known to be gone
                 uids.append(uid)
                 # A halted card does not answer: status 0x01 (timeout) is success, and any
                 # other status changes nothing (a card still awake is listed again, see above).
@@ -394,7 +401,7 @@ class Pn532:
         finally:
             if not failed:
                 self._field(False)
-        return Reading(uids)
+        return Reading(uids, complete)
 
 
 _SILENT = ("does not answer on its serial port: check that TX and RX are crossed (its TX to the "

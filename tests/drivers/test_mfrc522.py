@@ -150,6 +150,36 @@ def test_a_module_that_stops_answering_is_offline_by_name_and_back() -> None:
         table.close()
 
 
+def test_a_module_that_fails_one_scan_keeps_its_cards_and_says_nothing() -> None:
+    """A chip that fails a scan (a loose contact's moment; a PN532's late answer on a busy USB
+    bus) and answers when set up again a moment later: its card stays (it was taken away and
+    read again a second later as a new arrival: cards dealt out of order, a card seen twice),
+    no health event, one hiccup counted; the module reads on. One that stays silent is offline
+    (the test above)."""
+    table = Table(cards_config())
+    try:
+        table.sim.field.place(7, UID_OF["9c"])
+        table.run(0.3)
+        chip = table.sim.chips[7]
+        chip.alive = False  # type: ignore[attr-defined]
+        for _ in range(100):
+            table.reader.step(0.01)
+            if table.reader.suspect:
+                break
+        assert table.reader.suspect == [7]
+        chip.alive = True  # type: ignore[attr-defined]
+        table.run(0.5)
+        assert table.reader.suspect == [] and table.reader.hiccups == 1
+        assert not table.of("gone")
+        assert [(e.device, e.status) for e in table.of("health")] == [("cards", "ok")]  # type: ignore[union-attr]
+        assert [(e.zone, e.card) for e in table.of("card")] == [("seat:7", "9c")]  # type: ignore[union-attr]
+        table.sim.field.remove(7, UID_OF["9c"])
+        table.run(3.0)
+        assert [(e.zone, e.card) for e in table.of("gone")] == [("seat:7", "9c")]  # type: ignore[union-attr]
+    finally:
+        table.close()
+
+
 def test_every_card_antenna_is_scanned_within_a_quarter_second() -> None:
     table = Table(cards_config())
     try:

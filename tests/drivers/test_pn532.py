@@ -22,6 +22,7 @@ from drivers.pn532 import (
     CHIP,
     ERROR_FRAME,
     HOST,
+    MAX_CARDS,
     NACK,
     Pn532,
     Pn532Decoder,
@@ -298,6 +299,23 @@ def test_every_card_on_the_antenna_in_one_scan(bench: Bench, uids: list[str]) ->
     bench.field.place_many(0, uids)
     assert sorted(bench.scan()) == sorted(uids)
     assert not bench.module.field_on  # switched off at the end: the halted cards wake
+
+
+def test_a_pot_of_chips_and_a_full_muck_are_read_whole(bench: Bench) -> None:
+    """Thirteen chips in a pot (the ninth and later were never listed, and the scan said it
+    had read everything), then the whole deck in the muck; more than a scan lists is not a
+    complete reading."""
+    bench.chip.start()
+    stack = [f"04{k:012X}" for k in range(13)]
+    bench.field.place_many(0, stack)
+    assert sorted(bench.scan()) == sorted(stack)
+    deck = [f"04{k:012X}" for k in range(MAX_CARDS)]
+    bench.field.place_many(0, deck[13:])
+    assert sorted(bench.scan()) == sorted(deck)
+    bench.field.place(0, "04FFFFFFFFFFFF")  # one more than a scan lists: not all read
+    result = bench.result()
+    assert isinstance(result, Reading) and not result.complete
+    assert len(result.uids) == MAX_CARDS
 
 
 def test_an_empty_antenna_reads_nothing(bench: Bench) -> None:
