@@ -18,7 +18,12 @@ class DealerChips:
 
     hands: DealerHands
     felt: Felt
-    free: dict[int, list[str]]  # the chip case: value -> tags not on the felt
+    # The chip case: value -> tags not on the felt, taken from the front and put back at the
+    # end. (Taken from the end, the chip just swept off a zone was the next one posted there,
+    # within a second: a reader that polls (a PN5180) hears a chip go only at its next
+    # complete scans, and never saw that one go or come back; at a real table the swept chips
+    # go to the pot and the winner's stack before any comes back.)
+    free: dict[int, list[str]]
     shorted: dict[str, int]  # a zone short of its bet (a faulty dealer's doing)
     reads_chips: bool
 
@@ -36,7 +41,7 @@ class DealerChips:
             if (below is not None and value >= below) or value in leaving:
                 continue
             while left >= value and self.free[value]:
-                picked.append((self.free[value].pop(), value))
+                picked.append((self.free[value].pop(0), value))
                 left -= value
         if left:
             self._to_case(picked)
@@ -47,7 +52,7 @@ class DealerChips:
         """One chip larger than ``amount`` (and not over ``limit``), as a player might push."""
         for value in sorted(self.free):
             if amount < value <= limit and self.free[value]:
-                return [(self.free[value].pop(), value)]
+                return [(self.free[value].pop(0), value)]
         return None
 
     def _push(self, zone: str, chips: list[Chip]) -> None:
