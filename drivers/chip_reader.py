@@ -169,11 +169,7 @@ class ChipReader(ReaderThread):
         its antenna stays: its next scan says what changed). Else it is offline, as a chip
         that is really gone (unplugged, no power) is."""
         _, error = self._suspect.pop(antenna)
-        assert self._opened is not None
-        try:
-            self.names[antenna] = self._opened.chips[antenna].start()
-        except ChipError as exc:
-            self._chip_failed(antenna, exc, now)
+        if not self._try_chip(antenna, now):  # (still "ok" when it answers: no news)
             return False
         self.hiccups += 1
         log.info("reader %s: %s failed a scan (%s) and answered when set up again",
