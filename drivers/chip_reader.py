@@ -70,7 +70,7 @@ class ChipReader(ReaderThread):
         self._opened: OpenedChips | None = None
         self._loop: ScanLoop | None = None
         self._retry_at: dict[int, float] = {}
-        self._suspect: dict[int, tuple[float, ChipError]] = {}  # failed one scan: retry at
+        self._suspect: set[int] = set()  # failed one scan: set up again at _retry_at
         super().__init__(config.name, config.retry_max)
 
     # ---------------------------------------------------------------- one step at a time
@@ -115,12 +115,7 @@ class ChipReader(ReaderThread):
 
     def _scan_of(self, antenna: int) -> Callable[[], Scan]:
         def scan() -> Scan:
-            if antenna in self._suspect:
-                if self.clock.now() < self._suspect[antenna][0]:
-                    return Reading([], complete=False)
-                if not self._set_up_again(antenna, self.clock.now()):
-                    return Reading([], complete=False)
-            if self.chip_status.get(antenna) != "ok":
+            if antenna in self._suspect or self.chip_status.get(antenna) != "ok":
                 if self.clock.now() < self._retry_at.get(antenna, 0.0):
                     return Reading([], complete=False)
                 if not self._try_chip(antenna, self.clock.now()):
@@ -134,8 +129,12 @@ class ChipReader(ReaderThread):
         try:
             self.names[antenna] = self._opened.chips[antenna].start()
         except ChipError as exc:
+            self._suspect.discard(antenna)  # (really gone: offline, its tags gone)
             self._chip_failed(antenna, exc, now)
             return False
+        if antenna in self._suspect:  # a hiccup: still "ok", what lies there stays
+            self._suspect.discard(antenna)
+            self.hiccups += 1
         self._set_chip(antenna, "ok", "")
         return True
 
@@ -147,7 +146,10 @@ class ChipReader(ReaderThread):
                 # before anything is said. One late answer (a PN532's on a busy USB bus) took
                 # every tag on its antenna away and brought them back a second later as new
                 # arrivals: cards read as dealt out of order, a card seen twice.
-                self._suspect[antenna] = (now + RETRY_SOON, result)
+                self._suspect.add(antenna)
+                self._retry_at[antenna] = now + RETRY_SOON
+                log.info("reader %s: %s failed a scan (%s): it is set up again",
+                         self.config.name, self.describe(antenna), result)
                 return
             self._chip_failed(antenna, result, now)
             return
@@ -163,18 +165,6 @@ class ChipReader(ReaderThread):
     def suspect(self) -> list[int]:
         """The antennas whose chip failed its last scan and is to be set up again."""
         return sorted(self._suspect)
-
-    def _set_up_again(self, antenna: int, now: float) -> bool:
-        """A chip that failed one scan: True when it answers once set up again (what lies on
-        its antenna stays: its next scan says what changed). Else it is offline, as a chip
-        that is really gone (unplugged, no power) is."""
-        _, error = self._suspect.pop(antenna)
-        if not self._try_chip(antenna, now):  # (still "ok" when it answers: no news)
-            return False
-        self.hiccups += 1
-        log.info("reader %s: %s failed a scan (%s) and answered when set up again",
-                 self.config.name, self.describe(antenna), error)
-        return True
 
     def _chip_failed(self, antenna: int, error: ChipError, now: float) -> None:
         self._retry_at[antenna] = now + RETRY_CHIP
