@@ -154,7 +154,9 @@ def reader_pins(config: TableConfig) -> set[int]:
 def wiring_mistake(config: TableConfig) -> str | None:
     """The first of the mistakes each section cannot see alone, as ``where: what``: a GPIO pin
     given two jobs (a key on a decoder's address line: the table would stop at start-up with the
-    pin busy), two readers of one name, or one zone read by two readers of the same kind."""
+    pin busy), two readers of one name, one zone read by two readers of the same kind, or a
+    reader that cannot read a table's zones at all (an RDM6300: the table would wait for cards
+    it never sees)."""
     jobs: dict[int, str] = {}
 
     def taken(pin: int, job: str) -> str | None:
@@ -170,6 +172,12 @@ def wiring_mistake(config: TableConfig) -> str | None:
         if reader.name in names:
             return f"readers: two readers are named {reader.name!r}"
         names.add(reader.name)
+        if reader.protocol == "rdm6300":
+            # (one tag at a time: no zone of a table holds one card or one chip)
+            zone = next(iter(reader.zones.values()), reader.reads)
+            return (f"{where}.protocol: an RDM6300 reads one tag at a time, and two cards or "
+                    f"chips on its antenna read as nothing, so it cannot read {zone!r}: use "
+                    "an MFRC522, PN5180 or PN532 (docs/hardware.md, \"Which tag for what\")")
         for zone in reader.zones.values():
             other = zones.setdefault((reader.reads, zone), reader.name)
             if other != reader.name:

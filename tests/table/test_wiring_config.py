@@ -92,6 +92,24 @@ def test_a_zone_read_by_two_readers_is_refused(tmp_path: Path) -> None:
           + PN532_BOARD)
 
 
+@pytest.mark.parametrize(("reads", "zone"), [("cards", "burn"), ("chips", "pot")])
+def test_an_rdm6300_is_refused_as_a_tables_reader(tmp_path: Path, reads: str,
+                                                  zone: str) -> None:
+    """docs/hardware.md: an RDM6300 reads one tag at a time, never cards or chips. As a table's
+    reader it passed the check, and the table then waited for cards it could not see (the
+    seat's two cards, the board's five read as nothing); even a zone that seldom holds two
+    tags at once (the burn cards, the pot) does hold them."""
+    rdm6300 = (f'\n[[readers]]\nname = "single"\nurl = "/dev/ttyUSB1"\nprotocol = "rdm6300"\n'
+               f'reads = "{reads}"\nzones = {{ 0 = "{zone}" }}\n')
+    with pytest.raises(ConfigError) as refused:
+        _load(tmp_path, PN532_BOARD + rdm6300)
+    assert str(refused.value) == (
+        f"{tmp_path / 'table.toml'}: readers.single.protocol: an RDM6300 reads one tag at a "
+        f"time, and two cards or chips on its antenna read as nothing, so it cannot read "
+        f"'{zone}': use an MFRC522, PN5180 or PN532 (docs/hardware.md, \"Which tag for what\")")
+    _load(tmp_path, PN532_BOARD + rdm6300.replace('"rdm6300"', '"pn532"'))  # (the same, read)
+
+
 def test_two_readers_of_one_name_are_refused(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="readers: two readers are named 'cards'"):
         _load(tmp_path, EXAMPLE.replace(', 11 = "board"', '').replace('11 = 11, ', '')
