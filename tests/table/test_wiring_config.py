@@ -92,6 +92,16 @@ def test_a_zone_read_by_two_readers_is_refused(tmp_path: Path) -> None:
           + PN532_BOARD)
 
 
+def test_cards_on_pn5180s_take_the_busy_pin_the_docs_name(tmp_path: Path) -> None:
+    """docs/hardware.md, "Cards on PN5180s": the card bus's BUSY on GPIO14, the one free pin;
+    on the chip bus's GPIO15 it is refused, naming both."""
+    cards = EXAMPLE.replace('protocol = "mfrc522"', 'protocol = "pn5180"')
+    cards = cards.replace('reads = "cards"\n', 'reads = "cards"\nbusy = 14\n', 1)
+    _load(tmp_path, cards)
+    with pytest.raises(ConfigError, match="readers.chips.busy: GPIO15 is also readers.cards.busy"):
+        _load(tmp_path, cards.replace("busy = 14", "busy = 15", 1))
+
+
 @pytest.mark.parametrize(("reads", "zone"), [("cards", "burn"), ("chips", "pot")])
 def test_an_rdm6300_is_refused_as_a_tables_reader(tmp_path: Path, reads: str,
                                                   zone: str) -> None:
