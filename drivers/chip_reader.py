@@ -8,13 +8,16 @@ Health, loud when wrong: a bus that cannot be opened (SPI not enabled, a serial 
 ``reconnecting`` with the cause and is retried with backoff; a chip that does not answer (read
 0x00 or 0xFF: a chip select on the wrong pin, no power) is reported ``offline`` by its own device
 name (``cards/seat:3``) with one log line naming the wire to check, its tags are gone, and it is
-tried again every second until it answers, then ``ok``.
+tried again every second until it answers, then ``ok``. A chip that fails one scan is set up
+again at once and keeps its tags (a hiccup); one that keeps doing so is ``noisy`` (still read)
+until a minute passes without a hiccup.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
@@ -33,6 +36,11 @@ log = logging.getLogger(__name__)
 Status = Literal["ok", "reconnecting", "offline", "noisy"]
 RETRY_CHIP = 1.0  # s between tries of a chip that stopped answering
 RETRY_SOON = 0.1  # s after one failed scan before the chip is set up again (a hiccup?)
+# A chip whose scans keep failing and that answers each time it is set up again (a loose
+# contact, a sagging supply, a flaky USB adapter) is `noisy` after this many hiccups within a
+# minute: still read, and the floor told; `ok` again after a minute without one.
+FLAPPING, FLAP_WINDOW = 5, 60.0
+ANSWERING = ("ok", "noisy")  # a chip in either state is scanned and its reads count
 # Whole scans in a row without a tag before it has gone: a card in the field answers every
 # time; a chip deep in a stack may miss an answer now and then (drivers/pn5180.py).
 MISSES = {"cards": 2, "chips": 3}
@@ -71,6 +79,7 @@ class ChipReader(ReaderThread):
         self._loop: ScanLoop | None = None
         self._retry_at: dict[int, float] = {}
         self._suspect: set[int] = set()  # failed one scan: set up again at _retry_at
+        self._hiccup_times: dict[int, deque[float]] = {}  # the last minute's, by antenna
         super().__init__(config.name, config.retry_max)
 
     # ---------------------------------------------------------------- one step at a time
@@ -115,7 +124,7 @@ class ChipReader(ReaderThread):
 
     def _scan_of(self, antenna: int) -> Callable[[], Scan]:
         def scan() -> Scan:
-            if antenna in self._suspect or self.chip_status.get(antenna) != "ok":
+            if antenna in self._suspect or self.chip_status.get(antenna) not in ANSWERING:
                 if self.clock.now() < self._retry_at.get(antenna, 0.0):
                     return Reading([], complete=False)
                 if not self._try_chip(antenna, self.clock.now()):
@@ -132,16 +141,37 @@ class ChipReader(ReaderThread):
             self._suspect.discard(antenna)  # (really gone: offline, its tags gone)
             self._chip_failed(antenna, exc, now)
             return False
-        if antenna in self._suspect:  # a hiccup: still "ok", what lies there stays
+        if antenna in self._suspect:  # a hiccup: still answering, what lies there stays
             self._suspect.discard(antenna)
             self.hiccups += 1
+            self._hiccuped(antenna, now)
+            return True
         self._set_chip(antenna, "ok", "")
         return True
+
+    def _hiccuped(self, antenna: int, now: float) -> None:
+        times = self._hiccup_times.setdefault(antenna, deque())
+        times.append(now)
+        while now - times[0] > FLAP_WINDOW:
+            times.popleft()
+        if len(times) >= FLAPPING:
+            self._set_chip(antenna, "noisy", (
+                f"{self.describe(antenna)} failed {len(times)} scans in the last minute and "
+                "answered each time it was set up again: check its wires and its supply (a "
+                "module on USB: its adapter and cable)"))
+
+    def _steady(self, antenna: int, now: float) -> None:
+        """A noisy chip that has read a minute without a hiccup is ok again."""
+        times = self._hiccup_times.get(antenna)
+        while times and now - times[0] > FLAP_WINDOW:
+            times.popleft()
+        if not times:
+            self._set_chip(antenna, "ok", "")
 
     def _scanned(self, antenna: int, result: Reading | ChipError, began: float,
                  now: float) -> None:
         if isinstance(result, ChipError):
-            if self.chip_status.get(antenna) == "ok" and antenna not in self._suspect:
+            if self.chip_status.get(antenna) in ANSWERING and antenna not in self._suspect:
                 # One failed scan of a chip that was answering: set up again a moment later
                 # before anything is said. One late answer (a PN532's on a busy USB bus) took
                 # every tag on its antenna away and brought them back a second later as new
@@ -153,8 +183,11 @@ class ChipReader(ReaderThread):
                 return
             self._chip_failed(antenna, result, now)
             return
-        if self.chip_status.get(antenna) != "ok":
+        status = self.chip_status.get(antenna)
+        if status not in ANSWERING:
             return  # not tried this time (still offline)
+        if status == "noisy":
+            self._steady(antenna, now)
         self.scans[antenna] = self.scans.get(antenna, 0) + 1
         for uid in result.arrived:
             self.zones.arrived(antenna, uid, now)
@@ -202,14 +235,15 @@ class ChipReader(ReaderThread):
     def _set_chip(self, antenna: int, status: Status, reason: str) -> None:
         if self.chip_status.get(antenna) == status:
             return
-        first = antenna not in self.chip_status
+        before = self.chip_status.get(antenna)
         self.chip_status[antenna] = status
-        if status == "ok" and first:
+        if status == "ok" and before is None:
             return  # a chip that answered from the start is no news
-        if status == "offline":
+        if status in ("offline", "noisy"):
             log.warning("reader %s: %s", self.config.name, reason)
         else:
-            log.info("reader %s: %s answers again", self.config.name, self.describe(antenna))
+            log.info("reader %s: %s %s", self.config.name, self.describe(antenna),
+                     "reads steadily again" if before == "noisy" else "answers again")
         details = {"reason": reason} if reason else {}
         self._emit(HealthEvent(device=self.device(antenna), status=status,
                                ts=self.clock.now(), **details))
@@ -256,14 +290,14 @@ def open_chips(config: ReaderConfig, clock: Clock, *, pin_factory: Factory | Non
         closers.append(selects.close)
         modules = SpiModules(spi, selects)
         chips: dict[int, ReaderChip]
+        owners: dict[str, int] = {}  # one tag, one zone: a move is heard where it lands
         if config.protocol == "mfrc522":
-            chips = {a: Mfrc522(modules, a, clock) for a in config.zones}
+            chips = {a: Mfrc522(modules, a, clock, owners=owners) for a in config.zones}
         else:
             assert config.busy is not None
             busy = DigitalInputDevice(config.busy, pull_up=None, active_state=True,
                                       pin_factory=pin_factory)
             closers.append(busy.close)
-            owners: dict[str, int] = {}  # one chip, one zone: a move is heard where it lands
             chips = {a: Pn5180(modules, a, busy, clock, owners=owners) for a in config.zones}
     except (GPIOZeroError, ValueError) as exc:
         for close in closers:

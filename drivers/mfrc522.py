@@ -48,6 +48,11 @@ BIT_TIME = 128 / 13.56e6  # 106 kbit/s
 FDT = 86e-6  # a card answers 1172 / fc after the reader's frame
 MAX_CARDS = 52  # on one antenna in one scan: a muck can hold the whole deck
 FULL_EVERY = 1.0  # s between two complete scans of an antenna (a card taken away: gone)
+# Complete scans that follow at once when the antenna is changing: one after newcomers (a bet
+# counts only once a complete scan begun after it has read it whole: drivers/presence.py), and
+# three after a complete scan misses a tag (on a chip zone a tag is gone after three misses in a
+# row, and the zone counts again once a complete scan has begun after that).
+VERIFY_NEWCOMERS, VERIFY_MISSING = 1, 3
 
 # The timer: 13.56 MHz / (2 * 0xA9 + 1) = 40 kHz, 25 us a tick; 60 ticks = 1.5 ms, the longest a
 # card takes to answer anything the scan asks (an anticollision frame: about 0.6 ms).
@@ -87,13 +92,18 @@ class Mfrc522:
     """The module on one antenna of a bus."""
 
     def __init__(self, port: SpiPort, antenna: int, clock: Clock, *, power_up: float = 0.005,
-                 field_off: float = 0.006, full_every: float = FULL_EVERY) -> None:
+                 field_off: float = 0.006, full_every: float = FULL_EVERY,
+                 owners: dict[str, int] | None = None) -> None:
         self.port, self.antenna, self.clock = port, antenna, clock
         self.power_up = power_up  # s a card needs in the field before it answers (14443-3)
         self.field_off = field_off  # s without a field, and every card has reset (t_reset)
         self.full_every = full_every
         self._field_on = False
         self._next_full = 0.0
+        # Which antenna of the reader heard each tag last (shared by the reader's modules).
+        self.owners = owners if owners is not None else {}
+        self._known: set[str] = set()  # the last complete scan's tags and newcomers since
+        self._verify = 0  # complete scans due at once (the antenna is changing)
         # The antennas of a bus take their complete scans in turn, not all in one round.
         self._first_gap = full_every * (0.5 + (antenna * 0.618) % 1.0)
 
@@ -147,13 +157,23 @@ class Mfrc522:
         half a millisecond); every ``full_every`` seconds the field goes off long enough for
         every card to forget its halt, and the scan that follows reads them all (complete).
         Newcomers are listened for first even then: a card taken away and laid down again
-        where it lay is heard only as a newcomer."""
+        where it lay is heard only as a newcomer.
+
+        While the antenna changes, complete scans come at once rather than a second apart,
+        as the PN5180's do: after newcomers (chips pushed in count only once a complete scan
+        has read the stack whole) and after a complete scan that missed a tag (chips taken
+        back for change are gone after three misses). On a chip zone a swap for change took
+        four seconds to count without them."""
         arrived: list[str] = []
         try:
             if self._field_on:
                 arrived = yield from self._every_card()
+                self._claim(arrived)
+            changed = bool(arrived) | self._moved_away()
             now = self.clock.now()
-            if self._field_on and now < self._next_full:
+            if self._field_on and now < self._next_full and not self._verify:
+                if changed:  # (verified by the next scan: one that begins after the change)
+                    self._verify = VERIFY_NEWCOMERS
                 return Reading(arrived, False, arrived)
             if self._field_on:
                 self.write(TX_CONTROL, 0x80)
@@ -165,10 +185,31 @@ class Mfrc522:
             gap, self._first_gap = self._first_gap or self.full_every, 0.0
             self._next_full = self.clock.now() + gap
             uids = yield from self._every_card()
+            here = set(uids)
+            # (a change heard while this scan was under way, or tags it read for the first
+            # time: one more, begun after them)
+            changed |= not here.issubset(self._known)
+            self._verify = VERIFY_NEWCOMERS if changed else max(0, self._verify - 1)
+            if not self._known.issubset(here):
+                self._verify = VERIFY_MISSING
+            self._known = here
+            self._claim(uids)
         except ChipError:
             self._field_on = False  # its state is unknown: the next scan starts afresh
             raise
         return Reading(uids, len(uids) < MAX_CARDS, arrived)
+
+    def _claim(self, uids: list[str]) -> None:
+        self._known.update(uids)
+        for uid in uids:
+            self.owners[uid] = self.antenna
+
+    def _moved_away(self) -> bool:
+        """Whether a tag read here has been heard on another antenna since (a bet swept into
+        the pot): no longer listed here, and the zone is to be verified."""
+        moved = {u for u in self._known if self.owners.get(u, self.antenna) != self.antenna}
+        self._known -= moved
+        return bool(moved)
 
     def _every_card(self) -> Generator[float, None, list[str]]:
         """REQA, select, halt, until nobody answers: every card not halted, once."""

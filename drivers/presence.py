@@ -47,8 +47,9 @@ class ZoneSettler:
     (RULES R9: the bet is what went in in one motion).
 
     With ``by_scans`` (a polled reader) they count only once a whole scan that began after the
-    last change has also been read: a scan under way while chips land may have read some of
-    them and not the others, and a slow round of scans must not settle a zone on half a bet."""
+    last change was heard (or at that very moment) has also been read: a scan under way while
+    chips land may have read some of them and not the others, and a slow round of scans must
+    not settle a zone on half a bet."""
 
     def __init__(self, settle: float, *, by_scans: bool = False) -> None:
         self.settle, self.by_scans = settle, by_scans
@@ -67,7 +68,7 @@ class ZoneSettler:
         taken away, or one missed answer): they wait for the scans to tell."""
         ready = sorted(z for z, t in self._changed_at.items() if now - t >= self.settle
                        and z not in unsure
-                       and (not self.by_scans or self._scanned_from.get(z, -1.0) > t))
+                       and (not self.by_scans or self._scanned_from.get(z, -1.0) >= t))
         for zone in ready:
             del self._changed_at[zone]
         return ready

@@ -39,14 +39,15 @@ def chips_config(**changes: object) -> ReaderConfig:
 class Table:
     """A reader and its simulator, stepped in virtual time by the test."""
 
-    def __init__(self, config: ReaderConfig, **simulate: object) -> None:
+    def __init__(self, config: ReaderConfig, chip_set: ChipSet | None = None,
+                 **simulate: object) -> None:
         self.clock = VirtualClock(100.0)
         self.factory = MockFactory()
         self.sim = SimulatedReader(config, self.factory, self.clock, **simulate)  # type: ignore[arg-type]
         self.events: list[TableEvent] = []
         self.reader = ChipReader(config, self.events.append, self.sim.connect,
                                  deck=DECK if config.reads == "cards" else None,
-                                 chips=CHIPS if config.reads == "chips" else None,
+                                 chips=(chip_set or CHIPS) if config.reads == "chips" else None,
                                  clock=self.clock)
         assert self.reader.open()
 

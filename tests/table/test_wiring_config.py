@@ -98,7 +98,8 @@ def test_cards_on_pn5180s_take_the_busy_pin_the_docs_name(tmp_path: Path) -> Non
     cards = EXAMPLE.replace('protocol = "mfrc522"', 'protocol = "pn5180"')
     cards = cards.replace('reads = "cards"\n', 'reads = "cards"\nbusy = 14\n', 1)
     _load(tmp_path, cards)
-    with pytest.raises(ConfigError, match="readers.chips.busy: GPIO15 is also readers.cards.busy"):
+    with pytest.raises(ConfigError,
+                       match=r"readers\.chips\.busy: GPIO15 is also readers\.cards\.busy"):
         _load(tmp_path, cards.replace("busy = 14", "busy = 15", 1))
 
 
