@@ -150,10 +150,8 @@ class ChipReader(ReaderThread):
         return True
 
     def _hiccuped(self, antenna: int, now: float) -> None:
-        times = self._hiccup_times.setdefault(antenna, deque())
+        times = self._recent_hiccups(antenna, now)
         times.append(now)
-        while now - times[0] > FLAP_WINDOW:
-            times.popleft()
         if len(times) >= FLAPPING:
             self._set_chip(antenna, "noisy", (
                 f"{self.describe(antenna)} failed {len(times)} scans in the last minute and "
@@ -162,11 +160,15 @@ class ChipReader(ReaderThread):
 
     def _steady(self, antenna: int, now: float) -> None:
         """A noisy chip that has read a minute without a hiccup is ok again."""
-        times = self._hiccup_times.get(antenna)
+        if not self._recent_hiccups(antenna, now):
+            self._set_chip(antenna, "ok", "")
+
+    def _recent_hiccups(self, antenna: int, now: float) -> deque[float]:
+        """The antenna's hiccups of the last minute (older ones dropped)."""
+        times = self._hiccup_times.setdefault(antenna, deque())
         while times and now - times[0] > FLAP_WINDOW:
             times.popleft()
-        if not times:
-            self._set_chip(antenna, "ok", "")
+        return times
 
     def _scanned(self, antenna: int, result: Reading | ChipError, began: float,
                  now: float) -> None:

@@ -173,10 +173,11 @@ def wiring_mistake(config: TableConfig) -> str | None:
             return f"readers: two readers are named {reader.name!r}"
         names.add(reader.name)
         if reader.protocol == "rdm6300":
-            # (one tag at a time: no zone of a table holds one card or one chip)
-            zone = next(iter(reader.zones.values()), reader.reads)
+            # (one tag at a time: no zone of a table holds one card or one chip; its one
+            # antenna is 0, as ReaderConfig checks)
             return (f"{where}.protocol: an RDM6300 reads one tag at a time, and two cards or "
-                    f"chips on its antenna read as nothing, so it cannot read {zone!r}: use "
+                    f"chips on its antenna read as nothing, so it cannot read "
+                    f"{reader.zones[0]!r}: use "
                     "an MFRC522, PN5180 or PN532 (docs/hardware.md, \"Which tag for what\")")
         for zone in reader.zones.values():
             other = zones.setdefault((reader.reads, zone), reader.name)
