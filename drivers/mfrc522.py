@@ -187,9 +187,9 @@ class Mfrc522:
             uids = yield from self._every_card()
             here = set(uids)
             # (a change heard while this scan was under way, or tags it read for the first
-            # time: one more, begun after them)
+            # time: one more, begun after them, and none of those still due cut short)
             changed |= not here.issubset(self._known)
-            self._verify = VERIFY_NEWCOMERS if changed else max(0, self._verify - 1)
+            self._verify = max(self._verify - 1, VERIFY_NEWCOMERS if changed else 0)
             if not self._known.issubset(here):
                 self._verify = VERIFY_MISSING
             self._known = here

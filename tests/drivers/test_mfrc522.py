@@ -248,6 +248,26 @@ def test_a_card_lifted_and_laid_again_between_two_scans_is_heard_again(bench: Be
     assert bench.scan() == ([uid], False)
 
 
+def test_a_newcomer_does_not_cut_short_the_scans_that_confirm_a_tag_gone(bench: Bench) -> None:
+    """A tag missing from a complete scan is confirmed gone by three more at once (three
+    misses on a chip zone, then one begun after); a tag arriving meanwhile asks for one
+    more, and must not cut those three short (the third miss waited a second)."""
+    a, b, c, d = (UID_OF[x] for x in ("2h", "3h", "4h", "5h"))
+    bench.field.place_many(0, [a, b, c])
+    assert bench.scan() == (sorted([a, b, c]), True)
+    assert bench.scan() == (sorted([a, b, c]), True)  # (newcomers verified)
+    assert bench.scan() == ([], False)
+    bench.field.remove(0, c)
+    bench.clock.advance(1.6)  # past the antenna's periodic complete scan
+    assert bench.scan() == (sorted([a, b]), True)  # c missed once
+    bench.field.place(0, d)
+    bench.clock.advance(0.01)
+    assert bench.scan() == (sorted([a, b, d]), True)  # c missed twice; d new
+    assert bench.scan() == (sorted([a, b, d]), True)  # three times: gone
+    assert bench.scan() == (sorted([a, b, d]), True)  # the zone counts again after this
+    assert bench.scan() == ([], False)
+
+
 def test_a_floating_miso_reads_0xff_and_is_named_so() -> None:
     """No module on that chip select and MISO pulled up: every byte reads 0xFF."""
     factory, clock = MockFactory(), VirtualClock()
