@@ -25,6 +25,7 @@ import bisect
 import contextlib
 import logging
 import multiprocessing
+import signal
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -78,7 +79,8 @@ class StepBuilder:
                 if self._pool is None:
                     # spawn: a fresh interpreter, not a fork of the server's threads and sockets
                     self._pool = ProcessPoolExecutor(
-                        1, mp_context=multiprocessing.get_context("spawn"))
+                        1, mp_context=multiprocessing.get_context("spawn"),
+                        initializer=_leave_interrupts_to_the_server)
                 return await asyncio.get_running_loop().run_in_executor(
                     self._pool, build_steps, record, list(times))
             except (BrokenProcessPool, OSError):
@@ -98,6 +100,13 @@ class StepBuilder:
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _leave_interrupts_to_the_server() -> None:
+    """In the worker: Ctrl-C in a terminal reaches the whole process group, and the worker
+    died of it with a traceback (`make demo`) while the server was still stopping cleanly.
+    The server stops its worker itself (`StepBuilder.close`)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class BroadcastFeed:

@@ -46,3 +46,27 @@ def test_the_steps_are_built_in_a_worker_process_as_in_the_floors() -> None:
         asyncio.run(run())
     finally:
         builder.close()
+
+
+def test_ctrl_c_in_the_terminal_leaves_the_worker_to_the_server() -> None:
+    """Ctrl-C reaches every process of the terminal's group: the worker died of it with a
+    traceback on `make demo`'s console while the floor was still stopping cleanly. It ignores
+    it now and keeps building until the server closes it."""
+    hand = _hands()[0]
+    times = [1.0] * len(hand.actions)
+    builder = StepBuilder()
+
+    async def run() -> None:
+        assert await builder.build(hand, times) == build_steps(hand, times)
+        worker = builder.worker
+        assert worker is not None
+        os.kill(worker, signal.SIGINT)
+        # The next hand is built by the same worker, after the interrupt reached it: a worker
+        # that died of it would leave the pool broken and the build in the server's process.
+        assert await builder.build(hand, times) == build_steps(hand, times)
+        assert not builder._broken and builder.worker == worker
+
+    try:
+        asyncio.run(run())
+    finally:
+        builder.close()
