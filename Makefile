@@ -77,16 +77,19 @@ systemd-analyze:
 # The tournament draws 24 players at the four tables and plays to one winner. Each demo's work
 # stays in a new directory (its hands: records.db, for `pokertable hands`).
 DEMO_KEEP ?= demo-room/$(shell date +%Y%m%d-%H%M%S)
+# The floor display's port (`make demo FLOOR_PORT=8090` where 8080 is taken; 0: any free one)
+FLOOR_PORT ?= 8080
 DEMO_TABLES ?= 4
 demo: $(STAMP) mosquitto
-	$(BIN)/pokertable room --tables $(DEMO_TABLES) --tournament --sim-readers chips --keep $(DEMO_KEEP)
+	$(BIN)/pokertable room --tables $(DEMO_TABLES) --tournament --sim-readers chips --keep $(DEMO_KEEP) \
+		--floor-port $(FLOOR_PORT)
 
 # The same room dealing cash games (docs/cash.md): hold'em and pot-limit Omaha, the cash floor
 # seating players from its waiting lists (/cash), straddles, bomb pots, runs twice. Its tables
 # read through PT1 boards (the lighter simulation: Omaha pitches four cards a seat, and the
 # chip-level card readers of a loaded two-core machine can fall behind the simulated dealer).
 demo-cash: $(STAMP) mosquitto
-	$(BIN)/pokertable room --tables 4 --cash --keep $(DEMO_KEEP)
+	$(BIN)/pokertable room --tables 4 --cash --keep $(DEMO_KEEP) --floor-port $(FLOOR_PORT)
 
 # Every benchmark, one after another (bench/run_all.py): docs/performance.md is written from this
 # run's output and README.md's summary block with it. The test suite's time is in it

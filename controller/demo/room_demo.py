@@ -338,7 +338,8 @@ def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout, port: in
     if cash and tournament:
         raise ConfigError("a room demo plays a tournament or cash games: --cash or "
                           "--tournament, not both")
-    with _workplace(keep) as work, LocalBroker(VENUE, tables=tables) as broker:
+    with _workplace(keep) as work, LocalBroker(
+            VENUE, tables=tables, tls_bind="127.0.0.1") as broker:  # (nothing on the network)
         out.write(f"broker: Mosquitto on 127.0.0.1:{broker.port} (venue {VENUE!r}, "
                   f"{tables} tables, ACL and passwords from `pokertable broker init`)\n")
         if keep is not None:

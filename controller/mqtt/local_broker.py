@@ -169,13 +169,16 @@ class LocalBroker(_Mosquitto):
 
     def __init__(self, venue: str, tables: int, directory: Path | None = None,
                  displays: int = 1, hostname: str | None = None,
-                 bridge: BridgeBundle | None = None) -> None:
+                 bridge: BridgeBundle | None = None, tls_bind: str | None = None) -> None:
         """``hostname``: the name in the server certificate besides localhost and 127.0.0.1
         (default: this machine's); ``bridge``: a league's bundle for this venue (its broker
-        on this machine)."""
+        on this machine); ``tls_bind``: the address its TLS listener binds (default: every
+        interface, as a room's broker for its tables)."""
         self._owned = directory is None
         self.root = _new_root(directory)
-        self._named = {"hostname": hostname} if hostname is not None else {}
+        self._named: dict[str, str] = {"hostname": hostname} if hostname is not None else {}
+        if tls_bind is not None:
+            self._named["tls_bind"] = tls_bind
         self._venue, self._tables, self._displays, self._bridge = venue, tables, displays, bridge
         self.directory = self.root / "conf"
         self._configure()

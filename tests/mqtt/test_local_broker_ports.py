@@ -37,3 +37,29 @@ def test_a_leagues_broker_whose_port_was_taken_starts_on_another() -> None:
             assert league.plan.tls_port != taken
             with socket.create_connection(("127.0.0.1", league.port), timeout=5):
                 pass
+
+
+def _listening(port: int) -> set[str]:
+    """The local addresses (hex, as the kernel lists them) of the sockets listening on
+    ``port``, IPv4 and IPv6."""
+    found = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(table) as lines:
+            for line in list(lines)[1:]:
+                local, state = line.split()[1], line.split()[3]
+                address, _, hex_port = local.rpartition(":")
+                if state == "0A" and int(hex_port, 16) == port:  # 0A: LISTEN
+                    found.add(address)
+    return found
+
+
+def test_the_demos_broker_opens_nothing_on_the_network() -> None:
+    """`make demo` said "Mosquitto on 127.0.0.1" while its TLS listener took every interface:
+    a port open on the laptop's network. The demo's binds the loopback only; a room's broker
+    (the default) still listens for its tables everywhere."""
+    with LocalBroker("hall", tables=1, tls_bind="127.0.0.1") as demo:
+        assert _listening(demo.plan.tls_port) == {"0100007F"}  # 127.0.0.1 only
+        with socket.create_connection(("127.0.0.1", demo.plan.tls_port), timeout=5):
+            pass
+    with LocalBroker("hall", tables=1) as room:
+        assert "00000000" in _listening(room.plan.tls_port)  # 0.0.0.0
