@@ -14,15 +14,16 @@ if TYPE_CHECKING:
 
 def summary(config: CashConfig) -> str:
     """What `--check` prints: what the cash floor would run with, in one paragraph."""
+    from controller.room.cash.waiting import minutes
+
     settings = config.settings()
     tables = ", ".join(f"{t.table} ({t.seats})" for t in settings.tables)
-    minutes = f"{settings.call_seconds / 60:g}"
     order = ("in the order they came" if settings.must_move_order == "list"
              else "in an order drawn")
     return (f"cash floor of venue {config.mqtt.venue}: games {', '.join(settings.games)} "
-            f"(a waiting list each); tables {tables}; a called player has {minutes} minutes "
-            f"to sit down; a new must-move table's players {order} (must_move_order "
-            f"{settings.must_move_order}); journal {config.cash.db}")
+            f"(a waiting list each); tables {tables}; a called player has "
+            f"{minutes(settings.call_seconds)} to sit down; a new must-move table's players "
+            f"{order} (must_move_order {settings.must_move_order}); journal {config.cash.db}")
 
 
 def _cash(args: argparse.Namespace) -> int:

@@ -113,6 +113,16 @@ def _chips(value: object) -> int:
     return value
 
 
+def _call_seconds(value: object) -> float | None:
+    if value is None:
+        return None
+    if (not isinstance(value, int | float) or isinstance(value, bool)
+            or not 30 <= value <= 7200):
+        raise Refused("args.seconds: the time to sit down, 30 to 7,200 seconds (the service's: "
+                      "call_minutes at the call)", FLOOR)
+    return float(value)
+
+
 def _yes_no(value: object) -> bool:
     if not isinstance(value, bool):
         raise Refused("args.accept: true (he moves) or false (he stays)", MUST_MOVE)
@@ -128,6 +138,7 @@ MaybeTable = Annotated[str | None, BeforeValidator(_maybe_table)]
 SeatNumber = Annotated[int | None, BeforeValidator(_seat)]
 Seed = Annotated[int | None, BeforeValidator(_seed)]
 YesNo = Annotated[bool, BeforeValidator(_yes_no)]
+CallSeconds = Annotated[float | None, BeforeValidator(_call_seconds)]
 BuyIn = Annotated[int | None, BeforeValidator(_stack)]
 Chips = Annotated[int, BeforeValidator(_chips)]
 TableSeat = Annotated[int, BeforeValidator(_table_seat)]
@@ -165,11 +176,14 @@ class RemoveArgs(CommandArgs):
 
 
 class CallArgs(CommandArgs):
-    """The first on ``game``'s list not yet called is called (to ``table``, if named)."""
+    """The first on ``game``'s list not yet called is called (to ``table``, if named).
+    ``seconds``: his time to sit down, the service's (its call_minutes, journaled with the
+    call: a restart with another setting, or a replay, keeps what he was told)."""
 
     command = "call"
     game: Game
     table: MaybeTable = None
+    seconds: CallSeconds = None
 
 
 class SeatArgs(CommandArgs):

@@ -66,6 +66,14 @@ from controller.session.outputs import TableState
 Journaled = tuple[str, dict[str, Any], str | None, float]
 
 
+def _still_dealt(settings: CashSettings, game: str) -> None:
+    """A game taken out of cash.toml keeps its list and tables until they are empty, and takes
+    no new player or table (the floor took it out: nobody new should wait for it)."""
+    if game not in settings.games:
+        raise Refused(f"{game} is no longer in cash.toml's games: it takes nobody new (its "
+                      "list and tables stay until they are empty)", FLOOR)
+
+
 class CashCore:
     def __init__(self, settings: CashSettings, ledger: Ledger | None = None) -> None:
         self.settings = settings
@@ -91,8 +99,7 @@ class CashCore:
     def tick(self, now: float) -> bool:
         """Whether time passing changed anything (a called player timed out). The service then
         journals it as the ``tick`` command, so that a replay times out the same players."""
-        seconds = self.settings.call_seconds
-        return any(e.called is not None and now - e.called >= seconds
+        return any(waiting.run_out(e, now)
                    for waiting_list in self.ledger.lists.values() for e in waiting_list)
 
     def state(self, tables: Mapping[str, TableState] | None = None) -> CashState:
@@ -139,12 +146,16 @@ class CashCore:
         s = self.settings
         match args:
             case SignUpArgs():
+                _still_dealt(s, ledger.game(args.game))
                 return waiting.sign_up(ledger, args.game, args.name, args.initials, args.phone,
                                        now)
             case RemoveArgs():
                 return waiting.remove(ledger, args.game, args.name, now)
             case CallArgs():
-                return waiting.call(ledger, args.game, args.table, now, s.call_seconds)
+                # (the time the service journaled with the call; a call journaled without one,
+                # or the tests' core: the setting's)
+                seconds = s.call_seconds if args.seconds is None else args.seconds
+                return waiting.call(ledger, args.game, args.table, now, seconds)
             case SeatArgs():
                 game = ledger.table(args.table).game
                 if game is not None:  # CG "Table Stake": not back today with less
@@ -157,6 +168,12 @@ class CashCore:
                     ledger.ended_play(s, there[1].name, there[0].game, args.stack, now)
                 return done
             case OpenTableArgs():
+                _still_dealt(s, ledger.game(args.game))
+                if all(spec.table != args.table for spec in s.tables):
+                    ledger.table(args.table)  # (says first when there is no such table)
+                    raise Refused(f"table {args.table} is no longer in cash.toml's tables: it "
+                                  "opens no more (it goes at the first start once it is empty)",
+                                  FLOOR)
                 return _joined(seating.open_table(ledger, args.table, args.game, now))
             case CloseTableArgs():
                 return _joined(seating.close_table(ledger, args.table, now))
@@ -174,7 +191,7 @@ class CashCore:
             case CancelChangeArgs():
                 return _joined(seating.cancel_change(ledger, args.name, now))
             case TickArgs():
-                gone = waiting.timed_out(ledger, now, s.call_seconds)
+                gone = waiting.timed_out(ledger, now)
                 if not gone:
                     raise Refused("nobody's call has run out", FLOOR)
                 return _joined(gone)
@@ -212,6 +229,7 @@ def _seat(ledger: Ledger, args: SeatArgs, now: float) -> str:
     waiting.held_for_order(ledger, table)
     entry = waiting.take_from_list(ledger, table, args.name)
     name = entry.name if entry is not None else args.name
+    waiting.keep_promises(ledger, table, name, entry)  # (a call is a promise of a seat)
     opened = []
     if there is not None:  # from another game's table (CG "Tischwechsel": the floor seats him)
         opened.append(seating.depart(ledger, there[0], there[1], now, ends_play=there[0].game))
@@ -222,8 +240,8 @@ def _seat(ledger: Ledger, args: SeatArgs, now: float) -> str:
     if args.stack is not None and seated.arrived not in side.sat:
         side.brings[seated.arrived] = args.stack  # the table is asked to seat him with it
     where = f"table {table.table}" + (f", seat {args.seat}" if args.seat else "")
-    must = (f"; table {table.table} is a must-move table for table {table.feeds}: he is last "
-            "in its order") if table.feeds else ""
+    must = (f"; table {table.table} is a must-move table for table {table.feeds}: {name} is "
+            "last in its order") if table.feeds else ""
     buy_in = f" with {args.stack:,}" if args.stack is not None else ""
     ledger.said(now, f"{name} sits down at {where} ({table.game}){buy_in}{must}")
     seating.settle(ledger, opened, now)

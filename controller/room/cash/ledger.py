@@ -119,6 +119,8 @@ class Entry(BaseModel):
     signed: float = Field(description="When he signed up (the floor's time)")
     called: float | None = Field(default=None, description="When the floor called him")
     table: str | None = Field(default=None, description="The table he was called to")
+    until: float | None = Field(default=None, description="When his call runs out: the time "
+                                "he was told at the call, whatever the setting says later")
 
 
 class Seated(BaseModel):
@@ -220,14 +222,53 @@ class Ledger(BaseModel):
 
     def brought_up_to(self, settings: CashSettings) -> Ledger:
         """A ledger kept under older settings: tables and games added since are there (closed,
-        empty); those taken out of the settings stay while anyone is in them."""
+        empty); those taken out of the settings stay while anyone is in them. A call kept
+        without its deadline (a store of an older version) runs out as it did then: after the
+        settings' ``call_seconds``."""
         have = {t.table for t in self.tables}
         for spec in settings.tables:
             if spec.table not in have:
                 self.tables.append(Table(table=spec.table, seats=spec.seats))
         for game in settings.games:
             self.lists.setdefault(game, [])
+        for entries in self.lists.values():  # a call kept before calls kept their time: the
+            for entry in entries:            # setting's, as it was counted then
+                if entry.called is not None and entry.until is None:
+                    entry.until = entry.called + settings.call_seconds
+        # Taken out of the settings and no longer in use: gone (what is in use stays, and takes
+        # nobody new: `retired`, the core's refusals)
+        listed = {spec.table for spec in settings.tables}
+        self.tables = [t for t in self.tables if t.table in listed or self._in_use(t)]
+        for game in [g for g in self.lists if g not in settings.games]:
+            if not self.lists[game] and all(t.game != game for t in self.tables):
+                del self.lists[game]
         return self
+
+    def _in_use(self, table: Table) -> bool:
+        return (table.game is not None or bool(table.players) or table.feeds is not None
+                or table.table in self.must_move or any(o.main == table.table for o in self.offers)
+                or any(c.source == table.table or c.to == table.table for c in self.changes)
+                or any(e.table == table.table for es in self.lists.values() for e in es))
+
+    def retired(self, settings: CashSettings) -> list[str]:
+        """What the settings no longer list but is kept while in use, each with why (the
+        service says it at its start: a line in cash.toml taken out is not ignored unseen)."""
+        listed = {spec.table for spec in settings.tables}
+        said = []
+        for game, entries in self.lists.items():
+            if game not in settings.games:
+                dealing = [t.table for t in self.tables if t.game == game]
+                why = [f"{len(entries)} on its list"] if entries else []
+                if dealing:
+                    why.append(f"tables {', '.join(dealing)} deal it" if len(dealing) > 1
+                               else f"table {dealing[0]} deals it")
+                said.append(f"game {game!r} ({' and '.join(why)})")
+        for t in self.tables:
+            if t.table not in listed:
+                said.append(f"table {t.table!r} (" + (
+                    f"open with {t.game}, {len(t.players)} seated" if t.game is not None
+                    else "closed, still named by a call, a change or a must-move order") + ")")
+        return said
 
     # ---------------------------------------------------------------- look-ups
 

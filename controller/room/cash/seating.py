@@ -42,6 +42,7 @@ from controller.room.cash.ledger import (
     Seated,
     Table,
 )
+from controller.room.cash.waiting import and_list, called_to
 from controller.room.tournament import names
 
 Opened = tuple[str, int | None]  # a table and the number of the seat that opened (if known)
@@ -192,6 +193,8 @@ def designate(ledger: Ledger, table: str, main: str, order_by: MustMoveOrder, se
         ledger.changes.remove(change)                            # go down its order
         ledger.said(now, f"{change.player}'s change to table {main} is off: it is a main "
                     "table now, its seats go down the must-move order", MUST_MOVE)
+    for entry in called_to(ledger, main):  # its seats are the order's now, not the list's:
+        entry.table = None  # still called (a promise kept), for another table of the game
     order = ledger.must_move.setdefault(main, [])
     order += [p.name for p in players]
     how = "drawn" if order_by == "draw" else "in the order they came"
@@ -349,8 +352,11 @@ def close_table(ledger: Ledger, table: str, now: float) -> list[str]:
     if t.game is None:
         raise Refused(f"table {table} is closed already", FLOOR)
     if t.players:
-        raise Refused(f"{', '.join(p.name for p in t.players)} still sit(s) at table {table}: "
-                      "they leave or move first", FLOOR)
+        there = [p.name for p in t.players]
+        who = (f"{there[0]} still sits at table {table}: the table closes once {there[0]} has"
+               if len(there) == 1 else f"{and_list(there)} still sit at table {table}: the "
+               "table closes once they have")
+        raise Refused(f"{who} left or moved", FLOOR)
     feeders = ledger.feeders(table)
     if feeders:
         raise Refused(f"table {table} is the main table of must-move table(s) "
@@ -361,10 +367,9 @@ def close_table(ledger: Ledger, table: str, now: float) -> list[str]:
         ledger.changes.remove(change)
         said.append(ledger.said(now, f"{change.player}'s change to table {table} is off: the "
                                 "table closed", CHANGE))
-    for waiting in ledger.lists.values():
-        for entry in waiting:
-            if entry.table == table:
-                entry.table = None  # still called: for another table of the game
+    for entry in called_to(ledger, table):
+        entry.table = None  # still called: for another table of the game (waiting.py
+        # keep_promises: a promise the closed seats no longer cover stands)
     return said
 
 

@@ -8,7 +8,9 @@ answers the floor's ``cash/cmd/<name>`` on ``cash/reply`` with the request's cor
 Time is the service's: once a second it asks the core whether a call has run out, and if one
 has, carries out its own ``tick`` command and journals it like the floor's, so that the
 journal alone makes the same lists again (`core.replay`). The must-move draw's seed is the
-service's too, put into the command's arguments before it is carried out and journaled.
+service's too, put into the command's arguments before it is carried out and journaled; so is
+a call's time to sit down (its ``call_minutes`` then: a call keeps it across a restart with
+another setting).
 
 It seats the players at the tables themselves (at_tables.py): it follows the tables' retained
 states, carries out what they say as its own commands (a player reached his seat, left it, the
@@ -93,6 +95,9 @@ class CashService(RoomService):
         log.info("cash: starting (%s; journal %s)", ", ".join(
             f"{game}: {len(entries)} waiting" for game, entries in lists.items()),
             self.store.path)
+        for what in self.core.ledger.retired(self.core.settings):
+            log.warning("cash: cash.toml no longer lists %s: kept while in use, it takes nobody "
+                        "new, and goes at the first start once it is empty", what)
 
     def _on_connected(self) -> None:
         with self._lock:
@@ -232,6 +237,8 @@ class CashService(RoomService):
             if (name == "must_move" and args.get("seed") is None
                     and self.core.settings.must_move_order == "draw"):
                 args["seed"] = self._new_seed()  # journaled with the command: a replay draws it
+            if name == "call" and args.get("seconds") is None:  # what the player is told,
+                args["seconds"] = self.core.settings.call_seconds  # kept with his call
             try:
                 if name not in FLOOR_COMMANDS:  # (the tick is the service's own)
                     raise Refused(f"unknown cash command {name!r}; the cash floor knows: "

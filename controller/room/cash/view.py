@@ -31,7 +31,8 @@ class WaitingLine(Line):
     signed: float
     called: float | None = None
     table: str | None = Field(default=None, description="The table he was called to")
-    until: float | None = Field(default=None, description="When his call runs out")
+    until: float | None = Field(default=None, description="When his call runs out (the time "
+                                "he was told at the call)")
 
 
 class GameLine(Line):
@@ -114,8 +115,7 @@ def published(ledger: Ledger, settings: CashSettings,
     for game, entries in ledger.lists.items():
         at = [t for t in ledger.tables if t.game == game]
         lines = [WaitingLine(name=e.name, shown=e.initials or e.name, signed=e.signed,
-                             called=e.called, table=e.table,
-                             until=None if e.called is None else e.called + settings.call_seconds)
+                             called=e.called, table=e.table, until=e.until)
                  for e in entries]
         games.append(GameLine(game=game, tables=[t.table for t in at],
                               seats_open=sum(t.open_seats() for t in at

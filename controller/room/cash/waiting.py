@@ -4,9 +4,10 @@ pure.
 
 - A list keeps the order players signed up in; nothing reorders it (a restart gives it back as
   it was: the store keeps it, and a replay of the journaled commands makes it again).
-- The floor calls the first not yet called (to a table, if it names one); a called player who
-  has not sat down within the setting's time (default 10 minutes) leaves the list. The CG names
-  neither the call nor its time: common practice, the floor's setting (CG "Poker Manager").
+- The floor calls the first not yet called (to a table, if it names one), promising him a seat;
+  a called player who has not sat down within the time he was told at the call (the setting's
+  then, default 10 minutes) leaves the list. The CG names neither the call nor its time:
+  common practice, the floor's setting (CG "Poker Manager").
 - A player sits down from the list once called. Someone not on the list may sit down only
   while nobody waits for that game (a walk-in at an empty list); otherwise he signs up and
   waits his turn.
@@ -45,7 +46,12 @@ def remove(ledger: Ledger, game: str, name: str, now: float) -> str:
 
 def call(ledger: Ledger, game: str, table: str | None, now: float, seconds: float) -> str:
     """The first on the list not yet called is called (to ``table``: it must have a seat for
-    him that no one called before him is promised)."""
+    him that no one called before him is promised), with ``seconds`` to sit down: what he is
+    told is kept with the call (`Entry.until`), whatever the setting says later.
+
+    A call is a promise of a seat (CG "Poker Manager": the CG names no call, so the floor's
+    promise is ours to keep): the calls to a table never outnumber its open seats, and all the
+    calls of a game never its open seats (`list_seats`), those to any table of it included."""
     game = ledger.game(game)
     waiting = ledger.lists[game]
     first = next((e for e in waiting if e.called is None), None)
@@ -53,20 +59,66 @@ def call(ledger: Ledger, game: str, table: str | None, now: float, seconds: floa
         called = sum(e.called is not None for e in waiting)
         raise Refused(f"nobody on the {game} list waits to be called" + (
             f" ({called} called already)" if called else " (the list is empty)"), CHANGE)
+    where = ""
     if table is not None:
         t = ledger.table(table)
         if t.game != game:
             raise Refused(f"table {t.table} deals {t.game or 'nothing (closed)'}, not {game}",
                           CHANGE)
         held_for_order(ledger, t)
-        promised = [e.name for g in ledger.lists.values() for e in g if e.table == t.table]
+        promised = [e.name for e in called_to(ledger, t.table)]
         if t.open_seats() - len(promised) <= 0:
             raise Refused(f"table {t.table} has no seat left for another call ("
                           f"{t.open_seats()} open" + (f", called to it: {', '.join(promised)}"
                                                       if promised else "") + ")", FLOOR)
-    first.called, first.table = now, table
+        where = f"table {t.table} has a seat, but "
+    promises = [e.name for e in waiting if e.called is not None]
+    seats = list_seats(ledger, game)
+    if len(promises) >= seats:
+        raise Refused(f"{where}{game} has no seat left for another call ({seats} open" + (
+            f", called: {', '.join(promises)}" if promises else "") + ")", FLOOR)
+    first.called, first.table, first.until = now, table, now + seconds
     return ledger.said(now, f"{first.name} is called{f' to table {table}' if table else ''} "
                        f"for {game}: {minutes(seconds)} to sit down")
+
+
+def called_to(ledger: Ledger, table: str) -> list[Entry]:
+    """The players called to ``table`` who have not sat down yet: its seats promised."""
+    return [e for entries in ledger.lists.values() for e in entries
+            if e.called is not None and e.table == table]
+
+
+def list_seats(ledger: Ledger, game: str) -> int:
+    """The seats open at ``game``'s tables that are the list's: not a main table's while it has
+    a must-move order (they go down the order, CG "Must Move"; the seat a move frees at the
+    must-move table is the list's then)."""
+    return sum(t.open_seats() for t in ledger.tables
+               if t.game == game and not ledger.must_move.get(t.table))
+
+
+def keep_promises(ledger: Ledger, table: Table, name: str, entry: Entry | None) -> None:
+    """``name`` (``entry``: his call, taken off the list already; None: a walk-in) sits down at
+    ``table`` only on a seat nobody else called to it was promised: one called to it himself
+    sits down whatever (his seat is one of them).
+
+    Seats open and close between the call and the seat: a player leaving gives the floor one
+    more seat to promise. A seat closes under the promises only where the floor closed the
+    table or made it a main table (its callers are called to any table of the game then) or
+    the dealer seated someone the cash floor does not know (the ledger still counts the seat
+    open: the table is asked for the seat when it is free). The floor expects its promises
+    kept as they were made: nobody loses his call for it (he is seated when a seat opens, or
+    his time runs out), and no new call is made until the seats cover the promises again."""
+    if entry is not None and entry.table == table.table:
+        return
+    others = [e.name for e in called_to(ledger, table.table)]
+    if table.open_seats() > len(others):
+        return
+    open_seats = table.open_seats()
+    seats = "1 open seat is" if open_seats == 1 else f"{open_seats} open seats are"
+    assert table.game is not None
+    raise Refused(f"table {table.table}'s {seats} promised to {and_list(others)}, called to "
+                  f"it: {name} sits down at another {table.game} table, or here once another "
+                  "seat opens", FLOOR)
 
 
 def take_from_list(ledger: Ledger, table: Table, name: str) -> Entry | None:
@@ -103,19 +155,25 @@ def held_for_order(ledger: Ledger, table: Table) -> None:
                       f"must-move table ({feeders})", MUST_MOVE)
 
 
-def timed_out(ledger: Ledger, now: float, seconds: float) -> list[str]:
-    """Called players who did not sit down within ``seconds`` leave their lists (CG "Poker
-    Manager": the CG names no time; they leave rather than go to the end, as most rooms do, so
-    that the list stays the order of those who are here)."""
+def timed_out(ledger: Ledger, now: float) -> list[str]:
+    """Called players who did not sit down within the time they were told at the call leave
+    their lists (CG "Poker Manager": the CG names no time; they leave rather than go to the
+    end, as most rooms do, so that the list stays the order of those who are here)."""
     said = []
     for game, waiting in ledger.lists.items():
         for entry in list(waiting):
-            if entry.called is not None and now - entry.called >= seconds:
+            if run_out(entry, now):
+                assert entry.called is not None and entry.until is not None
                 waiting.remove(entry)
                 said.append(ledger.said(now, f"{entry.name} did not sit down within "
-                                        f"{minutes(seconds)} of the call: off the {game} list",
-                                        FLOOR))
+                                        f"{minutes(entry.until - entry.called)} of the call: "
+                                        f"off the {game} list", FLOOR))
     return said
+
+
+def run_out(entry: Entry, now: float) -> bool:
+    """Whether ``entry``'s call has run out at ``now``."""
+    return entry.called is not None and entry.until is not None and now >= entry.until
 
 
 def _on_list(ledger: Ledger, game: str, name: str) -> Entry:
@@ -126,8 +184,14 @@ def _on_list(ledger: Ledger, game: str, name: str) -> Entry:
 
 
 def minutes(seconds: float) -> str:
-    count = seconds / 60
+    """``seconds`` as the floor says it: "1 minute", "10 minutes", "0.5 minutes"."""
+    count = round(seconds / 60, 2)  # (a deadline less the call's time: no float noise)
     return f"{count:g} minute{'' if count == 1 else 's'}"
+
+
+def and_list(items: list[str]) -> str:
+    """"Anna", "Anna and Ben", "Anna, Ben and Cleo"."""
+    return " and ".join(filter(None, [", ".join(items[:-1]), *items[-1:]]))
 
 
 def _nth(index: int) -> str:
@@ -136,5 +200,5 @@ def _nth(index: int) -> str:
     return f"{n}{suffix}"
 
 
-__all__ = ["call", "held_for_order", "minutes", "remove", "sign_up", "take_from_list",
-           "timed_out"]
+__all__ = ["and_list", "call", "called_to", "held_for_order", "keep_promises", "list_seats",
+           "minutes", "remove", "run_out", "sign_up", "take_from_list", "timed_out"]

@@ -44,19 +44,23 @@ class Floor(ServiceFloor):
 class Room:
     """The service of a test and its store (made again when it restarts)."""
 
-    def __init__(self, broker: LocalBroker, path: Path, now: Any = time.time) -> None:
-        self.broker, self.path, self.now = broker, path, now
+    def __init__(self, broker: LocalBroker, path: Path, now: Any = time.time,
+                 settings: CashSettings = SETTINGS) -> None:
+        self.broker, self.path, self.now, self.settings = broker, path, now, settings
         self.store = CashStore(path)
         self.service = self._start()
 
     def _start(self) -> CashService:
-        service = CashService(address(self.broker), login(self.broker, "cash"), SETTINGS,
+        service = CashService(address(self.broker), login(self.broker, "cash"), self.settings,
                               self.store, now=self.now).start()
         assert service.connected.wait(5)
         return service
 
-    def restart(self) -> None:
+    def restart(self, settings: CashSettings | None = None) -> None:
+        """Stopped and started again on the same store (with ``settings``: cash.toml
+        changed in between)."""
         self.close()
+        self.settings = settings or self.settings
         self.store = CashStore(self.path)
         self.service = self._start()
 

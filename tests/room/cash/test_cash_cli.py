@@ -54,6 +54,19 @@ def test_check_says_what_the_cash_floor_would_run_with() -> None:
     assert not (EXAMPLE.parent / "cash.db").exists()  # a check opens no journal
 
 
+@pytest.mark.parametrize(("minutes", "said"), [("1", "1 minute to sit down"),
+                                              ("0.5", "0.5 minutes to sit down"),
+                                              ("2", "2 minutes to sit down")])
+def test_check_says_the_call_s_minutes_in_words(tmp_path: Path, minutes: str,
+                                                said: str) -> None:
+    path = tmp_path / "cash.toml"
+    path.write_text(EXAMPLE.read_text(encoding="utf-8").replace(
+        "call_minutes = 10", f"call_minutes = {minutes}"), encoding="utf-8")
+    done = cash("--config", str(path), "--check")
+    assert done.returncode == 0, done.stderr
+    assert f"a called player has {said};" in done.stdout, done.stdout
+
+
 @pytest.mark.parametrize(("change", "said"), [
     (("call_minutes = 10", "call_minuts = 10"), ["cash.call_minuts", "unknown key"]),
     (("call_minutes = 10", "call_minutes = 0"), ["cash.call_minutes", "0.5"]),

@@ -11,7 +11,7 @@ import pytest
 from controller.errors import ConfigError
 from controller.room.cash.config import load_cash_config
 from controller.room.cash.core import CashCore
-from controller.room.cash.ledger import CashSettings, Ledger, TableSpec
+from controller.room.cash.ledger import CashSettings, Ledger, Refused, TableSpec
 
 TEXT = """
 [cash]
@@ -65,3 +65,35 @@ def test_a_ledger_kept_under_older_settings_gains_what_was_added() -> None:
         ("1", 9, "NLH 2/5"), ("2", 6, None)]
     assert {g: [e.name for e in entries] for g, entries in again.ledger.lists.items()} == {
         "NLH 2/5": ["Anna"], "PLO 5/5": []}
+
+
+def test_a_game_or_table_taken_out_of_cash_toml_takes_nobody_new_and_goes_once_empty() -> None:
+    """Taken out of cash.toml, a game kept taking sign-ups and a table kept opening, unsaid.
+    What is in use stays (its players are real), takes nobody new, and is named at the start;
+    once empty it goes at the next start."""
+    old = CashSettings(games=["NLH 2/5", "PLO 5/5"],
+                       tables=[TableSpec(table="1"), TableSpec(table="2"), TableSpec(table="3")])
+    core = CashCore(old)
+    core.command("open_table", {"table": "2", "game": "PLO 5/5"}, "floor", 1.0)
+    core.command("seat", {"table": "2", "name": "Pia"}, "floor", 2.0)
+    core.command("sign_up", {"game": "PLO 5/5", "name": "Vera"}, "floor", 3.0)
+    kept = core.ledger.model_dump_json()
+    new = CashSettings(games=["NLH 2/5"], tables=[TableSpec(table="1")])
+    again = CashCore(new, Ledger.model_validate_json(kept))
+    assert [t.table for t in again.ledger.tables] == ["1", "2"]  # table 3: closed, unused
+    assert again.ledger.retired(new) == ["game 'PLO 5/5' (1 on its list and table 2 deals it)",
+                                         "table '2' (open with PLO 5/5, 1 seated)"]
+    with pytest.raises(Refused, match=r"PLO 5/5 is no longer in cash\.toml's games"):
+        again.command("sign_up", {"game": "PLO 5/5", "name": "Late"}, "floor", 4.0)
+    with pytest.raises(Refused, match="there is no table '3' in the room"):  # gone
+        again.command("open_table", {"table": "3", "game": "NLH 2/5"}, "floor", 4.0)
+    # Its players go on as before: Vera is called and seated, then all leave and it closes
+    again.command("call", {"game": "PLO 5/5", "table": "2"}, "floor", 5.0)
+    again.command("seat", {"table": "2", "name": "Vera"}, "floor", 6.0)
+    for name in ("Pia", "Vera"):
+        again.command("leave", {"table": "2", "name": name}, "floor", 7.0)
+    again.command("close_table", {"table": "2"}, "floor", 8.0)
+    last = CashCore(new, Ledger.model_validate_json(again.ledger.model_dump_json()))
+    assert [t.table for t in last.ledger.tables] == ["1"] and list(last.ledger.lists) == [
+        "NLH 2/5"]
+    assert last.ledger.retired(new) == []

@@ -10,7 +10,8 @@ out). After every evening:
   one; nobody is twice on a list or on the list of the game he plays; a main table's order is
   exactly the players at its must-move tables; a seat is offered only at a main table with a
   seat open and an order, to one in the order; an approved change never waits by a seat open
-  at its table that no called player was called to.
+  at its table that no called player was called to; the players called to a table never
+  outnumber its open seats.
 
 `make test` runs a hundred evenings; CASH_EXAMPLES=2000 a nightly-sized run."""
 
@@ -148,6 +149,8 @@ def check(ledger: Ledger) -> None:
     for change in ledger.changes:
         free = ledger.table(change.to).open_seats() - seating.promised(ledger, change.to)
         assert not (change.approved and free > 0), "an approved change waits by an open seat"
+    for t in ledger.tables:  # a call is a promise of a seat at the table it names
+        assert seating.promised(ledger, t.table) <= t.open_seats(), f"table {t.table} overcalled"
 
 
 @settings(max_examples=EXAMPLES,

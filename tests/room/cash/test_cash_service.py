@@ -93,6 +93,7 @@ def test_a_call_runs_out_on_the_service_s_time_and_the_journal_says_so(
     clock = [1_000_000.0]
     room = Room(cash_broker, tmp_path / "cash.db", now=lambda: clock[0])
     try:
+        floor.ok("open_table", table="1", game=NLH)  # (a call promises one of its seats)
         for name in ("Anna", "Ben", "Cleo"):
             floor.ok("sign_up", game=NLH, name=name)
         floor.ok("call", game=NLH)
@@ -110,10 +111,45 @@ def test_a_call_runs_out_on_the_service_s_time_and_the_journal_says_so(
         room.close()
 
 
+def test_a_call_keeps_the_minutes_the_player_was_told_through_a_restart_with_another_setting(
+        cash_broker: LocalBroker, floor: Floor, tmp_path: Path) -> None:
+    """Called with 10 minutes to sit down; cash.toml's call_minutes set to 1 and the service
+    restarted: the calls still run out 10 minutes after they were made, and say so."""
+    clock = [1_000_000.0]
+    ten = SETTINGS.model_copy(update={"call_seconds": 600.0})
+    room = Room(cash_broker, tmp_path / "cash.db", now=lambda: clock[0], settings=ten)
+    try:
+        floor.ok("open_table", table="2", game=PLO)
+        for name in ("Karl", "Xena", "Vera"):
+            floor.ok("sign_up", game=PLO, name=name)
+        assert floor.ok("call", game=PLO) == "Karl is called for PLO 5/5: 10 minutes to sit down"
+        floor.ok("call", game=PLO)
+        called = clock[0]
+        assert [c["args"] for c in room.store.commands() if c["name"] == "call"] == [
+            {"game": PLO, "seconds": 600.0}] * 2  # journaled with the call: a replay keeps it
+        room.restart(SETTINGS)  # call_minutes = 1
+        clock[0] = called + 61
+        assert not room.service.core.tick(clock[0])  # (what the service asks every second)
+        state = floor.state(lambda s: s.call_seconds == 60)
+        assert [(e.name, e.until) for e in state.games[1].entries] == [
+            ("Karl", called + 600), ("Xena", called + 600), ("Vera", None)]
+        assert floor.ok("call", game=PLO) == "Vera is called for PLO 5/5: 1 minute to sit down"
+        assert replay(SETTINGS, room.store.journal()).ledger == room.service.core.ledger
+        clock[0] = called + 600
+        state = floor.state(lambda s: s.games[1].waiting == 0)
+        assert [h.text for h in state.recent[-3:]] == [
+            f"{name} did not sit down within {minutes} of the call: off the PLO 5/5 list"
+            for name, minutes in (("Karl", "10 minutes"), ("Xena", "10 minutes"),
+                                  ("Vera", "1 minute"))]
+    finally:
+        room.close()
+
+
 def test_the_lists_order_survives_a_restart(cash_broker: LocalBroker, floor: Floor,
                                             tmp_path: Path) -> None:
     room = Room(cash_broker, tmp_path / "cash.db")
     try:
+        floor.ok("open_table", table="1", game=NLH)
         floor.ok("open_table", table="2", game=PLO)
         for name in ("Finn", "Anna", "Dan", "Cleo", "Ben", "Eve"):
             floor.ok("sign_up", game=NLH, name=name)

@@ -57,6 +57,15 @@ def test_cg_must_move_a_newcomer_joins_at_the_end_of_the_order_drawn_or_not() ->
     assert floor.order("1") == [*drawn, "Dan"]
 
 
+def test_cg_must_move_the_floor_is_told_a_newcomer_is_last_in_the_order_by_name() -> None:
+    floor = must_move_room()
+    floor.do("sign_up", game=NLH, name="Mia")
+    floor.do("call", game=NLH)
+    assert floor.do("seat", table="2", name="Mia") == (
+        "Mia sits down at table 2 (NLH 2/5); table 2 is a must-move table for table 1: Mia is "
+        "last in its order")
+
+
 def test_cg_must_move_a_new_player_starts_at_the_must_move_table_not_the_main_table() -> None:
     floor = must_move_room()
     floor.do("leave", table="1", name="t1-1")  # a seat opens at the main table ...

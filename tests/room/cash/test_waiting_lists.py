@@ -5,7 +5,8 @@ the screens' view of them (controller/room/cash/waiting.py)."""
 
 from __future__ import annotations
 
-from controller.room.cash.ledger import CHANGE, FLOOR
+from controller.room.cash.core import CashCore
+from controller.room.cash.ledger import CHANGE, FLOOR, Ledger
 from tests.room.cash.helpers import LIMIT, NLH, PLO, Floor, full, room_settings
 
 
@@ -45,14 +46,16 @@ def test_cg_tischwechsel_a_player_at_a_table_signs_up_for_another_game_at_any_ti
 def test_cg_tischwechsel_the_floor_calls_the_first_not_yet_called_then_the_next() -> None:
     floor = Floor()
     floor.table_of("1", NLH, full("1", 7))
+    floor.table_of("2", NLH, full("2", 7))  # four seats open in NLH 2/5
     for name in ("Anna", "Ben", "Cleo"):
         floor.do("sign_up", game=NLH, name=name)
     assert floor.do("call", game=NLH, table="1") == ("Anna is called to table 1 for NLH 2/5: "
                                                      "10 minutes to sit down")
     assert floor.do("call", game=NLH).startswith("Ben is called for NLH 2/5")
     entries = floor.core.ledger.lists[NLH]
-    assert [(e.name, e.called, e.table) for e in entries] == [
-        ("Anna", floor.now - 1, "1"), ("Ben", floor.now, None), ("Cleo", None, None)]
+    assert [(e.name, e.called, e.table, e.until) for e in entries] == [
+        ("Anna", floor.now - 1, "1", floor.now + 599), ("Ben", floor.now, None, floor.now + 600),
+        ("Cleo", None, None, None)]
     # table 1 has two seats open, one of them promised to Anna: one more call to it goes
     floor.do("sign_up", game=NLH, name="Dan")
     floor.do("call", game=NLH, table="1")
@@ -136,7 +139,7 @@ def test_seating_refuses_a_closed_or_full_table_and_a_player_seated_there() -> N
 
 def test_a_called_player_who_does_not_come_within_the_setting_leaves_the_list() -> None:
     floor = Floor(room_settings(call_seconds=120))
-    floor.table_of("1", NLH, full("1", 8))
+    floor.table_of("1", NLH, full("1", 7))
     for name in ("Anna", "Ben", "Cleo", "Dan"):
         floor.do("sign_up", game=NLH, name=name)
     floor.do("call", game=NLH)  # Anna
@@ -156,6 +159,7 @@ def test_a_called_player_who_does_not_come_within_the_setting_leaves_the_list() 
 
 def test_the_default_call_lasts_ten_minutes() -> None:
     floor = Floor()
+    floor.table_of("1", LIMIT, [])
     floor.do("sign_up", game=LIMIT, name="Anna")
     floor.do("call", game=LIMIT)
     assert floor.core.state().games[2].entries[0].until == floor.now + 600
@@ -195,8 +199,9 @@ def test_closing_a_table_keeps_its_callers_called_and_refuses_while_players_sit(
     floor.table_of("1", NLH, ["Anna"])
     floor.do("sign_up", game=NLH, name="Ben")
     floor.do("call", game=NLH, table="1")
-    assert floor.refused("close_table", table="1").reason == ("Anna still sit(s) at table 1: "
-                                                               "they leave or move first")
+    assert floor.refused("close_table", table="1").reason == ("Anna still sits at table 1: the "
+                                                               "table closes once Anna has left "
+                                                               "or moved")
     floor.do("leave", table="1", name="Anna")
     floor.do("close_table", table="1")
     entry = floor.core.ledger.lists[NLH][0]
@@ -207,3 +212,169 @@ def test_closing_a_table_keeps_its_callers_called_and_refuses_while_players_sit(
     floor.do("open_table", table="2", game=NLH)
     assert floor.refused("open_table", table="2", game=PLO).reason == ("table 2 is open "
                                                                        "already, dealing NLH 2/5")
+
+
+# ---------------------------------------------------------------- a call is a promise of a seat
+
+
+def test_a_call_to_any_table_is_refused_when_the_game_has_no_seat_left_to_promise() -> None:
+    floor = Floor(room_settings(seats=6))
+    floor.table_of("2", PLO, full("2", 6))
+    floor.table_of("4", PLO, full("4", 6))  # the page: PLO 0 seats open
+    floor.table_of("1", NLH, full("1", 2))  # (another game's seats are not PLO's)
+    for name in ("Vera", "Karl", "Xena"):
+        floor.do("sign_up", game=PLO, name=name)
+    refused = floor.refused("call", game=PLO)
+    assert (refused.reason, refused.rule) == ("PLO 5/5 has no seat left for another call (0 "
+                                              "open)", FLOOR)
+    assert floor.refused("call", game=PLO, table="4").reason == ("table 4 has no seat left for "
+                                                                 "another call (0 open)")
+    floor.do("leave", table="4", name="t4-1")  # a seat opens: one call
+    assert floor.do("call", game=PLO) == "Vera is called for PLO 5/5: 10 minutes to sit down"
+    refused = floor.refused("call", game=PLO)
+    assert (refused.reason, refused.rule) == ("PLO 5/5 has no seat left for another call (1 "
+                                              "open, called: Vera)", FLOOR)
+    # ... and table 4's one seat may have room for a call, the game has none: Vera's is it
+    refused = floor.refused("call", game=PLO, table="4")
+    assert (refused.reason, refused.rule) == ("table 4 has a seat, but PLO 5/5 has no seat left "
+                                              "for another call (1 open, called: Vera)", FLOOR)
+    floor.do("seat", table="4", name="Vera")
+    assert floor.refused("call", game=PLO).reason == "PLO 5/5 has no seat left for another call " \
+                                                     "(0 open)"
+
+
+def test_a_main_table_s_open_seat_is_its_must_move_order_s_not_a_call_s() -> None:
+    floor = Floor(room_settings(seats=6))
+    floor.table_of("1", NLH, full("1", 6))
+    floor.table_of("3", NLH, full("3", 6))
+    floor.do("must_move", table="3", main="1")
+    floor.do("leave", table="1", name="t1-1")  # offered to t3-1
+    floor.do("sign_up", game=NLH, name="Anna")
+    assert floor.refused("call", game=NLH).reason == ("NLH 2/5 has no seat left for another "
+                                                      "call (0 open)")
+    floor.do("answer", table="1", name="t3-1", accept=True)  # his seat at table 3 opens
+    assert floor.do("call", game=NLH) == "Anna is called for NLH 2/5: 10 minutes to sit down"
+
+
+def test_a_call_to_a_table_keeps_its_seat_for_him_against_one_called_to_any_table() -> None:
+    floor = Floor(room_settings(seats=6))
+    floor.table_of("2", PLO, full("2", 5))
+    floor.table_of("4", PLO, full("4", 5))  # a seat open at each
+    for name in ("Karl", "Vera", "Xena", "Yann"):
+        floor.do("sign_up", game=PLO, name=name)
+    floor.do("call", game=PLO)  # Karl, to any table
+    assert floor.do("call", game=PLO, table="4") == ("Vera is called to table 4 for PLO 5/5: "
+                                                     "10 minutes to sit down")
+    # every seat is promised now: to table 4 no more, nor to any table
+    assert floor.refused("call", game=PLO, table="4").reason == (
+        "table 4 has no seat left for another call (1 open, called to it: Vera)")
+    assert floor.refused("call", game=PLO).reason == ("PLO 5/5 has no seat left for another "
+                                                      "call (2 open, called: Karl, Vera)")
+    # Karl, called to any table, does not take the seat table 4 keeps for Vera
+    refused = floor.refused("seat", table="4", name="Karl")
+    assert (refused.reason, refused.rule) == (
+        "table 4's 1 open seat is promised to Vera, called to it: Karl sits down at another "
+        "PLO 5/5 table, or here once another seat opens", FLOOR)
+    floor.do("seat", table="2", name="Karl")
+    assert floor.do("seat", table="4", name="Vera") == "Vera sits down at table 4 (PLO 5/5)"
+
+
+def test_the_promised_seats_of_a_table_with_two_called_to_it() -> None:
+    floor = Floor(room_settings(seats=6))
+    floor.table_of("2", PLO, full("2", 4))
+    floor.table_of("4", PLO, full("4", 4))  # two seats open at each
+    for name in ("Karl", "Vera", "Xena"):
+        floor.do("sign_up", game=PLO, name=name)
+    floor.do("call", game=PLO, table="4")
+    floor.do("call", game=PLO, table="4")
+    floor.do("call", game=PLO)  # Xena, to any table
+    refused = floor.refused("seat", table="4", name="Xena")
+    assert refused.reason == ("table 4's 2 open seats are promised to Karl and Vera, called to "
+                              "it: Xena sits down at another PLO 5/5 table, or here once "
+                              "another seat opens")
+    floor.do("seat", table="4", name="Vera", seat=2)  # one of them: his seat is there
+    floor.do("leave", table="4", name="t4-1")  # a seat opens at table 4: Xena may have it
+    floor.do("seat", table="4", name="Xena")
+    assert floor.seated("4")[-2:] == ["Vera", "Xena"] and floor.waiting(PLO) == ["Karl"]
+
+
+def test_a_closed_table_s_callers_keep_their_promise_and_new_calls_wait_for_seats() -> None:
+    floor = Floor()
+    floor.table_of("1", NLH, [])
+    floor.table_of("2", NLH, full("2", 8))  # one seat open
+    for name in ("Anna", "Ben", "Cleo"):
+        floor.do("sign_up", game=NLH, name=name)
+    floor.do("call", game=NLH, table="1")
+    floor.do("call", game=NLH, table="1")
+    floor.do("close_table", table="1")  # both called still, for another table of the game
+    assert [(e.name, e.called is not None, e.table) for e in floor.core.ledger.lists[NLH]] == [
+        ("Anna", True, None), ("Ben", True, None), ("Cleo", False, None)]
+    assert floor.refused("call", game=NLH).reason == ("NLH 2/5 has no seat left for another "
+                                                      "call (1 open, called: Anna, Ben)")
+    floor.do("seat", table="2", name="Ben")
+    assert floor.waiting(NLH) == ["Anna", "Cleo"]  # Anna's call stands until her time is up
+
+
+def test_a_table_made_a_main_table_keeps_its_callers_called_for_another_table() -> None:
+    floor = Floor(room_settings(seats=6))
+    floor.table_of("1", NLH, full("1", 5))
+    floor.table_of("3", NLH, full("3", 5))
+    floor.do("sign_up", game=NLH, name="Anna")
+    floor.do("call", game=NLH, table="1")
+    floor.do("must_move", table="3", main="1")  # table 1's seat goes down the order now
+    entry = floor.core.ledger.lists[NLH][0]
+    assert (entry.name, entry.called is not None, entry.table) == ("Anna", True, None)
+
+
+def test_closing_a_table_says_who_still_sits_there_in_words_for_one_and_for_several() -> None:
+    floor = Floor()
+    floor.table_of("2", NLH, ["Nico", "Ola", "Pia"])
+    assert floor.refused("close_table", table="2").reason == (
+        "Nico, Ola and Pia still sit at table 2: the table closes once they have left or moved")
+    floor.do("leave", table="2", name="Nico")
+    assert floor.refused("close_table", table="2").reason == (
+        "Ola and Pia still sit at table 2: the table closes once they have left or moved")
+    floor.do("leave", table="2", name="Ola")
+    assert floor.refused("close_table", table="2").reason == (
+        "Pia still sits at table 2: the table closes once Pia has left or moved")
+
+
+# ---------------------------------------------------------------- a call keeps its time
+
+
+def test_a_call_keeps_the_time_the_player_was_told_when_the_setting_changes() -> None:
+    """Called with 10 minutes, restarted with call_minutes = 1: his call still lasts 10."""
+    floor = Floor(room_settings(call_seconds=600))
+    floor.table_of("1", PLO, full("1", 7))
+    for name in ("Karl", "Xena", "Vera"):
+        floor.do("sign_up", game=PLO, name=name)
+    floor.do("call", game=PLO)
+    called = floor.now
+    floor.do("call", game=PLO, seconds=300.0)  # (the service journals its setting with it)
+    stored = Ledger.model_validate_json(floor.core.ledger.model_dump_json())
+    floor.core = CashCore(room_settings(call_seconds=60), stored)  # the restart
+    assert not floor.tick(called + 60)
+    assert floor.tick(called + 301)  # Xena had 5 minutes
+    assert floor.core.ledger.recent[-1].text == ("Xena did not sit down within 5 minutes of "
+                                                 "the call: off the PLO 5/5 list")
+    assert floor.core.state().games[1].entries[0].until == called + 600
+    assert not floor.tick(called + 599) and floor.tick(called + 600)
+    assert floor.core.ledger.recent[-1].text == ("Karl did not sit down within 10 minutes of "
+                                                 "the call: off the PLO 5/5 list")
+    assert floor.do("call", game=PLO).endswith("1 minute to sit down")  # a new call: the new
+
+
+def test_a_call_stored_without_its_time_gets_the_setting_s() -> None:
+    """A store written before calls kept their time: the configured minutes, as then."""
+    floor = Floor(room_settings(call_seconds=120))
+    floor.table_of("1", NLH, [])
+    floor.do("sign_up", game=NLH, name="Anna")
+    floor.do("call", game=NLH)
+    called = floor.now
+    old = floor.core.ledger.model_dump(mode="json")
+    del old["lists"][NLH][0]["until"]
+    floor.core = CashCore(floor.settings, Ledger.model_validate(old))
+    assert floor.core.ledger.lists[NLH][0].until == called + 120
+    assert not floor.tick(called + 119) and floor.tick(called + 120)
+    assert floor.core.ledger.recent[-1].text == ("Anna did not sit down within 2 minutes of the "
+                                                 "call: off the NLH 2/5 list")
