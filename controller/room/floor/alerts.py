@@ -42,8 +42,8 @@ class Alert(BaseModel):
 
     id: str = Field(description="Unique on the floor: on a floor following several venues, "
                     "the venue's name and a slash before the venue's own id")
-    table: str = Field(description="A table's id, or 'clock', 'recorder', 'bridge' or "
-                       "'tournament'")
+    table: str = Field(description="A table's id, or 'clock', 'recorder', 'bridge', "
+                       "'tournament' or 'cash'")
     venue: str | None = Field(default=None, description="Whose venue, on a floor following "
                               "several (a league's); None on a venue's own floor")
     hand: int
@@ -79,9 +79,13 @@ TODO_CLOCK = ("restart the clock on the host (systemctl restart pokertable-clock
               "announce the levels yourself")
 TODO_RECORDER = ("restart the recorder on the host (systemctl restart pokertable-recorder); the "
                  "tables keep every hand until it is back")
+TODO_CASH = ("restart the cash floor on the host (systemctl restart pokertable-cash); it keeps "
+             "the waiting lists and calls. Until then keep the lists on paper")
 TODO_FOULED = ("replace the deck before the next hand; the hand is void and every bet goes back "
                "(PVB 33)")
 TODO_IRREGULAR = "go to the table and rule on it"
+TODO_RABBIT = ("nothing to rule: the table kept the card out of the hand; remind the dealer that "
+               "no card is turned once a hand is decided (PVB 22)")
 TODO_FLOOR = "go to the table: the dealer asks for a ruling"
 TODO_MISDEAL = "check the redeal: the same button deals again"
 TODO_TIME = ("the player has one minute, the last ten seconds counted down; then the hand is "
@@ -115,6 +119,9 @@ def event_alert(table: str, message: EventMessage, now: float) -> Alert | None:
         elif "fouled deck" in event.text:
             kind = "irregularity"
             severity, todo = "urgent", TODO_FOULED
+        elif event.rule == "PVB 22" and event.text.startswith("no rabbit hunting"):
+            kind = "irregularity"  # (the table already refused the card: a notice)
+            severity, todo = "notice", TODO_RABBIT
         else:
             kind, todo = "irregularity", TODO_IRREGULAR
     elif event.kind == "hand_over" and event.data.get("status") in ("misdeal", "void"):

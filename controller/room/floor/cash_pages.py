@@ -5,8 +5,10 @@ open and close a table, make one must-move, a player's answer, approve a change)
 floor login, like every other decision.
 
 The page reads the cash floor's retained state as the hub last received it (``/api/cash``,
-fetched every two seconds); the telephone numbers (``/api/cash/contacts``) only with a floor
-login. Kept apart from `web` so that the cash floor's routes are one list.
+fetched every two seconds), with the cash floor's status in the ``X-Cash-Status`` header
+(``online``, ``offline``: its Last Will; absent while never heard): an offline cash floor's
+lists are stale, and the page says so. The telephone numbers (``/api/cash/contacts``) only with
+a floor login. Kept apart from `web` so that the cash floor's routes are one list.
 """
 
 from __future__ import annotations
@@ -37,8 +39,10 @@ def cash_routes() -> list[BaseRoute]:
         hub = hub_of(request)
         if hub.cash is None:
             return error(404, "no cash floor heard yet: is `pokertable cash` running?")
-        return Response(hub.cash, media_type="application/json",
-                        headers={"cache-control": "no-store"})
+        headers = {"cache-control": "no-store"}
+        if hub.cash_online is not None:  # (the body stays the CashState it published)
+            headers["x-cash-status"] = "online" if hub.cash_online else "offline"
+        return Response(hub.cash, media_type="application/json", headers=headers)
 
     async def contacts(request: Request) -> Response:
         # A player's number is for the floor who calls him, never for a screen

@@ -59,7 +59,7 @@ from controller.mqtt.messages import (
 )
 from controller.mqtt.routes import Router
 from controller.mqtt.topics import ROOT, Topics
-from controller.room.cash.view import CashContacts, CashState
+from controller.room.cash.view import CashContacts, CashState, CashStatus
 from controller.room.floor.league import League
 from controller.room.floor.model import Room, RoomUpdate
 from controller.room.floor.store import FloorStore
@@ -176,6 +176,7 @@ class Hub:
         # The cash floor's retained state and contacts as they came (cash_pages.py)
         self.cash: bytes | None = None
         self.cash_contacts: bytes | None = None
+        self.cash_online: bool | None = None  # its status (None: never heard)
         # Told of each public record kept, on the loop (the players' pages: player_pages.py)
         self.on_hand: list[Callable[[str, HandRecord], None]] = []
         # ... and of each public event as it comes (the broadcast feed times actions by it)
@@ -276,6 +277,7 @@ class Hub:
                 on(t.service("cash", "state"), self._cash_state)
                 on(t.service("cash", "contacts"), self._cash_contacts)
                 on(t.service("cash", "reply"), self._command_reply)
+                on(t.service("cash", "status"), partial(self._cash_status, room))
         on(self.topics.service("recorder", "status"), self._recorder_status)
         return routes
 
@@ -402,6 +404,12 @@ class Hub:
 
     def _cash_state(self, topic: str, payload: bytes, now: float, _: bytes | None) -> None:
         self.cash = encode(decode(CashState, payload)) if payload else None
+
+    def _cash_status(self, room: Room, topic: str, payload: bytes, now: float,
+                     _: bytes | None) -> None:
+        online = decode(CashStatus, payload).status == "online"
+        self.cash_online = online
+        self._push(room.take_cash_status(online, self._room_time(now)))
 
     def _cash_contacts(self, topic: str, payload: bytes, now: float, _: bytes | None) -> None:
         self.cash_contacts = encode(decode(CashContacts, payload)) if payload else None

@@ -24,6 +24,7 @@ from controller.mqtt.messages import ClockState, EventMessage, StateMessage, Tou
 from controller.room.floor.alerts import (
     RANK,
     TODO_BRIDGE,
+    TODO_CASH,
     TODO_CLOCK,
     TODO_OFFLINE,
     TODO_READER,
@@ -74,6 +75,7 @@ class Room:
         self.broker = False
         self.broker_problem: str | None = None
         self.recorder: bool | None = None
+        self.cash_floor: bool | None = None  # the cash service's status (None: never heard)
         self.bridge: bool | None = None  # the venue's link to the league (a named room's)
         self._turn: dict[str, tuple[int, int | None]] = {}  # table -> (hand, actor)
         # table -> the turn (hand, actor) in which its dealer called the floor: that wait is the
@@ -232,6 +234,20 @@ class Room:
             id=f"recorder:offline:{now:.3f}", table="recorder", hand=0, kind="offline", at=now,
             todo=TODO_RECORDER,
             text="the recorder is offline: the tables keep every hand until it is back"))
+
+    def take_cash_status(self, online: bool, now: float) -> list[RoomUpdate]:
+        """The cash service away: the waiting lists and calls on the pages stop where they
+        were, and no call runs out or is made until it is back (it keeps them in its store)."""
+        was, self.cash_floor = self.cash_floor, online
+        if online:
+            return self._pass("cash", now, lambda a: a.kind == "offline")
+        if was is not True:  # only a cash floor seen online and now gone
+            return []
+        return self._raise(Alert(
+            id=f"cash:offline:{now:.3f}", table="cash", hand=0, kind="offline", at=now,
+            severity="urgent", todo=TODO_CASH,
+            text="the cash floor is offline: the waiting lists on the pages may be out of date "
+                 "and no player can be called or seated from them until it is back"))
 
     def take_bridge(self, online: bool, now: float) -> list[RoomUpdate]:
         """The venue's link to the league (a named room's; Mosquitto's bridge status): while it

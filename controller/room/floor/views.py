@@ -95,3 +95,6 @@ class RoomSnapshot(BaseModel):
     # A floor following several venues: each one's clock, tournament and link (the fields
     # above for one clock are then empty); stories are keyed "venue/table"
     venues: list[VenueView] | None = None
+    # The cash floor's state is heard (`pokertable cash` runs here): the pages of a room that
+    # deals cash games and has no clock wait for none (set by the web side, which keeps it)
+    cash: bool = False

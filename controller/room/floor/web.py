@@ -174,11 +174,12 @@ async def page(request: Request) -> Response:
 
 def _snapshot_json(hub: Hub, table: str | None, venue: str | None = None) -> str:
     """Everything a screen shows, with the hand's story of its table only (if any; on a floor
-    following several venues, the table of ``venue``)."""
+    following several venues, the table of ``venue``), and whether the cash floor is heard."""
     snap = hub.room.snapshot()
     key = table_key(venue, table) if table and venue else table
     stories = {key: snap.stories.get(key, [])} if key else {}
-    return snap.model_copy(update={"stories": stories}).model_dump_json()
+    return snap.model_copy(update={"stories": stories, "cash": hub.cash is not None}
+                           ).model_dump_json()
 
 
 async def snapshot(request: Request) -> Response:

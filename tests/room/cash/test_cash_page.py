@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,17 @@ from playwright.sync_api import Browser, Page, expect
 
 from controller.mqtt.local_broker import LocalBroker
 from tests.room.cash.cash_helpers import NLH, PLO, Floor, Room
-from tests.room.floor.floor_helpers import floor_server, get, log_in, new_page, post
+from tests.room.floor.floor_helpers import (
+    PHONE_390,
+    after_ticks,
+    fits_the_phone,
+    floor_server,
+    get,
+    log_in,
+    new_page,
+    post,
+    ticks_counted,
+)
 from tests.waiting import wait_until
 
 
@@ -131,6 +142,7 @@ def test_cg_must_move_the_seat_is_offered_down_the_order_from_the_page(
                     "they came): Anna, Ben, Cleo")
         main = staff.locator("#c-tables tr[data-table='1']")
         expect(main).to_contain_text("main table · order: Anna, Ben, Cleo")
+        staff.once("dialog", lambda dialog: dialog.accept())  # (it asks first)
         main.locator(".c-player[data-player='Main 3'] button.c-leave").click()
         offer = staff.locator("#c-offers li[data-main='1']")
         expect(offer).to_contain_text("Table 1: a seat is open, Anna is asked whether to move")
@@ -153,3 +165,119 @@ def test_cg_must_move_the_seat_is_offered_down_the_order_from_the_page(
         assert answers == [{"table": "1", "name": n, "accept": False}
                            for n in ("Anna", "Ben", "Cleo")]
 
+
+
+def test_the_cash_page_fits_a_phone_with_every_control_in_reach(
+        cash_broker: LocalBroker, browser: Browser, tmp_path: Path) -> None:
+    """At 390 px the tables needed sideways scrolling (597 px with a login, 421 without), the
+    must-move column and its buttons past the edge. On a laptop they stay a table."""
+    def set_up(floor: Floor) -> None:
+        for table in ("1", "2", "3"):
+            floor.ok("open_table", table=table, game=NLH)
+        for k in range(1, 7):
+            floor.ok("seat", table="1", name=f"Alexandra Papadopoulou {k}")
+        for name in ("Bartholomew Featherstonehaugh", "Cleo"):
+            floor.ok("seat", table="2", name=name)
+        floor.ok("seat", table="3", name="Dan")
+        floor.ok("must_move", table="2", main="1")
+        for name in ("Evangelina Rodríguez-Montenegro", "Fritz"):
+            floor.ok("sign_up", game=NLH, name=name, initials="", phone="+43 660 123 4567")
+        floor.ok("sign_up", game=PLO, name="Gus", initials="G")
+        floor.ok("call", game=NLH)
+        floor.ok("request_change", name="Cleo", table="3")
+
+    with cash_on_the_page(cash_broker, browser, tmp_path, set_up) as (_, server, staff):
+        for page in (staff, new_page(browser)):
+            page.set_viewport_size(PHONE_390)  # type: ignore[arg-type]
+            page.goto(f"{server.url}/cash")
+            expect(page.locator("#c-tables tr[data-table='2']")).to_contain_text(
+                "must-move table for table 1")
+            if page is staff:
+                expect(page.locator("#c-tables button.c-must-move")).to_be_visible()
+                expect(page.locator("#c-tables button", has_text="End must-move")).to_be_visible()
+                expect(page.locator(".c-game[data-game='NLH 2/5'] button.c-seat")).to_be_visible()
+            fits_the_phone(page)
+            assert page.errors == []  # type: ignore[attr-defined]
+        staff.set_viewport_size({"width": 1366, "height": 768})
+        row = staff.locator("#c-tables tr[data-table='2']")
+        assert row.evaluate("row => getComputedStyle(row).display") == "table-row"
+        expect(staff.locator("#c-tables th").first).to_be_visible()
+
+
+def test_the_page_says_when_the_cash_floor_is_offline_and_its_lists_stale(
+        cash_broker: LocalBroker, browser: Browser, tmp_path: Path) -> None:
+    """The cash service gone (it says offline, and its Last Will would): the page went on
+    showing its lists and counting its calls down with no word of it."""
+    def set_up(floor: Floor) -> None:
+        floor.ok("open_table", table="1", game=NLH)
+        floor.ok("sign_up", game=NLH, name="Anna", initials="AB")
+        floor.ok("call", game=NLH)
+
+    with cash_on_the_page(cash_broker, browser, tmp_path, set_up) as (room, server, staff):
+        for page in (staff, new_page(browser)):  # the floor's page and the room's TV
+            if page is not staff:
+                ticks_counted(page)
+                page.goto(f"{server.url}/cash?tv=1")
+            banner = page.locator("#c-offline")
+            expect(banner).to_be_hidden()
+        tv = page
+        left = tv.locator(".cl-list li[data-player='AB'] [data-until]")
+        expect(left).to_have_text(re.compile(r"^00:[0-5]\d$"))
+        room.service.close()
+        for page in (staff, tv):
+            expect(page.locator("#c-offline")).to_be_visible()
+            expect(page.locator("#c-offline")).to_contain_text(
+                "The cash floor is offline: these lists may be stale")
+        stopped = left.inner_text()
+        tv.evaluate("window.pageTicks = 0")
+        after_ticks(tv, 2)  # (a countdown would have moved on two seconds meanwhile)
+        assert left.inner_text() == stopped
+        room.service = room._start()  # back: the banner goes, the countdown goes on
+        for page in (staff, tv):
+            expect(page.locator("#c-offline")).to_be_hidden()
+        expect(left).not_to_have_text(stopped)
+        assert tv.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_button_sends_once_and_remove_and_leaves_ask_first(
+        cash_broker: LocalBroker, browser: Browser, tmp_path: Path) -> None:
+    """A double click on "Call next" called two players, the reply showing the second only;
+    "Remove" and "leaves" acted at once, with no question."""
+    def set_up(floor: Floor) -> None:
+        floor.ok("open_table", table="1", game=NLH)
+        floor.ok("seat", table="1", name="Ben")
+        for name in ("Anna", "Cleo", "Dan"):
+            floor.ok("sign_up", game=NLH, name=name, initials="")
+
+    with cash_on_the_page(cash_broker, browser, tmp_path, set_up) as (room, _, staff):
+        nlh = staff.locator(".c-game[data-game='NLH 2/5']")
+        nlh.locator("button.c-call").dblclick()
+        done(staff, "Anna is called for NLH 2/5")
+        expect(nlh.locator("button.c-call")).to_be_enabled()
+        calls = [c["args"] for c in room.store.commands() if c["name"] == "call"]
+        assert [c["game"] for c in calls] == [NLH], calls
+        expect(nlh.locator(".c-list li.called")).to_have_count(1)
+
+        asked: list[str] = []
+
+        def answer(accept: bool) -> None:
+            staff.once("dialog", lambda d: (asked.append(d.message),
+                                            d.accept() if accept else d.dismiss()))
+
+        cleo = nlh.locator(".c-list li[data-player='Cleo'] button.c-remove")
+        answer(False)
+        cleo.click()
+        assert asked == ["Take Cleo off the NLH 2/5 list?"]
+        answer(True)
+        cleo.click()
+        done(staff, "Cleo")
+        expect(nlh.locator(".c-list li[data-player='Cleo']")).to_have_count(0)
+        ben = staff.locator("#c-tables .c-player[data-player='Ben'] button.c-leave")
+        answer(False)
+        ben.click()
+        assert asked[-1] == "Ben leaves table 1? The table is asked to unseat him now."
+        answer(True)
+        ben.click()
+        expect(staff.locator("#c-tables .c-player[data-player='Ben']")).to_have_count(0)
+        sent = [c["name"] for c in room.store.commands() if c["name"] in ("remove", "leave")]
+        assert sent == ["remove", "leave"], sent  # each once, after its question

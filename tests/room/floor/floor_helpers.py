@@ -223,3 +223,100 @@ def cards_in(text: str, hands: list[str]) -> list[str]:
             if re.search(rf"(?<![0-9A-Za-z]){card}(?![0-9a-f])", text):
                 found.append(card)
     return found
+
+
+# ---------------------------------------------------------------- a phone's screen
+
+PHONE_390 = {"width": 390, "height": 844}
+
+# Whether every control and every text of the page is within the phone's width once scrolled
+# to (a table may scroll in its own box: the page itself never sideways): what is not, with its
+# box. The page's own width first.
+REACH_JS = """() => {
+  const out = {page: document.scrollingElement.scrollWidth, width: innerWidth, off: []};
+  const shown = (node) => node.offsetParent !== null
+    && getComputedStyle(node).visibility !== 'hidden';
+  const all = ['button', 'select', 'input', 'a', 'td', 'th', 'h1', 'h2', 'h3', 'li', 'p'];
+  for (const node of document.querySelectorAll(all.map((tag) => `main ${tag}`).join(', '))) {
+    if (!shown(node)) continue;
+    node.scrollIntoView({block: 'center', inline: 'center'});
+    const box = node.getBoundingClientRect();
+    if (box.width && (box.left < -0.5 || box.right > innerWidth + 0.5)) {
+      out.off.push({tag: node.tagName, text: node.textContent.trim().slice(0, 60),
+                    left: Math.round(box.left), right: Math.round(box.right)});
+    }
+  }
+  window.scrollTo(0, 0);
+  return out;
+}"""
+
+
+def fits_the_phone(page: Page) -> None:
+    """No sideways scrolling of the page, and every control and text in reach inside it."""
+    found = page.evaluate(REACH_JS)
+    assert found["page"] <= found["width"], found
+    assert found["off"] == [], found["off"][:5]
+
+
+def count_requests(page: Page, path: str) -> dict[str, int]:
+    """Requests the page makes to ``path`` (its query aside), and their answers over 399,
+    counted from now; and the browser console's errors. Before the page loads."""
+    seen = {"requests": 0, "failed": 0, "console errors": 0}
+
+    def asked(request: Any) -> None:
+        if request.url.split("?")[0].endswith(path):
+            seen["requests"] += 1
+
+    def answered(response: Any) -> None:
+        if response.url.split("?")[0].endswith(path) and response.status >= 400:
+            seen["failed"] += 1
+
+    page.on("request", asked)
+    page.on("response", answered)
+    page.on("console", lambda m: seen.__setitem__("console errors", seen["console errors"]
+                                                   + (m.type == "error")))
+    return seen
+
+
+# The page's own two-second timer, counted from before its scripts run: once it has fired
+# ``n`` times, every timer the page set at its start with the same period has fired at least
+# ``n - 1`` times (a later event than any poll it would have made, not a fixed sleep).
+TICKS_JS = """window.pageTicks = 0;
+setInterval(() => { window.pageTicks += 1; }, 2000);"""
+
+
+def ticks_counted(page: Page) -> None:
+    page.add_init_script(TICKS_JS)
+
+
+def after_ticks(page: Page, n: int) -> None:
+    page.wait_for_function("(n) => window.pageTicks >= n", arg=n, timeout=4000 * n)
+
+
+def published_tournament(name: str = "Sunday Deepstack", *, winner: str | None = None,
+                         players: list[tuple[str, str, int]] | None = None,
+                         out: list[tuple[str, int, int]] | None = None) -> bytes:
+    """A tournament's retained state as the service publishes it (`PublishedState`):
+    ``players`` still in (name, club, stack) seated at tables 1 and 2, ``out`` (name, place,
+    prize); the prize pool and payouts from the prizes."""
+    from controller.room.tournament.view import PublishedState
+
+    players = players if players is not None else [
+        (f"Maximilian Oberhuber-Schwarzenegger {k}", "Pokerfreunde Wien-Floridsdorf", 25_000)
+        for k in range(6)]
+    out = out or []
+    entries = len(players) + len(out)
+    payouts = sorted({(place, prize) for _, place, prize in out if prize} | {(1, 5_000)})
+    state = PublishedState(
+        name=name, entries=entries, players_left=len(players), status="finished" if winner
+        else "running", registration_open=False, players=entries, points="pvb",
+        prize_pool=sum(p for _, p in payouts), currency="EUR", winner=winner,
+        average_stack=25_000, payouts=[{"place": p, "amount": a} for p, a in payouts],
+        standings=[{"player": p, "club": c} for p, c, _ in players] + [
+            {"player": p, "place": place, "last": place, "prize": prize, "points": 12.75,
+             "out_in": "hand 41 at table 2"} for p, place, prize in out],
+        seats=[{"player": p, "club": c, "table": str(1 + k % 2), "seat": 1 + k // 2,
+                "stack": s} for k, (p, c, s) in enumerate(players)],
+        tables=[{"table": t, "seats": 9, "players": 3, "status": "open", "online": True}
+                for t in ("1", "2")])
+    return encode(state)

@@ -190,3 +190,31 @@ def legible(page: Page, screen: dict[str, int]) -> None:
     assert max(t["bottom"] for t in shown) <= screen["height"], shown
     assert max(t["right"] for t in shown) <= screen["width"], shown
     assert page.evaluate("document.documentElement.scrollHeight") <= screen["height"]
+
+
+def test_the_floor_is_told_when_the_cash_floor_goes_offline_and_back(
+        broker: LocalBroker, browser: Browser, tmp_path: Path) -> None:
+    """The cash service stopped (its Last Will says the same): the floor worked on from stale
+    lists with no word of it. An urgent alert now says so, and passes when it is back."""
+    room = Room(broker, tmp_path / "cash.db")
+    try:
+        with floor_server(broker, tmp_path / "floor") as server:
+            staff = new_page(browser)
+            log_in(staff, server.url)
+            # (its answer comes after its retained online status: the floor has heard it)
+            cash_command(staff, "open_table", table="1", game=NLH)
+            room.service.close()
+            staff.goto(f"{server.url}/alerts")
+            alert = staff.locator("#alerts li.alert", has_text="the cash floor is offline")
+            expect(alert).to_contain_text("systemctl restart pokertable-cash")
+            expect(staff.locator("#alerts-cash")).to_contain_text("The cash floor")
+            staff.goto(f"{server.url}/")  # the room screen's strip names it and links its page
+            expect(staff.locator("#need-cash a")).to_have_text(re.compile(
+                r"^the cash floor the cash floor is offline"))
+            room.service = room._start()
+            cash_command(staff, "sign_up", game=NLH, name="Dan", initials="")  # back: it answers
+            (gone,) = [a for a in server.hub.room.alerts.values() if a.table == "cash"]
+            assert gone.kind == "offline" and gone.severity == "notice" and gone.passed_at
+            assert staff.errors == []  # type: ignore[attr-defined]
+    finally:
+        room.close()

@@ -285,6 +285,19 @@ def test_the_clock_going_offline_is_an_alert_and_its_state_stays() -> None:
     assert room.snapshot().clock_online is False
 
 
+def test_a_card_turned_after_the_hand_is_a_notice_with_nothing_to_rule() -> None:
+    """PVB 22: the table keeps a board card turned after the hand out of it; the floor was
+    told to go to the table and rule on it, where there is nothing left to rule."""
+    room = Room()
+    room.take_state(_state("5"), now=1.0)
+    event = EventMessage(table="5", id="5:3:0:7.0", sent=100.0, event=PublicEvent(
+        kind="alert", text="no rabbit hunting: the hand is over, the card stays unseen",
+        hand=3, rule="PVB 22"))
+    (alert,) = [u.alert for u in room.take_event(event, now=2.0) if u.alert]
+    assert alert.severity == "notice" and alert.todo is not None
+    assert alert.todo.startswith("nothing to rule") and "go to the table" not in alert.todo
+
+
 def test_the_recorder_going_away_is_an_alert_once() -> None:
     room = Room()
     assert room.take_recorder_status(False, now=1.0) == []  # never seen: nothing to say

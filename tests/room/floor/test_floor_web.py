@@ -22,6 +22,7 @@ from controller.demo.script import board, key
 from controller.mqtt.local_broker import LocalBroker, free_port
 from controller.room.clock.service import ClockService
 from controller.room.floor.store import HandQuery
+from controller.session import SessionConfig
 from tests.mqtt.helpers import linked_table
 from tests.room.floor.floor_helpers import (
     HIDDEN_HANDS,
@@ -33,7 +34,7 @@ from tests.room.floor.floor_helpers import (
     post,
     watched_page,
 )
-from tests.session.helpers import HOLE, deal, declare, three_players
+from tests.session.helpers import HOLE, deal, declare, seat, three_players
 from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -79,6 +80,33 @@ def test_the_room_screen_follows_a_hand_without_a_reload(broker: LocalBroker, br
             "#story li", "lines => lines.map(l => [l.className, getComputedStyle(l).position])")
         assert positions and all(re.fullmatch(r"ev ev-[a-z_]+", name) and where == "static"
                                  for name, where in positions), positions
+        assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_six_seat_tables_seats_go_round_the_whole_oval(broker: LocalBroker, browser: Browser,
+                                                        tmp_path: Path) -> None:
+    """The seat map spread every table over ten places: a six-seat table sat on the left half
+    of the oval, the right half empty. Seat 1 is at the bottom, then clockwise round the
+    table's own number of seats: seat 4 of six sits opposite seat 1, at the top."""
+    config = SessionConfig(table_id="1", seats=6)
+    with floor_server(broker, tmp_path / "floor") as server, \
+            linked_table(broker, tmp_path / "one", table="1", config=config) as table:
+        table.feed([seat(k, name, 10_000) for k, name in
+                    enumerate(("ana", "ben", "cem", "dan", "eva", "fay"), start=1)])
+        page = new_page(browser)
+        page.goto(f"{server.url}/table/1")
+        expect(page.locator("#table-status")).to_contain_text("6 of 6 seats")
+        felt = page.locator("#felt").bounding_box()
+        assert felt is not None
+        middle = felt["x"] + felt["width"] / 2
+        centres = {}
+        for k in range(1, 7):
+            box = page.locator(f"#seat-{k}").bounding_box()
+            assert box is not None
+            centres[k] = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        assert abs(centres[1][0] - middle) < 5 and abs(centres[4][0] - middle) < 5
+        assert centres[4][1] < centres[1][1]  # opposite: at the top
+        assert sum(x > middle + 50 for x, _ in centres.values()) == 2  # seats 5 and 6: right
         assert page.errors == []  # type: ignore[attr-defined]
 
 

@@ -24,7 +24,7 @@ from controller.room.tournament.store import TournamentStore
 from controller.room.tournament.view import PublishedState
 from controller.session import SessionConfig
 from tests.mqtt.helpers import linked_table
-from tests.room.floor.floor_helpers import cards_in, log_in, new_page
+from tests.room.floor.floor_helpers import cards_in, log_in, new_page, published_tournament
 from tests.room.floor.player_page_helpers import (
     NO_SIDEWAYS_SCROLL,
     PHONE,
@@ -141,7 +141,7 @@ def test_a_player_follows_his_seat_stack_clock_and_hands_on_his_phone(
         before_seal = len(pushed(page))
         assert shuffle(one)  # hand 1 sealed (RULES H3); hand 2 in play
         mine = page.locator("#p-hands li .mine").first
-        expect(mine).to_have_text("Jc 6h")  # from the recorder's sealed record
+        expect(mine).to_have_text("J♣ 6♥")  # from the recorder's sealed record
         assert all(MINE_1 not in p["data"] for p in pushed(page)[:before_seal])
 
         # Hand 2, live: cards dealt; a clock push after them, and not one card on the phone
@@ -184,8 +184,11 @@ def test_a_player_follows_his_seat_stack_clock_and_hands_on_his_phone(
         expect(page.locator("#p-stack-note")).to_have_text("as your table reads it")
         expect(page.locator("#p-left-players")).to_have_text("4 of 6")
         # His hand 2 is sealed when table 1 closes; the losers' tabled cards are public
-        expect(page.locator("#p-hands li").first).to_contain_text("You: As Ah")
-        expect(page.locator("#p-hands li").first).to_contain_text("showed 2c 3d")
+        expect(page.locator("#p-hands li").first).to_contain_text("You: A♠ A♥")
+        expect(page.locator("#p-hands li").first).to_contain_text("showed 2♣ 3♦")
+        # (as the broadcast shows cards to viewers, each with its code for the secrecy checks)
+        expect(page.locator("#p-hands li").first.locator(".mine .face.red")).to_have_attribute(
+            "data-card", "Ah")
 
         # A player out sees his place (two paid: no prize), and no table or seat
         out = phone(browser)
@@ -202,4 +205,62 @@ def test_a_player_follows_his_seat_stack_clock_and_hands_on_his_phone(
         for text in texts:
             assert cards_in(text, [*HAND_1, *TABLE_2]) == [], text[:300]
         assert page.evaluate(NO_SIDEWAYS_SCROLL) <= PHONE["width"]
+        assert page.errors == [] and staff.errors == []  # type: ignore[attr-defined]
+
+
+BUSTED = "Maximilian Oberhuber"
+
+
+def test_a_busted_player_keeps_his_place_beside_the_winner_and_the_labels_stay_whole(
+        broker: LocalBroker, browser: Browser, tmp_path: Path) -> None:
+    """At 390 px "Blinds" broke into "Blind"/"s" beside a long value; at the end his "Out in
+    place 23" gave way to the winner, and the clock still said "0:14 (paused)"."""
+    topics = Topics(broker.plan.venue)
+    with contextlib.ExitStack() as stack:
+        clock = VenueClient(broker, "clock", ())
+        stack.callback(clock.close)
+        clock.publish(topics.clock("state"), encode(ClockState(
+            level=14, sb=5_000, bb=10_000, bb_ante=10_000, status="paused", remaining=14,
+            next_break_at=None)), retain=True)
+        stack.callback(lambda: clock.publish(topics.clock("state"), b"", retain=True))
+        tournament = VenueClient(broker, "tournament", ())
+        stack.callback(tournament.close)
+        state = topics.service("tournament", "state")
+
+        def standings(winner: str | None) -> None:
+            players = [("Kai", "", 300_000)] if winner else [("Kai", "", 150_000),
+                                                            ("Lu", "", 150_000)]
+            out = [(BUSTED, 23, 150), *([("Lu", 2, 600)] if winner else [])]
+            tournament.publish(state, published_tournament(winner=winner, players=players,
+                                                           out=out), retain=True)
+
+        standings(None)
+        stack.callback(lambda: tournament.publish(state, b"", retain=True))
+        server = stack.enter_context(floor_with_records(broker, tmp_path / "floor", None))
+        staff = new_page(browser)
+        log_in(staff, server.url)
+        page = phone(browser)
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.goto(issued_link(staff, BUSTED))
+        expect(page.locator("#p-place")).to_have_text("Out in place 23: 150 EUR")
+        expect(page.locator("#p-blinds")).to_have_text("5,000/10,000 (big blind ante 10,000)")
+        expect(page.locator("#p-left")).to_have_text("0:14 (paused)")
+        # Every label on one line, whole, however long its value
+        lines = page.eval_on_selector_all(".row .label", """labels => labels
+            .filter((l) => l.offsetParent).map((l) => {
+              const range = document.createRange();
+              range.selectNodeContents(l);
+              return [l.textContent, range.getClientRects().length];
+            })""")
+        assert lines and all(count == 1 for _, count in lines), lines
+        assert page.evaluate(NO_SIDEWAYS_SCROLL) <= 390
+
+        # The winner: his place and prize stay, the winner beside them; the clock is over
+        standings("Kai")
+        expect(page.locator("#p-winner")).to_have_text("Winner: Kai")
+        expect(page.locator("#p-place")).to_have_text("Out in place 23: 150 EUR")
+        expect(page.locator("#p-over")).to_have_text("The tournament is over")
+        expect(page.locator("#p-left")).to_be_hidden()
+        assert "paused" not in page.locator("#p-clock").inner_text()
+        assert page.evaluate(NO_SIDEWAYS_SCROLL) <= 390
         assert page.errors == [] and staff.errors == []  # type: ignore[attr-defined]

@@ -6,7 +6,7 @@
 (() => {
   const { floor, el, renderClockStrip, post, start, domKey, when } = window.floorApp;
   const RANK = { urgent: 3, warning: 2, notice: 1 };
-  const SERVICES = ["clock", "recorder", "bridge", "tournament"];  // no hand of their own
+  const SERVICES = ["clock", "recorder", "bridge", "tournament", "cash"];  // no hand of their own
 
   // Only the alerts this page shows: one that arrives a moment later is not acknowledged unseen.
   async function acknowledge(ids) {
@@ -23,6 +23,7 @@
     if (table === "clock") return el("a", { href: `/clock${at}` }, named("the clock"));
     if (table === "recorder") return named("the recorder");
     if (table === "bridge") return named("the link to the league");
+    if (table === "cash") return venue ? named("the cash floor") : el("a", { href: "/cash" }, named("the cash floor"));
     if (table === "tournament") {
       return venue ? named("the tournament") : el("a", { href: "/tournament" }, named("the tournament"));
     }

@@ -23,6 +23,8 @@ const floor = {
   venueStates: new Map(),
   focus: null,
   readOnly: document.body.classList.contains("read-only"),  // no decisions from this floor
+  heard: false,      // the first snapshot came: what the room has (a tournament, ...) is known
+  cashFloor: false,  // the cash floor's state is heard (`pokertable cash` runs in this room)
 };
 floor.league = floor.venues.length > 1;
 
@@ -227,6 +229,8 @@ function connect(kinds, table, render) {
     floor.stories = new Map(Object.entries(snap.stories));
     floor.alerts = new Map(snap.alerts.map((a) => [a.id, a]));
     floor.alertsKnown = true;  // (before the first snapshot no alert is known open or not)
+    floor.heard = true;
+    floor.cashFloor = !!snap.cash;
     floor.clock = snap.clock;
     floor.clockOnline = snap.clock_online;
     floor.tournament = snap.tournament || null;
@@ -354,6 +358,14 @@ function renderVenuesStrip(strip, extra) {
   setText(strip.lastChild, extra || "");
 }
 
+// A room dealing cash games and nothing else: no clock heard, no tournament, and the cash
+// floor heard or a table dealing a cash game (its blinds are its own: docs/cash.md). Its
+// pages wait for no clock: the strip and /clock say "cash games", never "no clock yet".
+function cashOnly() {
+  if (floor.clock || floor.tournament || floor.league) return false;
+  return floor.cashFloor || [...floor.tables.values()].some((v) => v.state && v.state.game);
+}
+
 // The strip is built once; a render sets its texts, the tick its time left.
 function renderClockStrip(extra) {
   const strip = document.getElementById("clockstrip");
@@ -373,6 +385,12 @@ function renderClockStrip(extra) {
     setText(level, "the tournament is over");
     setText(blinds, `winner: ${winner}`);
     for (const node of [left, status, h4h]) setText(node, "");
+    return;
+  }
+  strip.classList.toggle("cash-only", cashOnly());
+  if (cashOnly()) {
+    setText(level, "cash games");
+    for (const node of [blinds, left, status, h4h]) setText(node, "");
     return;
   }
   setText(level, p.level);
@@ -417,6 +435,38 @@ function start(kinds, table, render) {
   setInterval(tick, 250);
 }
 
+// Each cell of a table named by its column (``data-label``, from the header row), for a phone
+// that shows each row as a card (tournament.css); a cell that says its name already ("table 3"
+// under "table") is left as it is.
+function labelCells(table) {
+  const rows = [...table.rows];
+  const head = rows.find((r) => r.cells.length && [...r.cells].every((c) => c.tagName === "TH"));
+  if (!head) return table;
+  const names = [...head.cells].map((c) => c.textContent.trim());
+  for (const row of rows) {
+    if (row === head) continue;
+    [...row.cells].forEach((cell, k) => {
+      const name = names[k];
+      if (name && cell.tagName === "TD" && !cell.textContent.trim().toLowerCase().startsWith(name.toLowerCase())) {
+        cell.dataset.label = name;
+      }
+    });
+  }
+  return table;
+}
+
+// A command button is busy while its request is under way: a second click sends nothing (a
+// double click on "Call next" called two players). ``send`` returns the request's promise.
+function busy(button, send) {
+  if (button.disabled) return Promise.resolve(null);
+  button.disabled = true;
+  button.setAttribute("aria-busy", "true");
+  return Promise.resolve().then(send).finally(() => {
+    button.disabled = false;
+    button.removeAttribute("aria-busy");
+  });
+}
+
 // Cards as the floor reads them: "Ah" as A♥ in red, "????" (not shown) as it is.
 function cards(text) {
   const out = [];
@@ -435,4 +485,4 @@ const when = (seconds, withDate = false) => new Date(seconds * 1000)[
 
 window.floorApp = { floor, el, setText, chips, cards, when, short, money, playersLeft, mmss, levelLeft, blindsText,
   nextBlindsText, clockParts, decide, post, start, whoAmI, renderClockStrip, clockNow,
-  roundWords, over, keyOf, domKey, venueState, venueWords };
+  roundWords, over, keyOf, domKey, venueState, venueWords, cashOnly, labelCells, busy };

@@ -3,10 +3,14 @@
 // players gave; the telephone numbers come only to a floor login. Every text goes in as text.
 "use strict";
 (() => {
-  const { floor, el, post, start, when, clockNow, mmss } = window.floorApp;
+  const { floor, el, post, start, when, clockNow, mmss, labelCells, busy } = window.floorApp;
   let latest = null;
   let shownText = null;  // re-drawn only when it changed: a select the floor is using stays put
   let phones = new Map();
+  // The cash floor's status as the server heard it (X-Cash-Status): false once it is offline
+  // (stopped, or its Last Will): its lists are stale, nobody's call runs out meanwhile
+  let online = null;
+  const inFlight = new Set();  // the commands sent and not yet answered (their buttons' keys)
 
   async function send(name, args) {
     const where = document.getElementById("c-reply");
@@ -25,7 +29,26 @@
   // The floor's controls: only for a floor login (a TV or a screen gets none at all)
   const staff = (...children) => (floor.user && !floor.readOnly
     ? el("span", { class: "staff-only c-controls" }, ...children) : null);
-  const button = (text, onclick, attrs = {}) => el("button", { ...attrs, onclick }, text);
+  // A command's button, disabled while its request is under way: a second click sends nothing,
+  // nor does the same button drawn again meanwhile (a double click on "Call next" called two
+  // players). ``args``: the command's, or a function giving them at the click (a picker's
+  // choice; then ``key`` names the button). ``ask``: a question the floor confirms first, for
+  // what acts on a player at once (table.js asks so before what moves chips).
+  function button(text, name, args, attrs = {}, { key = null, ask = null } = {}) {
+    const id = key || JSON.stringify([name, args]);
+    const node = el("button", { ...attrs, "data-command": id, disabled: inFlight.has(id) }, text);
+    node.addEventListener("click", () => {
+      if (inFlight.has(id) || (ask && !window.confirm(ask))) return;
+      inFlight.add(id);
+      busy(node, () => send(name, typeof args === "function" ? args() : args)).finally(() => {
+        inFlight.delete(id);
+        for (const drawn of document.querySelectorAll("button[data-command]")) {
+          if (drawn.dataset.command === id) drawn.disabled = false;  // (drawn again meanwhile)
+        }
+      }).catch(() => { /* the server is away: the banner says so */ });
+    });
+    return node;
+  }
 
   // A table picker: ``tables`` (ids), with "any table" first when ``any`` says so
   function picker(tables, chosen, any, label) {
@@ -41,8 +64,9 @@
       + `${g.waiting} waiting${g.called ? `, ${g.called} called` : ""}`;
     return el("div", { class: "c-game", "data-game": g.game },
       el("h3", {}, g.game, el("span", { class: "c-figures" }, figures),
-        staff(callTo, button("Call next", () => send("call", callTo.value
-          ? { game: g.game, table: callTo.value } : { game: g.game }), { class: "c-call" }))),
+        staff(callTo, button("Call next", "call", () => (callTo.value
+          ? { game: g.game, table: callTo.value } : { game: g.game }), { class: "c-call" },
+        { key: JSON.stringify(["call", g.game]) }))),
       el("ol", { class: "c-list" }, ...g.entries.map((e) => entryLine(e, g, open))),
       g.entries.length ? null : el("p", { class: "muted" }, "nobody waiting"));
   }
@@ -59,10 +83,10 @@
         + (e.table ? ` to table ${e.table}` : ""), " · ",
         el("span", { "data-until": e.until }, mmss(e.until - clockNow())), " left") : null,
       staff(e.called ? seatAt : null,
-        e.called ? button("Seat", () => send("seat", { table: seatAt.value, name: e.name }),
-          { class: "c-seat" }) : null,
-        button("Remove", () => send("remove", { game: g.game, name: e.name }),
-          { class: "c-remove" })));
+        e.called ? button("Seat", "seat", () => ({ table: seatAt.value, name: e.name }),
+          { class: "c-seat" }, { key: JSON.stringify(["seat", e.name]) }) : null,
+        button("Remove", "remove", { game: g.game, name: e.name }, { class: "c-remove" },
+          { ask: `Take ${e.name} off the ${g.game} list?` })));
   }
 
   function offerLine(o) {
@@ -70,10 +94,10 @@
       `Table ${o.main}: a seat is open, ${o.asking} is asked whether to move`,
       o.declined.length ? el("span", { class: "c-order" }, `(said no: ${o.declined.join(", ")})`)
         : null,
-      staff(button(`${o.asking} moves`, () => send("answer",
-        { table: o.main, name: o.asking, accept: true }), { class: "c-accept" }),
-      button(`${o.asking} stays`, () => send("answer",
-        { table: o.main, name: o.asking, accept: false }), { class: "c-decline" })));
+      staff(button(`${o.asking} moves`, "answer",
+        { table: o.main, name: o.asking, accept: true }, { class: "c-accept" }),
+      button(`${o.asking} stays`, "answer",
+        { table: o.main, name: o.asking, accept: false }, { class: "c-decline" })));
   }
 
   function tableRows(state) {
@@ -93,17 +117,21 @@
           p.name + (p.seat ? ` (${p.seat})` : ""),
           p.no_chips ? el("span", { class: "c-no-chips", title: "dealt out until he buys chips "
             + "(CG Table Stake)" }, " no chips") : null,
-          staff(button("leaves", () => send("leave",
-            { table: t.table, name: p.name }), { class: "c-leave" })), " "))),
+          staff(button("leaves", "leave", { table: t.table, name: p.name }, { class: "c-leave" },
+            { ask: `${p.name} leaves table ${t.table}? The table is asked to unseat him now.` })),
+          " "))),
         el("td", {}, t.feeds ? `must-move table for table ${t.feeds}`
           : t.must_move.length ? `main table · order: ${t.must_move.join(", ")}` : ""),
-        el("td", {}, !t.game ? staff(game, button("Open", () => send("open_table",
-          { table: t.table, game: game.value }), { class: "c-open" }))
-          : staff(!t.players.length ? button("Close", () => send("close_table",
-            { table: t.table }), { class: "c-close" }) : null,
-          t.feeds ? button("End must-move", () => send("end_must_move", { table: t.table }))
-            : mains.length && !t.must_move.length ? [main, button("Make must-move", () =>
-              send("must_move", { table: t.table, main: main.value }), { class: "c-must-move" })]
+        el("td", {}, !t.game ? staff(game, button("Open", "open_table",
+          () => ({ table: t.table, game: game.value }), { class: "c-open" },
+          { key: JSON.stringify(["open_table", t.table]) }))
+          : staff(!t.players.length ? button("Close", "close_table", { table: t.table },
+            { class: "c-close" }) : null,
+          t.feeds ? button("End must-move", "end_must_move", { table: t.table },
+            { class: "c-end-must-move" })
+            : mains.length && !t.must_move.length ? [main, button("Make must-move", "must_move",
+              () => ({ table: t.table, main: main.value }), { class: "c-must-move" },
+              { key: JSON.stringify(["must_move", t.table]) })]
               : null)));
     })];
   }
@@ -114,9 +142,9 @@
       ...state.changes.map((c) => el("tr", { "data-player": c.player },
         el("td", {}, c.player), el("td", {}, `table ${c.source}`), el("td", {}, `table ${c.to}`),
         el("td", {}, c.approved ? "approved: moves when a seat opens" : "asked: the floor decides"),
-        el("td", {}, staff(c.approved ? null : button("Approve", () => send("approve_change",
-          { name: c.player }), { class: "c-approve" }),
-        button("Cancel", () => send("cancel_change", { name: c.player }))))))];
+        el("td", {}, staff(c.approved ? null : button("Approve", "approve_change",
+          { name: c.player }, { class: "c-approve" }),
+        button("Cancel", "cancel_change", { name: c.player }, { class: "c-cancel" })))))];
   }
 
   // ---------------------------------------------------------------- the room's TV
@@ -180,6 +208,9 @@
   function render() {
     const state = latest;
     document.getElementById("c-none").hidden = !!state;
+    const offline = document.getElementById("c-offline");
+    offline.hidden = online !== false;
+    document.querySelector("main.cash").classList.toggle("stale", online === false);
     if (!state) return;
     if (floor.tv) { renderTv(state); return; }
     const signUp = document.getElementById("c-sign-up");
@@ -191,6 +222,7 @@
       ? state.offers.map(offerLine) : [el("li", { class: "muted" }, "no seat offered")]));
     document.getElementById("c-tables").replaceChildren(...tableRows(state));
     document.getElementById("c-changes").replaceChildren(...changeRows(state));
+    for (const id of ["c-tables", "c-changes"]) labelCells(document.getElementById(id));
     const recent = document.getElementById("c-recent");
     if (recent) {
       recent.replaceChildren(...state.recent.slice().reverse().map((h) => el("li", {},
@@ -203,6 +235,10 @@
     try {
       const response = await fetch("/api/cash", { cache: "no-store" });
       text = response.ok ? await response.text() : null;
+      const status = response.headers.get("x-cash-status");
+      const now = status === null ? null : status === "online";
+      if (now !== online) force = true;  // the banner shows, or goes
+      online = now;
       if (floor.user) {
         const answer = await fetch("/api/cash/contacts", { cache: "no-store" });
         const found = answer.ok ? (await answer.json()).contacts : [];
@@ -219,6 +255,7 @@
 
   // Each called player's time left, counted down between refreshes
   window.onTick = () => {
+    if (online === false) return;  // stale: no call runs out while the cash floor is away
     for (const node of document.querySelectorAll("[data-until]")) {
       node.textContent = mmss(Math.max(0, Number(node.dataset.until) - clockNow()));
     }
@@ -231,8 +268,8 @@
       const args = { game: signUp.game.value, name: signUp.name.value };
       if (signUp.initials.value) args.initials = signUp.initials.value;
       if (signUp.phone.value) args.phone = signUp.phone.value;
-      send("sign_up", args).then((r) => {
-        if (r.status === "ok" && signUp.name.value === args.name) {
+      busy(signUp.querySelector("button[type=submit]"), () => send("sign_up", args)).then((r) => {
+        if (r && r.status === "ok" && signUp.name.value === args.name) {
           for (const field of ["name", "initials", "phone"]) signUp[field].value = "";
         }
       });
@@ -242,7 +279,8 @@
   if (change) {
     change.addEventListener("submit", (e) => {
       e.preventDefault();
-      send("request_change", { name: change.name.value, table: change.table.value });
+      busy(change.querySelector("button[type=submit]"),
+        () => send("request_change", { name: change.name.value, table: change.table.value }));
     });
   }
   window.addEventListener("resize", () => { if (floor.tv && latest) render(); });  // fitted again

@@ -7,7 +7,7 @@
 "use strict";
 (() => {
   const { floor, el, setText, chips, money, playersLeft, mmss, levelLeft, blindsText, nextBlindsText,
-    clockNow, decide, start, roundWords, venueState, venueWords } = window.floorApp;
+    clockNow, decide, start, roundWords, venueState, venueWords, cashOnly } = window.floorApp;
   const $ = (id) => document.getElementById(id);
   const PAYOUT_LINES = 10;  // what fits beside the clock at a legible size; then "+N more"
   const asked = new URLSearchParams(location.search).get("venue");
@@ -139,6 +139,15 @@
       setText($("tv-h4h"), "");
       setText($("tv-left"), "");
       setText($("tv-break"), "");
+      return;
+    }
+    // A cash room has no clock (each table's blinds are its own): nothing to wait for
+    const cash = !c && cashOnly();
+    document.body.classList.toggle("cash-only", cash);
+    if (cash) {
+      setText($("tv-level"), "Cash games");
+      setText($("tv-status"), "");
+      setText($("tv-next"), "no tournament clock: each table deals at its own blinds");
       return;
     }
     if (!c) { setText($("tv-status"), "waiting for the clock"); return; }

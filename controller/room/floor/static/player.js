@@ -10,7 +10,20 @@
   let source = null;
 
   const chips = (n) => (n === null || n === undefined ? "—" : Number(n).toLocaleString("en-US"));
-  const cards = (s) => (s || "").match(/.{2}/g)?.join(" ") || "";
+  // Cards as the broadcast shows them to viewers: "Th" as 10♥, hearts and diamonds red; each
+  // keeps its code in data-card (what the tests of secrecy look for in the page).
+  const SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
+  const cards = (s, cls) => {
+    const box = el("span", cls);
+    for (const code of (s || "").match(/.{2}/g) || []) {
+      const face = el("span", code[1] === "h" || code[1] === "d" ? "face red" : "face",
+        (code[0] === "T" ? "10" : code[0]) + (SUITS[code[1]] || code[1]));
+      face.dataset.card = code;
+      if (box.childNodes.length) box.append(" ");
+      box.append(face);
+    }
+    return box;
+  };
   const mmss = (seconds) => {
     const s = Math.max(0, Math.round(seconds));
     const h = Math.floor(s / 3600);
@@ -44,7 +57,9 @@
       place.textContent = `Out in place ${shared}` +
         (p.prize ? `: ${chips(p.prize)} ${p.currency || ""}` : "");
     }
-    if (p.winner) { place.hidden = false; place.textContent = `Winner: ${p.winner}`; }
+    // His place stays once there is a winner: both show (docs/players.md)
+    $("p-winner").hidden = !p.winner;
+    $("p-winner").textContent = p.winner ? `Winner: ${p.winner}` : "";
     $("p-stack").textContent = chips(p.stack);
     $("p-stack-note").textContent = p.stack === null || p.stack === undefined ? ""
       : p.stack_read ? "as your table reads it" : "the tournament's last count";
@@ -65,12 +80,12 @@
       item.append(el("div", "", `Table ${h.table}, hand ${h.hand}` +
         (h.status !== "complete" ? ` (${h.status})` : "")));
       const line = el("div");
-      line.append("You: ", el("span", "cards mine", h.cards ? cards(h.cards) : "—"));
-      if (h.board) line.append("  Board: ", el("span", "cards", cards(h.board)));
+      line.append("You: ", h.cards ? cards(h.cards, "cards mine") : el("span", "cards mine", "—"));
+      if (h.board) line.append("  Board: ", cards(h.board, "cards"));
       item.append(line);
       for (const shown of h.shown || []) {
         const other = el("div", "small");
-        other.append(`${shown.player} showed `, el("span", "cards", cards(shown.cards)));
+        other.append(`${shown.player} showed `, cards(shown.cards, "cards"));
         item.append(other);
       }
       if (h.result !== null && h.result !== undefined) {
@@ -98,6 +113,11 @@
 
   function tick() {
     shotTick();
+    // Over: no level, blinds or time left to count (the clock pauses on its last level)
+    const over = !!page && (!!page.winner || page.status === "finished");
+    $("p-clock").classList.toggle("over", over);
+    $("p-over").hidden = !over;
+    if (over) return;
     const c = page && page.clock;
     if (!c) {
       for (const id of ["p-level", "p-blinds", "p-left", "p-break"]) $(id).textContent = "—";

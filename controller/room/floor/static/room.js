@@ -187,7 +187,16 @@
       waiting: null };
   }
 
+  // Asked only in a room with cash games: the cash floor heard (the snapshot says so) or a table
+  // dealing one. A tournament's room has no cash floor: it answered 404 every two seconds, an
+  // error in the console each time, on every TV.
+  const wantsCash = () => floor.cashFloor
+    || [...floor.tables.values()].some((v) => !v.venue && v.state && v.state.game);
+  let cashAsked = false;
+
   async function refreshCash() {
+    if (!wantsCash()) return;
+    cashAsked = true;
     let text = null;
     try {
       const response = await fetch("/api/cash", { cache: "no-store" });
@@ -291,7 +300,7 @@
     const loose = new Map();
     for (const a of floor.alerts.values()) {
       const known = floor.tables.has(keyOf(a.venue, a.table));
-      if (a.table !== "recorder" && a.table !== "tournament" && (known || ["clock", "bridge"].includes(a.table))) continue;
+      if (!["recorder", "tournament", "cash"].includes(a.table) && (known || ["clock", "bridge"].includes(a.table))) continue;
       const key = domKey(a.venue, a.table);
       const was = loose.get(key);
       if (!was || RANK[a.severity] > RANK[was.top.severity] ||
@@ -339,10 +348,12 @@
     if (key === stripKey) return;
     stripKey = key;
     const nodes = items.map((item) => {
-      const service = ["clock", "recorder", "bridge", "tournament"].includes(item.table);
+      const service = ["clock", "recorder", "bridge", "tournament", "cash"].includes(item.table);
       const label = (item.venue ? `${item.venue} ` : "") + (item.table === "bridge"
-        ? "link to the league" : service ? `the ${item.table}` : `table ${item.table}`);
+        ? "link to the league" : item.table === "cash" ? "the cash floor"
+        : service ? `the ${item.table}` : `table ${item.table}`);
       const href = floor.tv ? null : item.table === "tournament" && !item.venue ? "/tournament"
+        : item.table === "cash" && !item.venue ? "/cash"
         : service ? null : tableLink(item.venue, item.table);
       const answer = item.venue ? null : said(item.table);
       return el("span", { class: "need-item", id: `need-${domKey(item.venue, item.table)}` },
@@ -375,6 +386,7 @@
 
   let wasCash = false;
   function render(changed, kind) {
+    if (!cashAsked && wantsCash()) refreshCash();  // (the first cash table, at once)
     const cash = cashRoom();
     renderClockStrip(cash ? CASH_LEGEND : LEGEND);
     if (kind === "tournament") {  // its end: the tiles and the strip say so; no card changes
@@ -412,6 +424,5 @@
 
   new ResizeObserver(() => { fit(); renderStrip(); }).observe(grid);
   start(["table", "clock", "alert", "broker", "tournament"], null, render);
-  refreshCash();
   setInterval(refreshCash, 2000);
 })();

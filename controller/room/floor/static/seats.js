@@ -2,7 +2,7 @@
 // name (PVB 08a: the draw shown; PVB 13: each player finds their seat by their name).
 "use strict";
 (() => {
-  const { el, chips, whoAmI } = window.floorApp;
+  const { floor, el, chips, start, labelCells } = window.floorApp;
 
   function rows(seats, first) {
     return [el("tr", {}, ...(first === "table" ? ["table", "seat", "player", "club", "chips"]
@@ -22,20 +22,30 @@
 
   async function refresh() {
     let t = null;
-    try {
-      const response = await fetch("/api/tournament", { cache: "no-store" });
-      t = response.ok ? await response.json() : null;
-    } catch (e) { /* try again */ }
+    // Asked only while the room has a tournament (the push stream says when one comes): a room
+    // without one answered 404 each time
+    if (floor.tournament) {
+      try {
+        const response = await fetch("/api/tournament", { cache: "no-store" });
+        t = response.ok ? await response.json() : null;
+      } catch (e) { /* try again */ }
+    }
     document.getElementById("s-none").hidden = !!t;
     if (!t) return;
     document.getElementById("s-name").textContent = `${t.name}: seats`;
     const byName = t.seats.slice().sort((a, b) => a.player.localeCompare(b.player));
     document.getElementById("s-by-table").replaceChildren(...rows(t.seats, "table"));
     document.getElementById("s-by-name").replaceChildren(...rows(byName, "name"));
+    for (const id of ["s-by-table", "s-by-name"]) labelCells(document.getElementById(id));
   }
 
   document.getElementById("s-print").addEventListener("click", () => window.print());
-  whoAmI();
-  refresh();
+  let had = null;  // whether the room had a tournament when the page last looked
+  start(["tournament", "broker"], null, () => {
+    if (floor.heard && !!floor.tournament !== had) {  // one came or went: at once
+      had = !!floor.tournament;
+      refresh();
+    }
+  });
   setInterval(refresh, 5000);
 })();

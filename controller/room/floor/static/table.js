@@ -13,9 +13,10 @@
   document.title = `${name} · pokertable floor`;
   $("table-title").textContent = name;
 
-  // Seats round the oval, seat 1 at the bottom, then clockwise (as the dealer sees them).
-  function place(node, number) {
-    const angle = Math.PI / 2 + (number - 1) * (2 * Math.PI / 10);
+  // Seats round the oval, seat 1 at the bottom, then clockwise (as the dealer sees them),
+  // spread over the seats the table has (a six-seat table fills the oval, not half of it).
+  function place(node, number, count) {
+    const angle = Math.PI / 2 + (number - 1) * (2 * Math.PI / Math.max(count, number));
     node.style.left = `${50 + 43 * Math.cos(angle)}%`;
     node.style.top = `${50 + 40 * Math.sin(angle)}%`;
     return node;
@@ -78,7 +79,8 @@
     $("table-status").replaceChildren(
       el("span", { class: `dot ${view.online === false ? "offline" : "online"}` },
         view.online === false ? "offline" : "online"),
-      ` hand ${s.hand} · ${s.street || s.stage} · level ${s.level} · ${s.waiting_for}`,
+      // (a cash table has no levels: its game and blinds are on the felt)
+      ` hand ${s.hand} · ${s.street || s.stage}${s.game ? "" : ` · level ${s.level}`} · ${s.waiting_for}`,
       ` · ${view.players} of ${s.seat_count} seats`,
       view.average_stack ? ` · average stack ${chips(view.average_stack)}` : "",
       view.hands_per_hour ? ` · ${Math.round(view.hands_per_hour)} hands an hour` : "",
@@ -95,7 +97,8 @@
     felt.replaceChildren(
       el("div", { class: "middle" }, cashLines(s), boards.map((b, k) => boardLine(s, boards, k)),
         pots, straddleLine(s)),
-      ...Object.entries(s.seats).map(([n, seat]) => place(seatBox(Number(n), seat, s), Number(n))));
+      ...Object.entries(s.seats).map(([n, seat]) => place(seatBox(Number(n), seat, s), Number(n),
+        s.seat_count || 10)));
     renderRace(s);
     const story = floor.stories.get(key) || [];
     $("story").replaceChildren(...story.map((e) => el("li", { class: `ev ev-${e.kind}` },

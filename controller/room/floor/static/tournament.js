@@ -2,8 +2,9 @@
 // the floor's tournament decisions behind the floor login. Every text goes in as text.
 "use strict";
 (() => {
-  const { floor, el, chips, playersLeft, post, renderClockStrip, start, when } = window.floorApp;
+  const { floor, el, chips, playersLeft, post, renderClockStrip, start, when, labelCells } = window.floorApp;
   let latest = null;
+  let had = null;  // whether the room had a tournament when the page last looked
 
   async function send(name, args) {
     const where = document.getElementById("t-reply");
@@ -186,6 +187,12 @@
 
   function render(changed, kind) {
     renderClockStrip();
+    // A tournament come or gone (the push stream says so): fetched, or forgotten, at once
+    if (floor.heard && !!floor.tournament !== had) {
+      had = !!floor.tournament;
+      refresh();
+      return;
+    }
     if (kind === "tournament") return;  // (the page's own comes every two seconds)
     const t = latest;
     document.getElementById("t-none").hidden = !!t;
@@ -212,10 +219,18 @@
       el("tr", {}, el("th", {}, "place"), el("th", {}, "prize")),
       ...t.payouts.map((p) => el("tr", {}, el("td", { class: "num" }, p.place),
         el("td", { class: "num" }, `${chips(p.amount)} ${t.currency}`))));
+    for (const table of document.querySelectorAll("main .t-table")) labelCells(table);
     document.getElementById("t-draw").disabled = t.status !== "registration";
   }
 
   async function refresh() {
+    // Asked only while the room has a tournament: a room without one (cash games) answered
+    // 404 every two seconds, an error in the console each time
+    if (!floor.tournament) {
+      latest = null;
+      if (floor.heard) render();
+      return;
+    }
     try {
       const response = await fetch("/api/tournament", { cache: "no-store" });
       latest = response.ok ? await response.json() : null;
