@@ -51,6 +51,7 @@ from controller.room.cash.ledger import FLOOR, CashSettings, Refused
 from controller.room.cash.store import CashStore
 from controller.room.cash.view import CashState, CashStatus
 from controller.room.commands import incoming, repeated, reply
+from controller.room.refusals import RefusalLog
 from controller.room.room_service import RoomService
 from controller.session.outputs import TableState
 
@@ -83,6 +84,7 @@ class CashService(RoomService):
         self.tables: dict[str, TableState] = {}  # each table's latest state (its truth)
         self._asked: dict[str, tuple[float, dict[str, Any]]] = {}  # id -> when, what
         self._answered: set[str] = set()  # ids the tables answered ok
+        self._refusals = RefusalLog(log, SERVICE)
         t = self.topics
         self.routes.on_raw(t.service(SERVICE, "cmd/+"), self._command, qos=1, commands=True)
         self.routes.on(t.table("+", "state"), StateMessage, self._table_state)
@@ -226,7 +228,9 @@ class CashService(RoomService):
             return
         name, request = command.name, command.request
         if request is None:
-            self._reply(name, None, command.correlation, False, command.error or "malformed")
+            why = command.error or "malformed"
+            self._refusals.refused(name, None, why)
+            self._reply(name, None, command.correlation, False, why)
             return
         with self._lock:
             again = repeated(name, request.id, self.store.said(request.id))
@@ -247,8 +251,7 @@ class CashService(RoomService):
                                        self._now())
                 self._follow()  # what the tables show now means after it, and must do
             except Refused as exc:
-                log.warning("cash: command %r (id %r) refused: %s (%s)", name[:80],
-                            request.id[:100], exc.reason[:300], exc.rule)
+                self._refusals.refused(name, request.id, exc.reason, exc.rule)
                 self._reply(name, request.id, command.correlation, False, exc.reason, exc.rule)
                 return
         self._reply(name, request.id, command.correlation, True, said)

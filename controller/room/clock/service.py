@@ -40,6 +40,7 @@ from controller.room.clock.rules import Clock, ClockRefused
 from controller.room.clock.store import ClockStore
 from controller.room.clock.structure import Structure
 from controller.room.commands import incoming, repeated, reply
+from controller.room.refusals import RefusalLog
 from controller.room.room_service import RoomService
 
 log = logging.getLogger(__name__)
@@ -62,6 +63,7 @@ class ClockService(RoomService):
         self._lock = threading.Lock()
         self.core = ClockCore(structure, store.position(), now(), answer_seconds)
         self._sent = 0
+        self._refusals = RefusalLog(log, "clock")
         self._ticks = 0
         self._received = 0.0  # when the message being handled came (the time sync's start)
         t = self.topics
@@ -209,7 +211,9 @@ class ClockService(RoomService):
             return
         name, request = command.name, command.request
         if request is None:
-            self._reply(name, None, command.correlation, False, command.error or "malformed")
+            why = command.error or "malformed"
+            self._refusals.refused(name, None, why)
+            self._reply(name, None, command.correlation, False, why)
             return
         with self._lock:
             again = repeated(name, request.id, self.store.said(request.id))
@@ -220,6 +224,7 @@ class ClockService(RoomService):
             try:
                 said = self.core.command(name, request.args, now)
             except ClockRefused as exc:
+                self._refusals.refused(name, request.id, exc.reason, exc.rule)
                 self._reply(name, request.id, command.correlation, False, exc.reason, exc.rule)
                 return
             self.store.save(self.core.position,

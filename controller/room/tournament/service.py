@@ -44,12 +44,12 @@ from controller.mqtt.messages import (
     encode,
 )
 from controller.room.commands import incoming, repeated, reply
+from controller.room.refusals import RefusalLog
 from controller.room.room_service import RoomService
 from controller.room.tournament.core import TournamentCore
 from controller.room.tournament.draw import Refused
 from controller.room.tournament.export import standings_csv, standings_json
 from controller.room.tournament.ledger import Settings
-from controller.room.tournament.refusals import RefusalLog
 from controller.room.tournament.seating import Ask
 from controller.room.tournament.store import TournamentStore
 from controller.room.tournament.view import PublishedState
@@ -85,7 +85,7 @@ class TournamentService(RoomService):
         self._published: bytes | None = None
         self._published_at = 0.0
         self._stale = False  # the tables said something since the state was last built
-        self._refusals = RefusalLog(log)
+        self._refusals = RefusalLog(log, SERVICE)
         # (the clock's first: its retained state comes before the tables'; the core decides
         # nothing until it has the clock's and every open table's, `waiting_for`)
         # (QoS 1 only for what the broker keeps while we are down: SESSION_EXPIRY)

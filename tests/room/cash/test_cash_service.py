@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -86,6 +87,28 @@ def test_an_id_is_applied_once_a_retained_command_never(cash_broker: LocalBroker
     finally:
         room.close()
         floor.client.publish(floor.topics.service("cash", "cmd/sign_up"), b"", retain=True)
+
+
+def test_a_malformed_command_is_answered_and_logged(cash_broker: LocalBroker, floor: Floor,
+                                                    tmp_path: Path,
+                                                    caplog: pytest.LogCaptureFixture) -> None:
+    """Loud when wrong: a command that is not a command (no version, no id, not UTF-8) was
+    answered but left no line in the cash floor's log; a refused one did. Both are logged now,
+    as the tournament's are (a flood counted in one line: controller/room/refusals.py)."""
+    caplog.set_level(logging.WARNING, logger="controller.room.cash.service")
+    room = Room(cash_broker, tmp_path / "cash.db")
+    try:
+        for payload in (b'{"id": "x-1", "args": {}}', b"\xff\xfe", b"[]"):
+            answer = floor.send("sign_up", payload)
+            assert answer is not None and answer.status == "error", payload
+        refused = floor.command("sign_up", game="Omaha 9/9", name="Ida")
+        assert refused.status == "error"
+        lines = [r.getMessage() for r in caplog.records]
+        assert sum(line.startswith("cash: command 'sign_up' (id 'none') refused: malformed")
+                   for line in lines) == 3, lines
+        assert any("refused: the room deals no 'Omaha 9/9'" in line for line in lines), lines
+    finally:
+        room.close()
 
 
 def test_a_call_runs_out_on_the_service_s_time_and_the_journal_says_so(

@@ -1,5 +1,5 @@
 """Refused tournament commands in the log: one line each, a flood counted in one line
-(controller/room/tournament/refusals.py). The lines themselves on a real broker:
+(controller/room/refusals.py). The lines themselves on a real broker:
 tests/room/tournament/test_tournament_service.py."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import logging
 
 import pytest
 
-from controller.room.tournament.refusals import PER_WINDOW, WINDOW_SECONDS, RefusalLog
+from controller.room.refusals import PER_WINDOW, WINDOW_SECONDS, RefusalLog
 
 log = logging.getLogger("tests.refusals")
 
@@ -17,7 +17,7 @@ def test_a_flood_of_refusals_is_a_few_lines_and_a_count(caplog: pytest.LogCaptur
                                                          ) -> None:
     caplog.set_level(logging.WARNING, logger="tests.refusals")
     now = [0.0]
-    refusals = RefusalLog(log, clock=lambda: now[0])
+    refusals = RefusalLog(log, "tournament", clock=lambda: now[0])
     for k in range(500):
         refusals.refused("register", f"id-{k}", "args.name: no name was given", "PVB 13")
     lines = [r.getMessage() for r in caplog.records]
