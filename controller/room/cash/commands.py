@@ -31,7 +31,7 @@ def _name(value: object, info: ValidationInfo) -> str:
                       CHANGE)
     unseen = names.invisible(value)
     if unseen:
-        raise Refused(f"args.{what}: a name of characters nobody sees ({', '.join(unseen[:3])})"
+        raise Refused(f"args.{what}: a name with characters nobody sees ({', '.join(unseen[:3])})"
                       ": the floor could not tell it apart", CHANGE)
     name = " ".join(names.normalised(value).split())
     if len(name) > 40:
@@ -140,6 +140,18 @@ Seed = Annotated[int | None, BeforeValidator(_seed)]
 YesNo = Annotated[bool, BeforeValidator(_yes_no)]
 CallSeconds = Annotated[float | None, BeforeValidator(_call_seconds)]
 BuyIn = Annotated[int | None, BeforeValidator(_stack)]
+
+
+def _leaving_stack(value: object) -> int | None:
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 10**9:
+        raise Refused("args.stack: the chips he leaves with, a whole number from 0 (none: the "
+                      "floor does not count his stake)", STAKE)
+    return value
+
+
+LeavingStack = Annotated[int | None, BeforeValidator(_leaving_stack)]
 Chips = Annotated[int, BeforeValidator(_chips)]
 TableSeat = Annotated[int, BeforeValidator(_table_seat)]
 
@@ -204,7 +216,7 @@ class LeaveArgs(CommandArgs):
     command = "leave"
     table: TableId
     name: PlayerName
-    stack: BuyIn = None
+    stack: LeavingStack = None  # (0: he leaves broke, which the Table Stake rule allows)
 
 
 class MustMoveArgs(CommandArgs):

@@ -51,7 +51,7 @@ def checked_name(raw: object, what: str = "name") -> str:
                       "it", "PVB 13")
     unseen = names.invisible(raw)  # (zero-width spaces, controls: names.py)
     if unseen:
-        raise Refused(f"args.{what}: a name of characters nobody sees ({', '.join(unseen[:3])})"
+        raise Refused(f"args.{what}: a name with characters nobody sees ({', '.join(unseen[:3])})"
                       ": the tables could not tell it apart", "PVB 13")
     name = names.normalised(raw)
     if not name or len(name) > 40:

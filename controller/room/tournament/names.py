@@ -56,7 +56,9 @@ def invisible(name: str) -> list[str]:
     found = []
     for char in name:
         if char in BLANK or unicodedata.category(char) in REFUSED_CATEGORIES:
-            label = unicodedata.name(char, "unnamed")
+            # (a control character has no Unicode name: a line break or tab pasted in)
+            label = unicodedata.name(char, "") or (
+                "a control character" if unicodedata.category(char) == "Cc" else "unnamed")
             found.append(f"U+{ord(char):04X} {label}")
     return found
 

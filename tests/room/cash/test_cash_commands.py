@@ -9,7 +9,15 @@ from typing import Any
 import pytest
 
 from controller.room.cash.commands import COMMANDS, FLOOR_COMMANDS, SignUpArgs, parse
-from controller.room.cash.ledger import CHANGE, FLOOR, MUST_MOVE, CashSettings, Refused, TableSpec
+from controller.room.cash.ledger import (
+    CHANGE,
+    FLOOR,
+    MUST_MOVE,
+    STAKE,
+    CashSettings,
+    Refused,
+    TableSpec,
+)
 from tests.room.cash.helpers import NLH, Floor
 
 
@@ -22,7 +30,7 @@ from tests.room.cash.helpers import NLH, Floor
     ("sign_up", {"game": NLH}, "sign_up needs args.name; nothing was done", FLOOR),
     ("sign_up", {"game": NLH, "name": " "}, "args.name: empty; give the player's name as the "
      "list shows it", CHANGE),
-    ("sign_up", {"game": NLH, "name": "An\u200bna"}, "args.name: a name of characters nobody "
+    ("sign_up", {"game": NLH, "name": "An\u200bna"}, "args.name: a name with characters nobody "
      "sees (U+200B ZERO WIDTH SPACE): the floor could not tell it apart", CHANGE),
     ("sign_up", {"game": NLH, "name": "x" * 41}, "args.name: a name is 1 to 40 printable "
      "characters", CHANGE),
@@ -42,6 +50,12 @@ from tests.room.cash.helpers import NLH, Floor
     ("must_move", {"table": "2", "main": "1", "seed": -1}, "args.seed: a whole number from 0 "
      "(the must-move draw's)", MUST_MOVE),
     ("call", {}, "call needs args.game; nothing was done", FLOOR),
+    # (leaving, the stake he ends with, 0 included: it said what a seat's buy-in is)
+    ("leave", {"table": "1", "name": "Anna", "stack": "lots"}, "args.stack: the chips he "
+     "leaves with, a whole number from 0 (none: the floor does not count his stake)", STAKE),
+    ("seat", {"table": "1", "name": "Anna", "stack": 0}, "args.stack: the chips he sits down "
+     "with, a whole number above 0 (his buy-in: the table is asked to seat him with them; "
+     "none: the dealer seats him)", STAKE),
 ])
 def test_a_command_the_floor_gets_wrong_is_refused_in_its_words(
         name: str, args: dict[str, Any], reason: str, rule: str) -> None:

@@ -30,7 +30,8 @@ def test_characters_nobody_sees_are_named() -> None:
     assert invisible("An\u200dna\u202e") == ["U+200D ZERO WIDTH JOINER",
                                               "U+202E RIGHT-TO-LEFT OVERRIDE"]
     assert invisible("An\u3164na") == ["U+3164 HANGUL FILLER"]
-    assert invisible("Anna\x07") == ["U+0007 unnamed"]
+    assert invisible("Anna\x07") == ["U+0007 a control character"]
+    assert invisible("Anna\nBerger") == ["U+000A a control character"]  # (a line break)
     assert invisible("Jürgen Müller-Łukasz") == []
 
 
