@@ -372,7 +372,9 @@ class Hub:
 
     def _clock_state(self, room: Room, topic: str, payload: bytes, now: float,
                      _: bytes | None) -> None:
-        self._push(room.take_clock(decode(ClockState, payload), self._room_time(now)))
+        # (an empty retained message clears it: the room has no clock any more)
+        clock = decode(ClockState, payload) if payload else None
+        self._push(room.take_clock(clock, self._room_time(now)))
 
     def _clock_status(self, room: Room, topic: str, payload: bytes, now: float,
                       _: bytes | None) -> None:

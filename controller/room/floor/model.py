@@ -157,10 +157,16 @@ class Room:
             updates += self._raise(alert)
         return updates
 
-    def take_clock(self, clock: ClockState, now: float) -> list[RoomUpdate]:
+    def take_clock(self, clock: ClockState | None, now: float) -> list[RoomUpdate]:
         """The clock's state; a table it names late holds a hand-for-hand round without
-        answering (PVB 35a): an alert, once a round, and the reason on the table's card."""
+        answering (PVB 35a): an alert, once a round, and the reason on the table's card.
+        None: its retained state was cleared (the room has no clock any more: a tournament
+        over, a cash night); the screens stop showing its last level."""
         self._now = max(self._now, now)
+        if clock is None:
+            self.clock = None
+            return [RoomUpdate(kind="clock", clock=None, clock_online=self.clock_online,
+                               venue=self.venue)]
         was = self.clock
         was_late = set(was.late) if was is not None else set()
         if play_stops(clock) and (was is None or not play_stops(was)):

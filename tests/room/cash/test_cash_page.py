@@ -87,6 +87,14 @@ def test_cg_tischwechsel_sign_up_call_and_seat_from_the_page(
         staff.click("#c-sign-up button[type=submit]")
         expect(staff.locator("#c-reply")).to_have_text(
             'refused: Anna Berger is on the NLH 2/5 list already (1st) (CG "Tischwechsel")')
+        # A name too long is refused in words, not cut short unsaid by the form (it signed up
+        # "Maximilian-Alexander von Hohenzollern-Si")
+        staff.fill("#c-sign-up input[name=name]", "Maximilian-Alexander von Hohenzollern-"
+                   "Sigmaringen der Dritte")
+        staff.click("#c-sign-up button[type=submit]")
+        expect(staff.locator("#c-reply")).to_have_text(
+            'refused: args.name: a name is 1 to 40 printable characters (CG "Tischwechsel")')
+        expect(nlh.locator(".c-list li")).to_have_count(2)
         nlh.locator("h3 select").select_option("1")
         nlh.locator("button.c-call").click()
         done(staff, "Anna Berger is called to table 1 for NLH 2/5: 1 minute to sit down")

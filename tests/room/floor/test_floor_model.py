@@ -298,6 +298,17 @@ def test_a_card_turned_after_the_hand_is_a_notice_with_nothing_to_rule() -> None
     assert alert.todo.startswith("nothing to rule") and "go to the table" not in alert.todo
 
 
+def test_a_clock_cleared_is_gone_from_the_screens() -> None:
+    """An empty retained clock state (a room with no clock any more) was ignored: the screens
+    kept its last level until the floor restarted."""
+    room = Room()
+    room.take_clock(ClockState(level=3, sb=100, bb=200, status="paused"), now=1.0)
+    assert room.snapshot().clock is not None
+    (update,) = room.take_clock(None, now=2.0)
+    assert update.kind == "clock" and update.clock is None
+    assert room.clock is None and room.snapshot().clock is None
+
+
 def test_the_recorder_going_away_is_an_alert_once() -> None:
     room = Room()
     assert room.take_recorder_status(False, now=1.0) == []  # never seen: nothing to say

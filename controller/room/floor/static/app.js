@@ -264,7 +264,7 @@ function connect(kinds, table, render) {
       if ("clock_online" in u) v.clock_online = u.clock_online;
       applyFocus();
     } else {
-      if ("clock" in u) floor.clock = u.clock;
+      floor.clock = u.clock || null;  // (every clock push carries it; absent: cleared)
       if ("clock_online" in u) floor.clockOnline = u.clock_online;
     }
     render();
