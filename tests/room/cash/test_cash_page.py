@@ -289,3 +289,27 @@ def test_a_button_sends_once_and_remove_and_leaves_ask_first(
         expect(staff.locator("#c-tables .c-player[data-player='Ben']")).to_have_count(0)
         sent = [c["name"] for c in room.store.commands() if c["name"] in ("remove", "leave")]
         assert sent == ["remove", "leave"], sent  # each once, after its question
+
+
+def test_a_walk_in_is_seated_from_the_page_while_nobody_waits(
+        cash_broker: LocalBroker, browser: Browser, tmp_path: Path) -> None:
+    """A player who walks in at an empty list sits down at once (CG "Poker Manager": the seat
+    command allows it); the page had no way to, short of signing him up, calling him and
+    seating him. Once someone waits, the cash floor refuses a walk-in and says who waits."""
+    def set_up(floor: Floor) -> None:
+        floor.ok("open_table", table="1", game=NLH)
+
+    with cash_on_the_page(cash_broker, browser, tmp_path, set_up) as (room, server, staff):
+        staff.fill("#c-walk-in input[name=name]", "Zed Roth")
+        staff.select_option("#c-walk-in select[name=table]", "1")
+        staff.click("#c-walk-in button[type=submit]")
+        done(staff, "Zed Roth sits down at table 1 (NLH 2/5)")
+        expect(staff.locator("#c-tables tr[data-table='1']")).to_contain_text("Zed Roth")
+        expect(staff.locator("#c-walk-in input[name=name]")).to_have_value("")
+        staff.fill("#c-sign-up input[name=name]", "Ben")
+        staff.click("#c-sign-up button[type=submit]")
+        done(staff, "Ben is 1st on the NLH 2/5 list")
+        staff.fill("#c-walk-in input[name=name]", "Yan")
+        staff.click("#c-walk-in button[type=submit]")
+        expect(staff.locator("#c-reply")).to_contain_text("refused: ")
+        expect(staff.locator("#c-reply")).to_contain_text("Ben")

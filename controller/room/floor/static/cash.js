@@ -217,6 +217,19 @@
     if (signUp && signUp.game.options.length !== state.games.length) {
       signUp.game.replaceChildren(...state.games.map((g) => el("option", { value: g.game }, g.game)));
     }
+    // A walk-in sits down at an open table with a seat while nobody waits for its game (CG
+    // "Poker Manager"; the cash floor refuses him otherwise and says who waits)
+    const walkIn = document.getElementById("c-walk-in");
+    if (walkIn) {
+      const open = state.tables.filter((t) => t.game && t.seats_open > 0).map((t) => t.table);
+      const had = walkIn.table.value;
+      if ([...walkIn.table.options].map((o) => o.value).join() !== open.join()) {
+        walkIn.table.replaceChildren(...open.map((t) => el("option", { value: t }, `table ${t}`)));
+        if (open.includes(had)) walkIn.table.value = had;
+      }
+      const button = walkIn.querySelector("button");
+      if (!button.hasAttribute("aria-busy")) button.disabled = !open.length;  // (no open seat)
+    }
     document.getElementById("c-games").replaceChildren(...state.games.map((g) => gameBlock(g, state)));
     document.getElementById("c-offers").replaceChildren(...(state.offers.length
       ? state.offers.map(offerLine) : [el("li", { class: "muted" }, "no seat offered")]));
@@ -272,6 +285,16 @@
         if (r && r.status === "ok" && signUp.name.value === args.name) {
           for (const field of ["name", "initials", "phone"]) signUp[field].value = "";
         }
+      });
+    });
+  }
+  const walkIn = document.getElementById("c-walk-in");
+  if (walkIn) {
+    walkIn.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const args = { table: walkIn.table.value, name: walkIn.name.value };
+      busy(walkIn.querySelector("button[type=submit]"), () => send("seat", args)).then((r) => {
+        if (r && r.status === "ok" && walkIn.name.value === args.name) walkIn.name.value = "";
       });
     });
   }
