@@ -167,6 +167,24 @@ class SimulatedPt1Reader(_Repeater):
                 tags.remove(uid)
                 self._send("removed", antenna=antenna, uid=uid)
 
+    def swap_many(self, antenna: int, out: list[str], uids: list[str]) -> None:
+        """Tags taken away and others put down in one motion (change made for an oversized
+        chip): one write, so the driver never reads the zone between the two. Two writes
+        could be a settle time apart on a loaded host (the dealer's thread held up, or waiting
+        for this lock behind a repeat the driver was slow to read): the zone then settled with
+        the chip out and the change not in."""
+        with self._lock:
+            frames = b""
+            tags = self._fields.setdefault(antenna, [])
+            for uid in out:
+                if uid in tags:
+                    tags.remove(uid)
+                    frames += self._frame("removed", antenna=antenna, uid=uid)
+            for uid in uids:
+                tags.append(uid)
+                frames += self._frame("read", antenna=antenna, uid=uid)
+            self.device.write(frames)
+
     def clear(self) -> None:
         with self._lock:
             fields, self._fields = self._fields, {}

@@ -229,8 +229,18 @@ class HardwareHands:
         self.chips.remove_many(self.chip_antenna[zone], [uid for uid, _ in chips])
 
     def swap(self, zone: str, out: list[Chip], chips: list[Chip]) -> None:
-        self.chips_out(zone, out)  # back to back, well within the settle time: one motion
-        self.chips_in(zone, chips)
+        # One motion, one write to the reader: as two (out, then in) the zone settled between
+        # them with the chip out and the change not in, whenever the dealer's thread was held
+        # up longer than the settle time (a loaded host), and the table told the floor the
+        # seat took its bet back (PVB 36(3)) on a clean call.
+        assert self.chips is not None
+        held = self.felt.chips.setdefault(zone, [])
+        for chip in out:
+            held.remove(chip)
+        held.extend(chips)
+        self.saved()
+        self.chips.swap_many(self.chip_antenna[zone], [uid for uid, _ in out],
+                             [uid for uid, _ in chips])
 
     def press(self, key: Key) -> None:
         time.sleep(0.12)  # a human hand: the panel ignores presses closer than its bounce time

@@ -67,6 +67,22 @@ class TagField:
                 if uid in tags:
                     tags.remove(uid)
 
+    def swap_many(self, antenna: int, out: list[str], uids: list[str]) -> None:
+        """Tags taken away and others put down in one motion: a scan sees the antenna before
+        or after, never between."""
+        with self._lock:
+            tags = self._tags.setdefault(antenna, [])
+            for uid in out:
+                if uid in tags:
+                    tags.remove(uid)
+                self._unread.discard((antenna, uid))
+            tags.extend(uids)
+            self._unread.update((antenna, uid) for uid in uids)
+            self._read.notify_all()
+            if self._clock is not None:
+                now = self._clock()
+                self._placed.update(((antenna, uid), now) for uid in uids)
+
     def clear(self) -> None:
         with self._lock:
             self._tags.clear()
@@ -92,6 +108,10 @@ class Antennas(Protocol):
     def remove(self, antenna: int, uid: str) -> None: ...
 
     def remove_many(self, antenna: int, uids: list[str]) -> None: ...
+
+    def swap_many(self, antenna: int, out: list[str], uids: list[str]) -> None:
+        """``out`` taken away and ``uids`` put down in one motion (change made)."""
+        ...
 
 
 class ZoneAntennas:
@@ -122,6 +142,10 @@ class ZoneAntennas:
     def remove_many(self, antenna: int, uids: list[str]) -> None:
         reader, real = self._by_number[antenna]
         reader.remove_many(real, uids)
+
+    def swap_many(self, antenna: int, out: list[str], uids: list[str]) -> None:
+        reader, real = self._by_number[antenna]
+        reader.swap_many(real, out, uids)
 
     def wait_read(self, antenna: int, uid: str, timeout: float) -> bool:
         """Until a chip read the tag (a reader that reports by itself: at once)."""
