@@ -299,7 +299,7 @@ def test_a_walk_in_is_seated_from_the_page_while_nobody_waits(
     def set_up(floor: Floor) -> None:
         floor.ok("open_table", table="1", game=NLH)
 
-    with cash_on_the_page(cash_broker, browser, tmp_path, set_up) as (room, server, staff):
+    with cash_on_the_page(cash_broker, browser, tmp_path, set_up) as (_, _server, staff):
         staff.fill("#c-walk-in input[name=name]", "Zed Roth")
         staff.select_option("#c-walk-in select[name=table]", "1")
         staff.click("#c-walk-in button[type=submit]")
