@@ -190,6 +190,7 @@ class Diagnosis:
         self._probing = False
         self._stopped = threading.Event()
         self._connack = False  # this connection had its CONNACK
+        self._let_in = False  # ... and it let us in (a refused login is no connection dropped)
         self._drops: list[float] = []  # when connections it had let in were lost
         self._refused_publish = False
         self._watched: tuple[str, ...] = ()
@@ -262,7 +263,7 @@ class Diagnosis:
                          daemon=True).start()
 
     def connack(self, reason: ReasonCode) -> None:
-        self._connack = True
+        self._connack, self._let_in = True, not reason.is_failure
         if reason.is_failure:
             w = self.where
             if reason.value in LOGIN_REFUSED:
@@ -272,7 +273,9 @@ class Diagnosis:
                           f"the broker refused the login {w.username!r} ({reason}): check that "
                           f"login's password in {source} (written by `pokertable broker init`; "
                           "a new broker init writes new passwords: copy its credentials.json "
-                          "again); retrying")
+                          "again), or, for a login just added (`pokertable broker add-table`), "
+                          "that the broker was reloaded since (systemctl reload mosquitto); "
+                          "retrying")
             else:
                 self._say("connack", logging.ERROR,
                           f"the broker at {w.host}:{w.port} refused the connection ({reason}); "
@@ -287,9 +290,10 @@ class Diagnosis:
 
     def disconnected(self, flags: Any, reason: ReasonCode) -> None:
         had_connack, self._connack = self._connack, False
+        let_in, self._let_in = self._let_in, False
         self._cancel_timer()
-        if self._stopped.is_set():
-            return
+        if self._stopped.is_set() or (had_connack and not let_in):
+            return  # (refused at its CONNACK: said then, with why; nobody "let us in")
         from_broker = bool(getattr(flags, "is_disconnect_packet_from_server", False))
         if from_broker and reason.value == SESSION_TAKEN_OVER:
             self._taken_over(f"the broker closed our connection ({reason})")

@@ -20,7 +20,7 @@ from pydantic import SecretStr
 from controller.errors import ConfigError
 from controller.mqtt.broker_init import set_hostnames
 from controller.mqtt.client import BrokerAddress, connect, disconnect, load_login, new_client
-from controller.mqtt.diagnosis import Diagnosis
+from controller.mqtt.diagnosis import DROPS_FOR_TAKEOVER, Diagnosis
 from controller.mqtt.link import TableLink
 from controller.mqtt.local_broker import LocalBroker, free_port
 from controller.mqtt.outbox import Outbox
@@ -141,6 +141,11 @@ def test_a_refused_login_names_the_login_and_its_file_never_the_password(
     recorder = Recorder(retrying(broker), wrong, store).start()
     try:
         line = said_once(said, "refused the login", logging.ERROR)
+        # Refused again and again, it is no other client taking our login: the refusals were
+        # counted as connections the broker closed soon after letting us in, and 3 s later a
+        # second line sent the installer looking for a second recorder that does not exist
+        assert wait_until(lambda: said.times("refused the login") > DROPS_FOR_TAKEOVER, 15)
+        assert not lines(said, "another client"), said.text
     finally:
         recorder.close()
         store.close()
