@@ -65,11 +65,24 @@ if [ ! -e "$opt/current" ]; then
     ln -s "$release" "$opt/current"
 elif [ "$(readlink -f "$opt/current")" != "$(readlink -f "$release")" ]; then
     if [ "$1" = host ]; then
+        # The new release's own install first, the links after: a mistake on the command line
+        # (or the wrong machine: this is a table) is refused with the host still on its
+        # release, and the corrected run changes it and restarts the services then. The units
+        # name the `current` link, never a release.
+        "$release/bin/pokertable" install "$@" --venv "$venv"
         # The host's services change release together, at once: do it between tournaments.
         ln -sfn "$(readlink -f "$opt/current")" "$opt/previous"
         ln -sfn "$release" "$opt/current.new" && mv -T "$opt/current.new" "$opt/current"
+        ln -sfn "$opt/current/bin/pokertable" "$bin/pokertable"
         echo "install.sh: the host changes release to $release (the previous: $opt/previous)"
-        [ -n "$root" ] || restart="pokertable-clock pokertable-tournament pokertable-recorder pokertable-floor"
+        if [ -z "$root" ]; then
+            restart="pokertable-clock pokertable-tournament pokertable-recorder pokertable-floor"
+            # (the cash floor, where this host has one: `install host --cash`)
+            [ -e /etc/systemd/system/pokertable-cash.service ] && restart="$restart pokertable-cash"
+            systemctl restart $restart
+            echo "install.sh: restarted $restart on $release"
+        fi
+        exit 0
     else
         echo "install.sh: this table runs $(readlink -f "$opt/current"); it changes release"
         echo "between hands with: sudo pokertable upgrade table --release $release"
@@ -77,7 +90,3 @@ elif [ "$(readlink -f "$opt/current")" != "$(readlink -f "$release")" ]; then
 fi
 ln -sfn "$opt/current/bin/pokertable" "$bin/pokertable"
 "$opt/current/bin/pokertable" install "$@" --venv "$venv"
-if [ -n "$restart" ]; then
-    systemctl restart $restart
-    echo "install.sh: restarted $restart on $release"
-fi

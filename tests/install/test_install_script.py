@@ -43,6 +43,22 @@ def test_one_command_per_machine(tmp_path: Path) -> None:
     assert (tmp_path / "host" / "bin" / "pokertable").resolve() == release / "bin" / "pokertable"
     unit = (tmp_path / "host/root/etc/systemd/system/pokertable-clock.service").read_text()
     assert f"ExecStart={opt}/current/bin/pokertable clock" in unit  # the link, not the release
+    # An upgrade with a mistake on its command line: refused with the host still on its
+    # release (it switched first, and the corrected run, finding the switch made, restarted
+    # nothing); the corrected run then changes it. (The older release: the same software.)
+    older = opt / "releases" / "0.0.1+older"
+    older.mkdir()
+    (older / "bin").symlink_to(release / "bin")
+    (opt / "current").unlink()
+    (opt / "current").symlink_to(older)
+    options = ["--venue", "hall", "--tables", "2", "--hostname", "broker.hall.lan"]
+    typo = run(tmp_path, "host", "host", *options, "--tls-bnd", "127.0.0.1")
+    assert typo.returncode == 2 and "unrecognized arguments: --tls-bnd" in typo.stderr
+    assert (opt / "current").readlink() == older and "changes release" not in typo.stdout
+    fixed = run(tmp_path, "host", "host", *options)
+    assert fixed.returncode == 0, fixed.stderr[-3000:]
+    assert f"the host changes release to {release}" in fixed.stdout
+    assert (opt / "current").resolve() == release and (opt / "previous").resolve() == older
     bundle = tmp_path / "table-2.json"
     made = subprocess.run([str(release / "bin" / "pokertable"), "broker", "bundle", "2",
                            "--broker-dir", str(tmp_path / "host/root/etc/pokertable/broker"),
