@@ -7,10 +7,11 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import re
 import socket
 import ssl
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
@@ -18,7 +19,15 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 from paho.mqtt.subscribeoptions import SubscribeOptions
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, SecretStr, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    SecretStr,
+    ValidationError,
+)
 
 from controller.errors import ConfigError
 from controller.mqtt.diagnosis import Diagnosis, Endpoint
@@ -40,6 +49,18 @@ class Login(BaseModel):
         return self._source
 
 
+VENUE_NAME = r"^[a-z0-9][a-z0-9-]{0,39}$"  # one topic level: what broker init allows
+
+
+def venue_name(value: str) -> str:
+    """A venue's name as the topics have it, or why not in the installer's words (pydantic's
+    own said "String should match pattern '^[a-z0-9]...'")."""
+    if not re.fullmatch(VENUE_NAME, value):
+        raise ValueError(f"{value!r} is no venue's name: lower-case letters, digits and dashes "
+                         "(up to 40), as `pokertable broker init --venue` was given it")
+    return value
+
+
 class BrokerAddress(BaseModel):
     """The broker as a client sees it (the ``[mqtt]`` section of table.toml)."""
 
@@ -47,7 +68,7 @@ class BrokerAddress(BaseModel):
 
     host: str = "127.0.0.1"
     port: int = Field(default=1883, ge=1, le=65535)
-    venue: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{0,39}$")
+    venue: Annotated[str, AfterValidator(venue_name)]
     tls: bool = False
     ca: Path | None = Field(default=None, description="The venue CA (ca.crt from broker init)")
     keepalive: int = Field(default=10, ge=2, le=600, description="Seconds; the Last Will "
@@ -177,5 +198,18 @@ def subscription(topic: str, qos: int) -> tuple[str, SubscribeOptions]:
     return topic, SubscribeOptions(qos=qos)
 
 
-__all__ = ["BrokerAddress", "Login", "check_ca", "command_subscription", "connect", "diagnosis_of",
-           "disconnect", "load_login", "new_client", "publish_reply", "subscription"]
+__all__ = [
+    "VENUE_NAME",
+    "BrokerAddress",
+    "Login",
+    "check_ca",
+    "command_subscription",
+    "connect",
+    "diagnosis_of",
+    "disconnect",
+    "load_login",
+    "new_client",
+    "publish_reply",
+    "subscription",
+    "venue_name",
+]

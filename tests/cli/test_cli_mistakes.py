@@ -81,6 +81,11 @@ CASES: dict[str, tuple[str | bytes | None, list[str], list[str]]] = {
                     'tls = true\nca = "ca.crt"\n',
                     ["table", "--config", "{dir}/table.toml", "--simulate"],
                     ["ca.crt", "No such file", "copy the venue's ca.crt"]),
+    # (pydantic's own words were "String should match pattern '^[a-z0-9][a-z0-9-]{0,39}$'")
+    "a venue in capitals": (GOOD + '[mqtt]\nvenue = "Hall"\ncredentials = "credentials.json"\n',
+                            ["table", "--config", "{dir}/table.toml", "--check"],
+                            ["table.toml", "mqtt.venue", "'Hall' is no venue's name",
+                             "lower-case letters, digits and dashes"]),
     "no tables": (None, ["room", "--tables", "0"], ["--tables", "from 1 to 8"]),
     "a room of both games": (None, ["room", "--tournament", "--cash"],
                              ["--cash", "not allowed with", "--tournament"]),
