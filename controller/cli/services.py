@@ -90,7 +90,13 @@ def _table(args: argparse.Namespace) -> int:
         raise ConfigError(f"{' and '.join(simulation_only)}: only with --simulate (a table on "
                           "its readers deals until it is stopped: systemctl stop, or Ctrl-C)")
     config = load_table_config(args.config)
-    if args.check:
+    if args.check:  # the files the start reads, read as it reads them; nothing opened
+        from controller.table.files import check_files
+
+        try:
+            check_files(config, simulate=args.simulate)
+        except ConfigError as exc:
+            raise ConfigError(f"{args.config}: {exc}") from None
         print(table_summary(config))
         return 0
     from controller.table.runner import run_table
@@ -268,7 +274,9 @@ def add_table_command(sub: Any) -> None:
     table = sub.add_parser("table", help="run a table: readers, buttons, journal, outputs")
     table.add_argument("--config", required=True, metavar="table.toml",
                        help="the table's configuration (deploy/table.example.toml)")
-    table.add_argument("--check", action="store_true", help=CHECK_HELP.format("table"))
+    table.add_argument("--check", action="store_true",
+                       help=CHECK_HELP.format("table") + " (the venue CA, its login, the decks "
+                       "and chip sets read as at a start; no broker, reader or pin opened)")
     table.add_argument("--simulate", action="store_true",
                        help="simulated readers on ptys, mock GPIO and a simulated dealer")
     table.add_argument("--hands", type=_int_in(0), default=0,

@@ -24,14 +24,14 @@ from typing import TYPE_CHECKING, TextIO
 from gpiozero.pins import Factory
 
 from controller.engine.records import HandRecord
-from controller.errors import ConfigError
-from controller.mqtt.client import Login, check_ca, load_login
+from controller.mqtt.client import Login
 from controller.mqtt.link import TableLink
 from controller.mqtt.outbox import Outbox
 from controller.service.manager import Watchdog, notify
 from controller.session import SessionConfig
 from controller.session.outputs import Leds, PublicEvent, Sink, TableState
 from controller.table.config import ReaderSection, TableConfig, reader_pins
+from controller.table.files import existing_registries, mqtt_login, read_registries
 from controller.table.journal import Journal
 from controller.table.service import TableService
 from controller.table.sinks import FileSink, MemorySink
@@ -39,7 +39,7 @@ from controller.table.upgrade import UpgradeWatch
 from drivers.buttons import ButtonPanel, make_pin_factory, require_gpio
 from drivers.chip_reader import ChipReader, open_chips
 from drivers.reader_config import POLLED
-from drivers.registry import ChipSet, Deck, load_chips, load_deck, save, unreadable_tags
+from drivers.registry import ChipSet, Deck, save
 from drivers.scan import RealClock
 from drivers.tag_reader import TagReader
 
@@ -85,7 +85,7 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
     table --sim-readers`)."""
     if config.buttons is not None and not simulate:
         require_gpio(config.buttons.pin_factory)  # before anything is written
-    login = _mqtt_login(config)  # its files too: a missing one is one line, nothing written
+    login = mqtt_login(config)  # its files too: a missing one is one line, nothing written
     # the decks and chip sets too (simulated ones are written below, for the simulated readers:
     # those already there are read now, and refused before anything is written)
     registries = {r.name: _registries(r, False, only_existing=simulate) for r in config.readers}
@@ -200,13 +200,6 @@ def _session_config(config: TableConfig, chip_sets: dict[str, ChipSet]) -> Sessi
     return session
 
 
-def _mqtt_login(config: TableConfig) -> Login | None:
-    if config.mqtt is None:
-        return None
-    check_ca(config.mqtt)
-    return load_login(config.mqtt.credentials, config.mqtt.client or f"table-{config.table.id}")
-
-
 def _mqtt_link(config: TableConfig, login: Login | None, stack: contextlib.ExitStack
                ) -> TableLink | None:
     if config.mqtt is None or login is None:
@@ -226,15 +219,13 @@ def _read_stdin(service: TableService, stop: threading.Event) -> None:
 
 def _registries(reader: ReaderSection, simulate: bool, *,
                 only_existing: bool = False) -> tuple[Deck | None, ChipSet | None]:
-    """The reader's deck and chip set from their files, each refused in one line when the
-    reader's chip cannot read its tags (registered on another kind of reader, the table would
-    wait for ever for cards it cannot see). Simulated: written where the configuration says
-    when they are not there yet, with tags the simulated chip reads. ``only_existing``: the
-    files that are there, nothing written (a simulation's check before it writes anything)."""
+    """The reader's deck and chip set from their files (`read_registries`: refused in one line
+    when they cannot be read or the reader's chip cannot read their tags). Simulated: written
+    where the configuration says when they are not there yet, with tags the simulated chip
+    reads. ``only_existing``: the files that are there, nothing written (a simulation's check
+    before it writes anything)."""
     if only_existing:
-        reader = reader.model_copy(update={
-            "deck": reader.deck if reader.deck and reader.deck.exists() else None,
-            "chips": reader.chips if reader.chips and reader.chips.exists() else None})
+        reader = existing_registries(reader)
     if simulate:
         from controller.sim.table_rig import demo_chips, demo_deck
 
@@ -243,17 +234,11 @@ def _registries(reader: ReaderSection, simulate: bool, *,
             if path is not None and not path.exists():
                 save(registry, path)
                 log.info("simulated %s written to %s", type(registry).__name__.lower(), path)
-    deck = load_deck(reader.deck) if reader.deck else None
-    chips = load_chips(reader.chips) if reader.chips else None
+    deck, chips = read_registries(reader)
     if simulate and reader.reads == "cards" and deck is None:
         deck = demo_deck(reader.protocol)
     if simulate and reader.reads == "chips" and chips is None:
         chips = demo_chips(reader.protocol)
-    for path, held, command in ((reader.deck, deck, "deck"), (reader.chips, chips, "chips")):
-        why = unreadable_tags(reader.protocol, held) if held is not None else None
-        if why is not None:
-            raise ConfigError(f"reader '{reader.name}': {path}: {why}; register them on this "
-                              f"reader: pokertable {command} register --reader {reader.name}")
     return deck, chips
 
 
