@@ -15,11 +15,13 @@ from __future__ import annotations
 import ipaddress
 import json
 import re
+import tomllib
 from importlib import resources
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from controller.errors import ConfigError
+from controller.install.config_tables import add_tables, listed_tables
 from controller.install.tree import Tree
 from controller.install.units import (
     CASH_SERVICE,
@@ -72,6 +74,10 @@ BROADCAST = """
 # closed_door = ["9"]                   # tables without an audience: no delay
 # feature_table = "1"                   # what /broadcast shows at the start
 """
+
+# The configurations that list the room's tables: the section that does. (clock.toml lists
+# none; floor.toml's [broadcast] names some tables, never all of them.)
+LISTS_TABLES = {"tournament": "tournament", "cash": "cash"}
 
 LOOPBACK = ("localhost", "localhost.localdomain", "ip6-localhost")
 
@@ -206,7 +212,7 @@ def install_host(plan: HostPlan, tree: Tree) -> None:
     tree.file(SYSUSERS, HOST_USERS.encode(), 0o644)
     _sysusers(tree)
     tree.directory(ETC, 0o755)
-    _broker(plan, tree)
+    grown = _broker(plan, tree)
     tree.file("/etc/systemd/system/mosquitto.service.d/pokertable.conf",
               MOSQUITTO_DROP_IN.encode(), 0o644)
     credentials = load_credentials(tree.path(BROKER))
@@ -217,8 +223,11 @@ def install_host(plan: HostPlan, tree: Tree) -> None:
         user = f"pokertable-{service}"
         here = f"{ETC}/{service}"
         tree.directory(here, 0o750, "root", user)
-        tree.file(f"{here}/{service}.toml", _config(service, plan).encode(), 0o640, "root",
-                  user, keep_edits=True)
+        config = f"{here}/{service}.toml"
+        text = _config(service, plan)
+        kept = (_edited_tables(tree, plan, service, config, grown)
+                if service in LISTS_TABLES and tree.edited(config, text.encode()) else None)
+        tree.file(config, text.encode(), 0o640, "root", user, keep_edits=True, kept=kept)
         login = json.dumps({service: credentials[service].model_dump()}, indent=2) + "\n"
         tree.file(f"{here}/credentials.json", login.encode(), 0o640, "root", user)
     floor = f"{ETC}/floor"
@@ -255,10 +264,58 @@ def install_host(plan: HostPlan, tree: Tree) -> None:
     _enable(tree, enable)
 
 
-def _broker(plan: HostPlan, tree: Tree) -> None:
+def _edited_tables(tree: Tree, plan: HostPlan, service: str, config: str,
+                   grown: list[str]) -> str | None:
+    """An edited configuration that lists the room's tables (kept as the venue has it) and
+    does not list all of this host's: the tables added to the host now (``grown``) added to
+    its ``tables`` alone, every other edit kept; what cannot be added so, and tables the
+    venue may have left out on purpose, named in the install's line about the file (what to
+    add, where). None: nothing to say but that it was kept."""
+    current = tree.path(config).read_text(encoding="utf-8", errors="replace")
+    section = LISTS_TABLES[service]
+    listed = listed_tables(current, section)
+    # A file whose tables do not read: only the tables new now are worth a word.
+    missing = [str(n) for n in range(1, plan.tables + 1)
+               if (str(n) not in listed if listed is not None else str(n) in grown)]
+    new = [t for t in missing if t in grown]
+    amended = add_tables(current, section, new) if new and listed is not None else None
+    if amended is not None:
+        order = _read_list(amended, section, "break_order")
+        tree.amend(config, amended.encode(), 0o640, "root", f"pokertable-{service}",
+                   f"{config}: added {_quoted(new)} to its tables (edited here: that value "
+                   "alone changed, every other edit kept"
+                   + ("; its break_order does not name them" if order else "") + ")")
+        missing = [t for t in missing if t not in new]
+    kept = ("edited here: every other edit kept as it is" if amended is not None else
+            "edited here: kept as it is")
+    if not missing:
+        return kept if amended is not None else None
+    unsafe = ("; its tables are not written in a way the install can change safely"
+              if any(t in new for t in missing) else "")
+    several = len(missing) > 1
+    return (f"{kept}{unsafe}; it does not list "
+            f"table{'s' if several else ''} {', '.join(missing)} of this host's: to play "
+            f"{'them' if several else 'it'} there, add {_quoted(missing)} to [{section}] tables "
+            f"in {config}, then sudo systemctl restart pokertable-{service}")
+
+
+def _read_list(text: str, section: str, key: str) -> list[object]:
+    try:
+        value = tomllib.loads(text).get(section, {}).get(key)
+    except tomllib.TOMLDecodeError:
+        return []
+    return value if isinstance(value, list) else []
+
+
+def _quoted(tables: list[str]) -> str:
+    return ", ".join(f'"{t}"' for t in tables)
+
+
+def _broker(plan: HostPlan, tree: Tree) -> list[str]:
     """broker init the first time; later only what changed: tables the venue has grown by
     (every existing password and key kept), other names or another LAN address (new
-    certificates from the same CA: no client needs new files)."""
+    certificates from the same CA: no client needs new files). The tables added to a broker
+    that was there (their ids)."""
     out = tree.path(BROKER)
     broker = (tree.uid("mosquitto"), tree.gid("mosquitto"))
     if not (out / "broker.json").exists():
@@ -269,7 +326,7 @@ def _broker(plan: HostPlan, tree: Tree) -> None:
                     seen_as=BROKER)
         tree.changed(f"broker init: {BROKER} for venue {plan.venue!r}, {plan.tables} tables, "
                      f"certificates for {', '.join(plan.hostnames)}")
-        return
+        return []
     state = load_state(out)
     if state.venue != plan.venue:
         raise ConfigError(f"{BROKER} belongs to the venue {state.venue!r}, not {plan.venue!r}: "
@@ -294,6 +351,7 @@ def _broker(plan: HostPlan, tree: Tree) -> None:
     if refresh_acl(out, broker_owner=broker):  # (a venue set up by an older version)
         tree.changed("broker: the ACL as this version has it (a service reads a topic it did "
                      "not before)")
+    return missing
 
 
 def _recorder_state(tree: Tree) -> None:

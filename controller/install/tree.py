@@ -78,23 +78,21 @@ class Tree:
         self._fix(target, absolute, mode, uid, gid, f"{user}:{group}")
 
     def file(self, absolute: str, content: bytes, mode: int, user: str = "root",
-             group: str = "root", *, keep_edits: bool = False) -> None:
+             group: str = "root", *, keep_edits: bool = False, kept: str | None = None) -> None:
         """``content`` at ``absolute``. ``keep_edits``: a configuration the venue may edit: an
-        edited one is kept as it is (only its mode and owner put right); one still as the
-        installer wrote it is updated when the options changed."""
+        edited one is kept as it is (only its mode and owner put right), the install saying so
+        (``kept``: how, where not just as it is); one still as the installer wrote it is
+        updated when the options changed."""
         target = self.path(absolute)
         uid, gid = self._owner(user, group)
         if keep_edits:
-            written = self._written()
-            new = hashlib.sha256(content).hexdigest()
-            if target.is_file():
-                now = hashlib.sha256(target.read_bytes()).hexdigest()
-                if now != new and now != written.get(absolute):
-                    self.kept.append(f"{absolute} (edited here: kept as it is; the install "
-                                     "would now write it otherwise)")
-                    self._fix(target, absolute, mode, uid, gid, f"{user}:{group}")
-                    return
-            written[absolute] = new
+            if self.edited(absolute, content):
+                said = kept or ("edited here: kept as it is; the install would now write it "
+                                "otherwise")
+                self.kept.append(f"{absolute} ({said})")
+                self._fix(target, absolute, mode, uid, gid, f"{user}:{group}")
+                return
+            self._written()[absolute] = hashlib.sha256(content).hexdigest()
         if target.is_file() and target.read_bytes() == content:
             self._fix(target, absolute, mode, uid, gid, f"{user}:{group}")
             return
@@ -103,6 +101,25 @@ class Tree:
         write_private(target, content, mode, (uid, gid))  # final mode before the first byte
         self.changed(f"{'updated' if existed else 'wrote'} {absolute} "
                      f"({mode:04o} {user}:{group})")
+
+    def edited(self, absolute: str, content: bytes) -> bool:
+        """A configuration the venue edited: neither ``content`` nor what the installer last
+        wrote there (such a file is kept: `file` with ``keep_edits``)."""
+        target = self.path(absolute)
+        if not target.is_file():
+            return False
+        now = hashlib.sha256(target.read_bytes()).hexdigest()
+        return now != hashlib.sha256(content).hexdigest() and now != self._written().get(
+            absolute)
+
+    def amend(self, absolute: str, content: bytes, mode: int, user: str, group: str,
+              what: str) -> None:
+        """An edited configuration given one change of the install's (``what``), the rest the
+        venue's: it stays edited (the record of what the installer wrote is not touched, so
+        that the next install keeps it too)."""
+        target = self.path(absolute)
+        write_private(target, content, mode, self._owner(user, group))
+        self.changed(what)
 
     def existing(self, absolute: str, mode: int, user: str = "root",
                  group: str = "root") -> None:
