@@ -143,22 +143,10 @@ class SimulatedPt1Reader(_Repeater):
 
     def place_many(self, antenna: int, uids: list[str]) -> None:
         """Several tags at once (a hand of chips pushed together): one write, one motion."""
-        with self._lock:
-            frames = b""
-            for uid in uids:
-                self._fields.setdefault(antenna, []).append(uid)
-                frames += self._frame("read", antenna=antenna, uid=uid)
-            self.device.write(frames)
+        self.swap_many(antenna, [], uids)
 
     def remove_many(self, antenna: int, uids: list[str]) -> None:
-        with self._lock:
-            frames = b""
-            tags = self._fields.get(antenna, [])
-            for uid in uids:
-                if uid in tags:
-                    tags.remove(uid)
-                    frames += self._frame("removed", antenna=antenna, uid=uid)
-            self.device.write(frames)
+        self.swap_many(antenna, uids, [])
 
     def remove(self, antenna: int, uid: str) -> None:
         with self._lock:
