@@ -305,6 +305,11 @@ def _backup(args: argparse.Namespace) -> int:
     except OSError as exc:  # the directory cannot be made or written
         raise ConfigError(f"{exc.filename or args.out}: {exc.strerror}") from None
     for done in results:
+        if done.copy is None and args.missing_ok and not done.store.exists():
+            # (the host's timer lists every store a service may make: one not made yet, or a
+            # recorder on PostgreSQL, is no failure of the hour's backup)
+            print(f"{done.store}: not there, nothing to copy")
+            continue
         if done.copy is None:
             failed = True
             print(f"pokertable backup: {done.error}", file=sys.stderr)
@@ -546,6 +551,9 @@ def add_admin_commands(sub: Any) -> None:
                         help="directory of the copies (created 0700 if missing)")
     backup.add_argument("--keep-days", type=_int_in(1), default=14, metavar="N",
                         help="remove this directory's copies of these stores older than N days")
+    backup.add_argument("--missing-ok", action="store_true",
+                        help="a store that is not there (its service has not made it, or the "
+                        "recorder keeps its records in PostgreSQL) is said, not a failure")
     backup.set_defaults(run=_backup)
 
     restore = sub.add_parser("restore", help="put a backup in place of a store whose service "

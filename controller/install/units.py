@@ -165,7 +165,7 @@ def backup_units(venv: str, databases: list[str], keep_days: int) -> dict[str, s
         "[Service]",
         "Type=oneshot",
         f"ExecStart={venv}/bin/pokertable backup --out /var/backups/pokertable "
-        f"--keep-days {keep_days} {' '.join(databases)}",
+        f"--keep-days {keep_days} --missing-ok {' '.join(databases)}",
         # Root only to read the services' private stores; nothing else of root's.
         "CapabilityBoundingSet=CAP_DAC_OVERRIDE CAP_DAC_READ_SEARCH",
         "ReadWritePaths=/var/lib/pokertable /var/backups/pokertable",

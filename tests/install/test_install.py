@@ -316,6 +316,10 @@ def test_the_units_pass_systemd_analyze(host: Path, tmp_path: Path) -> None:
     assert "IPAddressAllow=localhost" in text and "SocketBindDeny=any" in text
     floor = (host / "etc/systemd/system/pokertable-floor.service").read_text()
     assert "SocketBindAllow=tcp:8443\nSocketBindDeny=any" in floor  # its own port, no other
+    # Every store a service may make, one not made yet (or records kept in PostgreSQL) no
+    # failure of the hour's backup
+    backup = (host / "etc/systemd/system/pokertable-backup.service").read_text()
+    assert "--missing-ok /var/lib/pokertable/clock/clock.db" in backup
 
 
 def test_install_mistakes_are_one_line_and_write_nothing(tmp_path: Path) -> None:
