@@ -31,14 +31,26 @@ def _read(text: str) -> dict[str, Any] | None:
 def listed_tables(text: str, section: str) -> list[str] | None:
     """The table ids ``[section] tables`` lists (an id, or ``{ table = ..., seats = ... }``);
     None where the file does not read or the value is not such a list."""
-    document = _read(text)
-    section_value = document.get(section) if document else None
-    value = section_value.get("tables") if isinstance(section_value, dict) else None
+    value = _value(text, section, "tables")
     if not isinstance(value, list):
         return None
     ids = [entry.get("table") if isinstance(entry, dict) else entry for entry in value]
     return [i for i in ids if isinstance(i, str)] if all(isinstance(i, str) for i in ids) \
         else None
+
+
+def listed_values(text: str, section: str, key: str) -> list[Any]:
+    """``[section] key`` where it is a list (``break_order``); empty where it is not one or the
+    file does not read."""
+    value = _value(text, section, key)
+    return value if isinstance(value, list) else []
+
+
+def _value(text: str, section: str, key: str) -> Any:
+    """``[section] key`` as the file reads; None where it does not read or has no such key."""
+    document = _read(text)
+    section_value = document.get(section) if document else None
+    return section_value.get(key) if isinstance(section_value, dict) else None
 
 
 def add_tables(text: str, section: str, new: list[str]) -> str | None:
@@ -112,4 +124,4 @@ def _ends_in_comma(inner: str) -> bool:
     return bool(lines) and lines[-1].rstrip().endswith(",")
 
 
-__all__ = ["add_tables", "listed_tables"]
+__all__ = ["add_tables", "listed_tables", "listed_values"]

@@ -14,14 +14,12 @@ from __future__ import annotations
 
 import ipaddress
 import json
-import re
-import tomllib
 from importlib import resources
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from controller.errors import ConfigError
-from controller.install.config_tables import add_tables, listed_tables
+from controller.install.config_tables import add_tables, listed_tables, listed_values
 from controller.install.tree import Tree
 from controller.install.units import (
     CASH_SERVICE,
@@ -42,6 +40,7 @@ from controller.mqtt.broker_init import (
     refresh_acl,
     set_hostnames,
 )
+from controller.mqtt.client import venue_name
 from controller.mqtt.venue_ca import RENEW_DAYS, days_left
 
 ETC = "/etc/pokertable"
@@ -103,10 +102,7 @@ class HostPlan(BaseModel):
     @field_validator("venue")
     @classmethod
     def _venue(cls, value: str) -> str:
-        if not re.match(r"^[a-z0-9][a-z0-9-]{0,39}$", value):
-            raise ValueError(f"{value!r}: lower-case letters, digits and dashes (at most 40), "
-                             "starting with a letter or digit: it is part of every topic")
-        return value
+        return venue_name(value)
 
     @field_validator("hostnames")
     @classmethod
@@ -280,7 +276,7 @@ def _edited_tables(tree: Tree, plan: HostPlan, service: str, config: str,
     new = [t for t in missing if t in grown]
     amended = add_tables(current, section, new) if new and listed is not None else None
     if amended is not None:
-        order = _read_list(amended, section, "break_order")
+        order = listed_values(amended, section, "break_order")
         tree.amend(config, amended.encode(), 0o640, "root", f"pokertable-{service}",
                    f"{config}: added {_quoted(new)} to its tables (edited here: that value "
                    "alone changed, every other edit kept"
@@ -297,14 +293,6 @@ def _edited_tables(tree: Tree, plan: HostPlan, service: str, config: str,
             f"table{'s' if several else ''} {', '.join(missing)} of this host's: to play "
             f"{'them' if several else 'it'} there, add {_quoted(missing)} to [{section}] tables "
             f"in {config}, then sudo systemctl restart pokertable-{service}")
-
-
-def _read_list(text: str, section: str, key: str) -> list[object]:
-    try:
-        value = tomllib.loads(text).get(section, {}).get(key)
-    except tomllib.TOMLDecodeError:
-        return []
-    return value if isinstance(value, list) else []
 
 
 def _quoted(tables: list[str]) -> str:

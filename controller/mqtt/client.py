@@ -54,10 +54,12 @@ VENUE_NAME = r"^[a-z0-9][a-z0-9-]{0,39}$"  # one topic level: what broker init a
 
 def venue_name(value: str) -> str:
     """A venue's name as the topics have it, or why not in the installer's words (pydantic's
-    own said "String should match pattern '^[a-z0-9]...'")."""
+    own said "String should match pattern '^[a-z0-9]...'"): an [mqtt] section's venue, and
+    the host install's."""
     if not re.fullmatch(VENUE_NAME, value):
         raise ValueError(f"{value!r} is no venue's name: lower-case letters, digits and dashes "
-                         "(up to 40), as `pokertable broker init --venue` was given it")
+                         "(at most 40), starting with a letter or digit: it is part of every "
+                         "topic")
     return value
 
 

@@ -9,12 +9,10 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from controller.inputs.text_files import read_toml_model
-from controller.mqtt.client import BrokerAddress
+from controller.mqtt.client import VENUE_NAME, BrokerAddress
 from controller.room.recorder.store import is_url
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
-VENUE = r"^[a-z0-9][a-z0-9-]{0,39}$"
-
 
 class FloorSection(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -46,8 +44,8 @@ class FloorSection(BaseModel):
     @field_validator("follow")
     @classmethod
     def _venues(cls, value: list[str]) -> list[str]:
-        for venue in value:
-            if not re.match(VENUE, venue):
+        for venue in value:  # (named as the list's: "venue 'Hall A': ...")
+            if not re.match(VENUE_NAME, venue):
                 raise ValueError(f"venue {venue!r}: lower-case letters, digits and dashes")
         return value
 

@@ -3,16 +3,15 @@ relative to the file, as for the clock and the floor."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from controller.inputs.text_files import read_toml_model
-from controller.mqtt.client import BrokerAddress
+from controller.mqtt.client import VENUE_NAME, BrokerAddress
 from controller.room.recorder.store import is_url
-
-VENUE = r"^[a-z0-9][a-z0-9-]{0,39}$"
 
 
 class RecorderSection(BaseModel):
@@ -43,10 +42,8 @@ class RecorderSection(BaseModel):
     @field_validator("follow")
     @classmethod
     def _venues(cls, value: list[str]) -> list[str]:
-        import re
-
-        for venue in value:
-            if not re.match(VENUE, venue):
+        for venue in value:  # (named as the list's: "venue 'Hall A': ...")
+            if not re.match(VENUE_NAME, venue):
                 raise ValueError(f"venue {venue!r}: lower-case letters, digits and dashes")
         return value
 
