@@ -12,6 +12,7 @@ who did not come leaves the list), and so are ``at_table``, ``left_seat``, ``car
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Annotated, Any, ClassVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, ValidationInfo
@@ -97,14 +98,16 @@ def _table_seat(value: object) -> int:
     return seat
 
 
-def _stack(value: object) -> int | None:
-    if value is None:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 < value <= 10**9:
-        raise Refused("args.stack: the chips he sits down with, a whole number above 0 (his "
-                      "buy-in: the table is asked to seat him with them; none: the dealer "
-                      "seats him)", STAKE)
-    return value
+def _stake(least: int, meaning: str) -> Callable[[object], int | None]:
+    """A ``stack`` argument: none, or a whole number of chips from ``least`` (``meaning``: what
+    the refusal says it is)."""
+    def checked(value: object) -> int | None:
+        if value is None:
+            return None
+        if not isinstance(value, int) or isinstance(value, bool) or not least <= value <= 10**9:
+            raise Refused(f"args.stack: {meaning}", STAKE)
+        return value
+    return checked
 
 
 def _chips(value: object) -> int:
@@ -139,19 +142,12 @@ SeatNumber = Annotated[int | None, BeforeValidator(_seat)]
 Seed = Annotated[int | None, BeforeValidator(_seed)]
 YesNo = Annotated[bool, BeforeValidator(_yes_no)]
 CallSeconds = Annotated[float | None, BeforeValidator(_call_seconds)]
-BuyIn = Annotated[int | None, BeforeValidator(_stack)]
-
-
-def _leaving_stack(value: object) -> int | None:
-    if value is None:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 10**9:
-        raise Refused("args.stack: the chips he leaves with, a whole number from 0 (none: the "
-                      "floor does not count his stake)", STAKE)
-    return value
-
-
-LeavingStack = Annotated[int | None, BeforeValidator(_leaving_stack)]
+BuyIn = Annotated[int | None, BeforeValidator(_stake(1, (
+    "the chips he sits down with, a whole number above 0 (his buy-in: the table is asked to "
+    "seat him with them; none: the dealer seats him)")))]
+LeavingStack = Annotated[int | None, BeforeValidator(_stake(0, (
+    "the chips he leaves with, a whole number from 0 (none: the floor does not count his "
+    "stake)")))]
 Chips = Annotated[int, BeforeValidator(_chips)]
 TableSeat = Annotated[int, BeforeValidator(_table_seat)]
 
