@@ -358,12 +358,15 @@ function renderVenuesStrip(strip, extra) {
   setText(strip.lastChild, extra || "");
 }
 
-// A room dealing cash games and nothing else: no clock heard, no tournament, and the cash
-// floor heard or a table dealing a cash game (its blinds are its own: docs/cash.md). Its
-// pages wait for no clock: the strip and /clock say "cash games", never "no clock yet".
+// A room with cash games: the cash floor heard, or a table of its own dealing a cash game.
+const hasCash = () => floor.cashFloor
+  || [...floor.tables.values()].some((v) => !v.venue && v.state && v.state.game);
+
+// A room dealing cash games and nothing else: no clock heard, no tournament, and cash games
+// (each table's blinds are its own: docs/cash.md). Its pages wait for no clock: the strip and
+// /clock say "cash games", never "no clock yet".
 function cashOnly() {
-  if (floor.clock || floor.tournament || floor.league) return false;
-  return floor.cashFloor || [...floor.tables.values()].some((v) => v.state && v.state.game);
+  return !(floor.clock || floor.tournament || floor.league) && hasCash();
 }
 
 // The strip is built once; a render sets its texts, the tick its time left.
@@ -485,4 +488,4 @@ const when = (seconds, withDate = false) => new Date(seconds * 1000)[
 
 window.floorApp = { floor, el, setText, chips, cards, when, short, money, playersLeft, mmss, levelLeft, blindsText,
   nextBlindsText, clockParts, decide, post, start, whoAmI, renderClockStrip, clockNow,
-  roundWords, over, keyOf, domKey, venueState, venueWords, cashOnly, labelCells, busy };
+  roundWords, over, keyOf, domKey, venueState, venueWords, hasCash, cashOnly, labelCells, busy };

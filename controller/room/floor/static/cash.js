@@ -60,7 +60,8 @@
   function gameBlock(g, state) {
     const open = state.tables.filter((t) => t.game === g.game);
     const callTo = picker(open.map((t) => t.table), null, true, `call for ${g.game} to`);
-    const figures = `tables ${g.tables.join(", ") || "none open"} · ${g.seats_open} seat${g.seats_open === 1 ? "" : "s"} open · `
+    const seats = `${g.seats_open} seat${g.seats_open === 1 ? "" : "s"} open`;
+    const figures = `tables ${g.tables.join(", ") || "none open"} · ${seats} · `
       + `${g.waiting} waiting${g.called ? `, ${g.called} called` : ""}`;
     return el("div", { class: "c-game", "data-game": g.game },
       el("h3", {}, g.game, el("span", { class: "c-figures" }, figures),

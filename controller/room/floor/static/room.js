@@ -6,7 +6,7 @@
 "use strict";
 (() => {
   const { floor, el, setText, chips, short, mmss, clockNow, renderClockStrip, decide,
-    start, domKey, keyOf, venueState, venueWords, over } = window.floorApp;
+    start, domKey, keyOf, venueState, venueWords, over, hasCash } = window.floorApp;
   const LEGEND = "seats · ⌀ average stack · hands/h";
   const CASH_LEGEND = "seats · ⌀ average stack · hands/h · cash: game, seats open, waiting";
   const grid = document.getElementById("tables");
@@ -187,15 +187,12 @@
       waiting: null };
   }
 
-  // Asked only in a room with cash games: the cash floor heard (the snapshot says so) or a table
-  // dealing one. A tournament's room has no cash floor: it answered 404 every two seconds, an
-  // error in the console each time, on every TV.
-  const wantsCash = () => floor.cashFloor
-    || [...floor.tables.values()].some((v) => !v.venue && v.state && v.state.game);
+  // Asked only in a room with cash games (`hasCash`). A tournament's room has no cash floor:
+  // it answered 404 every two seconds, an error in the console each time, on every TV.
   let cashAsked = false;
 
   async function refreshCash() {
-    if (!wantsCash()) return;
+    if (!hasCash()) return;
     cashAsked = true;
     let text = null;
     try {
@@ -386,7 +383,7 @@
 
   let wasCash = false;
   function render(changed, kind) {
-    if (!cashAsked && wantsCash()) refreshCash();  // (the first cash table, at once)
+    if (!cashAsked && hasCash()) refreshCash();  // (the first cash table, at once)
     const cash = cashRoom();
     renderClockStrip(cash ? CASH_LEGEND : LEGEND);
     if (kind === "tournament") {  // its end: the tiles and the strip say so; no card changes
