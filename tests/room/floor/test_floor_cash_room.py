@@ -6,6 +6,7 @@ TV shows the lists). A tournament's table beside them keeps its card as it was."
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterator
 from importlib import resources
@@ -43,27 +44,37 @@ def cash_command(page: Page, command: str, /, **args: Any) -> dict[str, Any]:
     return answer
 
 
-@pytest.fixture
-def cash_room(broker: LocalBroker, browser: Browser, tmp_path: Path
-              ) -> Iterator[tuple[Any, Page]]:
+@contextlib.contextmanager
+def cash_floor_and_login(broker: LocalBroker, browser: Browser, tmp_path: Path
+                         ) -> Iterator[tuple[Room, Any, Page]]:
     """The cash floor (tables 1-3 of six seats; NLH 2/5 and PLO 5/5), the floor server and a
-    floor login; table 1 deals NLH 2/5 to ana and ben, three wait for it and one for PLO;
-    table 2 is a tournament's table, table 3 a cash table the cash floor has not opened."""
+    floor login's page, table 1 opened with NLH 2/5 (its answer comes after the cash floor's
+    retained online status: the floor has heard it)."""
     room = Room(broker, tmp_path / "cash.db")
     try:
         with floor_server(broker, tmp_path / "floor") as server:
             staff = new_page(browser)
             log_in(staff, server.url)
             cash_command(staff, "open_table", table="1", game=NLH)
-            for name in ("ana", "ben"):  # walk-ins: nobody waits yet
-                cash_command(staff, "seat", table="1", name=name)
-            for name, initials in (("Cleo Dorn", "CD"), ("Dan", ""), ("Eva Fink", "EF")):
-                cash_command(staff, "sign_up", game=NLH, name=name, initials=initials)
-            cash_command(staff, "sign_up", game=PLO, name="Gus Hahn", initials="GH")
-            yield server, staff
+            yield room, server, staff
             assert staff.errors == []  # type: ignore[attr-defined]
     finally:
         room.close()
+
+
+@pytest.fixture
+def cash_room(broker: LocalBroker, browser: Browser, tmp_path: Path
+              ) -> Iterator[tuple[Any, Page]]:
+    """`cash_floor_and_login`; table 1 deals NLH 2/5 to ana and ben, three wait for it and
+    one for PLO; table 2 is a tournament's table, table 3 a cash table the cash floor has not
+    opened."""
+    with cash_floor_and_login(broker, browser, tmp_path) as (_, server, staff):
+        for name in ("ana", "ben"):  # walk-ins: nobody waits yet
+            cash_command(staff, "seat", table="1", name=name)
+        for name, initials in (("Cleo Dorn", "CD"), ("Dan", ""), ("Eva Fink", "EF")):
+            cash_command(staff, "sign_up", game=NLH, name=name, initials=initials)
+        cash_command(staff, "sign_up", game=PLO, name="Gus Hahn", initials="GH")
+        yield server, staff
 
 
 def test_the_room_screen_shows_each_cash_tables_game_seats_open_and_list(
@@ -196,25 +207,16 @@ def test_the_floor_is_told_when_the_cash_floor_goes_offline_and_back(
         broker: LocalBroker, browser: Browser, tmp_path: Path) -> None:
     """The cash service stopped (its Last Will says the same): the floor worked on from stale
     lists with no word of it. An urgent alert now says so, and passes when it is back."""
-    room = Room(broker, tmp_path / "cash.db")
-    try:
-        with floor_server(broker, tmp_path / "floor") as server:
-            staff = new_page(browser)
-            log_in(staff, server.url)
-            # (its answer comes after its retained online status: the floor has heard it)
-            cash_command(staff, "open_table", table="1", game=NLH)
-            room.service.close()
-            staff.goto(f"{server.url}/alerts")
-            alert = staff.locator("#alerts li.alert", has_text="the cash floor is offline")
-            expect(alert).to_contain_text("systemctl restart pokertable-cash")
-            expect(staff.locator("#alerts-cash")).to_contain_text("The cash floor")
-            staff.goto(f"{server.url}/")  # the room screen's strip names it and links its page
-            expect(staff.locator("#need-cash a")).to_have_text(re.compile(
-                r"^the cash floor the cash floor is offline"))
-            room.service = room._start()
-            cash_command(staff, "sign_up", game=NLH, name="Dan", initials="")  # back: it answers
-            (gone,) = [a for a in server.hub.room.alerts.values() if a.table == "cash"]
-            assert gone.kind == "offline" and gone.severity == "notice" and gone.passed_at
-            assert staff.errors == []  # type: ignore[attr-defined]
-    finally:
-        room.close()
+    with cash_floor_and_login(broker, browser, tmp_path) as (room, server, staff):
+        room.service.close()
+        staff.goto(f"{server.url}/alerts")
+        alert = staff.locator("#alerts li.alert", has_text="the cash floor is offline")
+        expect(alert).to_contain_text("systemctl restart pokertable-cash")
+        expect(staff.locator("#alerts-cash")).to_contain_text("The cash floor")
+        staff.goto(f"{server.url}/")  # the room screen's strip names it and links its page
+        expect(staff.locator("#need-cash a")).to_have_text(re.compile(
+            r"^the cash floor the cash floor is offline"))
+        room.service = room._start()
+        cash_command(staff, "sign_up", game=NLH, name="Dan", initials="")  # back: it answers
+        (gone,) = [a for a in server.hub.room.alerts.values() if a.table == "cash"]
+        assert gone.kind == "offline" and gone.severity == "notice" and gone.passed_at
