@@ -22,7 +22,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from controller.room.cash.commands import FLOOR_COMMANDS
-from controller.room.floor.web_requests import error, floor_decision, hub_of, logged_in_of
+from controller.room.floor.web_requests import error, floor_decision, hub_of, logged_in_of, nothing
 
 CASH_SCREENS = {"/cash": ("cash", "Cash games")}
 
@@ -38,7 +38,7 @@ def cash_routes() -> list[BaseRoute]:
     async def state(request: Request) -> Response:
         hub = hub_of(request)
         if hub.cash is None:
-            return error(404, "no cash floor heard yet: is `pokertable cash` running?")
+            return nothing("no cash floor heard yet: is `pokertable cash` running?")
         headers = {"cache-control": "no-store"}
         if hub.cash_online is not None:  # (the body stays the CashState it published)
             headers["x-cash-status"] = "online" if hub.cash_online else "offline"

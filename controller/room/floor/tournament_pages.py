@@ -22,7 +22,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from controller.room.floor.hub import Hub
-from controller.room.floor.web_requests import error, floor_decision, hub_of
+from controller.room.floor.web_requests import error, floor_decision, hub_of, nothing
 from controller.room.tournament.commands import COMMANDS
 from controller.room.tournament.export import standings_csv, standings_json
 from controller.room.tournament.view import PublishedState
@@ -49,7 +49,7 @@ def tournament_routes() -> list[BaseRoute]:
     async def state(request: Request) -> Response:
         hub = hub_of(request)
         if hub.tournament is None:
-            return error(404, "no tournament heard yet: is `pokertable tournament` running?")
+            return nothing("no tournament heard yet: is `pokertable tournament` running?")
         return Response(hub.tournament, media_type="application/json",
                         headers={"cache-control": "no-store"})
 

@@ -54,6 +54,15 @@ def error(status: int, reason: str) -> Response:
     return JSONResponse({"status": "error", "reason": reason}, status_code=status)
 
 
+def nothing(reason: str) -> Response:
+    """A state the room has none of (no tournament, no cash floor): no content, not an error.
+    Pages poll for it, and a poll that crosses its end, or a room dealing cash without the
+    cash floor, would log a failed request in every browser. The reason is in a header for
+    whoever asks by hand."""
+    return Response(status_code=204, headers={"cache-control": "no-store",
+                                              "x-pokertable-none": reason})
+
+
 # ------------------------------------------------------------------------ bodies
 
 async def read_body(request: Request, model: type[B], refusal: str) -> B | Response:
@@ -147,4 +156,4 @@ async def floor_decision(request: Request, model: type[B], refusal: str
 
 
 __all__ = ["BODY_LIMIT", "accounts_of", "address_of", "error", "floor_decision", "foreign",
-           "guard", "hub_of", "logged_in_of", "read_body", "sessions_of"]
+           "guard", "hub_of", "logged_in_of", "nothing", "read_body", "sessions_of"]

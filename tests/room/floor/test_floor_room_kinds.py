@@ -22,6 +22,7 @@ from tests.room.floor.floor_helpers import (
     clear_tables,
     count_requests,
     floor_server,
+    get,
     new_page,
     publish_tables,
     ticks_counted,
@@ -68,6 +69,32 @@ def test_a_tournament_rooms_screen_never_asks_for_a_cash_floor(
                 after_ticks(page, 4)  # the page's two-second poll had three turns meanwhile
                 assert asked == {"requests": 0, "failed": 0, "console errors": 0}, asked
                 assert page.errors == []  # type: ignore[attr-defined]
+    finally:
+        clear_tables(broker, [m.table for m in states])
+
+
+def test_a_room_dealing_cash_without_the_cash_floor_is_asked_and_answered_without_errors(
+        broker: LocalBroker, browser: Browser, tmp_path: Path) -> None:
+    # Its tables' own games are shown; the room screen asks for the cash floor all the while
+    # (one may start) and is answered "none" (204): it was a 404, a console error, every 2 s
+    nothing_retained(broker)
+    states = [StateMessage(table=s.table, seq=1, sent=time.time(), clock_offset=0.0,
+                           state=s.model_copy(update={"game": "NT"}))
+              for s in room_states(2)]
+    publish_tables(broker, states)
+    try:
+        with floor_server(broker, tmp_path / "floor") as server:
+            assert wait_until(lambda: len(server.hub.room.tables) == 2)
+            page, asked = watched(browser, "/api/cash")
+            page.goto(f"{server.url}/")
+            expect(page.locator(".card")).to_have_count(2)
+            after_ticks(page, 3)
+            assert asked["requests"] >= 2 and asked["failed"] == 0, asked
+            assert asked["console errors"] == 0, asked
+            assert page.errors == []  # type: ignore[attr-defined]
+            status, body, headers = get(f"{server.url}/api/cash")
+            assert (status, body) == (204, b""), (status, body)
+            assert "pokertable cash" in headers["x-pokertable-none"], headers
     finally:
         clear_tables(broker, [m.table for m in states])
 

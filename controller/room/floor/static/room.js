@@ -188,7 +188,8 @@
   }
 
   // Asked only in a room with cash games (`hasCash`). A tournament's room has no cash floor:
-  // it answered 404 every two seconds, an error in the console each time, on every TV.
+  // it answered 404 every two seconds, an error in the console each time, on every TV. (A
+  // room dealing cash without the cash floor is answered 204: none, no error.)
   let cashAsked = false;
 
   async function refreshCash() {

@@ -27,7 +27,7 @@
     if (floor.tournament) {
       try {
         const response = await fetch("/api/tournament", { cache: "no-store" });
-        t = response.ok ? await response.json() : null;
+        t = response.status === 200 ? await response.json() : null;  // 204: none
       } catch (e) { /* try again */ }
     }
     document.getElementById("s-none").hidden = !!t;

@@ -233,7 +233,7 @@
     }
     try {
       const response = await fetch("/api/tournament", { cache: "no-store" });
-      latest = response.ok ? await response.json() : null;
+      latest = response.status === 200 ? await response.json() : null;  // 204: none
     } catch (e) { /* the server is away: the banner says so */ }
     render();
   }
