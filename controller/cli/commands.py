@@ -73,9 +73,16 @@ def _registration_arrivals(args: argparse.Namespace, reads: str) -> Iterator[str
         r for r in chips if r.reads == reads]
     if not named:
         there = ", ".join(r.name for r in chips) or "none"
-        raise ConfigError(f"{args.config}: readers: no reader chips named {args.reader!r} "
-                          f"(reader chips here: {there})" if args.reader else
-                          f"{args.config}: readers: no reader chips that read {reads}")
+        if args.reader:
+            raise ConfigError(f"{args.config}: readers: no reader chips named {args.reader!r} "
+                              f"(reader chips here: {there})")
+        serial = [r for r in config.readers if r.protocol not in POLLED and r.reads == reads]
+        if serial:  # (a PT1 board or an RDM6300: read through its own port, not the config)
+            raise ConfigError(
+                f"{args.config}: readers: the {reads} here are read by the serial reader "
+                f"{serial[0].name!r}: register with --url {serial[0].url} --protocol "
+                f"{serial[0].protocol} (the table's service stopped, as it holds the port)")
+        raise ConfigError(f"{args.config}: readers: no reader chips that read {reads}")
     reader, clock, factory = named[0], RealClock(), pin_factory_of(config)
     return chip_arrivals(reader, args.antenna, lambda: open_chips(reader, clock,
                          pin_factory=factory), clock, idle=args.idle)

@@ -58,6 +58,14 @@ CASES: dict[str, tuple[str | bytes | None, list[str], list[str]]] = {
                            "--antenna", "12", "--name", "house", "--out", "{dir}/house.json"],
                           ["table.toml", "no reader chips named 'card'",
                            "(reader chips here: cards)"]),
+    # (it said "no reader chips that read cards", with no word of the serial reader's way)
+    "a deck registered on a PT1 table": (
+        '[[readers]]\nname = "board"\nurl = "/dev/serial/by-id/usb-pt1"\nprotocol = "pt1"\n'
+        'zones = { 12 = "muck" }\n',
+        ["deck", "register", "--config", "{dir}/table.toml", "--antenna", "12", "--name",
+         "house", "--out", "{dir}/house.json"],
+        ["table.toml", "serial reader 'board'", "--url /dev/serial/by-id/usb-pt1 --protocol pt1",
+         "service stopped"]),
     "a negative hand count": (GOOD, ["table", "--config", "{dir}/table.toml", "--simulate",
                                      "--hands", "-1"], ["--hands", "at least 0"]),
     "hands without --simulate": (GOOD, ["table", "--config", "{dir}/table.toml", "--hands", "5"],
