@@ -11,6 +11,7 @@ round (`controller.engine.betting_round`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
 from operator import attrgetter, not_
 from typing import TYPE_CHECKING
 
@@ -53,7 +54,8 @@ def post_forced_bets(hand: Hand) -> None:
                 else:
                     hand.contributions[i] += ante
                 log.append(_new_act(Act, (street, i, "ante", ante, (), False, 0)))
-    for i, owed in enumerate(blinds):
+    for i in compress(range(hand.n), blinds):  # (the seats that post one: two or three)
+        owed = blinds[i]
         blind = owed if owed < stacks[i] else stacks[i]
         if blind:
             stacks[i] -= blind

@@ -115,6 +115,14 @@ class Hand:
         "variant",
     )
 
+    # Set by the forced bets (`dealing.post_forced_bets`), which every hand begins with
+    all_in: list[bool]
+    current_bet: int
+    min_raise: int  # the last full bet or raise increment of the round
+    _betting_count: int
+    _can_bet: list[bool]
+    _to_act: list[bool]
+
     def __init__(self, setup: SetupTerms) -> None:
         self.setup = setup
         players = setup.players
@@ -129,7 +137,6 @@ class Hand:
         self.contributions = [0] * n  # all rounds, counted towards side pots (S1)
         self.dead_money = 0
         self.folded = [False] * n
-        self.all_in = [False] * n
         self.mucked = [False] * n
         self.shown = [False] * n
         self.hole: list[list[int | None]] = list(map(list, repeat((), n)))  # n empty lists
@@ -138,23 +145,21 @@ class Hand:
         self._seen: set[int] = set()
         self.street = _PREFLOP
         self.stage = _BETTING
-        self.current_bet = 0
-        self.min_raise = setup.min_bet  # the last full bet or raise increment of the round
         # Split limit (CG Raise): the round's full bets and raises (a bet and three raises cap
         # it), and whether only two players were left before the third raise (no cap then).
         self.full_bets = 0
         self._uncapped = False
         self._acted_at: list[int | None] = [None] * n  # current bet when he last acted
-        self._to_act = [False] * n  # who must act this round (`continue_from`)
         self.actor: int | None = None
         self.aggressor: dict[Street, int] = {}  # last bettor or raiser of each round
         self.log: list[Act] = []
         self.results: list[PotResult] = []
         # Counters and a list kept in step with folded/all_in, so that finding the next actor
-        # is not a scan of every seat for every seat (replay throughput depends on it).
+        # is not a scan of every seat for every seat (replay throughput depends on it):
+        # `_betting_count` live and not all-in, `_can_bet` each of them (marked to act on a
+        # raise), `_to_act` who must act this round (`continue_from`); all but the first set
+        # by the forced bets.
         self._live_count = n
-        self._betting_count = n  # live and not all-in
-        self._can_bet = [True] * n  # each: live and not all-in (marked to act on a raise)
         dealing.post_forced_bets(self)
 
     # ---------------------------------------------------------------- the deal (dealing.py)

@@ -6,6 +6,8 @@
 from itertools import compress
 from typing import NamedTuple
 
+_new_pot = tuple.__new__  # (Pot(...) without its Python-level __new__: a pot of every hand)
+
 
 class Pot(NamedTuple):  # (a NamedTuple: built for every hand replayed, issue 37)
     amount: int
@@ -28,8 +30,8 @@ def build_pots(contributions: list[int], dead_money: int, live: list[bool]) -> l
         # Nobody all-in for less (the common case): one pot of everything put in, the money of
         # players who folded beyond the level included.
         top = levels[0]
-        pots = [Pot(sum(contributions),
-                    tuple([i for i, c in enumerate(contributions) if c == top and live[i]]))]
+        pots = [_new_pot(Pot, (sum(contributions), tuple(
+            [i for i, c in enumerate(contributions) if c == top and live[i]])))]
     else:
         pots = _pots_by_level(contributions, live, levels)
     if dead_money:
@@ -58,7 +60,7 @@ def _pots_by_level(contributions: list[int], live: list[bool], levels: list[int]
                 amount += (c if c < level else level) - previous
                 if c >= level and live[i]:
                     eligible.append(i)
-        pots.append(Pot(amount, tuple(eligible)))
+        pots.append(_new_pot(Pot, (amount, tuple(eligible))))
         previous = level
     # Money above the top live level (only possible from players who folded) stays in play.
     beyond = 0

@@ -241,11 +241,14 @@ def pay(hand: Hand, pot: Pot, winners: list[int], best: int | None) -> PotResult
     if len(winners) == 1:  # (the pot whole: what split_pot gives one winner)
         winner = winners[0]
         hand.stacks[winner] += amount
-        return PotResult(amount, pot.eligible, (winner,), ((winner, amount),), best)
+        # (PotResult(...) without its Python-level __new__, every field given: every pot)
+        return _new_act(PotResult, (amount, pot.eligible, (winner,), ((winner, amount),), best,
+                                    ()))
     payout = split_pot(amount, winners, hand.setup.odd_chip_unit)
     for i, chips in payout.items():
         hand.stacks[i] += chips
-    return PotResult(amount, pot.eligible, tuple(winners), tuple(payout.items()), best)
+    return _new_act(PotResult, (amount, pot.eligible, tuple(winners), tuple(payout.items()),
+                                best, ()))
 
 
 def pay_parts(hand: Hand, pot: Pot, parts: list[BoardShare]) -> PotResult:

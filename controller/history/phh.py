@@ -39,6 +39,7 @@ class PhhHand:
         "antes",
         "blinds_or_straddles",
         "decimal_actions",
+        "decimal_amounts",
         "event",
         "extra",
         "finishing_stacks",
@@ -56,10 +57,14 @@ class PhhHand:
     def __init__(self, data: Mapping[str, Any]) -> None:
         get = data.get
         self.variant: str = _required(data, "variant", str, "text")
-        self.antes: list[Number] = _numbers(data, "antes")
-        self.blinds_or_straddles: list[Number] = _numbers(data, "blinds_or_straddles")
+        self.antes, ante_decimals = _numbers(data, "antes")
+        self.blinds_or_straddles, blind_decimals = _numbers(data, "blinds_or_straddles")
         self.min_bet: Number = _required(data, "min_bet", _NUMBER, "a number")
-        self.starting_stacks: list[Number] = _numbers(data, "starting_stacks")
+        self.starting_stacks, stack_decimals = _numbers(data, "starting_stacks")
+        # Whether an amount of the set-up has decimals (a float), found by the type checks
+        # themselves: most files are whole chips, which the replay then takes as they are.
+        self.decimal_amounts = (ante_decimals or blind_decimals or stack_decimals
+                                or self.min_bet.__class__ is float)
         actions = _required(data, "actions", list, "a list of actions")
         try:  # (one join in C: a loop over the actions cost a replay's hand a microsecond)
             joined = "".join(actions)
@@ -77,7 +82,7 @@ class PhhHand:
         self.ante_trimming_status: bool = False if get("ante_trimming_status") is None else (
             _optional(data, "ante_trimming_status", bool, "true or false", False))
         self.finishing_stacks: list[Number] | None = (
-            None if get("finishing_stacks") is None else _numbers(data, "finishing_stacks"))
+            None if get("finishing_stacks") is None else _numbers(data, "finishing_stacks")[0])
         self.players: list[str] | None = None if get("players") is None else (
             _listed(data, "players", str, "text"))
         self.seats: list[int] | None = None if get("seats") is None else (
@@ -99,7 +104,8 @@ class PhhHand:
             k: v for k, v in data.items() if k not in _KNOWN}
 
 
-_KNOWN = frozenset(PhhHand.__slots__) - {"odd_chip_unit", "extra", "decimal_actions"} | {
+_KNOWN = frozenset(PhhHand.__slots__) - {"odd_chip_unit", "extra", "decimal_actions",
+                                          "decimal_amounts"} | {
     "_odd_chip_unit"}
 
 
@@ -140,14 +146,16 @@ def _listed(data: Mapping[str, Any], name: str, kind: type, wanted: str) -> Any:
     return values
 
 
-def _numbers(data: Mapping[str, Any], name: str) -> list[Number]:
+def _numbers(data: Mapping[str, Any], name: str) -> tuple[list[Number], bool]:
+    """The list of numbers, and whether one of them has decimals (is a float)."""
     values = _required(data, name, list, "a list of numbers")
-    if set(map(type, values)) <= _NUMBER_TYPES:  # (one test in C, not a loop: per-file cost)
-        return values  # type: ignore[no-any-return]
+    kinds = set(map(type, values))
+    if kinds <= _NUMBER_TYPES:  # (one test in C, not a loop: per-file cost)
+        return values, float in kinds
     for k, value in enumerate(values):
         if value.__class__ is not int and value.__class__ is not float:  # (not bool)
             raise PhhError(f"PHH field {name}.{k}: should be a number")
-    return values  # type: ignore[no-any-return]
+    return values, float in kinds
 
 
 _NUMBER_TYPES = frozenset((int, float))  # exactly: true and false are no numbers here
@@ -256,11 +264,11 @@ class Replay:
         self.phh = phh
         self.infer_omitted_folds = infer_omitted_folds
         self.inferred_folds: list[str] = []
-        amounts = (*phh.antes, *phh.blinds_or_straddles, *phh.starting_stacks, phh.min_bet)
-        places = self._action_decimals()
-        whole = float not in set(map(type, amounts))  # (most files: whole chips, no Decimal)
+        places = self._action_decimals() if phh.decimal_actions else 0
+        whole = not phh.decimal_amounts  # (most files: whole chips, no Decimal)
         if not whole:
-            for value in amounts:
+            for value in (*phh.antes, *phh.blinds_or_straddles, *phh.starting_stacks,
+                          phh.min_bet):
                 if value.__class__ is float:
                     places = max(places, _decimals(value))
         self.scale = scale = 10 ** places
