@@ -220,9 +220,11 @@ BENCHES: tuple[Bench, ...] = (
           "bench's own process and as a whole process of its own. Beside them: each engine's "
           "own rate in process with the files parsed beforehand, and the start-up of a one-hand "
           "replay next to `python -c pass`. The sides alternate over several rounds so that "
-          "load on a shared machine hits both alike; in each round each side runs again and "
-          "again for at least a second and its median counts (one run of a tenth of a second "
-          "is mostly noise); the bench prints each round and the median of the rounds.",
+          "load on a shared machine hits both alike; in each round our whole process runs ten "
+          "times in turns with PokerKit's replay of a tenth of the files each, so that both are "
+          "timed over the same seconds (ours: the median of its runs, one run of a tenth of a "
+          "second being mostly noise; PokerKit's: the sum of its tenths); the bench prints "
+          "each round and the median of the rounds.",
           headlines=replay),
     Bench("evaluators", "evaluators.py", "Hand evaluators",
           "Why the engine evaluates with phevaluator: the same random hands evaluated as hold'em "

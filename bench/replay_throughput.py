@@ -26,9 +26,13 @@ For each corpus, side by side, each round and the median of the rounds:
   file's own `finishing_stacks`.
 
 And once a round: the start-up of `pokertable replay` of one hand, and `python -c pass` beside it.
-The sides alternate so that load on a shared machine hits both alike. In each round each side is
-run again and again until a second has gone by (at least once) and its median counts: a whole
-pokertable replay takes a tenth of a second, and one run of it is mostly noise. The project's
+The sides alternate so that load on a shared machine hits both alike. In each round our whole
+process runs ten times, in turns with PokerKit's in-process replay of a tenth of the files each, so
+that both are timed over the same seconds (this shared machine's speed drifts by a fifth from one
+second to the next); ours counts as the median of its ten runs (one run of a tenth of a second is
+mostly noise), PokerKit's as the sum of its tenths. PokerKit as a whole process and the start-up
+figures run again and again until a second has gone by (at least once); their medians count. The
+project's
 modules are compiled to bytecode first, as an installed package's are (where
 PYTHONDONTWRITEBYTECODE is set, each process would otherwise compile every module it imports).
 `--compare-tree DIR` measures another source tree's `pokertable replay` in the same rounds (e.g.
@@ -313,6 +317,9 @@ def engine_rates(paths: list[str]) -> tuple[float, float]:
 
 T = TypeVar("T")
 
+# PokerKit's replay in process is timed in this many parts, in turns with our whole processes
+SLICES = 10
+
 
 def repeated(run: Callable[[], tuple[float, T]], window: float = 1.0) -> tuple[float, T]:
     """The median time of ``run`` repeated until ``window`` seconds have gone by (at least
@@ -381,10 +388,26 @@ class Corpus:
         self.agreement = ""
 
     def round(self, k: int, compare: Path | None) -> None:
-        ours, printed = repeated(lambda: time_ours(self.paths))
-        theirs, stacks = repeated(lambda: time_pokerkit(self.paths))
+        # Ours and PokerKit's in process in turns, over the same seconds: each of our whole
+        # processes (the median counts), then PokerKit's replay of the next tenth of the files
+        # (their sum counts). This shared machine's speed drifts by a fifth from one second
+        # to the next: measured one after the other, the ratio of one round moved with it.
+        ours_times: list[float] = []
+        before_times: list[float] = []
+        theirs, stacks, printed = 0.0, [], None
+        step = -(-len(self.paths) // SLICES)
+        for start in range(0, len(self.paths), step):
+            elapsed, out = time_ours(self.paths)
+            ours_times.append(elapsed)
+            printed = out if printed is None else printed
+            if compare is not None:
+                before_times.append(time_ours(self.paths, compare)[0])
+            part, found = time_pokerkit(self.paths[start:start + step])
+            theirs += part
+            stacks.extend(found)
+        ours = statistics.median(ours_times)
         if compare is not None:
-            self.before.append(repeated(lambda: time_ours(self.paths, compare))[0])
+            self.before.append(statistics.median(before_times))
         theirs_whole = repeated(lambda: (time_pokerkit_process(self.paths), None))[0]
         rates = engine_rates(self.paths)
         if k == 1:
