@@ -5,6 +5,8 @@ with a simulated technician who lays a card where asked."""
 from __future__ import annotations
 
 import random
+import tempfile
+from pathlib import Path
 from typing import TextIO
 
 from controller.table.config import TableConfig
@@ -36,7 +38,9 @@ def run_readers_check(config: TableConfig, out: TextIO, *, walk: bool = True,
     from drivers.simulated.readers import SimulatedReader
 
     mock = MockFactory()
-    simulated = {r.name: SimulatedReader(r, mock, clock) for r in readers}
+    # (a simulated PN532 answers on a pseudo-terminal, whose link is made here)
+    ptys = tempfile.TemporaryDirectory(prefix="pokertable-readers-check-")
+    simulated = {r.name: SimulatedReader(r, mock, clock, tmp=Path(ptys.name)) for r in readers}
     rng = random.Random(1)
     # (each reader's tags of the kind its chip reads: a PN5180's cards are ISO 15693 tags)
     tags_of = {r.name: list(demo_chips(r.protocol).chips if r.reads == "chips"
@@ -56,4 +60,5 @@ def run_readers_check(config: TableConfig, out: TextIO, *, walk: bool = True,
         for sim in simulated.values():
             sim.close()
         mock.reset()
+        ptys.cleanup()
     return 1 if report.problems else 0

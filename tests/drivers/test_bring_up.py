@@ -94,7 +94,9 @@ def test_a_missing_spi_device_says_how_to_enable_it(tmp_path: Path) -> None:
 
 def test_the_cli_rehearses_a_check_on_simulated_readers(tmp_path: Path) -> None:
     """With a PN5180 reading cards beside the MFRC522s: its simulated technician lays ISO
-    15693 cards, the only ones its inventory reads (ISO 14443A ones were never read)."""
+    15693 cards, the only ones its inventory reads (ISO 14443A ones were never read). And a
+    PN532 board on USB, as docs/hardware.md wires one (its rehearsal ended in a traceback: the
+    simulated module had no place for its serial line)."""
     config = tmp_path / "table.toml"
     config.write_text(
         '[table]\nid = "1"\n[[readers]]\nname = "board"\nurl = "/dev/spidev0.0"\n'
@@ -102,13 +104,17 @@ def test_the_cli_rehearses_a_check_on_simulated_readers(tmp_path: Path) -> None:
         'selects = { 11 = 5, 12 = 6 }\n'
         '[[readers]]\nname = "seats"\nurl = "/dev/spidev1.0"\nprotocol = "pn5180"\n'
         'reads = "cards"\nzones = { 1 = "seat:1", 2 = "seat:2" }\n'
-        'selects = { 1 = 12, 2 = 13 }\nbusy = 25\n')
+        'selects = { 1 = 12, 2 = 13 }\nbusy = 25\n'
+        '[[readers]]\nname = "burns"\nurl = "/dev/serial/by-id/usb-pn532"\n'
+        'protocol = "pn532"\nzones = { 0 = "burn" }\n')
     done = subprocess.run([sys.executable, "-m", "controller.cli", "readers", "check",
                            "--config", str(config), "--simulate", "--wait", "5"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "ok board muck (chip select GPIO 6): in place" in done.stdout
     assert "ok seats seat:2 (chip select GPIO 13): in place" in done.stdout
+    assert "ok burns burn" in done.stdout, done.stdout
+    assert "Traceback" not in done.stderr
     no_spi = subprocess.run([sys.executable, "-m", "controller.cli", "readers", "check",
                              "--config", str(config), "--no-walk"],
                             capture_output=True, text=True, timeout=60)
