@@ -57,7 +57,7 @@ def read_registries(reader: ReaderSection) -> tuple[Deck | None, ChipSet | None]
 def check_files(config: TableConfig, *, simulate: bool = False) -> None:
     """Everything a start of this configuration reads from disk before it opens a port, read
     as the start reads it (`pokertable table --check`). ``simulate``: as ``--simulate`` starts,
-    which writes a simulated deck or chip set where the configuration names a missing one."""
+    which deals a demo deck (and chips) in memory where the configuration names a missing one."""
     mqtt_login(config)
     for reader in config.readers:
         if simulate:
@@ -66,8 +66,8 @@ def check_files(config: TableConfig, *, simulate: bool = False) -> None:
 
 
 def existing_registries(reader: ReaderSection) -> ReaderSection:
-    """The reader with only the deck and chip files that are there (a simulation writes the
-    others)."""
+    """The reader with only the deck and chip files that are there (a simulation stands in
+    demo ones for the others)."""
     return reader.model_copy(update={
         "deck": reader.deck if reader.deck and reader.deck.exists() else None,
         "chips": reader.chips if reader.chips and reader.chips.exists() else None})

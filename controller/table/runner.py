@@ -39,7 +39,7 @@ from controller.table.upgrade import UpgradeWatch
 from drivers.buttons import ButtonPanel, make_pin_factory, require_gpio
 from drivers.chip_reader import ChipReader, open_chips
 from drivers.reader_config import POLLED
-from drivers.registry import ChipSet, Deck, save
+from drivers.registry import ChipSet, Deck
 from drivers.scan import RealClock
 from drivers.tag_reader import TagReader
 
@@ -86,8 +86,8 @@ def run_table(config: TableConfig, *, simulate: bool = False, stdin_events: bool
     if config.buttons is not None and not simulate:
         require_gpio(config.buttons.pin_factory)  # before anything is written
     login = mqtt_login(config)  # its files too: a missing one is one line, nothing written
-    # the decks and chip sets too (simulated ones are written below, for the simulated readers:
-    # those already there are read now, and refused before anything is written)
+    # the decks and chip sets too (a simulation's demo ones, for the simulated readers, come
+    # below: those already there are read now, and refused before anything is written)
     registries = {r.name: _registries(r, False, only_existing=simulate) for r in config.readers}
     journal = Journal(config.table.journal, keep_hands=config.table.keep_hands)
     files = FileSink(config.table.output, echo=echo,
@@ -220,25 +220,26 @@ def _read_stdin(service: TableService, stop: threading.Event) -> None:
 def _registries(reader: ReaderSection, simulate: bool, *,
                 only_existing: bool = False) -> tuple[Deck | None, ChipSet | None]:
     """The reader's deck and chip set from their files (`read_registries`: refused in one line
-    when they cannot be read or the reader's chip cannot read their tags). Simulated: written
-    where the configuration says when they are not there yet, with tags the simulated chip
-    reads. ``only_existing``: the files that are there, nothing written (a simulation's check
-    before it writes anything)."""
-    if only_existing:
+    when they cannot be read or the reader's chip cannot read their tags). Simulated: where a
+    file is not there, a demo deck or chip set with tags the simulated chip reads, kept in
+    memory. Nothing is written where the configuration names them: a rehearsal on the table's
+    own configuration left a demo deck there, which then passed for the registered one (the
+    table started, and would have read every real card as foreign). ``only_existing``: the
+    files that are there (a simulation's check before it starts)."""
+    if only_existing or simulate:
         reader = existing_registries(reader)
+    deck, chips = read_registries(reader)
     if simulate:
         from controller.sim.table_rig import demo_chips, demo_deck
 
-        for path, registry in ((reader.deck, demo_deck(reader.protocol)),
-                               (reader.chips, demo_chips(reader.protocol))):
-            if path is not None and not path.exists():
-                save(registry, path)
-                log.info("simulated %s written to %s", type(registry).__name__.lower(), path)
-    deck, chips = read_registries(reader)
-    if simulate and reader.reads == "cards" and deck is None:
-        deck = demo_deck(reader.protocol)
-    if simulate and reader.reads == "chips" and chips is None:
-        chips = demo_chips(reader.protocol)
+        if reader.reads == "cards" and deck is None:
+            deck = demo_deck(reader.protocol)
+            log.info("%s: no registered deck: the simulation deals its demo deck (written "
+                     "nowhere)", reader.name)
+        if reader.reads == "chips" and chips is None:
+            chips = demo_chips(reader.protocol)
+            log.info("%s: no registered chip set: the simulation uses its demo chips (written "
+                     "nowhere)", reader.name)
     return deck, chips
 
 

@@ -92,3 +92,31 @@ def test_check_as_simulate_starts_leaves_out_a_deck_the_simulation_writes(tmp_pa
     simulated = run(config, "--check", "--simulate")
     assert simulated.returncode == 0, simulated.stderr
     assert not (tmp_path / "decks" / "house.json").exists()
+
+
+def test_a_rehearsal_on_the_tables_own_configuration_writes_no_deck_where_the_real_one_goes(
+        tmp_path: Path) -> None:
+    """`table --simulate` on the Pi's own table.toml before the deck is registered: it deals its
+    demo deck from memory. It wrote that deck to decks/house.json, after which `--check` and the
+    start took it for the registered one (and would have read every real card as foreign)."""
+    config = table(tmp_path, READERS)
+    (tmp_path / "decks" / "house.json").unlink()
+    (tmp_path / "chips" / "house.json").unlink()
+    # (stopped once it has said where its deck comes from: before it deals, it wrote it there)
+    with subprocess.Popen([sys.executable, "-m", "controller.cli", "table", "--config",
+                           str(config), "--simulate"], stderr=subprocess.PIPE, text=True,
+                          cwd=tmp_path, stdin=subprocess.DEVNULL) as table_run:
+        assert table_run.stderr is not None
+        said = ""
+        for line in table_run.stderr:
+            said += line
+            if "demo deck" in line or "simulated deck" in line or "Traceback" in line:
+                break
+        table_run.terminate()
+        said += table_run.stderr.read()
+    assert "the simulation deals its demo deck (written nowhere)" in said, said
+    assert not (tmp_path / "decks" / "house.json").exists()
+    assert not (tmp_path / "chips" / "house.json").exists()
+    checked = run(config, "--check")
+    assert checked.returncode == 2 and "decks/house.json" in checked.stderr, checked.stderr
+    assert "deck register" in checked.stderr, checked.stderr
