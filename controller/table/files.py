@@ -32,12 +32,22 @@ def mqtt_login(config: TableConfig) -> Login | None:
             f"looks for, {client!r}, is {named})") from None
 
 
-def read_registries(reader: ReaderSection) -> tuple[Deck | None, ChipSet | None]:
+def read_registries(reader: ReaderSection, *, required: bool = False
+                    ) -> tuple[Deck | None, ChipSet | None]:
     """The reader's deck and chip set from the files the configuration names, each refused in
     one line when it cannot be read, or when the reader's chip cannot read its tags
     (registered on another kind of reader, the table would wait for ever for cards it cannot
-    see)."""
+    see). ``required``: a real table's start, where a reader of cards without a deck (or of
+    chips without a chip set) is refused too: it would read every card as foreign (RULES I4),
+    every hand void."""
     where = f"readers.{reader.name}"
+    field = "deck" if reader.reads == "cards" else "chips"
+    if required and getattr(reader, field) is None:
+        kind, folder = ("deck", "decks") if field == "deck" else ("chip set", "chips")
+        raise ConfigError(
+            f"{where}.{field}: missing: this reader knows its {reader.reads} only by the "
+            f"registered {kind}, and would read every one as foreign: `pokertable {field} "
+            f"register` writes it, then name it here ({field} = \"{folder}/house.json\")")
     try:
         deck = load_deck(reader.deck) if reader.deck else None
     except ConfigError as exc:
@@ -62,7 +72,7 @@ def check_files(config: TableConfig, *, simulate: bool = False) -> None:
     for reader in config.readers:
         if simulate:
             reader = existing_registries(reader)
-        read_registries(reader)
+        read_registries(reader, required=not simulate)
 
 
 def existing_registries(reader: ReaderSection) -> ReaderSection:

@@ -228,7 +228,7 @@ def _registries(reader: ReaderSection, simulate: bool, *,
     files that are there (a simulation's check before it starts)."""
     if only_existing or simulate:
         reader = existing_registries(reader)
-    deck, chips = read_registries(reader)
+    deck, chips = read_registries(reader, required=not (only_existing or simulate))
     if simulate:
         from controller.sim.table_rig import demo_chips, demo_deck
 

@@ -65,6 +65,14 @@ MISTAKES = {
     "the deck": (lambda t: t.replace('deck = "decks/house.json"', 'deck = "decks/hall.json"'),
                  ["readers.cards.deck: ", "decks/hall.json: cannot read the deck file",
                   "`pokertable deck register` writes it"]),
+    # no deck named at all: every card would have read as foreign, every hand void (the
+    # check said OK, and the start began)
+    "no deck": (lambda t: t.replace('deck = "decks/house.json"', ''),
+                ["readers.cards.deck: missing", "read every one as foreign",
+                 "`pokertable deck register` writes it", 'deck = "decks/house.json"']),
+    "no chip set": (lambda t: t.replace('chips = "chips/house.json"', ''),
+                    ["readers.chips.chips: missing", "registered chip set",
+                     "`pokertable chips register` writes it"]),
 }
 
 
