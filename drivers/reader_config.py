@@ -100,6 +100,10 @@ class ReaderConfig(BaseModel):
                 raise ValueError("selects: chip selects are BCM GPIO pins 0 to 27")
             if self.protocol == "pn5180" and self.busy is None:
                 raise ValueError("busy: a PN5180 needs its BUSY line on a GPIO pin")
+            if self.protocol == "mfrc522" and self.busy is not None:
+                # (it was ignored, and its pin kept from every other use)
+                raise ValueError("busy: an MFRC522 has no BUSY line (a PN5180 has): leave it "
+                                 "out")
         elif self.selects or self.decoder is not None or self.busy is not None:
             raise ValueError(f"selects, decoder and busy are for SPI readers, not {self.protocol}")
         if self.protocol in ("pn532", "rdm6300") and set(self.zones) != {0}:

@@ -258,7 +258,10 @@ class SimulatedDealer(BetweenHands):
                 if self.cash and sim_cash.run_twice(self, state):
                     continue
                 due = sim_cash.board_cards_due(state)
-                self._place("burn", self.stub.pop())
+                burn = self.stub.pop()
+                if self.hands.reads_cards_in("burn"):
+                    self._place("burn", burn)
+                # (else burned face down where no antenna reads it: the table checks no burns)
                 # The table's words change once it has the burn: the street's cards are what
                 # the dealer then waits for the table to take.
                 state = self.hands.last() or state

@@ -46,6 +46,11 @@ class DealerHands(Protocol):
 
     def card_off(self, zone: str, card: str) -> None: ...
 
+    def reads_cards_in(self, zone: str) -> bool:
+        """Whether an antenna reads the cards laid in ``zone`` (a table may have no burn
+        antenna: its burn cards go face down where nothing reads them)."""
+        ...
+
     def chips_in(self, zone: str, chips: list[Chip]) -> None:
         """One motion: the chips land together, then the zone stays still (RULES R9)."""
         ...
@@ -175,6 +180,9 @@ class HardwareHands:
     @property
     def felt(self) -> Felt:
         return self._felt
+
+    def reads_cards_in(self, zone: str) -> bool:
+        return zone in self.card_antenna
 
     def saved(self) -> None:
         """The felt to its file (after every move: the table may be killed at any time)."""

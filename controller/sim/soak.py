@@ -83,6 +83,9 @@ class DirectHands:
     def felt(self) -> Felt:
         return self._felt
 
+    def reads_cards_in(self, zone: str) -> bool:
+        return True  # (the soak's tables read every zone)
+
     def feed(self, event: TableEvent) -> None:
         step = self.session.handle(event)
         if step.error is not None:

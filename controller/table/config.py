@@ -6,6 +6,7 @@ provisioned Pi and a developer's checkout read the same file.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -123,6 +124,8 @@ def load_table_config(path: str | Path) -> TableConfig:
     return config
 
 
+SPI_DEVICE = re.compile(r"/dev/spidev\d\.\d")  # (a Pi's: bus 0 or 1, chip select 0 or 1)
+
 # The pins of the SPI buses the readers use (docs/hardware.md, "Every GPIO"): MISO, MOSI, SCLK;
 # on SPI1 also GPIO18, the chip select its overlay claims.
 SPI_BUS_PINS = {"0": (9, 10, 11), "1": (18, 19, 20, 21)}
@@ -167,11 +170,28 @@ def wiring_mistake(config: TableConfig) -> str | None:
 
     names: set[str] = set()
     zones: dict[tuple[str, str], str] = {}  # (reads, zone) -> the reader that reads it
+    ports: dict[str, str] = {}  # url -> the reader on it
+    seats = config.table.seats
     for reader in config.readers:
         where = f"readers.{reader.name}"
         if reader.name in names:
             return f"readers: two readers are named {reader.name!r}"
         names.add(reader.name)
+        if reader.protocol in SPI_CHIPS and not SPI_DEVICE.fullmatch(reader.url):
+            return (f"{where}.url: {reader.url!r} is no SPI bus: a {reader.protocol} module is "
+                    "on /dev/spidev0.0 or /dev/spidev1.0 (docs/hardware.md)")
+        other = ports.setdefault(reader.url, reader.name)
+        if other != reader.name:
+            # (two scan loops on one bus select modules at once and garble it; two readers
+            # on one serial port read each other's frames)
+            return (f"{where}.url: {reader.url} is reader {other!r}'s too: each reader has "
+                    "a bus or port of its own (modules on one bus go in one [[readers]], "
+                    "behind its decoder)")
+        beyond = sorted(z for z in reader.zones.values()
+                        if z.startswith("seat:") and int(z[5:]) > seats)
+        if beyond:
+            return (f"{where}.zones: {beyond[0]!r} at a table of {seats} seats (table.seats): "
+                    "leave its antenna out, or set table.seats")
         if reader.protocol == "rdm6300":
             # (one tag at a time: no zone of a table holds one card or one chip; its one
             # antenna is 0, as ReaderConfig checks)
@@ -191,4 +211,9 @@ def wiring_mistake(config: TableConfig) -> str | None:
         for key, pin in config.buttons.pins().items():
             if (mistake := taken(pin, f"buttons.{key}")) is not None:
                 return mistake
+    card_readers = [r for r in config.readers if r.reads == "cards"]
+    if config.table.check_burns and card_readers and ("cards", "burn") not in zones:
+        return ("table.check_burns: no reader reads a 'burn' zone, so the table would wait for "
+                "ever for the burn card (PVB 35(2)): give a card reader's burn antenna the "
+                "zone \"burn\", or check_burns = false")
     return None

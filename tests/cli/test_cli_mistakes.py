@@ -66,6 +66,34 @@ CASES: dict[str, tuple[str | bytes | None, list[str], list[str]]] = {
          "house", "--out", "{dir}/house.json"],
         ["table.toml", "serial reader 'board'", "--url /dev/serial/by-id/usb-pt1 --protocol pt1",
          "service stopped"]),
+    # What --check said OK to, a technician found (each a table that could never play):
+    "burns checked, no burn antenna": (
+        '[table]\ncheck_burns = true\n[[readers]]\nname = "cards"\nurl = "/dev/spidev0.0"\n'
+        'protocol = "mfrc522"\nzones = { 11 = "board", 12 = "muck" }\n'
+        'selects = { 11 = 5, 12 = 6 }\n', ["table", "--config", "{dir}/table.toml", "--check"],
+        ["table.toml", "table.check_burns: no reader reads a 'burn' zone", "PVB 35(2)"]),
+    "two readers on one bus": (
+        '[[readers]]\nname = "cards"\nurl = "/dev/spidev1.0"\nprotocol = "mfrc522"\n'
+        'zones = { 12 = "muck" }\nselects = { 12 = 5 }\n[[readers]]\nname = "chips"\n'
+        'url = "/dev/spidev1.0"\nprotocol = "mfrc522"\nreads = "chips"\n'
+        'zones = { 1 = "seat:1" }\nselects = { 1 = 6 }\n',
+        ["table", "--config", "{dir}/table.toml", "--check"],
+        ["table.toml", "readers.chips.url: /dev/spidev1.0 is reader 'cards''s too"]),
+    "a seat beyond the table's": (
+        '[table]\nseats = 4\n[[readers]]\nname = "cards"\nurl = "/dev/spidev0.0"\n'
+        'protocol = "mfrc522"\nzones = { 5 = "seat:5", 12 = "muck" }\n'
+        'selects = { 5 = 5, 12 = 6 }\n', ["table", "--config", "{dir}/table.toml", "--check"],
+        ["table.toml", "readers.cards.zones: 'seat:5' at a table of 4 seats"]),
+    "an SPI chip on a serial port": (
+        '[[readers]]\nname = "cards"\nurl = "/dev/ttyUSB0"\nprotocol = "mfrc522"\n'
+        'zones = { 12 = "muck" }\nselects = { 12 = 5 }\n',
+        ["table", "--config", "{dir}/table.toml", "--check"],
+        ["table.toml", "readers.cards.url: '/dev/ttyUSB0' is no SPI bus"]),
+    "a BUSY line on an MFRC522": (
+        '[[readers]]\nname = "cards"\nurl = "/dev/spidev0.0"\nprotocol = "mfrc522"\n'
+        'zones = { 12 = "muck" }\nselects = { 12 = 5 }\nbusy = 14\n',
+        ["table", "--config", "{dir}/table.toml", "--check"],
+        ["table.toml", "busy: an MFRC522 has no BUSY line"]),
     "a negative hand count": (GOOD, ["table", "--config", "{dir}/table.toml", "--simulate",
                                      "--hands", "-1"], ["--hands", "at least 0"]),
     "hands without --simulate": (GOOD, ["table", "--config", "{dir}/table.toml", "--hands", "5"],

@@ -126,6 +126,9 @@ def test_the_simulated_dealer_finishes_under_other_set_ups(tmp_path: Path) -> No
         # it waited for ever on ISO 14443A ones), chip selects on the simulated dealer's own
         # panel's LED pins (5, 6, 13: the panel moves to free pins; it stopped on a busy pin).
         "pn5180_cards": PN5180_CARDS,
+        # No burn antenna (it is optional): the dealer burns face down where nothing reads it
+        # (he stopped with KeyError: 'burn')
+        "no_burn": CARDS_ONLY.format(seats=4, burns="false").replace('0 = "burn"\n', ""),
     }
     hands = {"three_bb_ante": 6}
     seeds = {"three_bb_ante": 17}  # (its first hand is such a call)
