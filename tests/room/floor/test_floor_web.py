@@ -16,7 +16,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Dialog, expect
 
 from controller.demo.script import board, key
 from controller.mqtt.local_broker import LocalBroker, free_port
@@ -130,10 +130,17 @@ def test_a_floor_login_pauses_the_clock_and_the_tv_screen_stops(
         tv.clock.run_for(2000)  # two seconds of the page's time, its ticks with them
         assert tv.inner_text("#tv-left") == frozen  # stopped: counted from the paused time
         assert clock.clock.position.status == "paused"
+        asked: list[str] = []
+        staff.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
         staff.fill("#clock-level", "3")  # the director jumps a level (PVB 14(2): next hands)
         staff.click("#clock-set-level")
         expect(staff.locator("#clock-reply")).to_contain_text("done: level 3")
+        assert asked == ["Go to level 3 from every table's next hand? The clock is at level 1."]
         expect(tv.locator("#tv-level")).to_have_text("Level 3")
+        # The field follows the clock's level (it said 1 at any level, and a click took the
+        # blinds back to level 1): another login's jump shows in it
+        assert server.send("clock", "set_level", {"level": 5}, by="floor:bea").status == "ok"
+        expect(staff.locator("#clock-level")).to_have_value("5")
         staff.fill("#clock-level", "99")
         staff.click("#clock-set-level")
         expect(staff.locator("#clock-reply")).to_contain_text("refused:")
@@ -491,8 +498,19 @@ def test_the_floor_lets_a_hand_for_hand_round_go_on_without_a_table_from_its_car
         assert server.send("clock", "hand_for_hand", {"on": True}, by="floor:anna").status == "ok"
         waits = staff.locator("#need-1")  # the room screen's attention strip
         expect(waits).to_contain_text("the hand-for-hand round waits for it")
+        asked: list[str] = []
+
+        def answer(dialog: Dialog) -> None:  # (the floor is asked first: a click went on)
+            asked.append(dialog.message)
+            (dialog.dismiss if len(asked) == 1 else dialog.accept)()
+
+        staff.on("dialog", answer)
+        waits.locator("button.release").click()  # dismissed: nothing done
+        assert wait_until(lambda: len(asked) == 1)
+        assert "Table 1 is playing its hand and answers" in asked[0], asked
         waits.locator("button.release").click()
         expect(waits).to_contain_text("done: hand-for-hand goes on without table 1")
+        assert len(asked) == 2
         assert clock.clock.position.waiting == [] and clock.clock.position.round == 0
         table.feed([declare(1, "raise", 300), declare(2, "fold"), declare(3, "fold")])
         assert wait_until(lambda: clock.clock.position.round == 1)

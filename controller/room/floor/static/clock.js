@@ -151,6 +151,10 @@
       return;
     }
     if (!c) { setText($("tv-status"), "waiting for the clock"); return; }
+    // The level field shows the clock's level until the director types another (it said 1
+    // whatever the level, and "Go to this level" took the blinds back to level 1)
+    const field = $("clock-level");
+    if (field && !field.dataset.edited) field.value = c.level;
     document.body.classList.toggle("on-break", !!c.on_break);
     document.body.classList.toggle("paused", c.status === "paused");
     if (c.on_break) {
@@ -205,8 +209,17 @@
     $("clock-remove").addEventListener("click", () => decide("clock", "remove_time", { seconds: 60 }, reply()));
     $("clock-h4h-on").addEventListener("click", () => decide("clock", "hand_for_hand", { on: true }, reply()));
     $("clock-h4h-off").addEventListener("click", () => decide("clock", "hand_for_hand", { on: false }, reply()));
-    $("clock-set-level").addEventListener("click", () =>
-      decide("clock", "set_level", { level: Number($("clock-level").value) }, reply()));
+    $("clock-level").addEventListener("input", (e) => { e.target.dataset.edited = "1"; });
+    $("clock-set-level").addEventListener("click", () => {
+      const field = $("clock-level"), level = Number(field.value), c = floor.clock;
+      const now = c ? c.level : null;
+      // Asked first: a level is for every table from its next hand (PVB 14(2))
+      if (!confirm(`Go to level ${level} from every table's next hand?` + (now === null ? ""
+        : level < now ? ` The clock is at level ${now}: the blinds go down.`
+          : ` The clock is at level ${now}.`))) return;
+      delete field.dataset.edited;
+      decide("clock", "set_level", { level }, reply());
+    });
   }
 
   start(["clock", "tournament", "broker"], null, render);

@@ -27,6 +27,15 @@
   const answers = new Map();
 
   async function release(table) {
+    // Asked first (a click on the strip let a round go on without a table that was only
+    // playing its hand): PVB 35a's decision is for a table that is offline or does not answer
+    const c = floor.clock;
+    const late = c && (c.late || []).includes(table);
+    if (!confirm(late
+      ? `Table ${table} does not answer. Let the hand-for-hand round go on without it? It joins `
+        + "a later round (PVB 35a)."
+      : `Table ${table} is playing its hand and answers. Go on without it anyway? The round `
+        + "would not wait for its hand (PVB 35a: for a table offline or stuck).")) return;
     const reply = await decide("clock", "release_table", { table }, null);
     const ok = reply.status === "ok";
     answers.set(table, { ok, at: Date.now(),
