@@ -59,6 +59,7 @@ def published_state(core: TournamentCore) -> PublishedState:
         winner=players_in[0] if ledger.status == "finished" and len(players_in) == 1
         else None,
         registration_open=core.registration_open(),
+        reentry=entry.reentry,
         late_registration_ends=settings.structure.late_registration_ends, seed=ledger.seed,
         players=len(ledger.players), balancing=settings.balancing, points=settings.points,
         standings=core.standings(), seats=seats, moves=going + done[-20:], tables=tables,

@@ -68,6 +68,7 @@ class PublishedState(TournamentState):
 
     status: Status = "registration"
     registration_open: bool = True
+    reentry: bool = Field(default=False, description="The structure offers re-entry")
     late_registration_ends: int | None = None
     seed: int | None = Field(default=None, description="The draw's seed (PVB 08a(1))")
     players: int = Field(default=0, description="Players registered")

@@ -103,8 +103,12 @@ def test_the_floor_runs_the_tournament_from_its_pages(broker: LocalBroker, brows
         staff.click("#t-register button[type=submit]")
         expect(staff.locator("#t-reply")).to_contain_text(
             "refused: Player 0 is registered already")
+        # Only what can be done: no re-entry where the structure offers none (it was refused
+        # from the page, APSA 3.1.2.7), no draw once drawn (a disabled one looked live)
+        expect(staff.locator("#t-reenter")).to_be_hidden()
         staff.click("#t-draw")
         expect(staff.locator("#t-reply")).to_contain_text("done: the draw (seed")
+        expect(staff.locator("#t-draw")).to_be_hidden()
         assert wait_until(lambda: sum(counts(tables).values()) == 6)
         expect(staff.locator("#t-summary")).to_contain_text("players left 6 of 6 entries")
 

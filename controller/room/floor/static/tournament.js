@@ -220,7 +220,11 @@
       ...t.payouts.map((p) => el("tr", {}, el("td", { class: "num" }, p.place),
         el("td", { class: "num" }, `${chips(p.amount)} ${t.currency}`))));
     for (const table of document.querySelectorAll("main .t-table")) labelCells(table);
-    document.getElementById("t-draw").disabled = t.status !== "registration";
+    // Only what can be done now: no re-entry where the structure offers none, the draw
+    // before it (a disabled button looked like one that works), nothing once it is over
+    document.getElementById("t-draw").hidden = t.status !== "registration";
+    document.getElementById("t-reenter").hidden = !t.reentry;
+    document.getElementById("t-register").hidden = t.status === "finished";
   }
 
   async function refresh() {
