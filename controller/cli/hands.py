@@ -308,7 +308,11 @@ def _written(args: argparse.Namespace, done: Export) -> int:
 
 def _found(args: argparse.Namespace, count: int) -> int:
     if count == 0:
-        print(f"{_name(args)}: no hand matches", file=sys.stderr)
+        named = getattr(args, "hero", None) or getattr(args, "player", None)
+        # (a name is matched as the records have it: "anna" found none of Anna's hands)
+        hint = (f" (no hand names {named!r}: a name is matched exactly, capitals too, as "
+                "the tournament or the table registered it)") if named else ""
+        print(f"{_name(args)}: no hand matches{hint}", file=sys.stderr)
         return 1
     return 0
 

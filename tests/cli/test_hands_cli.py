@@ -71,6 +71,9 @@ def test_every_source_lists_the_same_hands(table: tuple[Path, list[HandRecord]],
         assert ids(listed) == ids_of(records[3:7])
     code, _, err = run("hands", "show", str(journal), "--hand", "999")
     assert (code, err) == (1, "pokertable hands show: no hand matches\n")
+    # A name in other capitals (the README's "anna" for Anna) finds nothing, and says why
+    code, _, err = run("hands", "list", str(store_location), "--player", player.swapcase())
+    assert code == 1 and "a name is matched exactly, capitals too" in err, err
 
 
 def test_replay_events_reads_the_journal_and_names_what_it_cannot(
