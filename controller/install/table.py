@@ -125,7 +125,8 @@ def table_config(table: str, bundle: TableBundle | None, pin_factory: str) -> st
     return f"""\
 # Table {table}, written by `pokertable install table`; edit it freely: a second install keeps
 # it. Paths are relative to this file; what the service writes lives in {STATE}.
-# Register the deck and the chips first (docs/install.md), then fill in [[readers]].
+# Fill in [[readers]] (the device names, the antennas), then register the deck and the chips
+# on them (docs/install.md); `pokertable table --check` after each edit.
 
 [table]
 id = "{table}"
