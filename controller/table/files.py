@@ -59,8 +59,13 @@ def read_registries(reader: ReaderSection, *, required: bool = False
     for path, held, field in ((reader.deck, deck, "deck"), (reader.chips, chips, "chips")):
         why = unreadable_tags(reader.protocol, held) if held is not None else None
         if why is not None:
-            raise ConfigError(f"{where}.{field}: {path}: {why}; register them on this reader: "
-                              f"pokertable {field} register --reader {reader.name}")
+            # (a deck two readers share, each reading another kind of tag, cannot be
+            # registered again on one without losing the other: a file of its own for this one)
+            folder = "decks" if field == "deck" else "chips"
+            raise ConfigError(
+                f"{where}.{field}: {path}: {why}; give this reader a {field} of its own, "
+                f"registered on it: pokertable {field} register --reader {reader.name} --out "
+                f"{folder}/{reader.name}.json, then {field} = \"{folder}/{reader.name}.json\"")
     return deck, chips
 
 

@@ -107,6 +107,7 @@ def test_a_deck_its_reader_chip_cannot_read_is_refused_before_anything_is_writte
                           timeout=60, cwd=tmp_path)
     assert done.returncode == 2 and len(done.stderr.splitlines()) == 1, done.stderr
     assert ("table.toml: readers.seats.deck: " in done.stderr and "are not ISO 15693 tags, the "
-            "only ones a pn5180 reads; register them on this reader: pokertable deck register "
-            "--reader seats" in done.stderr), done.stderr
+            "only ones a pn5180 reads; give this reader a deck of its own, registered on it: "
+            "pokertable deck register --reader seats --out decks/seats.json, then deck = "
+            '"decks/seats.json"' in done.stderr), done.stderr
     assert sorted(tmp_path.rglob("*")) == before  # no journal, no output
