@@ -152,7 +152,28 @@ class TournamentCore:
         seen = self.tables.get(table)
         return bool(seen and seen.online and seen.state is not None
                     and seen.state.stage in ("waiting", "over")
-                    and seen.state.released_round is None)
+                    and seen.state.released_round is None
+                    and self.owes_round(table) is None)
+
+    def owes_round(self, table: str) -> int | None:
+        """The hand-for-hand round the clock released this table for (its state's
+        ``playing``) whose hand the table has not dealt yet (its state's ``played_round``
+        is another and its record of the round has not come), else None. The clock's state
+        may come before the table shows its release (``released_round``): the table owes the
+        round its hand all the same, and is neither broken nor left by a player before it
+        dealt it. Broken first, it could never deal it, and the round's places would wait for
+        its record for ever (PVB 35a, PVB 64b(3))."""
+        clock = self.clock
+        if clock is None or not clock.hand_for_hand or not clock.round \
+                or table not in clock.playing:
+            return None
+        seen = self.tables.get(table)
+        if seen is not None and seen.state is not None \
+                and seen.state.played_round == clock.round:
+            return None
+        if table in self.ledger.round_records.get(clock.round, []):
+            return None
+        return clock.round
 
     # ---------------------------------------------------------------- what it answers to
 

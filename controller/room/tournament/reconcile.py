@@ -132,7 +132,7 @@ def _chips_changed(core: TournamentCore, now: float) -> bool:
 def _settle(core: TournamentCore) -> bool:
     """Groups whose places can be given: a hand once everyone out in it is heard (or its
     record came); a hand-for-hand round once every table of it has sealed its hand of the
-    round (PVB 64b(3))."""
+    round (PVB 64b(3)), or can no longer deal it (`_cannot_deal`)."""
     ledger = core.ledger
     settled = ledger.settled_keys()
     groups: dict[GroupKey, list[Out]] = {}
@@ -144,7 +144,8 @@ def _settle(core: TournamentCore) -> bool:
             continue
         if key[0] == "round":
             tables = set(ledger.rounds.get(key[1], [])) | {o.bust.table for o in members}
-            done = tables <= set(ledger.round_records.get(key[1], []))
+            owed = tables - set(ledger.round_records.get(key[1], []))
+            done = all(_cannot_deal(core, t, key[1]) for t in owed)
         else:
             expected = {name for o in members for name in o.busted}
             heard = {o.bust.player for o in members}
@@ -153,6 +154,19 @@ def _settle(core: TournamentCore) -> bool:
             ledger.settled.append(list(key))
             changed = True
     return changed
+
+def _cannot_deal(core: TournamentCore, table: str, number: int) -> bool:
+    """A table released for hand-for-hand round ``number`` that can no longer deal its hand:
+    between hands, not having played the round, with fewer than two players with chips (its
+    players left it: broken, PVB 10). The clock waits for no such table (PVB 35a), and no
+    record of the round will come from it: the round's places are given from the records
+    that came (PVB 64b(3)), as the offline standings give them. A table owing the round is
+    not broken (`TournamentCore.owes_round`); this is what is left if it was all the same."""
+    seen = core.tables.get(table)
+    state = seen.state if seen is not None else None
+    return (state is not None and state.stage in ("waiting", "over")
+            and state.played_round != number
+            and sum(1 for view in state.seats.values() if view.stack > 0) < 2)
 
 def _away_from_gone(core: TournamentCore, now: float) -> bool:
     """Players on their way to a table gone on without can never sit there (the draw's or
@@ -285,9 +299,13 @@ def _strangers(core: TournamentCore, now: float, news: set[str]) -> bool:
     return changed
 
 def _finish(core: TournamentCore, now: float) -> bool:
+    """One player has every chip (APSA 3.1.2.1), and every place is given: a place still
+    pending (a hand-for-hand round whose records have not all come, PVB 64b(3)) pays nothing,
+    so the tournament is not over before it is settled. (``settled`` also holds every hand
+    sealed without a bust: it is compared group by group, not counted.)"""
     ledger = core.ledger
-    if len(ledger.players_in()) != 1 or len(ledger.settled_keys()) < len(
-            {o.bust.group() for o in ledger.outs}):
+    if len(ledger.players_in()) != 1 or not {
+            o.bust.group() for o in ledger.outs} <= ledger.settled_keys():
         return False
     ledger.status = "finished"
     ledger.in_time = core.clock is None or core.clock.status != "finished"

@@ -357,6 +357,109 @@ def test_pvb_35a_a_table_the_tournament_emptied_holds_up_no_hand_for_hand_round(
     assert room.counts() == {"1": 6, "2": 0}
 
 
+def test_pvb_35a_a_table_the_clock_released_deals_its_round_before_it_breaks() -> None:
+    """The clock released round 3 at tables 1 and 2; table 1 has its release, table 2's is
+    still on its way (its state: held, between hands). Table 1's hand of the round puts two
+    players out and the rest fit at one table: table 2 owes the round its hand all the same,
+    so it is not broken before it dealt it (docs/tournament.md, "Hand-for-hand and moves").
+    Broken first, it could never deal it: the round waited for its record for ever and the
+    two places stayed pending (prize 0) to the end (PVB 64b(3))."""
+    room = drawn(tables=2, seats=6, players=8)
+    room.fold_all()  # the blinds move chips: the stacks differ
+    for table in ("1", "2"):
+        room.handle(table, _event(command("hold", by="clock", kind="hand_for_hand",
+                                          reason="hand-for-hand")))
+    room.clock(hand_for_hand=True, round=3, playing=["1", "2"], waiting=["1", "2"],
+               status="running")
+    room.handle("1", _event(command("release", by="clock", one_hand=True, round=3,
+                                    kind="hand_for_hand")))
+    at_one = [p for _, p in room.players_at("1")]
+    stacks = {p: room.state("1").seats[room.seat_of(p)[1]].stack for p in at_one}
+    losers = sorted(at_one, key=lambda p: stacks[p])[:2]
+    assert stacks[losers[0]] < stacks[losers[1]]
+    room.knock_out(*losers)  # 6 left: table 2 is to break, once it dealt round 3
+    assert room.state("2").released_round is None  # (its release is still on its way)
+    assert not [m for m in room.core.ledger.moves if m.reason == "break"]
+    assert places(room) == {losers[0]: (7, True), losers[1]: (7, True)}
+    room.handle("2", _event(command("release", by="clock", one_hand=True, round=3,
+                                    kind="hand_for_hand")))
+    room.fold("2")  # table 2 deals its hand of round 3: the round is over at both tables
+    assert [m.status for m in room.core.ledger.moves if m.reason == "break"] == ["seated"] * 4
+    assert room.counts() == {"1": 6, "2": 0}
+    assert room.core.ledger.round_records[3] == ["2"]  # (sealed by its close)
+    # Round 4 at table 1 alone: its next hand seals its record of round 3, the round's last
+    room.clock(hand_for_hand=True, round=4, playing=["1"], waiting=["1"], status="running")
+    room.handle("1", _event(command("release", by="clock", one_hand=True, round=4,
+                                    kind="hand_for_hand")))
+    assert room.shuffle("1")
+    room.settle()
+    assert places(room) == {losers[1]: (7, False), losers[0]: (8, False)}
+
+
+def test_pvb_64b_3_the_winner_is_not_announced_while_the_last_round_is_pending() -> None:
+    """Heads-up in hand-for-hand round 2: the elimination event comes before the hand's sealed
+    record. The last player out waits for the round's record like any other, so the
+    tournament is not over (2nd place pending, paid nothing) until it came; then it is, with
+    every place given and paid (APSA 3.1.2.1, PVB 64b(3))."""
+    room = drawn(tables=1, seats=6, players=2)
+    room.fold_all()
+    room.fold_all()  # (its shuffle seals the first: a hand without a bust, settled)
+    assert room.core.ledger.settled
+    room.handle("1", _event(command("hold", by="clock", kind="hand_for_hand",
+                                    reason="hand-for-hand")))
+    room.clock(hand_for_hand=True, round=2, playing=["1"], waiting=["1"], status="running")
+    room.handle("1", _event(command("release", by="clock", one_hand=True, round=2,
+                                    kind="hand_for_hand")))
+    loser = min((p for _, p in room.players_at("1")),
+                key=lambda p: room.state("1").seats[room.seat_of(p)[1]].stack)
+    stack = room.state("1").seats[room.seat_of(loser)[1]].stack
+    assert room.core.elimination("1", "early", {"player": loser, "hand": 2, "round": 2,
+                                                "stack": stack, "busted": {loser: stack}},
+                                 room.now)
+    room.core.reconcile(room.now)
+    state = room.core.state()
+    assert state.status == "running" and state.winner is None
+    assert places(room)[loser] == (2, True)
+    room.knock_out(loser)  # the hand itself: its sealed record of round 2 comes
+    state = room.core.state()
+    assert state.status == "finished"
+    assert [(r.place, r.pending) for r in state.standings] == [(1, False), (2, False)]
+    assert state.standings[1].player == loser and state.standings[1].prize > 0
+    assert sum(r.prize for r in state.standings) == state.prize_pool
+
+
+def test_pvb_64b_3_a_round_settles_without_a_released_table_broken_before_it_dealt() -> None:
+    """The clock's state names table 2 in round 3 though the tournament broke it (the clock
+    released the round on table 2's state from before the break, which nothing had shown to
+    the tournament yet). Table 2, empty, can never deal its hand of round 3, and the clock
+    does not wait for it (PVB 35a): the round's places are given from table 1's record, by the
+    stacks at the start of the hand (PVB 64b(1)(3)), not left pending for ever."""
+    room = drawn(tables=2, seats=6, players=8)
+    room.fold_all()
+    room.knock_out(*[p for _, p in room.players_at("1")][:2])  # table 2 breaks
+    assert room.counts() == {"1": 6, "2": 0}
+    room.fold_all()
+    room.fold_all()  # (everyone who came from table 2 is dealt in)
+    room.handle("1", _event(command("hold", by="clock", kind="hand_for_hand",
+                                    reason="hand-for-hand")))
+    room.clock(hand_for_hand=True, round=3, playing=["1", "2"], waiting=["1"],
+               status="running")
+    room.handle("1", _event(command("release", by="clock", one_hand=True, round=3,
+                                    kind="hand_for_hand")))
+    at_one = [p for _, p in room.players_at("1")]
+    stacks = {p: room.state("1").seats[room.seat_of(p)[1]].stack for p in at_one}
+    losers = sorted(at_one, key=lambda p: stacks[p])[:2]
+    assert stacks[losers[0]] < stacks[losers[1]]
+    room.knock_out(*losers)
+    room.clock(hand_for_hand=True, round=4, playing=["1"], waiting=["1"], status="running")
+    room.handle("1", _event(command("release", by="clock", one_hand=True, round=4,
+                                    kind="hand_for_hand")))
+    assert room.shuffle("1")  # seals table 1's record of round 3
+    room.settle()
+    assert room.core.ledger.round_records[3] == ["1"]
+    got = places(room)
+    assert (got[losers[1]], got[losers[0]]) == ((5, False), (6, False))
+
 def test_the_draws_words_count_one_table_as_one() -> None:
     room = SimRoom(settings(tables=2, seats=6))
     for k in range(3):
