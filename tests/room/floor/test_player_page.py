@@ -155,6 +155,16 @@ def test_a_player_follows_his_seat_stack_clock_and_hands_on_his_phone(
             level=1, sb=25, bb=50, status="running", ends_at=time.time() + 1234,
             next_break_at=time.time() + 1800)), retain=True)
         expect(page.locator("#p-left")).to_contain_text("20:")
+        # A break: its time left is when play resumes (it said "—" all break long)
+        clock.publish(state_topic, encode(ClockState(
+            level=2, sb=50, bb=100, status="on_break", on_break=True,
+            ends_at=time.time() + 600)), retain=True)
+        expect(page.locator("#p-level")).to_have_text("break")
+        expect(page.locator("#p-left")).to_have_text(re.compile(r"^(0?9:[0-5]\d|10:00)$"))
+        clock.publish(state_topic, encode(ClockState(
+            level=1, sb=25, bb=50, status="running", ends_at=time.time() + 1234,
+            next_break_at=time.time() + 1800)), retain=True)
+        expect(page.locator("#p-level")).to_have_text("1")
         live = [HAND_2["winner"], *HAND_2["losers"]]
         for text in [p["data"] for p in pushed(page)] + page.bodies:  # type: ignore[attr-defined]
             assert cards_in(text, live) == [], text[:300]

@@ -126,8 +126,9 @@
     $("p-level").textContent = c.on_break ? "break" : `${c.level}`;
     const ante = c.bb_ante ? ` (big blind ante ${chips(c.bb_ante)})` : c.ante ? ` ante ${chips(c.ante)}` : "";
     $("p-blinds").textContent = `${chips(c.sb)}/${chips(c.bb)}${ante}`;
+    // (a break counts down too: when play resumes; it showed "—" all break long)
     let left = c.remaining;
-    if (c.ends_at && c.status === "running") left = c.ends_at - now();
+    if (c.ends_at && (c.status === "running" || c.status === "on_break")) left = c.ends_at - now();
     $("p-left").textContent = page.clock_online === false ? "clock offline"
       : c.status === "paused" ? `${left === null ? "—" : mmss(left)} (paused)`
       : left === null || left === undefined ? "—" : mmss(left);
