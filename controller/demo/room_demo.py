@@ -374,7 +374,8 @@ def run_room(tables: int = 2, hands: int = 2, out: TextIO = sys.stdout, port: in
             recorder.close()
             store.close()
             raise ConfigError(f"the floor display cannot listen on 127.0.0.1:{port} "
-                              f"({exc.strerror}): give another --floor-port") from None
+                              f"({exc.strerror}): give another --floor-port (make demo "
+                              "FLOOR_PORT=8090)") from None
         screens = (f"{server.url}/cash (the lists), {server.url}/cash?tv=1 (TV)" if cash
                    else f"{server.url}/clock (TV)")
         out.write(f"floor display: {server.url}/ (room), {screens}; floor login: floor / "
