@@ -130,7 +130,7 @@ def test_the_simulated_dealer_finishes_under_other_set_ups(tmp_path: Path) -> No
         # (he stopped with KeyError: 'burn')
         "no_burn": CARDS_ONLY.format(seats=4, burns="false").replace('0 = "burn"\n', ""),
     }
-    hands = {"three_bb_ante": 6}
+    hands = {"three_bb_ante": 6, "no_burn": 1}  # (a burn on its first street is the point)
     seeds = {"three_bb_ante": 17}  # (its first hand is such a call)
     running = {}
     for k, (name, text) in enumerate(setups.items()):
