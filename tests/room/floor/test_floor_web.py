@@ -123,8 +123,11 @@ def test_a_floor_login_pauses_the_clock_and_the_tv_screen_stops(
         staff.click("#clock-start")
         expect(staff.locator("#clock-reply")).to_contain_text("done: the clock runs")
         expect(tv.locator("#tv-left")).to_have_text(re.compile(r"^14:"))
+        expect(staff.locator("#clock-start")).to_be_hidden()  # (only what it can do now)
         staff.click("#clock-pause")
         expect(staff.locator("#clock-reply")).to_contain_text("done")
+        expect(staff.locator("#clock-resume")).to_be_visible()
+        expect(staff.locator("#clock-pause")).to_be_hidden()
         expect(tv.locator("#tv-status")).to_have_text("paused")
         frozen = tv.inner_text("#tv-left")
         tv.clock.run_for(2000)  # two seconds of the page's time, its ticks with them

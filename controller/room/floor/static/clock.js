@@ -155,6 +155,11 @@
     // whatever the level, and "Go to this level" took the blinds back to level 1)
     const field = $("clock-level");
     if (field && !field.dataset.edited) field.value = c.level;
+    if ($("clock-controls")) {  // only what the clock can do now (Start while it ran: refused)
+      $("clock-start").hidden = c.status !== "not_started";
+      $("clock-pause").hidden = c.status !== "running" && c.status !== "on_break";
+      $("clock-resume").hidden = c.status !== "paused";
+    }
     document.body.classList.toggle("on-break", !!c.on_break);
     document.body.classList.toggle("paused", c.status === "paused");
     if (c.on_break) {
