@@ -253,6 +253,8 @@ def test_a_broken_table_looks_out_of_play_on_the_room_screen(
         expect(four.locator(".act")).to_have_text("broken")
         expect(four.locator(".rate")).to_have_text("")
         expect(four.locator(".street")).to_have_text("")
+        # its empty seats are none to fill: not in the free-seat green
+        expect(four.locator(".seats")).not_to_have_class(re.compile(r"\bfree\b"))
         expect(five).not_to_have_class(re.compile(r"\bout\b"))
         expect(five.locator(".act")).to_have_text("shuffle")
         assert page.evaluate("getComputedStyle(document.getElementById('table-1')).opacity") \

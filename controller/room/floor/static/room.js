@@ -166,7 +166,8 @@
       return;
     }
     setText(parts.seats, s ? `${view.players}/${s.seat_count || view.players + view.free_seats}` : "");
-    parts.seats.classList.toggle("free", !!view.free_seats);
+    // (a broken table's empty seats are no seats to fill: "0/6" showed in the free-seat green)
+    parts.seats.classList.toggle("free", !!view.free_seats && !view.out_of_play);
     setText(parts.average, view.average_stack ? `⌀${short(view.average_stack, 2)}` : "");
   }
 
