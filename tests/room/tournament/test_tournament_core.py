@@ -56,10 +56,7 @@ def test_dfo_2_3_a_move_is_done_when_the_chips_are_read_at_the_new_seat() -> Non
 def test_pvb_64b_1_two_out_in_one_hand_place_by_their_stacks_at_its_start() -> None:
     room = drawn(tables=2, seats=6, players=6)
     room.fold_all()  # the blinds move chips: the stacks differ
-    at_one = [p for _, p in room.players_at("1")]
-    stacks = {p: room.state("1").seats[room.seat_of(p)[1]].stack for p in at_one}
-    losers = sorted(at_one, key=lambda p: stacks[p])[:2]
-    assert stacks[losers[0]] < stacks[losers[1]]
+    losers = _two_shortest(room, "1")
     room.knock_out(*losers)
     assert places(room) == {losers[1]: (5, False), losers[0]: (6, False)}
 
@@ -84,10 +81,8 @@ def test_pvb_64b_3_a_hand_for_hand_round_places_when_it_ended_at_every_table() -
     room.fold_all()
     room.clock(hand_for_hand=True, round=5, playing=["1", "2"], status="running")
     for table in ("1", "2"):
-        room.handle(table, _event(command("hold", by="clock", kind="hand_for_hand",
-                                          reason="hand-for-hand")))
-        room.handle(table, _event(command("release", by="clock", one_hand=True, round=5,
-                                          kind="hand_for_hand")))
+        _hold(room, table)
+        _release(room, table, 5)
     short = min((p for _, p in room.players_at("2")),
                 key=lambda p: room.state("2").seats[room.seat_of(p)[1]].stack)
     tall = max((p for _, p in room.players_at("1")),
@@ -103,8 +98,7 @@ def test_pvb_64b_3_a_hand_for_hand_round_places_when_it_ended_at_every_table() -
     # Round 6: both tables deal their next hand, which seals the round's records
     room.clock(hand_for_hand=True, round=6, playing=["1", "2"], status="running")
     for table in ("1", "2"):
-        room.handle(table, _event(command("release", by="clock", one_hand=True, round=6,
-                                          kind="hand_for_hand")))
+        _release(room, table, 6)
         assert room.shuffle(table)
     room.settle()
     given = places(room)
@@ -117,6 +111,27 @@ def _event(raw: dict[str, object]):  # type: ignore[no-untyped-def]
     from controller.events import parse_event
 
     return parse_event(raw)
+
+
+def _hold(room: SimRoom, table: str) -> None:
+    """The clock's hand-for-hand hold, as the table receives it."""
+    room.handle(table, _event(command("hold", by="clock", kind="hand_for_hand",
+                                      reason="hand-for-hand")))
+
+
+def _release(room: SimRoom, table: str, round_: int) -> None:
+    """The clock's release of hand-for-hand round ``round_`` for one hand."""
+    room.handle(table, _event(command("release", by="clock", one_hand=True, round=round_,
+                                      kind="hand_for_hand")))
+
+
+def _two_shortest(room: SimRoom, table: str) -> list[str]:
+    """The table's two shortest stacks, shortest first (of different sizes: checked)."""
+    at = [p for _, p in room.players_at(table)]
+    stacks = {p: room.state(table).seats[room.seat_of(p)[1]].stack for p in at}
+    two = sorted(at, key=lambda p: stacks[p])[:2]
+    assert stacks[two[0]] < stacks[two[1]]
+    return two
 
 
 def test_rules_t3_a_balancing_move_goes_between_hands_to_the_seats_the_rules_name() -> None:
@@ -345,10 +360,8 @@ def test_pvb_35a_a_table_the_tournament_emptied_holds_up_no_hand_for_hand_round(
     room = drawn(tables=2, seats=6, players=8)
     room.clock(hand_for_hand=True, round=3, playing=["1", "2"], status="running")
     for table in ("1", "2"):
-        room.handle(table, _event(command("hold", by="clock", kind="hand_for_hand",
-                                          reason="hand-for-hand")))
-        room.handle(table, _event(command("release", by="clock", one_hand=True, round=3,
-                                          kind="hand_for_hand")))
+        _hold(room, table)
+        _release(room, table, 3)
     room.knock_out(*[p for _, p in room.players_at("1")][:2])  # 6 left: table 2 is to break
     assert room.state("2").released_round == 3
     assert not [m for m in room.core.ledger.moves if m.reason == "break"]
@@ -367,30 +380,23 @@ def test_pvb_35a_a_table_the_clock_released_deals_its_round_before_it_breaks() -
     room = drawn(tables=2, seats=6, players=8)
     room.fold_all()  # the blinds move chips: the stacks differ
     for table in ("1", "2"):
-        room.handle(table, _event(command("hold", by="clock", kind="hand_for_hand",
-                                          reason="hand-for-hand")))
+        _hold(room, table)
     room.clock(hand_for_hand=True, round=3, playing=["1", "2"], waiting=["1", "2"],
                status="running")
-    room.handle("1", _event(command("release", by="clock", one_hand=True, round=3,
-                                    kind="hand_for_hand")))
-    at_one = [p for _, p in room.players_at("1")]
-    stacks = {p: room.state("1").seats[room.seat_of(p)[1]].stack for p in at_one}
-    losers = sorted(at_one, key=lambda p: stacks[p])[:2]
-    assert stacks[losers[0]] < stacks[losers[1]]
+    _release(room, "1", 3)
+    losers = _two_shortest(room, "1")
     room.knock_out(*losers)  # 6 left: table 2 is to break, once it dealt round 3
     assert room.state("2").released_round is None  # (its release is still on its way)
     assert not [m for m in room.core.ledger.moves if m.reason == "break"]
     assert places(room) == {losers[0]: (7, True), losers[1]: (7, True)}
-    room.handle("2", _event(command("release", by="clock", one_hand=True, round=3,
-                                    kind="hand_for_hand")))
+    _release(room, "2", 3)
     room.fold("2")  # table 2 deals its hand of round 3: the round is over at both tables
     assert [m.status for m in room.core.ledger.moves if m.reason == "break"] == ["seated"] * 4
     assert room.counts() == {"1": 6, "2": 0}
     assert room.core.ledger.round_records[3] == ["2"]  # (sealed by its close)
     # Round 4 at table 1 alone: its next hand seals its record of round 3, the round's last
     room.clock(hand_for_hand=True, round=4, playing=["1"], waiting=["1"], status="running")
-    room.handle("1", _event(command("release", by="clock", one_hand=True, round=4,
-                                    kind="hand_for_hand")))
+    _release(room, "1", 4)
     assert room.shuffle("1")
     room.settle()
     assert places(room) == {losers[1]: (7, False), losers[0]: (8, False)}
@@ -405,11 +411,9 @@ def test_pvb_64b_3_the_winner_is_not_announced_while_the_last_round_is_pending()
     room.fold_all()
     room.fold_all()  # (its shuffle seals the first: a hand without a bust, settled)
     assert room.core.ledger.settled
-    room.handle("1", _event(command("hold", by="clock", kind="hand_for_hand",
-                                    reason="hand-for-hand")))
+    _hold(room, "1")
     room.clock(hand_for_hand=True, round=2, playing=["1"], waiting=["1"], status="running")
-    room.handle("1", _event(command("release", by="clock", one_hand=True, round=2,
-                                    kind="hand_for_hand")))
+    _release(room, "1", 2)
     loser = min((p for _, p in room.players_at("1")),
                 key=lambda p: room.state("1").seats[room.seat_of(p)[1]].stack)
     stack = room.state("1").seats[room.seat_of(loser)[1]].stack
@@ -440,20 +444,14 @@ def test_pvb_64b_3_a_round_settles_without_a_released_table_broken_before_it_dea
     assert room.counts() == {"1": 6, "2": 0}
     room.fold_all()
     room.fold_all()  # (everyone who came from table 2 is dealt in)
-    room.handle("1", _event(command("hold", by="clock", kind="hand_for_hand",
-                                    reason="hand-for-hand")))
+    _hold(room, "1")
     room.clock(hand_for_hand=True, round=3, playing=["1", "2"], waiting=["1"],
                status="running")
-    room.handle("1", _event(command("release", by="clock", one_hand=True, round=3,
-                                    kind="hand_for_hand")))
-    at_one = [p for _, p in room.players_at("1")]
-    stacks = {p: room.state("1").seats[room.seat_of(p)[1]].stack for p in at_one}
-    losers = sorted(at_one, key=lambda p: stacks[p])[:2]
-    assert stacks[losers[0]] < stacks[losers[1]]
+    _release(room, "1", 3)
+    losers = _two_shortest(room, "1")
     room.knock_out(*losers)
     room.clock(hand_for_hand=True, round=4, playing=["1"], waiting=["1"], status="running")
-    room.handle("1", _event(command("release", by="clock", one_hand=True, round=4,
-                                    kind="hand_for_hand")))
+    _release(room, "1", 4)
     assert room.shuffle("1")  # seals table 1's record of round 3
     room.settle()
     assert room.core.ledger.round_records[3] == ["1"]
