@@ -323,10 +323,11 @@ SLICES = 10
 
 def repeated(run: Callable[[], tuple[float, T]], window: float = 1.0) -> tuple[float, T]:
     """The median time of ``run`` repeated until ``window`` seconds have gone by (at least
-    once: timeit's autorange rule, the same for both engines), and the first run's result. A
-    whole pokertable replay takes a tenth of a second: measured once, right after PokerKit's
-    seconds of work in this process, it came out a third slower than its median (a start-up
-    that finds nothing warm); PokerKit's own runs each fill the window alone."""
+    once: timeit's autorange rule), and the first run's result: PokerKit as a whole process
+    (each run fills the window alone) and the start-up figures. (Our whole replay and
+    PokerKit's in process are timed in turns instead, `Corpus.round`: each of our runs then
+    starts right after PokerKit's work, cold, which costs it up to a third of its time
+    against runs back to back; the harder measure, and the one a user's single run meets.)"""
     times: list[float] = []
     first: T | None = None
     spent = 0.0

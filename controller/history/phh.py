@@ -316,9 +316,9 @@ class Replay:
         self._players = _PLAYERS_OF[n]  # "p1" ... its players' names (others: `_player`)
 
     def _action_decimals(self) -> int:
+        """The most decimals an amount of the actions has (asked only of a file whose actions
+        have a "." at all: most are whole chips)."""
         places = 0
-        if not self.phh.decimal_actions:
-            return 0  # the common case: whole chips
         for action in self.phh.actions:
             parts = action.split("#", 1)[0].split()
             if len(parts) == 3 and parts[1] == "cbr" and "." in parts[2]:
