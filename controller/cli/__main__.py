@@ -1,7 +1,5 @@
 """`python -m controller.cli`: the same as the `pokertable` command."""
 
-import sys
+from controller.cli import entry
 
-from controller.cli import main
-
-sys.exit(main())
+entry()

@@ -10,7 +10,10 @@ process sets for whatever else it writes (no access for other users).
 from __future__ import annotations
 
 import os
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # (`pokertable replay` imports this module for the umask alone: no pathlib)
+    from pathlib import Path
 
 SERVICE_UMASK = 0o027  # group may read what is not private; others nothing
 

@@ -48,3 +48,30 @@ def test_an_option_still_goes_through_the_parser() -> None:
     done = _run("--bogus", str(sorted(DATA.glob("*.phh"))[0]))
     assert done.returncode == 2
     assert done.stderr == "pokertable: unrecognized arguments: --bogus\n"
+
+
+def test_the_command_ends_without_the_interpreters_tear_down_and_loses_no_line() -> None:
+    """`pokertable replay FILE...` ends with os._exit once its output is flushed (issue 37:
+    the tear-down was a tenth of a one-hand replay): every line is out, the status is 0 for
+    good hands, the console script behaves as ``-m``, and a reader that stops reading early
+    gets no traceback."""
+    every = [str(p) for p in sorted(DATA.glob("*.phh"))]
+    good = [json.loads(line)["file"] for line in _run(*every).stdout.splitlines()
+            if "finishing_stacks" in line]
+    assert len(good) > 10
+    samples = good * 30  # more lines than one batch of the output
+    done = _run(*samples)
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.splitlines()) == len(samples)
+    script = Path(sys.executable).with_name("pokertable")
+    by_script = subprocess.run([str(script), "replay", *samples], capture_output=True, text=True,
+                               timeout=60, check=False)
+    assert (by_script.returncode, by_script.stdout) == (0, done.stdout)
+    head = subprocess.Popen([sys.executable, "-m", "controller.cli", "replay", *samples * 4],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert head.stdout is not None and head.stderr is not None
+    assert head.stdout.readline().startswith(b'{"file": ')
+    head.stdout.close()  # the reader has what it wanted
+    assert head.wait(timeout=60) in (0, 1)
+    assert b"Traceback" not in head.stderr.read()
+    head.stderr.close()
