@@ -108,6 +108,7 @@ class ChipReader(ReaderThread):
         self._loop = ScanLoop({a: self._scan_of(a) for a in opened.chips}, self.clock,
                               parallel=self.config.running_at_once,
                               period=self.config.period, on_result=self._scanned)
+        self.zones.opened(now)  # each chip zone reported once (a restart's swept zones)
         self._set_status("ok")
         return True
 

@@ -57,7 +57,10 @@ class ZoneSettler:
         self._scanned_from: dict[int, float] = {}  # the start of the last whole scan read
 
     def changed(self, zone: int, now: float) -> None:
-        self._changed_at[zone] = now
+        """The zone changed at ``now``: it counts ``settle`` seconds on. (A report already set
+        for later, the one owed when a reader opens, is not brought forward by a tag arriving
+        before it.)"""
+        self._changed_at[zone] = max(now, self._changed_at.get(zone, now))
 
     def scanned(self, zone: int, began: float) -> None:
         self._scanned_from[zone] = began

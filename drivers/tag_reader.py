@@ -90,6 +90,7 @@ class TagReader(ReaderThread):
             self._set_status("reconnecting", reason=str(exc))
             return False
         self._last_heartbeat = self._clock()
+        self._zones.opened(self._last_heartbeat)  # each chip zone reported once (restart)
         self._set_status("ok")
         return True
 

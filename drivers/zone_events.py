@@ -33,6 +33,20 @@ class ZoneEvents:
         self._missed: dict[tuple[int, str], int] = {}  # polled readers: scans without a read
         self.by_scans = by_scans
 
+    def opened(self, now: float) -> None:
+        """The reader has just opened (the table's start, or the reader back after a loss):
+        every chip zone is reported once, whatever it holds, nothing too. A zone is otherwise
+        reported only when it changes, and a table that restarts mid-hand may remember chips
+        that the dealer swept while it was down: without this it would wait for ever for that
+        sweep. A polled reader's report waits for a whole scan begun after this; one that
+        reports by itself, for its presence timeout, by which every tag on the antenna has
+        been read again (or counts as gone)."""
+        if self.reads != "chips":
+            return
+        wait = 0.0 if self.by_scans else max(0.0, self.presence.timeout - self._settler.settle)
+        for antenna in sorted(self.zones):
+            self._settler.changed(antenna, now + wait)
+
     def read(self, antenna: int, uid: str, now: float) -> None:
         """A tag read on an antenna (again and again while it lies there)."""
         if not self.presence.report(antenna, uid, now):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gpiozero.pins.mock import MockFactory
 
-from controller.events import TableEvent
+from controller.events import Emit, TableEvent
 from drivers.chip_reader import ChipReader
 from drivers.reader_config import ReaderConfig
 from drivers.registry import REGISTRATION_ORDER, ChipSet, Deck
@@ -40,12 +40,22 @@ class Table:
     """A reader and its simulator, stepped in virtual time by the test."""
 
     def __init__(self, config: ReaderConfig, chip_set: ChipSet | None = None,
+                 placed: dict[int, list[str]] | None = None, also: Emit | None = None,
                  **simulate: object) -> None:
+        """``placed``: tags already on antennas when the reader opens (a restart); ``also``:
+        where the events go besides ``events`` (a table service)."""
         self.clock = VirtualClock(100.0)
         self.factory = MockFactory()
         self.sim = SimulatedReader(config, self.factory, self.clock, **simulate)  # type: ignore[arg-type]
+        for antenna, uids in (placed or {}).items():
+            self.sim.field.place_many(antenna, uids)
         self.events: list[TableEvent] = []
-        self.reader = ChipReader(config, self.events.append, self.sim.connect,
+        def emit(event: TableEvent) -> None:
+            self.events.append(event)
+            if also is not None:
+                also(event)
+
+        self.reader = ChipReader(config, emit, self.sim.connect,
                                  deck=DECK if config.reads == "cards" else None,
                                  chips=(chip_set or CHIPS) if config.reads == "chips" else None,
                                  clock=self.clock)

@@ -51,6 +51,25 @@ def test_rules_r9_the_stack_settles_as_one_bet_of_20_chips_with_every_zone_busy(
         table.close()
 
 
+def test_opening_reports_every_chip_zone_once_what_it_holds_and_the_empty_ones() -> None:
+    """A table restarted mid-hand may remember bets that the dealer swept while it was down,
+    and a zone is otherwise reported only when it changes: on opening, the reader reports each
+    chip zone once, after a whole scan of it (nothing, where nothing lies); then only changes."""
+    table = Table(chips_config(settle=0.4), placed={3: CHIP_UIDS[:4], 11: CHIP_UIDS[4:6]},
+                  miss=0.02, seed=4)
+    try:
+        table.run(2.0)
+        reports = sorted((e.zone, len(e.chips)) for e in table.of("chips"))
+        assert reports == sorted([("seat:3", 4), ("pot", 2)] + [
+            (f"seat:{s}", 0) for s in range(1, 11) if s != 3]), reports
+        table.events.clear()
+        table.sim.field.place_many(5, CHIP_UIDS[10:12])
+        table.run(2.0)
+        assert [(e.zone, len(e.chips)) for e in table.of("chips")] == [("seat:5", 2)]
+    finally:
+        table.close()
+
+
 @settings(max_examples=25)
 @given(st.integers(min_value=0, max_value=40), st.integers(min_value=0, max_value=2**32))
 def test_inventories_find_every_chip_of_any_stack(height: int, seed: int) -> None:

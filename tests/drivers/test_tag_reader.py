@@ -90,25 +90,76 @@ def test_a_device_that_is_not_there_yet_is_retried(tmp_path: Path) -> None:
             late.unplug()
 
 
+HOUSE_CHIPS = ChipSet(name="house", chips={"E004000000000001": 1000, "E004000000000002": 500,
+                                           "E004000000000003": 500})
+
+
+def _pt1(reader: TagReader, t: float, *reads: tuple[int, str]) -> None:
+    """What a PT1 module sends at ``t``: its heartbeat and a read of each tag in its field
+    (it repeats them while the tags lie there)."""
+    frames = [encode_line(ReaderFrame(1, "heartbeat", uptime_ms=int(t * 1000), antennas=13))]
+    frames += [encode_line(ReaderFrame(k + 2, "read", antenna=a, uid=u))
+               for k, (a, u) in enumerate(reads)]
+    reader.process(b"".join(frames), t)
+
+
 def test_pt1_chip_zones_settle_into_one_chips_event_over_loop_url() -> None:
-    chips = ChipSet(name="house", chips={"E004000000000001": 1000, "E004000000000002": 500,
-                                         "E004000000000003": 500})
+    now = [0.0]
     events = Events()
     config = ReaderConfig(name="chips", url="loop://", protocol="pt1", reads="chips",
                           zones={4: "seat:4"}, settle=0.2, presence_timeout=2)
-    reader = TagReader(config, events, chips=chips)
-    # loop:// echoes what is written: the test writes the reader's lines into the same port
-    with reader:
-        wait_for(lambda: reader._port is not None)
-        port = reader._port
-        assert port is not None
-        for seq, uid in enumerate(["E004000000000001", "E004000000000002", "E0040000000000FF",
-                                   "E004000000000003"]):
-            port.write(encode_line(ReaderFrame(seq, "read", antenna=4, uid=uid)))
-        wait_for(lambda: bool(events.of(ChipsEvent)))
-    (bet,) = events.of(ChipsEvent)
+    reader = TagReader(config, events, chips=HOUSE_CHIPS, clock=lambda: now[0])
+    assert reader._open_device()  # loop://; the module's frames are fed in virtual time here
+    try:
+        for k in range(30):  # the zone's report on opening (empty), then quiet
+            _pt1(reader, k * 0.1)
+        assert [(e.zone, e.chips) for e in events.of(ChipsEvent)] == [("seat:4", [])]
+        events.clear()
+        laid = ["E004000000000001", "E004000000000002", "E0040000000000FF", "E004000000000003"]
+        for k in range(20):  # chips laid one by one, then read again and again
+            _pt1(reader, 3.0 + k * 0.05, *[(4, uid) for uid in laid[:k + 1]])
+    finally:
+        reader._close_port()
+    (bet,) = events.of(ChipsEvent)  # one motion (RULES R9)
     assert bet.zone == "seat:4" and bet.chips == [1000, 500, 500]
     assert [f.uid for f in events.of(ForeignEvent)] == ["E0040000000000FF"]
+
+
+def test_pt1_opening_reports_each_chip_zone_once_the_empty_ones_too() -> None:
+    """A table restarted mid-hand may remember bets that the dealer swept while it was down;
+    a zone is reported only when it changes, so the reader reports every chip zone once when it
+    opens (nothing, where nothing lies), after its presence timeout: by then the module has
+    read every tag in the field again. A reader of cards reports nothing on opening."""
+    now = [0.0]
+    events = Events()
+    config = ReaderConfig(name="chips", url="loop://", protocol="pt1", reads="chips",
+                          zones={4: "seat:4", 5: "seat:5", 11: "pot"}, settle=0.3,
+                          presence_timeout=1.5)
+    reader = TagReader(config, events, chips=HOUSE_CHIPS, clock=lambda: now[0])
+    assert reader._open_device()
+    try:
+        stack = [(4, "E004000000000001"), (4, "E004000000000003")]
+        for k in range(15):  # the first 1.5 s: the bet in seat 4's zone, read again and again
+            _pt1(reader, k * 0.1, *stack)
+        assert not events.of(ChipsEvent)  # not before every tag has been read again
+        for k in range(15, 40):
+            _pt1(reader, k * 0.1, *stack)
+    finally:
+        reader._close_port()
+    assert sorted((e.zone, e.chips) for e in events.of(ChipsEvent)) == [
+        ("pot", []), ("seat:4", [1000, 500]), ("seat:5", [])]
+
+    cards = TagReader(ReaderConfig(name="cards", url="loop://", protocol="pt1",
+                                   zones={1: "seat:1"}, presence_timeout=0.5),
+                      events, deck=DECK, clock=lambda: now[0])
+    events.clear()
+    assert cards._open_device()
+    try:
+        for k in range(20):
+            _pt1(cards, k * 0.1)
+    finally:
+        cards._close_port()
+    assert [e for e in events if not isinstance(e, HealthEvent)] == []
 
 
 def test_pt1_heartbeat_missing_marks_the_reader_offline() -> None:

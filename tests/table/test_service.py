@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.engine.records import HandRecord
+from controller.engine.table_play import Level
 from controller.events import BadEvent, parse_event
 from controller.history.replay_events import replay_events
 from controller.session import SessionConfig, TableSession
@@ -25,6 +26,7 @@ from controller.session.outputs import PublicEvent, TableState, hand_id
 from controller.table.journal import Journal
 from controller.table.service import TableService
 from controller.table.sinks import MemorySink
+from tests.drivers.chip_helpers import CHIP_UIDS, Table, chips_config
 from tests.session.helpers import (
     HOLE,
     card,
@@ -367,3 +369,44 @@ def test_the_new_state_goes_out_before_the_steps_events_and_records(tmp_path: Pa
     assert all(calls[0] == "state" and calls[-1] == "record" and "event" in calls
                for calls in sealing)
     service.close()
+
+
+def test_a_restart_that_missed_the_sweep_reads_the_empty_zones_and_the_hand_goes_on(
+    tmp_path: Path,
+) -> None:
+    """The table died after the preflop betting and before its empty zones were journaled; the
+    dealer swept the bets into the pot while it was down. A zone is reported only when it
+    changes, so the restarted table used to wait for that sweep for ever (a technician's kills
+    with chip readers: 2 of 5 stalled) and misread the next bet against the chips it still
+    believed in the zones. The reader, PN5180 modules simulated on their SPI bus, now reports
+    every chip zone once as it opens: the zones read empty, the pot full, and the flop's bet in
+    chips is applied."""
+    config = SessionConfig(profile="pvb-2020", level=Level(sb=300, bb=600))
+    service = TableService(config, Journal(tmp_path / "j.db"), MemorySink())
+    for raw in [*three_players(), shuffle(), chips("seat:2", 300), chips("seat:3", 600),
+                *deal(HOLE), chips("seat:1", 500, 100), chips("seat:2", 500, 100),
+                key("confirm")]:
+        service.process(parse_event(raw))
+    assert service.session.state().stage == "dealing"  # the preflop round is over
+    service.journal.close()  # the power went; the dealer sweeps 1,800 into the pot meanwhile
+
+    again = TableService(config, Journal(tmp_path / "j.db"), MemorySink())
+    table = Table(chips_config(settle=0.4), placed={11: CHIP_UIDS[:18]}, also=again.process)
+    try:
+        table.run(2.0)  # the zones' reports as the reader opens
+        for raw in [card("burn", "3s"), card("board", "2c"), card("board", "7d"),
+                    card("board", "9h")]:
+            again.process(parse_event(raw))
+        state = again.session.state()
+        assert state.street == "flop" and state.actor == 2, state
+        table.sim.field.place_many(2, CHIP_UIDS[20:30])  # a bet of 1,000
+        table.run(2.0)
+    finally:
+        table.close()
+    hand = again.session.table.hand
+    assert hand is not None
+    seats = again.session.table.positions
+    assert seats is not None
+    last = hand.log[-1]
+    assert (seats.dealt[last.player or 0], last.kind, last.amount) == (2, "bet", 1000), last
+    assert again.session.state().actor == 3
