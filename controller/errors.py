@@ -61,15 +61,17 @@ class ExportError(PokertableError, ValueError):
     import (controller/history/)."""
 
 
-def first_error(exc: ValidationError, whole: str) -> str:
+def first_error(exc: ValidationError, whole: str, document: object = None) -> str:
     """pydantic's first complaint as ``where: what`` (``whole`` names the object itself), without
     the input value: rejected input may be long, or not for a log line. The complaints a person
-    meets most (a misspelt key, a missing one, an unknown kind) are said in plain words."""
+    meets most (a misspelt key, a missing one, an unknown kind) are said in plain words. Given
+    the ``document`` validated, an entry of a list that has a name is called by it, as the
+    file's own checks call it (``readers.chips.url``, not pydantic's ``readers.1.url``)."""
     errors = exc.errors()
     # A misspelt key shows up twice: the key it should have been is missing, the one written is
     # unknown. The unknown one points at the typo.
     first = next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
-    where = ".".join(str(p) for p in first["loc"]) or whole
+    where = _where(first["loc"], document) or whole
     kind = first["type"]
     if kind == "extra_forbidden":
         return f"{where}: unknown key (misspelt?)"
@@ -83,3 +85,18 @@ def first_error(exc: ValidationError, whole: str) -> str:
     if kind == "union_tag_not_found":
         return f"{where}: no {field} given"
     return f"{where}: {str(first['msg']).removeprefix('Value error, ')}"
+
+
+def _where(loc: tuple[int | str, ...], document: object) -> str:
+    """A complaint's place as dotted keys; a list's entry by its ``name`` where it has one."""
+    parts: list[str] = []
+    node = document
+    for part in loc:
+        if isinstance(part, int) and isinstance(node, list) and 0 <= part < len(node):
+            node = node[part]
+            name = node.get("name") if isinstance(node, dict) else None
+            parts.append(name if isinstance(name, str) and name else str(part))
+        else:
+            parts.append(str(part))
+            node = node.get(part) if isinstance(node, dict) else None
+    return ".".join(parts)

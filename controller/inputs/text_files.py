@@ -49,4 +49,4 @@ def read_toml_model(path: Path, model: type[M], what: str) -> M:
     try:
         return model.model_validate(raw)
     except ValidationError as exc:
-        raise ConfigError(f"{path}: {first_error(exc, 'the file')}") from None
+        raise ConfigError(f"{path}: {first_error(exc, 'the file', raw)}") from None

@@ -66,7 +66,7 @@ def test_a_pin_with_two_jobs_is_named_with_both(tmp_path: Path, line: str, new: 
     ('{ 0 = "pot" }', "antenna 0 is 'pot', which is no zone a cards reader has"),
 ])
 def test_a_zone_that_does_not_exist_is_refused(tmp_path: Path, zones: str, says: str) -> None:
-    with pytest.raises(ConfigError, match=r"readers\.0: zones: ") as refused:
+    with pytest.raises(ConfigError, match=r"readers\.board: zones: ") as refused:
         _load(tmp_path, PN532_BOARD.replace('{ 0 = "board" }', zones))
     assert says in str(refused.value)
 
@@ -79,7 +79,7 @@ def test_a_chip_reader_has_no_board(tmp_path: Path) -> None:
 
 def test_one_zone_on_two_antennas_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ConfigError,
-                       match=r"readers\.0: zones: antennas 11 and 12 are both 'board'"):
+                       match=r"readers\.cards: zones: antennas 11 and 12 are both 'board'"):
         _load(tmp_path, EXAMPLE.replace('12 = "muck"', '12 = "board"'))
 
 
@@ -139,3 +139,14 @@ def test_the_simulated_dealers_panel_keeps_off_the_configured_readers_pins() -> 
     assert {k: v for k, v in pins.items() if v == DEMO_PANEL.pins()[k]} == {
         k: v for k, v in DEMO_PANEL.pins().items() if v not in {5, 6, 13}}
     assert sorted(v for k, v in pins.items() if k.startswith("led_")) == [4, 7, 8]
+
+
+def test_pydantics_complaints_name_the_reader_as_the_wiring_checks_do(tmp_path: Path) -> None:
+    """A wrong key of the second [[readers]] block was `readers.1.speed` (pydantic counts from
+    0, the file does not count at all); the wiring checks say `readers.<name>`. Both now do."""
+    text = PN532_BOARD.replace('protocol = "pn532"', 'protocol = "pn532"\nsped = 115200')
+    with pytest.raises(ConfigError, match=r"table\.toml: readers\.board\.sped: unknown key"):
+        _load(tmp_path, EXAMPLE + text)
+    nameless = PN532_BOARD.replace('name = "board"\n', "")  # (then counted, as pydantic does)
+    with pytest.raises(ConfigError, match=r"readers\.2\.name: missing"):
+        _load(tmp_path, EXAMPLE + nameless)
