@@ -150,9 +150,23 @@ class GoOnWithoutArgs(CommandArgs):
         return self
 
 
+class BreakTableArgs(CommandArgs):
+    """A table gone on without (its Pi gone for good): the director breaks it, and its players
+    are drawn seats at the other tables."""
+
+    command = "break_table"
+    table: TableId = None
+
+    @model_validator(mode="after")
+    def _named(self) -> BreakTableArgs:
+        if self.table is None:
+            raise Refused("break_table: name the table (args.table)", "RULES T3")
+        return self
+
+
 ARGS: dict[str, type[CommandArgs]] = {model.command: model for model in (
     RegisterArgs, ReenterArgs, UnregisterArgs, DrawArgs, UndoBustArgs, MoveDoneArgs, AddOnArgs,
-    RebuyArgs, ExportArgs, GoOnWithoutArgs)}
+    RebuyArgs, ExportArgs, GoOnWithoutArgs, BreakTableArgs)}
 COMMANDS = frozenset(ARGS)
 
 
@@ -189,7 +203,6 @@ def _refusal(name: str, model: type[CommandArgs], exc: ValidationError) -> Refus
     return Refused(f"{name}: args.{where}: {first['msg']}", PROCEDURE)
 
 
-__all__ = ["ARGS", "COMMANDS", "AddOnArgs", "CommandArgs", "DrawArgs", "ExportArgs",
-           "GoOnWithoutArgs", "MoveDoneArgs", "RebuyArgs", "ReenterArgs", "RegisterArgs",
-           "UndoBustArgs",
-           "UnregisterArgs", "parse"]
+__all__ = ["ARGS", "COMMANDS", "AddOnArgs", "BreakTableArgs", "CommandArgs", "DrawArgs",
+           "ExportArgs", "GoOnWithoutArgs", "MoveDoneArgs", "RebuyArgs", "ReenterArgs",
+           "RegisterArgs", "UndoBustArgs", "UnregisterArgs", "parse"]

@@ -1,7 +1,8 @@
 """The floor's commands to the tournament (registration, the draw, re-entries, undoing a wrong
-bust, moves counted, going on without a table, add-ons and rebuys), each a function of the core
-found through one registry by its arguments' model, so the type checker follows every one. A
-command either changes the ledger and says what it did, or raises `Refused` and changes nothing."""
+bust, moves counted, going on without a table and breaking one gone for good, add-ons and
+rebuys), each a function of the core found through one registry by its arguments' model, so the
+type checker follows every one. A command either changes the ledger and says what it did, or
+raises `Refused` and changes nothing."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from controller.room.tournament import colour_ups, names, purchases, seating
+from controller.room.tournament.balance import plan
 from controller.room.tournament.commands import (
     AddOnArgs,
+    BreakTableArgs,
     CommandArgs,
     DrawArgs,
     ExportArgs,
@@ -246,6 +249,51 @@ def go_on_without(core: TournamentCore, args: GoOnWithoutArgs, by: str, now: flo
     return (f"{by}: the tournament goes on without table {table}: {stay}no player moves to "
             f"or from it until its state comes (RULES T3){again}")
 
+def break_table(core: TournamentCore, args: BreakTableArgs, by: str, now: float) -> str:
+    """The director breaks a table gone on without (its Pi gone for good: the tournament
+    cannot break it by itself, nor move anyone from it). Its players are drawn seats at the
+    other tables in play as a break draws them (PVB 10(1)), each with the stack the tournament
+    last saw him with between hands; they are on their way at once (the table can no longer
+    show them leaving), and each move ends when his chips are counted at the new seat
+    (DFO §2(3)). Refused, changing nothing, when they would not fit."""
+    ledger, table = core.ledger, args.table
+    assert table is not None
+    if ledger.status != "running":
+        raise Refused("only a table of a running tournament is broken", "RULES T3")
+    if table not in ledger.gone:
+        what = (f"table {table} is in play and the tournament follows it: it breaks tables "
+                "itself, by the order of breaking" if table in ledger.open_tables
+                else f"table {table} is not a table in play")
+        raise Refused(f"{what}; only a table gone on without (go_on_without) is broken by "
+                      "the director", "RULES T3")
+    core.ready("RULES T3")
+    room = [t for t in seating.seating(core.settings, ledger, core.tables)
+            if t.table == table or t.table not in ledger.gone]
+    leaving = next(t for t in room if t.table == table)
+    seed = core.new_seed()
+    decided = plan(room, [table], core.settings.balancing, core.random_source(seed))
+    if not decided.breaks or decided.breaks[0].table != table:
+        free = sum(t.empty() for t in room if t is not leaving)
+        raise Refused(f"table {table}'s {players_words(len(leaving.players))} do not fit in "
+                      f"the {free} free seats at the other tables in play; nothing was done",
+                      "RULES T3")
+    drawn = [m for m in decided.moves if m.source.table == table]
+    for planned in drawn:
+        stack = ledger.players[planned.player].stack  # (as the table last showed it)
+        move = core.new_move(planned.player, planned.source, planned.to, stack, planned.rule,
+                             planned.reason, now, seed=seed, sits_out=planned.sits_out)
+        move.status = "arriving"  # (gone: the table cannot show his seat empty)
+        ledger.chips.left(table, stack)
+    ledger.gone.remove(table)
+    ledger.open_tables.remove(table)
+    ledger.broken.append(table)
+    ledger.closed.append(table)  # (nobody there to tell)
+    where = "; ".join(f"{m.player} to table {m.to.table}, seat {m.to.seat}" for m in drawn)
+    return (f"{by}: table {table} is broken; its players are drawn new seats (PVB 10(1)) "
+            f"with the stacks last seen there, counted again at their new seats (DFO §2(3)): "
+            f"{where or 'nobody was left there'}")
+
+
 def add_on(core: TournamentCore, args: AddOnArgs, by: str, now: float) -> str:
     core.ready(purchases.RULE)
     bought = purchases.add_on(core.settings, core.ledger, core.clock, args.player, by, now,
@@ -274,6 +322,7 @@ HANDLERS: dict[type[CommandArgs], Handler] = {
     RegisterArgs: register, ReenterArgs: reenter, UnregisterArgs: unregister, DrawArgs: draw_seats,
     UndoBustArgs: undo_bust, MoveDoneArgs: move_done, ExportArgs: export,
     GoOnWithoutArgs: go_on_without, AddOnArgs: add_on, RebuyArgs: rebuy,
+    BreakTableArgs: break_table,
 }
 
 

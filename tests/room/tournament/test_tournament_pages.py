@@ -214,6 +214,19 @@ def test_the_floor_runs_the_tournament_from_its_pages(broker: LocalBroker, brows
         expect(staff.locator("#t-reply")).to_contain_text(f"goes on without table {gone}")
         expect(line).to_contain_text("gone on without it")
         expect(staff.locator("#t-summary")).not_to_contain_text("waits for")
+        # Gone for good: the director would break it, its players drawn seats at the other
+        # tables (RULES T3); here they do not fit in the seats left there, and the page says so
+        # (the break itself: test_tournament_restart.py)
+        leaving = set(players(tables[gone]).values()) - {"Ghost"}
+        in_play = {t["table"] for t in json.loads(get(f"{server.url}/api/tournament")[1])[
+            "tables"] if t["status"] == "open"}
+        free = sum(4 - len(players(t)) for n, t in tables.items() if n != gone and n in in_play)
+        assert len(leaving) > free
+        staff.once("dialog", lambda dialog: dialog.accept())
+        line.locator("button.break-gone").click()
+        expect(staff.locator("#t-reply")).to_contain_text(
+            f"refused: table {gone}'s {len(leaving)} players do not fit in the {free} free seats")
+        expect(line).to_contain_text("gone on without it")
         # A cleared retained state is nothing said: no warning from the floor or the tournament
         assert not [r for r in caplog.records if "cleared" not in r.getMessage()
                     and "table/" + gone + "/state" in r.getMessage()], caplog.text[-2000:]

@@ -150,9 +150,9 @@ def test_rules_t3_without_the_first_table_to_break_the_others_still_break_and_ba
                    for m in core.ledger.moves if m.reason != "draw")
 
 
-def fold_playing(room: SimRoom) -> None:
-    """A hand at tables 1 and 2 (table 3's Pi is gone: nothing of it may be heard)."""
-    for table in ("1", "2"):
+def fold_playing(room: SimRoom, tables: tuple[str, ...] = ("1", "2")) -> None:
+    """A hand at ``tables`` (the other's Pi is gone: nothing of it may be heard)."""
+    for table in tables:
         if room.counts()[table] >= 2 and "seating" not in room.state(table).holds:
             room.fold(table)
     room.settle()
@@ -271,3 +271,49 @@ def test_rules_t3_the_director_goes_on_without_a_table_gone_offline_mid_tourname
     core.table_status("3", True)
     core.reconcile(room.now)
     assert core.ledger.gone == []
+
+
+def test_rules_t3_the_director_breaks_a_table_gone_for_good_and_its_players_sit_elsewhere(
+) -> None:
+    """A table gone on without keeps its players for as long as its Pi is away; when it is gone
+    for good, the director breaks it (`break_table`), once its players fit at the other tables.
+    They are drawn seats as a break draws them (PVB 10(1)), each with the stack the table last
+    showed between hands, and each move ends when the chips are counted at the new seat
+    (DFO §2(3))."""
+    room = drawn()  # 14 players at three tables of six: 5, 5 and 4
+    room.clock(level=1, status="running")
+    room.fold_all()
+    lost = {v.player: v.stack for v in room.state("1").seats.values()}
+    assert len(lost) == 5 and len(set(lost.values())) > 1  # (stacks that differ)
+    room.restart(order=["2", "3"])  # table 1's Pi burnt out
+    core = room.core
+    with pytest.raises(Refused, match="table 1 is in play and the tournament follows it"):
+        core.command("break_table", {"table": "1"}, "floor:test", room.now)
+    core.command("go_on_without", {"table": "1"}, "floor:test", room.now)
+    with pytest.raises(Refused, match="table 2 is in play"):
+        core.command("break_table", {"table": "2"}, "floor:test", room.now)
+    before = core.ledger.model_dump()
+    with pytest.raises(Refused, match=r"table 1's 5 players do not fit in the 3 free seats"):
+        core.command("break_table", {"table": "1"}, "floor:test", room.now)
+    assert core.ledger.model_dump() == before  # nothing was done
+    with pytest.raises(Refused, match=r"break_table: name the table"):
+        core.command("break_table", {}, "floor:test", room.now)
+    room.knock_out(*[p for _, p in room.players_at("2")][:2])  # now they fit: 5 free seats
+    fold_playing(room, ("2", "3"))
+    alerts = len(core.ledger.alerts)
+    said = room.command("break_table", table="1")
+    assert said.startswith("floor:test: table 1 is broken") and all(p in said for p in lost)
+    ledger = core.ledger
+    assert (ledger.broken, ledger.open_tables, ledger.gone) == (["1"], ["2", "3"], [])
+    now_at = {v.player: v.stack for t in ("2", "3") for v in room.state(t).seats.values()}
+    assert len(now_at) == 12 and {p: now_at[p] for p in lost} == lost  # each with his stack
+    room.count("2")
+    room.count("3")
+    assert all(m.status == "done" for m in ledger.moves
+               if m.source is not None and m.source.table == "1")
+    state = core.state()
+    assert state.waiting_for == [] and state.players_left == 12
+    assert next(t for t in state.tables if t.table == "1").status == "broken"
+    assert ledger.alerts[alerts:] == [] and room.refused == []
+    fold_playing(room, ("2", "3"))  # play goes on at the two tables
+    assert room.refused == []

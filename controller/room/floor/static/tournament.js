@@ -174,7 +174,18 @@
           : x.missing ? "its state has not come: the tournament waits"
           : x.held ? "held for its newcomers (PVB 09(3))" : x.online ? "" : "offline",
           (x.missing || (!x.online && x.status === "open")) && !x.gone ? el("button", { class: "staff-only go-on", onclick: () => goOnWithout(
-            { table: x.table }, `table ${x.table}`) }, "Go on without it") : null)))];
+            { table: x.table }, `table ${x.table}`) }, "Go on without it") : null,
+          x.gone ? el("button", { class: "staff-only break-gone", onclick: () => breakGone(x.table) },
+            "Break it") : null)))];
+  }
+
+  // A table gone for good (its Pi will not come back): the director breaks it, and its
+  // players are drawn seats elsewhere with the stacks it last showed (RULES T3, PVB 10(1))
+  function breakGone(table) {
+    if (!confirm(`Break table ${table}? Its players are drawn seats at the other tables, each `
+      + "with the stack it last showed between hands, counted again at the new seat. Only for "
+      + "a table that will not come back.")) return;
+    send("break_table", { table });
   }
 
   // After a restart the tournament decides nothing until every table's state and the clock's
