@@ -286,8 +286,7 @@ def break_table(core: TournamentCore, args: BreakTableArgs, by: str, now: float)
         ledger.chips.left(table, stack)
     ledger.gone.remove(table)
     ledger.open_tables.remove(table)
-    ledger.broken.append(table)
-    ledger.closed.append(table)  # (nobody there to tell)
+    ledger.broken.append(table)  # (told to close if it ever comes back: `seating.wanted`)
     where = "; ".join(f"{m.player} to table {m.to.table}, seat {m.to.seat}" for m in drawn)
     return (f"{by}: table {table} is broken; its players are drawn new seats (PVB 10(1)) "
             f"with the stacks last seen there, counted again at their new seats (DFO §2(3)): "

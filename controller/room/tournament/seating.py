@@ -205,13 +205,18 @@ def follow_players(ledger: Ledger, tables: dict[str, TableSeen],
     """Every player's seat and, between hands, his stack, as the tables show them (``news``:
     only those tables)."""
     changed = False
+    # Players a table still shows though they left it for another (a table broken while it
+    # was gone, back after all: `wanted` unseats them): it is not where they are
+    latest = {m.player: m for m in ledger.moves if m.status not in ("cancelled", "superseded")}
+    left = {(m.source.table, p) for p, m in latest.items() if m.source is not None
+            and m.status in ("arriving", "seated", "done") and m.source.table != m.to.table}
     for name, seen in sorted(tables.items()):
         state = seen.state
         if state is None or (news is not None and name not in news):
             continue
         for seat, view in state.seats.items():
             player = ledger.players.get(view.player)
-            if player is None or player.out:
+            if player is None or player.out or (name, view.player) in left:
                 continue
             if player.spot is None or (player.spot.table, player.spot.seat) != (name, seat):
                 player.spot = Spot(table=name, seat=seat)
@@ -261,6 +266,17 @@ def wanted(settings: Settings, ledger: Ledger, tables: dict[str, TableSeen]) -> 
             asks.append(Ask(name, "close", {"reason": "the table is broken (PVB 10)"}, "close"))
     # (after the holds: a table that is to wait for its newcomers holds before the first sits)
     for move in ledger.moves:
+        if (move.reason == "break" and move.status not in ("leaving", "cancelled")
+                and move.source is not None and move.source.table in ledger.broken):
+            # A table broken while it was gone (`break_table`) that came back after all still
+            # shows him: he sits elsewhere now, and it is told so (then, empty, to close)
+            seen = tables.get(move.source.table)
+            view = seen.state.seats.get(move.source.seat) if seen and seen.state else None
+            if view is not None and view.player == move.player:
+                asks.append(Ask(move.source.table, "unseat", {
+                    "seat": move.source.seat, "player": move.player,
+                    "reason": f"table {move.to.table}, seat {move.to.seat}: the table was "
+                    "broken while it was gone (RULES T3)"}, f"unseat:{move.id}"))
         if move.status == "leaving" and move.source is not None:
             asks.append(Ask(move.source.table, "unseat", {
                 "seat": move.source.seat, "player": move.player,

@@ -317,3 +317,11 @@ def test_rules_t3_the_director_breaks_a_table_gone_for_good_and_its_players_sit_
     assert ledger.alerts[alerts:] == [] and room.refused == []
     fold_playing(room, ("2", "3"))  # play goes on at the two tables
     assert room.refused == []
+    # Its Pi comes back after all, its players still seated: they are unseated (they sit
+    # elsewhere) and the table, empty, is told to close
+    room.publish("1", None)
+    room.settle()
+    assert room.counts()["1"] == 0 and core.ledger.closed == ["1"]
+    assert {p: t for p, (t, _) in room.seated().items() if p in lost} == {
+        p: core.ledger.players[p].spot.table for p in lost}  # type: ignore[union-attr]
+    assert room.refused == [] and core.ledger.broken == ["1"]
