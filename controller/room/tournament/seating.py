@@ -270,8 +270,8 @@ def wanted(settings: Settings, ledger: Ledger, tables: dict[str, TableSeen]) -> 
                 and move.source is not None and move.source.table in ledger.broken):
             # A table broken while it was gone (`break_table`) that came back after all still
             # shows him: he sits elsewhere now, and it is told so (then, empty, to close)
-            gone = tables.get(move.source.table)
-            view = gone.state.seats.get(move.source.seat) if gone and gone.state else None
+            back = tables.get(move.source.table)
+            view = back.state.seats.get(move.source.seat) if back and back.state else None
             if view is not None and view.player == move.player:
                 asks.append(Ask(move.source.table, "unseat", {
                     "seat": move.source.seat, "player": move.player,
