@@ -28,7 +28,7 @@ from controller.events import Emit, HealthEvent
 from drivers.reader_config import ReaderConfig
 from drivers.reader_thread import ReaderThread
 from drivers.registry import ChipSet, Deck
-from drivers.scan import ChipError, Clock, ReaderChip, Reading, RealClock, Scan, ScanLoop
+from drivers.scan import MOST_TAGS, ChipError, Clock, ReaderChip, Reading, RealClock, Scan, ScanLoop
 from drivers.spi import ChipSelects, LinuxSpi, SpiBus, SpiModules
 from drivers.zone_events import ZoneEvents
 
@@ -278,8 +278,8 @@ def open_chips(config: ReaderConfig, clock: Clock, *, pin_factory: Factory | Non
             port = serial.serial_for_url(config.url, baudrate=config.speed, timeout=0.05)
         except serial.SerialException as exc:
             raise OSError(f"{config.url}: {exc}") from None
-        return OpenedChips({0: Pn532(port, clock)}, close=port.close,
-                           where={0: f"serial port {config.url}"})
+        return OpenedChips({0: Pn532(port, clock, most=MOST_TAGS[config.reads])},
+                           close=port.close, where={0: f"serial port {config.url}"})
     from gpiozero import DigitalInputDevice
     from gpiozero.exc import GPIOZeroError
 
@@ -295,7 +295,9 @@ def open_chips(config: ReaderConfig, clock: Clock, *, pin_factory: Factory | Non
         chips: dict[int, ReaderChip]
         owners: dict[str, int] = {}  # one tag, one zone: a move is heard where it lands
         if config.protocol == "mfrc522":
-            chips = {a: Mfrc522(modules, a, clock, owners=owners) for a in config.zones}
+            most = MOST_TAGS[config.reads]
+            chips = {a: Mfrc522(modules, a, clock, owners=owners, most=most)
+                     for a in config.zones}
         else:
             assert config.busy is not None
             busy = DigitalInputDevice(config.busy, pull_up=None, active_state=True,

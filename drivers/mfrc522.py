@@ -20,7 +20,7 @@ from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Protocol
 
-from drivers.scan import ChipError, Clock, Reading, Scan
+from drivers.scan import MOST_TAGS, ChipError, Clock, Reading, Scan
 
 # Registers (datasheet table 20).
 COMMAND, COM_IRQ, DIV_IRQ, ERROR = 0x01, 0x04, 0x05, 0x06
@@ -46,7 +46,7 @@ SEL = (0x93, 0x95, 0x97)  # cascade levels 1 to 3
 CASCADE_TAG = 0x88
 BIT_TIME = 128 / 13.56e6  # 106 kbit/s
 FDT = 86e-6  # a card answers 1172 / fc after the reader's frame
-MAX_CARDS = 52  # on one antenna in one scan: a muck can hold the whole deck
+MAX_CARDS = MOST_TAGS["cards"]  # a scan's tags by default (a reader of chips: MOST_TAGS)
 FULL_EVERY = 1.0  # s between two complete scans of an antenna (a card taken away: gone)
 # Complete scans that follow at once when the antenna is changing: one after newcomers (a bet
 # counts only once a complete scan begun after it has read it whole: drivers/presence.py), and
@@ -93,8 +93,9 @@ class Mfrc522:
 
     def __init__(self, port: SpiPort, antenna: int, clock: Clock, *, power_up: float = 0.005,
                  field_off: float = 0.006, full_every: float = FULL_EVERY,
-                 owners: dict[str, int] | None = None) -> None:
+                 owners: dict[str, int] | None = None, most: int = MAX_CARDS) -> None:
         self.port, self.antenna, self.clock = port, antenna, clock
+        self.most = most  # tags a scan lists (`MOST_TAGS`)
         self.power_up = power_up  # s a card needs in the field before it answers (14443-3)
         self.field_off = field_off  # s without a field, and every card has reset (t_reset)
         self.full_every = full_every
@@ -197,7 +198,7 @@ class Mfrc522:
         except ChipError:
             self._field_on = False  # its state is unknown: the next scan starts afresh
             raise
-        return Reading(uids, len(uids) < MAX_CARDS, arrived)
+        return Reading(uids, len(uids) < self.most, arrived)
 
     def _claim(self, uids: list[str]) -> None:
         self._known.update(uids)
@@ -214,7 +215,7 @@ class Mfrc522:
     def _every_card(self) -> Generator[float, None, list[str]]:
         """REQA, select, halt, until nobody answers: every card not halted, once."""
         uids: list[str] = []
-        for _ in range(MAX_CARDS):
+        for _ in range(self.most):
             atqa = yield from self._transceive(bytes([REQA]), tx_last_bits=7, answer=2)
             if atqa is None:
                 break

@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from drivers.scan import ChipError, Clock, Reading, Scan
+from drivers.scan import MOST_TAGS, ChipError, Clock, Reading, Scan
 
 # pyserial's SerialException is an OSError; reset_input_buffer on a dead tty raises termios's.
 SERIAL_ERRORS = (OSError, termios.error)
@@ -54,10 +54,7 @@ WAKE_UP = b"\x55\x55" + bytes(14) + ACK
 ANSWER_TIMEOUT = 0.05  # s; the PN532 answers any command the scan sends within a few ms
 WAKE_TIMEOUT = 0.1  # s for the first command after the wake-up
 READ_SLICE = 0.01  # s a read of the port blocks at most, so that the driver keeps its deadlines
-# Tags on one antenna in one scan: a muck can hold the whole deck, and a pot a stack of chips
-# (it was 8: the ninth chip of a pot, and every card in a muck after the eighth, were never
-# listed, and the scan still said it had read them all).
-MAX_CARDS = 52
+MAX_CARDS = MOST_TAGS["cards"]  # a scan's tags by default (a reader of chips: MOST_TAGS)
 
 
 # ---------------------------------------------------------------- frames
@@ -256,8 +253,9 @@ class Pn532:
     deadlines; a port that failed (an adapter unplugged) is opened again by `start`."""
 
     def __init__(self, port: SerialPort, clock: Clock, *, power_up: float = 0.005,
-                 timeout: float = ANSWER_TIMEOUT) -> None:
+                 timeout: float = ANSWER_TIMEOUT, most: int = MAX_CARDS) -> None:
         self.port, self.clock = port, clock
+        self.most = most  # tags a scan lists (`MOST_TAGS`)
         self.power_up = power_up  # s a card needs in the field before it answers (14443-3)
         self.timeout = timeout  # s the PN532 has to acknowledge and answer a command
         if port.timeout is None or port.timeout > READ_SLICE:
@@ -387,7 +385,7 @@ class Pn532:
                 if uid in uids:
                     complete = True
                     break  # the HLTA did not keep it quiet: it would be listed for ever
-                if len(uids) == MAX_CARDS:
+                if len(uids) == self.most:
                     break  # one more than a scan lists: nothing unlisted is known to be gone
                 uids.append(uid)
                 # A halted card does not answer: status 0x01 (timeout) is success, and any

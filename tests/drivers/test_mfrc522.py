@@ -354,3 +354,19 @@ def test_mfrc522_chip_zones_count_a_bet_a_change_and_a_sweep_as_soon_as_pn5180s_
             _counted_within(table, 1.9, seat_4=0)  # (a complete scan at most 1 s away)
     finally:
         table.close()
+
+
+def test_a_pot_of_more_chips_than_a_deck_is_read_whole_by_a_reader_of_chips() -> None:
+    """As a PN532's (test_pn532.py): a reader of chips lists up to 250 tags a scan, not the 52
+    of a deck, so that a pot of 80 chips is read whole (APSA 5.4.25)."""
+    from drivers.registry import ChipSet
+
+    chips = ChipSet(name="t", chips={f"04{k:012X}": 100 for k in range(80)})
+    config = chips_config(protocol="mfrc522", busy=None, zones={11: "pot"},
+                          selects={11: 11})
+    table = Table(config, chip_set=chips, placed={11: list(chips.chips)})
+    try:
+        table.run(3.0)
+        assert [(e.zone, len(e.chips)) for e in table.of("chips")] == [("pot", 80)]  # type: ignore[attr-defined]
+    finally:
+        table.close()

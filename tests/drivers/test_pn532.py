@@ -382,3 +382,37 @@ def test_a_card_missed_by_one_listing_is_read_by_a_later_scan(bench: Bench) -> N
         assert set(result) <= set(UIDS)
         seen |= set(result)
     assert seen == set(UIDS)
+
+
+def test_a_pot_of_more_chips_than_a_deck_is_read_whole_by_a_reader_of_chips(
+        tmp_path: Path) -> None:
+    """A scan lists at most 52 tags where it reads cards (a muck holds the whole deck); a pot
+    zone of 55 chips was never read whole, and the table waited for the pot for ever (APSA
+    5.4.25; found by a soak of PN532 chip zones). A reader of chips lists up to 250 a scan:
+    here 80 in the pot, through the real driver on the module's serial line."""
+    from gpiozero.pins.mock import MockFactory
+
+    from controller.events import ChipsEvent
+    from drivers.chip_reader import ChipReader
+    from drivers.reader_config import ReaderConfig
+    from drivers.registry import ChipSet
+    from drivers.simulated.readers import SimulatedReader
+    from tests.drivers.helpers import Events
+
+    config = ReaderConfig(name="pot", url="/dev/ttyUSB0", protocol="pn532", reads="chips",
+                          zones={0: "pot"})
+    chips = ChipSet(name="t", chips={f"04{k:012X}": 100 for k in range(80)})
+    clock = RealClock()
+    sim = SimulatedReader(config, MockFactory(), clock, tmp=tmp_path)
+    sim.field.place_many(0, list(chips.chips))
+    events = Events()
+    reader = ChipReader(sim.config, events, sim.connect, chips=chips, clock=clock)
+    try:
+        assert reader.open()
+        deadline = time.monotonic() + 20
+        while not events.of(ChipsEvent) and time.monotonic() < deadline:
+            reader.step(0.05)
+    finally:
+        reader.close()
+        sim.close()
+    assert [(e.zone, len(e.chips)) for e in events.of(ChipsEvent)] == [("pot", 80)]  # type: ignore[attr-defined]
