@@ -20,10 +20,12 @@ class Presence:
         """The reader says the tag left; True if it was there."""
         return self._last_seen.pop((antenna, uid), None) is not None
 
-    def expire(self, now: float) -> list[tuple[int, str]]:
-        """Tags not reported for ``timeout`` seconds, now gone, oldest first."""
+    def expire(self, now: float, keep: frozenset[int] = frozenset()) -> list[tuple[int, str]]:
+        """Tags not reported for ``timeout`` seconds, now gone, oldest first (none on the
+        antennas ``keep``: not heard, so not known to be gone)."""
         gone = sorted(
-            (seen, key) for key, seen in self._last_seen.items() if now - seen >= self.timeout
+            (seen, key) for key, seen in self._last_seen.items()
+            if now - seen >= self.timeout and key[0] not in keep
         )
         for _, key in gone:
             del self._last_seen[key]

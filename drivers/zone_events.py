@@ -31,6 +31,9 @@ class ZoneEvents:
         self._cards_on: dict[tuple[int, str], str] = {}  # what each (antenna, uid) was read as
         self._unknown_antennas: set[int] = set()
         self._missed: dict[tuple[int, str], int] = {}  # polled readers: scans without a read
+        # Chip zones whose module (or whole reader) stopped answering: what lies there is not
+        # known, and its last reading stands until it is heard again (`unheard`)
+        self._unheard: set[int] = set()
         self.by_scans = by_scans
 
     def opened(self, now: float) -> None:
@@ -43,9 +46,17 @@ class ZoneEvents:
         been read again (or counts as gone)."""
         if self.reads != "chips":
             return
+        self._unheard.clear()
         wait = 0.0 if self.by_scans else max(0.0, self.presence.timeout - self._settler.settle)
         for antenna in sorted(self.zones):
             self._settler.changed(antenna, now + wait)
+
+    def heard(self, antenna: int, now: float) -> None:
+        """A chip zone's module answers again after it was offline: the zone is reported
+        once more after a whole scan (the chips may have moved meanwhile)."""
+        if antenna in self._unheard:
+            self._unheard.discard(antenna)
+            self._settler.changed(antenna, now)
 
     def read(self, antenna: int, uid: str, now: float) -> None:
         """A tag read on an antenna (again and again while it lies there)."""
@@ -113,22 +124,35 @@ class ZoneEvents:
     def tick(self, now: float) -> None:
         """Timeouts: tags not read for a while are gone (a reader that reports by itself; a
         polled reader's scans say it); chip zones that stayed still count."""
+        unheard = frozenset(self._unheard)
         if not self.by_scans:
-            for antenna, uid in self.presence.expire(now):
+            for antenna, uid in self.presence.expire(now, keep=unheard):
                 self._left(antenna, uid, now)
-        unsure = frozenset(antenna for antenna, _ in self._missed)
+        unsure = frozenset(antenna for antenna, _ in self._missed) | unheard
         for antenna in self._settler.due(now, unsure):
             self._chips_settled(antenna, now)
 
     def clear(self, now: float) -> None:
-        """The reader went away: nothing is known to be on its antennas any more."""
+        """The reader went away: nothing is known to be on its antennas any more. Its cards
+        are gone (presence decides nothing at the table); its chip zones are not read as
+        emptied (chips do not leave because a reader failed: a bet taken back, or a sweep,
+        where nothing moved): they stand as last read until it opens again (`opened`)."""
         self._missed.clear()
+        if self.reads == "chips":
+            self._unheard.update(self.zones)
+            return
         for antenna, uid in self.presence.clear():
             self._left(antenna, uid, now)
 
     def clear_antennas(self, antennas: Iterable[int], now: float) -> None:
-        """Some antennas went away (a reader chip that stopped answering)."""
+        """Some antennas went away (a reader chip that stopped answering): as `clear`, for
+        them alone; a chip zone is heard again when its module answers (`heard`)."""
         wanted = set(antennas)
+        if self.reads == "chips":
+            self._unheard.update(wanted)
+            for key in [k for k in self._missed if k[0] in wanted]:
+                del self._missed[key]
+            return
         for antenna in sorted(wanted):
             for uid in sorted(self.presence.present(antenna)):
                 self.removed(antenna, uid, now)

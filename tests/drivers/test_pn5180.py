@@ -70,6 +70,28 @@ def test_opening_reports_every_chip_zone_once_what_it_holds_and_the_empty_ones()
         table.close()
 
 
+def test_a_chip_zone_whose_module_stops_answering_is_not_read_as_emptied() -> None:
+    """A module that stops answering (a loose wire): its zone stands as last read while it is
+    offline (no bet taken back, no sweep where nothing moved), and is read again once it
+    answers, reported as it is then. (A reader of chips on a serial line: test_tag_reader.py.)"""
+    table = Table(chips_config(settle=0.4), placed={5: CHIP_UIDS[:3]})
+    try:
+        table.run(1.5)
+        assert ("seat:5", 3) in [(e.zone, len(e.chips)) for e in table.of("chips")]
+        table.events.clear()
+        table.sim.chips[5].alive = False  # type: ignore[attr-defined]
+        table.run(3.0)
+        assert [(e.device, e.status) for e in table.of("health")] == [  # type: ignore[attr-defined]
+            ("chips/seat:5", "offline")]
+        assert table.of("chips") == []  # not read as emptied
+        table.sim.field.remove_many(5, CHIP_UIDS[:1])  # meanwhile a chip goes back to the stack
+        table.sim.chips[5].alive = True  # type: ignore[attr-defined]
+        table.run(4.0)
+        assert [(e.zone, len(e.chips)) for e in table.of("chips")] == [("seat:5", 2)]
+    finally:
+        table.close()
+
+
 @settings(max_examples=25)
 @given(st.integers(min_value=0, max_value=40), st.integers(min_value=0, max_value=2**32))
 def test_inventories_find_every_chip_of_any_stack(height: int, seed: int) -> None:

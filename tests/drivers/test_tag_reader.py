@@ -162,6 +162,37 @@ def test_pt1_opening_reports_each_chip_zone_once_the_empty_ones_too() -> None:
     assert [e for e in events if not isinstance(e, HealthEvent)] == []
 
 
+def test_pt1_chip_zones_are_not_read_as_emptied_while_the_reader_is_away() -> None:
+    """A PT1 reader of chips unplugged (a USB adapter's hiccup): its tags were all taken as
+    gone, and a settle time later every zone read empty (bets taken back, a sweep where nothing
+    moved), then the same chips came back as new bets. Its zones now stand as last read until
+    it opens again; then each is reported once, as it is then."""
+    now = [0.0]
+    events = Events()
+    config = ReaderConfig(name="chips", url="loop://", protocol="pt1", reads="chips",
+                          zones={4: "seat:4", 5: "seat:5"}, settle=0.3, presence_timeout=1.0)
+    reader = TagReader(config, events, chips=HOUSE_CHIPS, clock=lambda: now[0])
+    assert reader._open_device()
+    stack = [(4, "E004000000000001"), (4, "E004000000000003")]
+    try:
+        for k in range(20):
+            _pt1(reader, k * 0.1, *stack)
+        assert sorted((e.zone, e.chips) for e in events.of(ChipsEvent)) == [
+            ("seat:4", [1000, 500]), ("seat:5", [])]
+        events.clear()
+        reader._lost()  # the device went away
+        for k in range(20, 60):  # the reader's loop runs its timeouts meanwhile
+            reader.process(b"", k * 0.1)
+        assert events.of(ChipsEvent) == []
+        assert reader._open_device()
+        for k in range(60, 90):  # back: seat 5 has a bet now
+            _pt1(reader, k * 0.1, *stack, (5, "E004000000000002"))
+    finally:
+        reader._close_port()
+    assert sorted((e.zone, e.chips) for e in events.of(ChipsEvent)) == [
+        ("seat:4", [1000, 500]), ("seat:5", [500])]
+
+
 def test_pt1_heartbeat_missing_marks_the_reader_offline() -> None:
     now = [0.0]
     events = Events()
