@@ -147,8 +147,7 @@ class ChipReader(ReaderThread):
             self.hiccups += 1
             self._hiccuped(antenna, now)
             return True
-        if self.chip_status.get(antenna) == "offline":
-            self.zones.heard(antenna, now)  # (a chip zone: reported again after a scan)
+        self.zones.heard(antenna, now)  # (a chip zone back from offline: read again)
         self._set_chip(antenna, "ok", "")
         return True
 

@@ -273,20 +273,22 @@ def wanted(settings: Settings, ledger: Ledger, tables: dict[str, TableSeen]) -> 
             back = tables.get(move.source.table)
             view = back.state.seats.get(move.source.seat) if back and back.state else None
             if view is not None and view.player == move.player:
-                asks.append(Ask(move.source.table, "unseat", {
-                    "seat": move.source.seat, "player": move.player,
-                    "reason": f"table {move.to.table}, seat {move.to.seat}: the table was "
-                    "broken while it was gone (RULES T3)"}, f"unseat:{move.id}"))
+                asks.append(_unseat(move, ": the table was broken while it was gone (RULES T3)"))
         if move.status == "leaving" and move.source is not None:
-            asks.append(Ask(move.source.table, "unseat", {
-                "seat": move.source.seat, "player": move.player,
-                "reason": f"table {move.to.table}, seat {move.to.seat} ({move.rule})"},
-                f"unseat:{move.id}"))
+            asks.append(_unseat(move, f" ({move.rule})"))
         elif move.status == "arriving":
             asks.append(Ask(move.to.table, "seat", {
                 "seat": move.to.seat, "player": move.player, "stack": move.stack},
                 f"seat:{move.id}"))
     return asks
+
+
+def _unseat(move: Move, why: str) -> Ask:
+    """His old table is asked to let him go: the reason says where he goes (then ``why``)."""
+    assert move.source is not None
+    return Ask(move.source.table, "unseat", {
+        "seat": move.source.seat, "player": move.player,
+        "reason": f"table {move.to.table}, seat {move.to.seat}{why}"}, f"unseat:{move.id}")
 
 
 __all__ = ["DONE_KEPT", "FINISHED", "HOLD_EMPTY", "Ask", "TableSeen", "between_hands",
